@@ -1,0 +1,110 @@
+//! The coverage model shared by every stage: metrics, covered/total counts and per-file summaries.
+
+use std::fmt;
+
+/// One of the four metrics covgate judges.
+///
+/// Semantics follow `llvm-cov report`: *regions* are LLVM code regions (kind 0, "statements"),
+/// *branches* count each side (true/false) of a branch condition, *functions* are instantiation
+/// groups (all instantiations of one source function count once), *lines* are executable lines as
+/// llvm-cov's line-coverage rule defines them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Metric {
+    /// LLVM code regions (llvm-cov's "Regions" column).
+    Regions,
+    /// Branch sides (llvm-cov's "Branches" column; LCOV `BRDA`).
+    Branches,
+    /// Functions (llvm-cov's "Functions" column; LCOV `FN`).
+    Functions,
+    /// Lines (llvm-cov's "Lines" column; LCOV `DA`).
+    Lines,
+}
+
+impl Metric {
+    /// All four metrics, in the order covgate prints them.
+    pub const ALL: [Metric; 4] = [
+        Metric::Regions,
+        Metric::Branches,
+        Metric::Functions,
+        Metric::Lines,
+    ];
+
+    /// The metric's name as written in the policy and in JSON output (`"regions"`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Regions => "regions",
+            Metric::Branches => "branches",
+            Metric::Functions => "functions",
+            Metric::Lines => "lines",
+        }
+    }
+
+    /// Parses a policy name (`"regions"`, `"branches"`, `"functions"`, `"lines"`).
+    pub fn from_name(name: &str) -> Option<Metric> {
+        Metric::ALL.into_iter().find(|m| m.name() == name)
+    }
+}
+
+impl fmt::Display for Metric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A covered/total pair of counts (items, not percent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Counts {
+    /// Items with an execution count above zero.
+    pub covered: u64,
+    /// Items in total; `0` means the metric is vacuous for this file.
+    pub total: u64,
+}
+
+impl Counts {
+    /// Builds a pair; callers guarantee `covered <= total`.
+    pub fn new(covered: u64, total: u64) -> Counts {
+        Counts { covered, total }
+    }
+
+    /// Percent covered in 0–100, or `None` for 0 of 0 (which llvm-cov prints as `0.0`).
+    pub fn percent(self) -> Option<f64> {
+        (self.total > 0).then(|| self.covered as f64 * 100.0 / self.total as f64)
+    }
+
+    /// Component-wise sum.
+    pub fn add(self, other: Counts) -> Counts {
+        Counts::new(self.covered + other.covered, self.total + other.total)
+    }
+}
+
+impl fmt::Display for Counts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.covered, self.total)
+    }
+}
+
+/// The four metric counts of one file. `None` means the input cannot carry the metric
+/// (regions from LCOV; branches from a JSON export made without branch instrumentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Summary {
+    /// Code regions, `None` for LCOV input.
+    pub regions: Option<Counts>,
+    /// Branch sides, `None` when the input holds no branch data at all.
+    pub branches: Option<Counts>,
+    /// Functions (instantiation groups).
+    pub functions: Option<Counts>,
+    /// Lines.
+    pub lines: Option<Counts>,
+}
+
+impl Summary {
+    /// The counts for `metric`, or `None` when unavailable.
+    pub fn get(&self, metric: Metric) -> Option<Counts> {
+        match metric {
+            Metric::Regions => self.regions,
+            Metric::Branches => self.branches,
+            Metric::Functions => self.functions,
+            Metric::Lines => self.lines,
+        }
+    }
+}
