@@ -2,8 +2,19 @@
 //!
 //! Data flows one way: [`report`] reads exports → [`paths`] normalises file names → [`scope`]
 //! decides which files are measured → [`measure`] merges and counts → [`judge`] gives verdicts →
-//! [`render`] prints them.
+//! [`render`] prints them. [`check`] runs that pipeline; [`cli`] holds the argument definitions.
 
+#![forbid(unsafe_code)]
+
+pub mod check;
+pub mod cli;
 pub mod error;
+pub mod judge;
+pub mod measure;
 pub mod model;
+pub mod nocode;
+pub mod paths;
+pub mod policy;
+pub mod render;
 pub mod report;
+pub mod scope;

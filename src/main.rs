@@ -1,1 +1,47 @@
-fn main() {}
+//! The `covgate` binary: parses arguments, runs the library, prints, and sets the exit code
+//! (0 every measured file passes, 1 the policy fails, 2 usage, policy or input error).
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use covgate::check::{self, CheckOptions};
+use covgate::cli::{CheckArgs, Cli, Command, Format, ShowArg};
+use covgate::render::{self, Show};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check(args) => check(&args),
+    }
+}
+
+fn check(args: &CheckArgs) -> ExitCode {
+    let opts = CheckOptions {
+        reports: args.reports.clone(),
+        policy: args.policy.clone(),
+        root: args.root.clone(),
+        remaps: args.remap_path_prefix.clone(),
+        walk: !args.no_walk,
+        cwd: std::env::current_dir().unwrap_or_default(),
+    };
+    match check::run(&opts) {
+        Ok(outcome) => {
+            let show = match args.show {
+                ShowArg::Failing => Show::Failing,
+                ShowArg::All => Show::All,
+            };
+            let text = match args.format {
+                Format::Table => {
+                    render::table::render(&outcome.facts, &outcome.verdict, &outcome.metrics, show)
+                }
+                Format::Json => render::json::render(&outcome.facts, &outcome.verdict),
+            };
+            print!("{text}");
+            ExitCode::from(if outcome.verdict.passed() { 0 } else { 1 })
+        }
+        Err(err) => {
+            eprintln!("covgate: error: {err}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! `covgate check`: the pipeline from report files to a verdict.
+//!
+//! read reports → normalise paths → scope → measure → judge. Rendering is left to the caller.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::judge::{self, Verdict};
+use crate::measure::{self, Part};
+use crate::model::Metric;
+use crate::paths::{self, Location, Remap, Resolver};
+use crate::policy::Policy;
+use crate::render::Facts;
+use crate::report::{self, Report, ReportKind};
+use crate::scope::{self, Class};
+
+/// Inputs of a check, as given on the command line.
+#[derive(Debug, Clone, Default)]
+pub struct CheckOptions {
+    /// Report paths; `-` is stdin.
+    pub reports: Vec<String>,
+    /// `--policy`, else found from `cwd` upwards.
+    pub policy: Option<PathBuf>,
+    /// `--root`.
+    pub root: Option<PathBuf>,
+    /// `--remap-path-prefix` values (`FROM=TO`).
+    pub remaps: Vec<String>,
+    /// False with `--no-walk`.
+    pub walk: bool,
+    /// The current folder (relative paths above are relative to it).
+    pub cwd: PathBuf,
+}
+
+/// The result of a check: the facts it was judged under and the verdict.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// Version, policy, root, reports.
+    pub facts: Facts,
+    /// The verdict on every in-scope file.
+    pub verdict: Verdict,
+    /// The policy's metrics, in output order.
+    pub metrics: Vec<Metric>,
+}
+
+/// Runs a check. Errors (exit 2) on any usage, policy or input problem.
+pub fn run(opts: &CheckOptions) -> Result<Outcome> {
+    let policy_path = match &opts.policy {
+        Some(p) => opts.cwd.join(p),
+        None => Policy::find(&opts.cwd)?,
+    };
+    let policy = Policy::load(&policy_path)?;
+    let reports = opts
+        .reports
+        .iter()
+        .map(|r| read_report(&opts.cwd, r))
+        .collect::<Result<Vec<_>>>()?;
+    let root = root_folder(opts, &policy);
+    let resolver = resolver(&root, &opts.remaps, opts, &policy, &reports)?;
+    let parts = resolve_parts(&reports, &resolver);
+    let locations: BTreeSet<Location> = parts.keys().cloned().collect();
+    let scope = scope::resolve(&locations, &policy, Path::new(&root), opts.walk)?;
+    let measured_parts: BTreeMap<String, Vec<Part<'_>>> = parts
+        .into_iter()
+        .filter_map(|(loc, parts)| match loc {
+            Location::Inside(rel) if scope.files.get(&rel) == Some(&Class::Measured) => {
+                Some((rel, parts))
+            }
+            _ => None,
+        })
+        .collect();
+    let measured = measure::measure(&measured_parts, branches_available(&reports))?;
+    let verdict = judge::evaluate(&scope, &measured, &policy);
+    Ok(Outcome {
+        facts: facts(&policy, &root, &reports, opts.walk),
+        verdict,
+        metrics: policy.metrics.clone(),
+    })
+}
+
+fn facts(policy: &Policy, root: &str, reports: &[Report], walked: bool) -> Facts {
+    Facts {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        policy: policy.file.display().to_string(),
+        root: root.to_string(),
+        reports: reports
+            .iter()
+            .map(|r| (r.origin.clone(), r.kind.describe()))
+            .collect(),
+        walked,
+        threshold: policy.threshold,
+    }
+}
+
+/// Branches are available unless every JSON report lacks branch data (LCOV always has them).
+fn branches_available(reports: &[Report]) -> bool {
+    let mut json = reports
+        .iter()
+        .filter(|r| matches!(r.kind, ReportKind::LlvmJson { .. }))
+        .peekable();
+    json.peek().is_none() || json.any(|r| r.has_branch_data)
+}
+
+fn read_report(cwd: &Path, name: &str) -> Result<Report> {
+    let (origin, bytes) = if name == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| Error::new(format!("<stdin>: cannot read the report: {e}")))?;
+        ("<stdin>".to_string(), buf)
+    } else {
+        let path = cwd.join(name);
+        if path.is_dir() {
+            return Err(Error::new(format!(
+                "{name}: is a folder, not a report; give the export file (e.g. target/coverage.json)"
+            )));
+        }
+        let bytes = std::fs::read(&path)
+            .map_err(|e| Error::new(format!("{name}: cannot read the report: {e}")))?;
+        (name.to_string(), bytes)
+    };
+    let report = report::read(&origin, &bytes)?;
+    if report.files.is_empty() {
+        return Err(Error::new(format!(
+            "{origin}: the report holds no source files ({}); an empty report proves nothing. \
+             Check the producer's filters (e.g. --ignore-filename-regex) and that tests ran",
+            report.kind.describe()
+        )));
+    }
+    Ok(report)
+}
+
+fn root_folder(opts: &CheckOptions, policy: &Policy) -> String {
+    let folder = match (&opts.root, &policy.root) {
+        (Some(root), _) => opts.cwd.join(root),
+        (None, Some(root)) => opts.cwd.join(policy.folder()).join(root),
+        (None, None) => opts.cwd.join(policy.folder()),
+    };
+    paths::normalize(&folder.to_string_lossy())
+}
+
+fn resolver(
+    root: &str,
+    remaps: &[String],
+    opts: &CheckOptions,
+    policy: &Policy,
+    reports: &[Report],
+) -> Result<Resolver> {
+    let remaps = remaps
+        .iter()
+        .map(|r| Remap::parse(r))
+        .collect::<Result<Vec<_>>>()?;
+    let hint = (opts.root.is_none() && policy.root.is_none())
+        .then(|| reports.iter().find_map(|r| r.manifest_path.as_deref()))
+        .flatten()
+        .map(|manifest| {
+            let normalized = paths::normalize(manifest);
+            normalized
+                .rsplit_once('/')
+                .map_or(String::new(), |(dir, _)| dir.to_string())
+        });
+    Ok(Resolver::new(root, remaps, hint))
+}
+
+fn resolve_parts<'a>(
+    reports: &'a [Report],
+    resolver: &Resolver,
+) -> BTreeMap<Location, Vec<Part<'a>>> {
+    let mut parts: BTreeMap<Location, Vec<Part<'a>>> = BTreeMap::new();
+    for report in reports {
+        for file in &report.files {
+            parts
+                .entry(resolver.resolve(&file.path))
+                .or_default()
+                .push(Part {
+                    report,
+                    coverage: &file.coverage,
+                });
+        }
+    }
+    parts
+}

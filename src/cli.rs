@@ -1,0 +1,65 @@
+//! Command-line definitions (clap derive). Parsing only; `main.rs` hands off to the library.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// covgate: every measured source file at its bar, on every metric.
+#[derive(Debug, Parser)]
+#[command(name = "covgate", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// covgate's subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Judge coverage reports against the policy (exit 0 pass, 1 fail, 2 error).
+    Check(CheckArgs),
+}
+
+/// Arguments of `covgate check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Coverage reports: llvm-cov JSON exports or LCOV tracefiles (detected from content); `-` reads stdin.
+    #[arg(required = true, value_name = "REPORT")]
+    pub reports: Vec<String>,
+    /// The policy file [default: coverage-policy.toml in this folder or the nearest ancestor].
+    #[arg(long, value_name = "PATH")]
+    pub policy: Option<PathBuf>,
+    /// The folder report paths and globs are relative to [default: policy `root`, else the policy's folder].
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Rewrite a path prefix in the reports, as rustc's flag does (repeatable; the last match wins).
+    #[arg(long = "remap-path-prefix", value_name = "FROM=TO")]
+    pub remap_path_prefix: Vec<String>,
+    /// Judge the reports alone: do not walk the root for files that no report mentions.
+    #[arg(long)]
+    pub no_walk: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Which files the table lists.
+    #[arg(long, value_enum, default_value_t = ShowArg::Failing)]
+    pub show: ShowArg,
+}
+
+/// `--format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A table for terminals and CI logs.
+    Table,
+    /// JSON for machines (see README, "JSON output").
+    Json,
+}
+
+/// `--show`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShowArg {
+    /// Failing and unmeasured files.
+    Failing,
+    /// Every in-scope file.
+    All,
+}

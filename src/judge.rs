@@ -1,0 +1,237 @@
+//! Verdicts: each measured file, each policy metric, covered/total against the threshold.
+//!
+//! 0 of 0 is vacuously met (shown as `—`; llvm-cov's `percent` says 0.0 there and is never read).
+//! A metric the input cannot carry is `unavailable` and fails closed, with a note saying how to
+//! produce it or drop it from `metrics`.
+
+use std::collections::BTreeMap;
+
+use crate::measure::Measured;
+use crate::model::{Counts, Metric, Summary};
+use crate::policy::Policy;
+use crate::scope::{Class, Scope};
+
+/// The outcome of one metric of one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MetricStatus {
+    /// At or above the threshold.
+    Pass,
+    /// Below the threshold.
+    Fail,
+    /// 0 of 0: nothing to cover, met.
+    Vacuous,
+    /// The input cannot carry this metric: fails closed.
+    Unavailable,
+}
+
+impl MetricStatus {
+    /// The JSON name: `pass`, `fail`, `vacuous`, `unavailable`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MetricStatus::Pass => "pass",
+            MetricStatus::Fail => "fail",
+            MetricStatus::Vacuous => "vacuous",
+            MetricStatus::Unavailable => "unavailable",
+        }
+    }
+
+    /// True for the statuses that fail a file.
+    pub fn fails(self) -> bool {
+        matches!(self, MetricStatus::Fail | MetricStatus::Unavailable)
+    }
+}
+
+/// One metric's verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MetricVerdict {
+    /// Which metric.
+    pub metric: Metric,
+    /// Its counts, `None` when unavailable.
+    pub counts: Option<Counts>,
+    /// The outcome.
+    pub status: MetricStatus,
+}
+
+/// The status of one in-scope file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FileStatus {
+    /// Measured and below the bar on at least one metric.
+    Fail,
+    /// In scope, in no report, with code.
+    Unmeasured,
+    /// Measured and at or above the bar on every policy metric.
+    Pass,
+    /// Covered by an `[[exclude]]`.
+    Excluded,
+    /// Nothing instrumentable.
+    NoCode,
+}
+
+impl FileStatus {
+    /// The JSON name: `pass`, `fail`, `unmeasured`, `excluded`, `no-code`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FileStatus::Pass => "pass",
+            FileStatus::Fail => "fail",
+            FileStatus::Unmeasured => "unmeasured",
+            FileStatus::Excluded => "excluded",
+            FileStatus::NoCode => "no-code",
+        }
+    }
+
+    /// True for the statuses that fail the check.
+    pub fn fails(self) -> bool {
+        matches!(self, FileStatus::Fail | FileStatus::Unmeasured)
+    }
+}
+
+/// The verdict on one in-scope file.
+#[derive(Debug, Clone)]
+pub struct FileVerdict {
+    /// Root-relative path, `/`-separated.
+    pub path: String,
+    /// Its status.
+    pub status: FileStatus,
+    /// One entry per policy metric, when the file has coverage (measured, or excluded but
+    /// reported); empty otherwise.
+    pub metrics: Vec<MetricVerdict>,
+    /// The exclusion's reason, or why an unmeasured file fails.
+    pub reason: Option<String>,
+}
+
+/// The verdict of a whole check.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    /// Every in-scope file: failing and unmeasured first, then by path.
+    pub files: Vec<FileVerdict>,
+    /// Report files outside the root or the include globs.
+    pub outside_include: usize,
+    /// Metrics that were unavailable for at least one measured file.
+    pub unavailable: Vec<Metric>,
+}
+
+impl Verdict {
+    /// True when no in-scope file fails.
+    pub fn passed(&self) -> bool {
+        !self.files.iter().any(|f| f.status.fails())
+    }
+
+    /// Number of files with `status`.
+    pub fn count(&self, status: FileStatus) -> usize {
+        self.files.iter().filter(|f| f.status == status).count()
+    }
+}
+
+/// Judges every in-scope file of `scope`, with the counts in `measured`.
+pub fn evaluate(scope: &Scope, measured: &BTreeMap<String, Measured>, policy: &Policy) -> Verdict {
+    let mut files: Vec<FileVerdict> = scope
+        .files
+        .iter()
+        .map(|(path, class)| judge_file(path, class, measured.get(path), policy))
+        .collect();
+    files.sort_by(|a, b| (a.status, &a.path).cmp(&(b.status, &b.path)));
+    let mut unavailable: Vec<Metric> = files
+        .iter()
+        .filter(|f| f.status != FileStatus::Excluded)
+        .flat_map(|f| f.metrics.iter())
+        .filter(|m| m.status == MetricStatus::Unavailable)
+        .map(|m| m.metric)
+        .collect();
+    unavailable.sort();
+    unavailable.dedup();
+    Verdict {
+        files,
+        outside_include: scope.outside_include.len(),
+        unavailable,
+    }
+}
+
+fn judge_file(
+    path: &str,
+    class: &Class,
+    measured: Option<&Measured>,
+    policy: &Policy,
+) -> FileVerdict {
+    let metrics = measured.map_or_else(Vec::new, |m| judge_metrics(&m.summary, policy));
+    let failing = metrics.iter().any(|m| m.status.fails());
+    let (status, reason) = match class {
+        Class::Measured if failing => (FileStatus::Fail, None),
+        Class::Measured => (FileStatus::Pass, None),
+        Class::Excluded(i) => (
+            FileStatus::Excluded,
+            policy.excludes.get(*i).map(|e| e.reason.clone()),
+        ),
+        Class::NoCode => (FileStatus::NoCode, None),
+        Class::Unmeasured(why) => (FileStatus::Unmeasured, Some(why.clone())),
+    };
+    FileVerdict {
+        path: path.to_string(),
+        status,
+        metrics,
+        reason,
+    }
+}
+
+/// Judges each policy metric of one summary.
+pub fn judge_metrics(summary: &Summary, policy: &Policy) -> Vec<MetricVerdict> {
+    policy
+        .metrics
+        .iter()
+        .map(|&metric| {
+            let counts = summary.get(metric);
+            MetricVerdict {
+                metric,
+                counts,
+                status: metric_status(counts, policy.threshold),
+            }
+        })
+        .collect()
+}
+
+/// The status of one metric's counts against a threshold in percent (0–100).
+///
+/// Integral thresholds compare exactly in integers (`covered * 100 >= threshold * total`).
+pub fn metric_status(counts: Option<Counts>, threshold: f64) -> MetricStatus {
+    match counts {
+        None => MetricStatus::Unavailable,
+        Some(c) if c.total == 0 => MetricStatus::Vacuous,
+        Some(c) if meets(c, threshold) => MetricStatus::Pass,
+        Some(_) => MetricStatus::Fail,
+    }
+}
+
+fn meets(c: Counts, threshold: f64) -> bool {
+    if threshold.fract() == 0.0 {
+        u128::from(c.covered) * 100 >= threshold as u128 * u128::from(c.total)
+    } else {
+        c.covered as f64 * 100.0 >= threshold * c.total as f64
+    }
+}
+
+/// What to do about an unavailable metric.
+pub fn unavailable_hint(metric: Metric) -> &'static str {
+    match metric {
+        Metric::Regions => "regions are not in LCOV tracefiles: check an llvm-cov JSON export (`cargo llvm-cov --json`), or drop \"regions\" from `metrics`",
+        Metric::Branches => "the export holds no branch data: produce it with `cargo +nightly llvm-cov --branch`, or drop \"branches\" from `metrics`",
+        Metric::Functions | Metric::Lines => "the input carries no such records: check how the report was produced",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses() {
+        assert_eq!(metric_status(None, 100.0), MetricStatus::Unavailable);
+        assert_eq!(metric_status(Some(Counts::new(0, 0)), 100.0), MetricStatus::Vacuous);
+        assert_eq!(metric_status(Some(Counts::new(3, 3)), 100.0), MetricStatus::Pass);
+        assert_eq!(metric_status(Some(Counts::new(2, 3)), 100.0), MetricStatus::Fail);
+        assert_eq!(metric_status(Some(Counts::new(2, 3)), 66.0), MetricStatus::Pass);
+        assert_eq!(metric_status(Some(Counts::new(2, 3)), 66.7), MetricStatus::Fail);
+        assert_eq!(metric_status(Some(Counts::new(2, 3)), 66.6), MetricStatus::Pass);
+        let big = u64::MAX;
+        assert_eq!(metric_status(Some(Counts::new(big - 1, big)), 100.0), MetricStatus::Fail);
+        assert_eq!(metric_status(Some(Counts::new(0, 5)), 0.0), MetricStatus::Pass);
+    }
+}

@@ -1,0 +1,136 @@
+//! Counting: merging every report's data for one normalised file and computing its summary.
+//!
+//! Merge rules (several reports on one command line are shards of one run, and one export may
+//! name one physical file under two spellings):
+//! - LCOV with LCOV: records summed per line, branch and function (see [`crate::report::lcov`]).
+//! - llvm-cov JSON with JSON: when every part carries function detail, the function records are
+//!   pooled and the summary recomputed by llvm-cov's instantiation-group rule (per group, the best
+//!   single record per metric), so a file built into two crates counts as llvm-cov would count it
+//!   had both spellings been one. This never credits coverage that no single instantiation shows
+//!   (conservative). When a part is `-summary-only`, the parts must agree exactly; otherwise the
+//!   merge is refused with an error naming the reports.
+//! - LCOV with JSON for the same file: refused (the formats count differently).
+//! - A file named once keeps its report's own numbers (llvm-cov's per-file summary, exactly).
+
+use std::collections::BTreeMap;
+
+use crate::error::{Error, Result};
+use crate::model::Summary;
+use crate::report::llvm_json::{self, LlvmFile, LlvmSummary};
+use crate::report::{FileCoverage, Report};
+
+/// One report file's contribution to a normalised file.
+#[derive(Debug, Clone, Copy)]
+pub struct Part<'a> {
+    /// The report it comes from.
+    pub report: &'a Report,
+    /// The coverage the report holds for it.
+    pub coverage: &'a FileCoverage,
+}
+
+/// A measured file: its merged coverage and the summary judged.
+#[derive(Debug, Clone)]
+pub struct Measured {
+    /// The four metric counts (`None` = not available from this input).
+    pub summary: Summary,
+    /// The merged coverage behind the summary (for listing uncovered items).
+    pub coverage: FileCoverage,
+    /// Origins of the reports that named the file.
+    pub origins: Vec<String>,
+}
+
+/// Merges and counts every measured file. `parts` maps root-relative paths to their parts;
+/// `branches_available` says whether JSON input carries branch data at all.
+///
+/// Errors: a file that is in both an LCOV and a JSON report; JSON parts that cannot be merged.
+pub fn measure(
+    parts: &BTreeMap<String, Vec<Part<'_>>>,
+    branches_available: bool,
+) -> Result<BTreeMap<String, Measured>> {
+    parts
+        .iter()
+        .map(|(path, parts)| Ok((path.clone(), measure_one(path, parts, branches_available)?)))
+        .collect()
+}
+
+fn measure_one(path: &str, parts: &[Part<'_>], branches_available: bool) -> Result<Measured> {
+    let origins = parts.iter().map(|p| p.report.origin.clone()).collect();
+    let coverage = merge(path, parts)?;
+    let summary = match &coverage {
+        FileCoverage::Lcov(file) => file.summary(),
+        FileCoverage::Llvm(file) => llvm_summary(&file.summary, branches_available),
+    };
+    Ok(Measured {
+        summary,
+        coverage,
+        origins,
+    })
+}
+
+/// The model summary of an llvm-cov file summary.
+pub fn llvm_summary(s: &LlvmSummary, branches_available: bool) -> Summary {
+    Summary {
+        regions: Some(s.regions),
+        branches: branches_available.then_some(s.branches),
+        functions: Some(s.functions),
+        lines: Some(s.lines),
+    }
+}
+
+fn merge(path: &str, parts: &[Part<'_>]) -> Result<FileCoverage> {
+    let mut lcov = Vec::new();
+    let mut llvm = Vec::new();
+    for part in parts {
+        match part.coverage {
+            FileCoverage::Lcov(f) => lcov.push(f),
+            FileCoverage::Llvm(f) => llvm.push((part.report.origin.as_str(), f)),
+        }
+    }
+    match (lcov.split_first(), llvm.is_empty()) {
+        (Some((first, rest)), true) => {
+            let mut merged = (*first).clone();
+            for other in rest {
+                merged.merge((*other).clone());
+            }
+            Ok(FileCoverage::Lcov(merged))
+        }
+        (None, false) => merge_llvm(path, &llvm).map(FileCoverage::Llvm),
+        _ => Err(Error::new(format!(
+            "{path}: named by both LCOV and llvm-cov JSON reports; they count differently, so give one format"
+        ))),
+    }
+}
+
+fn merge_llvm(path: &str, parts: &[(&str, &LlvmFile)]) -> Result<LlvmFile> {
+    if let [(_, only)] = parts {
+        return Ok((*only).clone());
+    }
+    let detail: Option<Vec<_>> = parts
+        .iter()
+        .map(|(_, f)| f.functions.as_ref())
+        .collect::<Option<Vec<_>>>()
+        .map(|all| all.into_iter().flatten().cloned().collect());
+    match detail {
+        Some(functions) => Ok(LlvmFile {
+            summary: llvm_json::recompute(&functions),
+            functions: Some(functions),
+        }),
+        None => merge_summaries(path, parts),
+    }
+}
+
+fn merge_summaries(path: &str, parts: &[(&str, &LlvmFile)]) -> Result<LlvmFile> {
+    let mut iter = parts.iter();
+    let first = iter.next().map(|(_, f)| (*f).clone());
+    match (first, iter.all(|(_, f)| Some(f.summary) == parts.first().map(|(_, g)| g.summary))) {
+        (Some(file), true) => Ok(file),
+        _ => {
+            let origins: Vec<&str> = parts.iter().map(|(o, _)| *o).collect();
+            Err(Error::new(format!(
+                "{path}: named more than once ({}) with different numbers, and a summary-only export \
+                 carries no detail to merge them; give full exports (without -summary-only)",
+                origins.join(", ")
+            )))
+        }
+    }
+}

@@ -1,0 +1,325 @@
+//! The policy file (`coverage-policy.toml`): its schema, defaults and validation.
+//!
+//! Every error names the policy file, line and column. Unknown keys are errors, so a typo never
+//! silently weakens the gate.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobBuilder, GlobMatcher};
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::error::{Error, Result};
+use crate::model::Metric;
+
+/// The default policy file name, looked up in the current folder and its ancestors.
+pub const POLICY_FILE_NAME: &str = "coverage-policy.toml";
+
+/// The include globs used when `[measure] include` is absent.
+pub const DEFAULT_INCLUDE: &str = "src/**/*.rs";
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPolicy {
+    root: Option<Spanned<String>>,
+    #[serde(default)]
+    measure: RawMeasure,
+    #[serde(default)]
+    exclude: Vec<RawExclude>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMeasure {
+    include: Option<Vec<Spanned<String>>>,
+    metrics: Option<Vec<Spanned<String>>>,
+    threshold: Option<Spanned<f64>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExclude {
+    path: Spanned<String>,
+    reason: Spanned<String>,
+}
+
+/// A validated policy.
+#[derive(Debug, Clone)]
+pub struct Policy {
+    /// The policy file it was read from (as given or found).
+    pub file: PathBuf,
+    /// The `root` key, as written (relative to the policy's folder), if present.
+    pub root: Option<String>,
+    /// `[measure] include`: files (relative to the root) that are in scope.
+    pub include: Vec<Pattern>,
+    /// `[measure] metrics`, in covgate's fixed order, without duplicates.
+    pub metrics: Vec<Metric>,
+    /// `[measure] threshold`: percent in 0–100 that every measured file must reach on each metric.
+    pub threshold: f64,
+    /// `[[exclude]]` entries, in file order.
+    pub excludes: Vec<Exclude>,
+}
+
+/// A compiled glob with the text it came from. `*` and `?` never match `/`; `**` does.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    /// The glob as written.
+    pub glob: String,
+    /// Where it is written: `file:line:col`.
+    pub location: String,
+    matcher: GlobMatcher,
+}
+
+impl Pattern {
+    /// True when the root-relative, `/`-separated `path` matches.
+    pub fn is_match(&self, path: &str) -> bool {
+        self.matcher.is_match(path)
+    }
+}
+
+/// One `[[exclude]]` entry: files that are in scope but not measured, with the reason why.
+#[derive(Debug, Clone)]
+pub struct Exclude {
+    /// The files it covers.
+    pub pattern: Pattern,
+    /// Why (non-empty).
+    pub reason: String,
+}
+
+impl Policy {
+    /// The folder that `root` is relative to (the policy file's folder).
+    pub fn folder(&self) -> PathBuf {
+        self.file
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."))
+    }
+
+    /// Parses and validates policy text; `file` names it in errors.
+    ///
+    /// Errors: TOML syntax, unknown keys, wrong types, a bad glob, an unknown or repeated metric,
+    /// a threshold outside 0–100, an empty reason — each with line and column.
+    pub fn parse(file: &Path, text: &str) -> Result<Policy> {
+        let shown = file.display().to_string();
+        let raw: RawPolicy = toml::from_str(text).map_err(|e| toml_error(&shown, text, &e))?;
+        let here = |span: Range<usize>, msg: String| located(&shown, text, span, msg);
+        let include = match raw.measure.include {
+            Some(globs) => compile_all(&globs, &here)?,
+            None => vec![Pattern {
+                glob: DEFAULT_INCLUDE.to_string(),
+                location: format!("{shown} (default include)"),
+                matcher: compile(DEFAULT_INCLUDE).map_err(Error::new)?,
+            }],
+        };
+        if include.is_empty() {
+            return Err(Error::new(format!(
+                "{shown}: `[measure] include` is empty; list the source files to measure, e.g. include = [\"src/**/*.rs\"]"
+            )));
+        }
+        Ok(Policy {
+            file: file.to_path_buf(),
+            root: raw.root.map(Spanned::into_inner),
+            include,
+            metrics: metrics(raw.measure.metrics, &here)?,
+            threshold: threshold(raw.measure.threshold, &here)?,
+            excludes: excludes(raw.exclude, &here)?,
+        })
+    }
+
+    /// Reads and parses the policy at `path`.
+    pub fn load(path: &Path) -> Result<Policy> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Error::new(format!("{}: cannot read the policy: {e}", path.display()))
+        })?;
+        Policy::parse(path, &text)
+    }
+
+    /// Finds `coverage-policy.toml` in `start` or its nearest ancestor.
+    pub fn find(start: &Path) -> Result<PathBuf> {
+        start
+            .ancestors()
+            .map(|dir| dir.join(POLICY_FILE_NAME))
+            .find(|candidate| candidate.is_file())
+            .ok_or_else(|| {
+                Error::new(format!(
+                    "no {POLICY_FILE_NAME} in {} or any parent folder; write one (see README, \"Policy\") or pass --policy PATH",
+                    start.display()
+                ))
+            })
+    }
+}
+
+type Locate<'a> = dyn Fn(Range<usize>, String) -> Error + 'a;
+
+fn compile(glob: &str) -> std::result::Result<GlobMatcher, String> {
+    GlobBuilder::new(glob)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .build()
+        .map(|g: Glob| g.compile_matcher())
+        .map_err(|e| format!("bad glob `{glob}`: {}", e.kind()))
+}
+
+fn compile_all(globs: &[Spanned<String>], here: &Locate) -> Result<Vec<Pattern>> {
+    globs.iter().map(|g| pattern(g, here)).collect()
+}
+
+fn pattern(glob: &Spanned<String>, here: &Locate) -> Result<Pattern> {
+    let matcher = compile(glob.get_ref()).map_err(|msg| here(glob.span(), msg))?;
+    let location = here(glob.span(), String::new()).message().trim_end_matches(": ").to_string();
+    Ok(Pattern {
+        glob: glob.get_ref().clone(),
+        location,
+        matcher,
+    })
+}
+
+fn metrics(raw: Option<Vec<Spanned<String>>>, here: &Locate) -> Result<Vec<Metric>> {
+    let Some(raw) = raw else {
+        return Ok(Metric::ALL.to_vec());
+    };
+    let mut chosen = Vec::new();
+    for name in &raw {
+        let metric = Metric::from_name(name.get_ref()).ok_or_else(|| {
+            here(
+                name.span(),
+                format!(
+                    "unknown metric `{}`; expected one of regions, branches, functions, lines",
+                    name.get_ref()
+                ),
+            )
+        })?;
+        if chosen.contains(&metric) {
+            return Err(here(name.span(), format!("metric `{metric}` is listed twice")));
+        }
+        chosen.push(metric);
+    }
+    if chosen.is_empty() {
+        return Err(here(
+            0..0,
+            "`[measure] metrics` is empty; list at least one metric".to_string(),
+        ));
+    }
+    chosen.sort();
+    Ok(chosen)
+}
+
+fn threshold(raw: Option<Spanned<f64>>, here: &Locate) -> Result<f64> {
+    let Some(raw) = raw else {
+        return Ok(100.0);
+    };
+    let value = *raw.get_ref();
+    if (0.0..=100.0).contains(&value) {
+        Ok(value)
+    } else {
+        Err(here(
+            raw.span(),
+            format!("threshold {value} is not a percent between 0 and 100"),
+        ))
+    }
+}
+
+fn excludes(raw: Vec<RawExclude>, here: &Locate) -> Result<Vec<Exclude>> {
+    raw.into_iter()
+        .map(|entry| {
+            if entry.reason.get_ref().trim().is_empty() {
+                return Err(here(
+                    entry.reason.span(),
+                    "an [[exclude]] needs a non-empty `reason` saying why the file is not measured"
+                        .to_string(),
+                ));
+            }
+            Ok(Exclude {
+                pattern: pattern(&entry.path, here)?,
+                reason: entry.reason.into_inner(),
+            })
+        })
+        .collect()
+}
+
+/// 1-based (line, column) of a byte offset in `text`.
+pub fn line_col(text: &str, offset: usize) -> (u64, u64) {
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() as u64 + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u64 + 1;
+    (line, col)
+}
+
+fn located(file: &str, text: &str, span: Range<usize>, msg: String) -> Error {
+    let (line, col) = line_col(text, span.start);
+    Error::at(file, line, Some(col), msg)
+}
+
+fn toml_error(file: &str, text: &str, err: &toml::de::Error) -> Error {
+    let msg = err.message().to_string();
+    match err.span() {
+        Some(span) => located(file, text, span, format!("{msg} (policy reference: README, \"Policy\")")),
+        None => Error::new(format!("{file}: {msg}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Policy> {
+        Policy::parse(Path::new("p.toml"), text)
+    }
+
+    #[test]
+    fn defaults() {
+        let p = parse("").unwrap();
+        assert_eq!(p.metrics, Metric::ALL.to_vec());
+        assert_eq!(p.threshold, 100.0);
+        assert_eq!(p.include.len(), 1);
+        assert!(p.include[0].is_match("src/a/b.rs"));
+        assert!(!p.include[0].is_match("tests/a.rs"));
+        assert!(p.root.is_none());
+    }
+
+    #[test]
+    fn full_policy() {
+        let p = parse(
+            "root = \"..\"\n[measure]\ninclude = [\"src/*.rs\"]\nmetrics = [\"lines\", \"regions\"]\nthreshold = 90\n[[exclude]]\npath = \"src/main.rs\"\nreason = \"entry\"\n",
+        )
+        .unwrap();
+        assert_eq!(p.root.as_deref(), Some(".."));
+        assert_eq!(p.metrics, vec![Metric::Regions, Metric::Lines]);
+        assert_eq!(p.threshold, 90.0);
+        assert!(!p.include[0].is_match("src/a/b.rs"));
+        assert_eq!(p.excludes[0].reason, "entry");
+        assert_eq!(p.excludes[0].pattern.location, "p.toml:7:8");
+        assert_eq!(p.folder(), PathBuf::from(""));
+    }
+
+    #[test]
+    fn errors_carry_line_and_column() {
+        let e = parse("[measure]\nincluded = []\n").unwrap_err();
+        assert!(e.message().starts_with("p.toml:2:1: unknown field `included`"), "{e}");
+        let e = parse("[[exclude]]\npath = \"a\"\nreason = \" \"\n").unwrap_err();
+        assert!(e.message().starts_with("p.toml:3:10: an [[exclude]] needs"), "{e}");
+        let e = parse("[measure]\ninclude = [\"src/[.rs\"]\n").unwrap_err();
+        assert!(e.message().starts_with("p.toml:2:12: bad glob"), "{e}");
+        let e = parse("[measure]\nmetrics = [\"lines\", \"lines\"]\n").unwrap_err();
+        assert!(e.message().contains("listed twice"), "{e}");
+        let e = parse("[measure]\nmetrics = [\"statements\"]\n").unwrap_err();
+        assert!(e.message().contains("unknown metric `statements`"), "{e}");
+        let e = parse("[measure]\nmetrics = []\n").unwrap_err();
+        assert!(e.message().contains("is empty"), "{e}");
+        let e = parse("[measure]\nthreshold = 101\n").unwrap_err();
+        assert!(e.message().starts_with("p.toml:2:13: threshold 101"), "{e}");
+        let e = parse("[measure]\ninclude = []\n").unwrap_err();
+        assert!(e.message().contains("include` is empty"), "{e}");
+        let e = parse("[[exclude]]\npath = \"a\"\n").unwrap_err();
+        assert!(e.message().contains("missing field `reason`"), "{e}");
+        let e = parse("[measure]\n[measure]\n").unwrap_err();
+        assert!(e.message().starts_with("p.toml:2:"), "{e}");
+    }
+
+    #[test]
+    fn line_col_counts_chars() {
+        assert_eq!(line_col("ab\ncd", 4), (2, 2));
+        assert_eq!(line_col("é", 99), (1, 2));
+    }
+}

@@ -1,0 +1,75 @@
+//! JSON output (`--format json`): a stable interface for machines.
+//!
+//! ```text
+//! { "verdict": "pass" | "fail",
+//!   "facts": { "version", "policy", "root", "threshold", "walked", "reports": [{ "path", "format" }] },
+//!   "summary": { "measured", "passed", "failed", "unmeasured", "excluded", "no_code", "outside_include" },
+//!   "files": [ { "path", "status", "metrics": { "<metric>": { "covered", "total", "status" } },
+//!               "reason"? } ] }
+//! ```
+//! `path` is root-relative with `/` separators; `status` is `pass`, `fail`, `unmeasured`,
+//! `excluded` or `no-code`; a metric's `status` is `pass`, `fail`, `vacuous` or `unavailable`
+//! (then `covered` and `total` are `null`). Files come failing first, then by path.
+
+use serde_json::{json, Map, Value};
+
+use super::Facts;
+use crate::judge::{FileStatus, FileVerdict, Verdict};
+
+/// Renders the verdict as a pretty-printed JSON document (with a final newline).
+pub fn render(facts: &Facts, verdict: &Verdict) -> String {
+    let passed = verdict.count(FileStatus::Pass);
+    let failed = verdict.count(FileStatus::Fail);
+    let doc = json!({
+        "verdict": if verdict.passed() { "pass" } else { "fail" },
+        "facts": facts_json(facts),
+        "summary": {
+            "measured": passed + failed,
+            "passed": passed,
+            "failed": failed,
+            "unmeasured": verdict.count(FileStatus::Unmeasured),
+            "excluded": verdict.count(FileStatus::Excluded),
+            "no_code": verdict.count(FileStatus::NoCode),
+            "outside_include": verdict.outside_include,
+        },
+        "files": verdict.files.iter().map(file_json).collect::<Vec<_>>(),
+    });
+    format!("{doc:#}\n")
+}
+
+fn facts_json(facts: &Facts) -> Value {
+    json!({
+        "version": facts.version,
+        "policy": facts.policy,
+        "root": facts.root,
+        "threshold": facts.threshold,
+        "walked": facts.walked,
+        "reports": facts.reports.iter().map(|(path, format)| json!({"path": path, "format": format})).collect::<Vec<_>>(),
+    })
+}
+
+fn file_json(file: &FileVerdict) -> Value {
+    let metrics: Map<String, Value> = file
+        .metrics
+        .iter()
+        .map(|m| {
+            let (covered, total) = match m.counts {
+                Some(c) => (json!(c.covered), json!(c.total)),
+                None => (Value::Null, Value::Null),
+            };
+            (
+                m.metric.name().to_string(),
+                json!({"covered": covered, "total": total, "status": m.status.name()}),
+            )
+        })
+        .collect();
+    let mut obj = json!({
+        "path": file.path,
+        "status": file.status.name(),
+        "metrics": metrics,
+    });
+    if let (Some(reason), Some(map)) = (&file.reason, obj.as_object_mut()) {
+        map.insert("reason".to_string(), json!(reason));
+    }
+    obj
+}

@@ -1,0 +1,93 @@
+//! The terminal table (comfy-table): one row per failing or unmeasured file (every file with
+//! `--show all`), each metric as `covered/total`, then the summary line and notes.
+
+use comfy_table::presets::UTF8_FULL_CONDENSED;
+use comfy_table::{ContentArrangement, Table};
+
+use super::{summary_line, Facts, Show};
+use crate::judge::{unavailable_hint, FileVerdict, MetricStatus, MetricVerdict, Verdict};
+use crate::model::Metric;
+
+/// Renders the verdict as text for a terminal or a CI log.
+pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], show: Show) -> String {
+    let mut out = facts_lines(facts);
+    let rows: Vec<&FileVerdict> = verdict
+        .files
+        .iter()
+        .filter(|f| show == Show::All || f.status.fails())
+        .collect();
+    if !rows.is_empty() {
+        out.push_str(&table(&rows, metrics).to_string());
+        out.push('\n');
+    }
+    out.push_str(&summary_line(verdict));
+    out.push('\n');
+    for metric in &verdict.unavailable {
+        out.push_str(&format!("note: {}\n", unavailable_hint(*metric)));
+    }
+    if !facts.walked {
+        out.push_str("note: --no-walk: the root was not searched, so files that no report mentions were not checked\n");
+    }
+    let word = if verdict.passed() { "PASS" } else { "FAIL" };
+    out.push_str(&format!("covgate: {word}\n"));
+    out
+}
+
+fn facts_lines(facts: &Facts) -> String {
+    let reports: Vec<String> = facts
+        .reports
+        .iter()
+        .map(|(origin, kind)| format!("{origin} ({kind})"))
+        .collect();
+    format!(
+        "covgate {} · policy {} · root {} · threshold {}%\nreports: {}\n",
+        facts.version,
+        facts.policy,
+        facts.root,
+        facts.threshold,
+        reports.join(", ")
+    )
+}
+
+fn table(rows: &[&FileVerdict], metrics: &[Metric]) -> Table {
+    let mut table = Table::new();
+    table
+        .load_preset(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Disabled);
+    let mut header = vec!["File".to_string(), "Status".to_string()];
+    header.extend(metrics.iter().map(|m| capitalise(m.name())));
+    header.push("Note".to_string());
+    table.set_header(header);
+    for file in rows {
+        let mut row = vec![file.path.clone(), file.status.name().to_string()];
+        row.extend(metrics.iter().map(|m| cell(file, *m)));
+        row.push(file.reason.clone().unwrap_or_default());
+        table.add_row(row);
+    }
+    table
+}
+
+fn cell(file: &FileVerdict, metric: Metric) -> String {
+    match file.metrics.iter().find(|m| m.metric == metric) {
+        Some(verdict) => metric_cell(verdict),
+        None => String::new(),
+    }
+}
+
+/// `covered/total`, `—` for 0 of 0, `n/a` when unavailable; failing cells end in ` ✗`.
+pub fn metric_cell(verdict: &MetricVerdict) -> String {
+    match (verdict.status, verdict.counts) {
+        (MetricStatus::Vacuous, _) => "—".to_string(),
+        (MetricStatus::Fail, Some(c)) => format!("{c} ✗"),
+        (_, Some(c)) => c.to_string(),
+        (_, None) => "n/a ✗".to_string(),
+    }
+}
+
+fn capitalise(name: &str) -> String {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
+}

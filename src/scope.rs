@@ -1,0 +1,197 @@
+//! Deciding which files are measured.
+//!
+//! A file is *in scope* when its root-relative path matches an `include` glob, whether a report
+//! names it or it only exists on disk (found by walking the root). Each in-scope file lands in
+//! exactly one class: measured (in a report, not excluded), excluded (an `[[exclude]]` covers
+//! it), no code (on disk only, a `.rs` file with nothing instrumentable), or unmeasured (on disk
+//! only, with code, or not parseable). Report files that match no include glob, or lie outside
+//! the root, are counted as "outside include" and not judged.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use walkdir::{DirEntry, WalkDir};
+
+use crate::error::{Error, Result};
+use crate::nocode::{self, RustSource};
+use crate::paths::{self, Location};
+use crate::policy::Policy;
+
+/// Why an in-scope file is or is not measured.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Class {
+    /// In a report and not excluded: judged.
+    Measured,
+    /// Covered by the `[[exclude]]` entry with this index in the policy.
+    Excluded(usize),
+    /// On disk with no instrumentable code (see [`crate::nocode`]): passes.
+    NoCode,
+    /// On disk, in scope, but in no report: fails. The text says why it needs coverage.
+    Unmeasured(String),
+}
+
+/// The scope of one check.
+#[derive(Debug, Clone, Default)]
+pub struct Scope {
+    /// Every in-scope file by root-relative path, with its class.
+    pub files: BTreeMap<String, Class>,
+    /// Report files that are outside the root or match no include glob (display paths).
+    pub outside_include: BTreeSet<String>,
+    /// True when the root was walked for files no report mentions.
+    pub walked: bool,
+}
+
+impl Scope {
+    /// Number of in-scope files in `class`-like state, by predicate.
+    pub fn count(&self, pred: impl Fn(&Class) -> bool) -> usize {
+        self.files.values().filter(|c| pred(c)).count()
+    }
+}
+
+/// Classifies the report files and, when `walk` is set, the files on disk under `root`.
+///
+/// Errors (exit 2): no report file is selected by `include` (an irrelevant report, or paths that
+/// need `--root`/`--remap-path-prefix`); with `walk`, the root is missing or `include` matches
+/// nothing on disk; an `[[exclude]]` that matches no in-scope file (stale), when `walk` is set.
+pub fn resolve(
+    report_files: &BTreeSet<Location>,
+    policy: &Policy,
+    root: &Path,
+    walk: bool,
+) -> Result<Scope> {
+    let included = |p: &str| policy.include.iter().any(|g| g.is_match(p));
+    let mut scope = Scope {
+        walked: walk,
+        ..Scope::default()
+    };
+    let mut reported = BTreeSet::new();
+    for location in report_files {
+        match location {
+            Location::Inside(rel) if included(rel) => {
+                reported.insert(rel.clone());
+            }
+            other => {
+                scope.outside_include.insert(other.as_str().to_string());
+            }
+        }
+    }
+    if reported.is_empty() {
+        return Err(irrelevant_report(report_files, policy, root));
+    }
+    let on_disk = if walk {
+        walk_root(root, &included)?
+    } else {
+        BTreeSet::new()
+    };
+    if walk && on_disk.is_empty() {
+        return Err(Error::new(format!(
+            "{}: `include` ({}) matches no file under the root {}; fix the globs or `root`",
+            policy.file.display(),
+            globs(policy),
+            root.display()
+        )));
+    }
+    for rel in reported.iter().chain(on_disk.difference(&reported)) {
+        let class = match policy.excludes.iter().position(|e| e.pattern.is_match(rel)) {
+            Some(index) => Class::Excluded(index),
+            None if reported.contains(rel) => Class::Measured,
+            None => classify_unreported(&root.join(rel)),
+        };
+        scope.files.insert(rel.clone(), class);
+    }
+    if walk {
+        check_stale(&scope, policy)?;
+    }
+    Ok(scope)
+}
+
+fn globs(policy: &Policy) -> String {
+    policy
+        .include
+        .iter()
+        .map(|g| g.glob.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn irrelevant_report(report_files: &BTreeSet<Location>, policy: &Policy, root: &Path) -> Error {
+    let sample: Vec<&str> = report_files.iter().take(3).map(Location::as_str).collect();
+    Error::new(format!(
+        "no file in the report(s) is selected by `include` ({}) under the root {}; the report names {} file(s), e.g. {}. \
+         If the report was made elsewhere, pass --root or --remap-path-prefix FROM=TO",
+        globs(policy),
+        root.display(),
+        report_files.len(),
+        sample.join(", ")
+    ))
+}
+
+/// An exclusion is stale when no in-scope file (reported or on disk) matches it.
+fn check_stale(scope: &Scope, policy: &Policy) -> Result<()> {
+    let stale: Vec<String> = policy
+        .excludes
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !scope.files.values().any(|c| *c == Class::Excluded(*i)))
+        .map(|(_, e)| format!("  {}: `{}` ({})", e.pattern.location, e.pattern.glob, e.reason))
+        .collect();
+    if stale.is_empty() {
+        return Ok(());
+    }
+    Err(Error::new(format!(
+        "stale [[exclude]] entries match no in-scope file; remove them or fix their globs:\n{}",
+        stale.join("\n")
+    )))
+}
+
+fn classify_unreported(file: &Path) -> Class {
+    let is_rust = file.extension().is_some_and(|e| e == "rs");
+    if !is_rust {
+        return Class::Unmeasured("in no report".to_string());
+    }
+    match std::fs::read_to_string(file).map(|text| nocode::classify(&text)) {
+        Ok(RustSource::NoCode) => Class::NoCode,
+        Ok(RustSource::HasCode) => Class::Unmeasured("in no report, but has code".to_string()),
+        Ok(RustSource::Unparsable(why)) => {
+            Class::Unmeasured(format!("in no report, and does not parse ({why})"))
+        }
+        Err(e) => Class::Unmeasured(format!("in no report, and cannot be read ({e})")),
+    }
+}
+
+/// Walks `root` for files whose relative path satisfies `included`, skipping hidden folders,
+/// `target/` at the root and any folder holding a `CACHEDIR.TAG` (cargo's build folders).
+fn walk_root(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<BTreeSet<String>> {
+    if !root.is_dir() {
+        return Err(Error::new(format!(
+            "the root {} is not a folder; fix `root` in the policy or --root",
+            root.display()
+        )));
+    }
+    let mut found = BTreeSet::new();
+    let walker = WalkDir::new(root)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !skipped(e));
+    for entry in walker {
+        let entry = entry.map_err(|e| Error::new(format!("walking {}: {e}", root.display())))?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
+        let rel = paths::normalize(&rel.to_string_lossy());
+        if included(&rel) {
+            found.insert(rel);
+        }
+    }
+    Ok(found)
+}
+
+fn skipped(entry: &DirEntry) -> bool {
+    let is_dir = entry.file_type().is_dir();
+    let name = entry.file_name().to_string_lossy();
+    is_dir
+        && (name.starts_with('.')
+            || (entry.depth() == 1 && name == "target")
+            || entry.path().join("CACHEDIR.TAG").exists())
+}
