@@ -1,0 +1,249 @@
+//! The real-world failure cases (`tests/fixtures/cases/NN-*`, drawn from public bug reports):
+//! each test reproduces the verdict in the case's `expected.md` end to end through the binary.
+
+mod common;
+
+use common::{fixture, metric, status, Sandbox};
+
+const NO_REGIONS: &str = "[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"branches\", \"functions\", \"lines\"]\n";
+const NO_BRANCHES: &str = "[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n";
+
+fn input(case: &str, name: &str) -> String {
+    fixture(&format!("cases/{case}/{name}")).display().to_string()
+}
+
+/// A sandbox holding a copy of the case's crate, with `policy`; report paths `/ws/<ws>` map to it.
+fn crate_sandbox(case: &str, policy: &str) -> Sandbox {
+    let sandbox = Sandbox::copy_of(&format!("cases/{case}/crate"));
+    sandbox.policy(policy);
+    sandbox
+}
+
+fn check(sandbox: &Sandbox, ws: &str, report: &str, extra: &[&str]) -> common::Run {
+    let remap = format!("/ws/{ws}={}", sandbox.path().display());
+    let mut args = vec!["check", report, "--format", "json", "--remap-path-prefix", &remap];
+    args.extend_from_slice(extra);
+    sandbox.run(&args)
+}
+
+#[test]
+fn case01_zero_branches_are_vacuous_not_zero_percent() {
+    let case = "01-no-branches-percent-zero";
+    let sb = crate_sandbox(case, "[measure]\ninclude = [\"src/**/*.rs\"]\n");
+    let run = check(&sb, "nobranch", &input(case, "input.json"), &[]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "src/lib.rs", "regions"), "13/13 pass");
+    assert_eq!(metric(&doc, "src/lib.rs", "branches"), "2/2 pass");
+    assert_eq!(metric(&doc, "src/plain.rs", "branches"), "0/0 vacuous");
+    assert_eq!(metric(&doc, "src/plain.rs", "lines"), "3/3 pass");
+
+    let sb = crate_sandbox(case, NO_REGIONS);
+    let run = check(&sb, "nobranch", &input(case, "input.info"), &[]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "src/lib.rs", "lines"), "10/10 pass");
+    assert_eq!(metric(&doc, "src/plain.rs", "branches"), "0/0 vacuous");
+    assert_eq!(metric(&doc, "src/plain.rs", "functions"), "1/1 pass");
+}
+
+#[test]
+fn case01_regions_from_lcov_fail_closed() {
+    let case = "01-no-branches-percent-zero";
+    let sb = crate_sandbox(case, "[measure]\ninclude = [\"src/**/*.rs\"]\n");
+    let run = check(&sb, "nobranch", &input(case, "input.info"), &[]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(metric(&run.json(), "src/lib.rs", "regions"), "null/null unavailable");
+    let table = sb.run(&[
+        "check",
+        &input(case, "input.info"),
+        "--remap-path-prefix",
+        &format!("/ws/nobranch={}", sb.path().display()),
+    ]);
+    assert!(table.stdout.contains("regions are not in LCOV"), "{}", table.stdout);
+}
+
+#[test]
+fn case02_generic_instantiations_fail_the_same_way_in_json_and_lcov() {
+    let case = "02-generic-instantiations-split";
+    let sb = crate_sandbox(case, "[measure]\ninclude = [\"src/**/*.rs\"]\n");
+    let run = check(&sb, "generics", &input(case, "input.json"), &[]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(status(&doc, "src/lib.rs"), "fail");
+    assert_eq!(metric(&doc, "src/lib.rs", "regions"), "10/11 fail");
+    assert_eq!(metric(&doc, "src/lib.rs", "branches"), "1/2 fail");
+    assert_eq!(metric(&doc, "src/lib.rs", "functions"), "2/2 pass");
+    assert_eq!(metric(&doc, "src/lib.rs", "lines"), "8/9 fail");
+
+    let sb = crate_sandbox(case, NO_REGIONS);
+    let run = check(&sb, "generics", &input(case, "input.info"), &[]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "src/lib.rs", "branches"), "1/2 fail");
+    assert_eq!(metric(&doc, "src/lib.rs", "functions"), "2/2 pass");
+    assert_eq!(metric(&doc, "src/lib.rs", "lines"), "8/9 fail");
+}
+
+#[test]
+fn case04_lcov_shards_merge_per_file() {
+    let case = "04-lcov-duplicate-sf-shards";
+    let sb = crate_sandbox(case, NO_REGIONS);
+    let merged = check(&sb, "shards", &input(case, "input.info"), &[]);
+    assert_eq!(merged.code, 0, "{}{}", merged.stdout, merged.stderr);
+    let doc = merged.json();
+    assert_eq!(metric(&doc, "src/lib.rs", "lines"), "13/13 pass");
+    assert_eq!(metric(&doc, "src/lib.rs", "functions"), "3/3 pass");
+    assert_eq!(metric(&doc, "src/parse.rs", "branches"), "2/2 pass");
+    assert_eq!(doc["files"].as_array().map(Vec::len), Some(2), "each file once");
+
+    let a = check(&sb, "shards", &input(case, "input-shard-a.info"), &[]);
+    assert_eq!(a.code, 1);
+    let doc = a.json();
+    assert_eq!(metric(&doc, "src/lib.rs", "lines"), "8/13 fail");
+    assert_eq!(metric(&doc, "src/lib.rs", "functions"), "2/3 fail");
+    assert_eq!(metric(&doc, "src/parse.rs", "lines"), "4/5 fail");
+
+    // The two shards given together are merged like the concatenated file.
+    let both = check(
+        &sb,
+        "shards",
+        &input(case, "input-shard-a.info"),
+        &[&input(case, "input-shard-b.info")],
+    );
+    assert_eq!(both.code, 0, "{}{}", both.stdout, both.stderr);
+    assert_eq!(metric(&both.json(), "src/lib.rs", "lines"), "13/13 pass");
+
+    let cat = check(&sb, "shards", &input(case, "input-raw-cat.info"), &[]);
+    if cat.code == 2 {
+        assert!(cat.stderr.contains(":46"), "{}", cat.stderr);
+    } else {
+        assert_eq!(cat.code, 0, "{}{}", cat.stdout, cat.stderr);
+        assert_eq!(metric(&cat.json(), "src/parse.rs", "lines"), "5/5 pass");
+    }
+}
+
+#[test]
+fn case05_brda_dash_is_found_but_not_hit() {
+    let case = "05-brda-dash-never-executed";
+    let sb = Sandbox::copy_of(&format!("cases/{case}/csrc"));
+    sb.policy("[measure]\ninclude = [\"**\"]\nmetrics = [\"branches\", \"functions\", \"lines\"]\n");
+    let run = check(&sb, "cproj", &input(case, "input.info"), &["--no-walk"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "mathx.c", "lines"), "4/8 fail");
+    assert_eq!(metric(&doc, "mathx.c", "functions"), "1/2 fail");
+    assert_eq!(metric(&doc, "mathx.c", "branches"), "2/6 fail");
+    assert_eq!(status(&doc, "main.c"), "pass");
+    assert_eq!(metric(&doc, "main.c", "branches"), "0/0 vacuous");
+
+    let run = check(&sb, "solproj", &input(case, "input-line-hit-branch-dash.info"), &["--no-walk"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "src/Vault.sol", "lines"), "2/3 fail");
+    assert_eq!(metric(&doc, "src/Vault.sol", "branches"), "1/2 fail");
+    assert_eq!(metric(&doc, "src/Vault.sol", "functions"), "1/1 pass");
+}
+
+#[test]
+fn case06_lcov2_records_pass() {
+    let case = "06-lcov2-ver-fnl-fna-records";
+    let sb = Sandbox::copy_of(&format!("cases/{case}"));
+    sb.policy("[measure]\ninclude = [\"src/**\"]\nmetrics = [\"branches\", \"functions\", \"lines\"]\n");
+    let run = check(&sb, "cppproj", &input(case, "input.info"), &[]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "src/shape.cpp", "lines"), "9/9 pass");
+    assert_eq!(metric(&doc, "src/shape.cpp", "functions"), "3/3 pass");
+    assert_eq!(metric(&doc, "src/shape.cpp", "branches"), "8/8 pass");
+    assert_eq!(metric(&doc, "src/legacy.c", "functions"), "1/1 pass");
+    assert_eq!(metric(&doc, "src/legacy.c", "branches"), "0/0 vacuous");
+}
+
+#[test]
+fn case09_files_missing_from_the_report_are_unmeasured() {
+    let case = "09-never-compiled-file-missing";
+    for report in ["input.json", "input.info"] {
+        let policy = if report.ends_with("json") { NO_BRANCHES } else { NO_REGIONS };
+        let sb = crate_sandbox(case, policy);
+        let run = check(&sb, "partial", &input(case, report), &[]);
+        assert_eq!(run.code, 1, "{report}: {}{}", run.stdout, run.stderr);
+        let doc = run.json();
+        assert_eq!(status(&doc, "src/lib.rs"), "pass", "{report}");
+        assert_eq!(status(&doc, "src/sys/unix.rs"), "pass", "{report}");
+        assert_eq!(status(&doc, "src/sys/mod.rs"), "no-code", "{report}");
+        assert_eq!(status(&doc, "src/orphan.rs"), "unmeasured", "{report}");
+        assert_eq!(status(&doc, "src/extra.rs"), "unmeasured", "{report}");
+        assert_eq!(status(&doc, "src/sys/windows.rs"), "unmeasured", "{report}");
+        assert_eq!(doc["summary"]["unmeasured"], 3);
+        assert_eq!(doc["summary"]["no_code"], 1);
+    }
+}
+
+#[test]
+fn case09_no_walk_judges_the_report_alone_and_says_so() {
+    let case = "09-never-compiled-file-missing";
+    let sb = crate_sandbox(case, NO_BRANCHES);
+    let remap = format!("/ws/partial={}", sb.path().display());
+    let run = sb.run(&["check", &input(case, "input.json"), "--no-walk", "--remap-path-prefix", &remap]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("--no-walk"), "{}", run.stdout);
+    assert!(run.stdout.contains("2 measured: 2 passed, 0 failed; 0 unmeasured"), "{}", run.stdout);
+}
+
+#[test]
+fn case10_empty_reports_are_errors() {
+    let case = "10-filter-regex-empties-report";
+    let sb = Sandbox::copy_of(&format!("cases/{case}/svc_test"));
+    sb.policy(NO_BRANCHES);
+    for report in ["input.json", "input.info"] {
+        let run = check(&sb, "svc_test", &input(case, report), &[]);
+        assert_eq!(run.code, 2, "{report}: {}{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains(report), "{}", run.stderr);
+        assert!(run.stdout.is_empty(), "an error prints no verdict: {}", run.stdout);
+    }
+    let run = check(&sb, "svc_test", &input(case, "input-reference-unfiltered.json"), &[]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "src/lib.rs", "regions"), "8/11 fail");
+    assert_eq!(metric(&doc, "src/lib.rs", "functions"), "2/3 fail");
+    assert_eq!(metric(&doc, "src/lib.rs", "lines"), "6/9 fail");
+    assert_eq!(status(&doc, "src/test_utils.rs"), "pass");
+}
+
+#[test]
+fn case16_test_code_scope_follows_the_include() {
+    let case = "16-test-code-counted-in-src";
+    let sb = crate_sandbox(case, NO_BRANCHES);
+    for report in ["input.json", "input-raw-llvm-cov.json"] {
+        let run = check(&sb, "testcode", &input(case, report), &[]);
+        assert_eq!(run.code, 0, "{report}: {}{}", run.stdout, run.stderr);
+        let doc = run.json();
+        assert_eq!(metric(&doc, "src/lib.rs", "regions"), "14/14 pass");
+        assert_eq!(metric(&doc, "src/lib.rs", "lines"), "13/13 pass");
+    }
+    let raw = input(case, "input-raw-llvm-cov.json");
+    let run = check(&sb, "testcode", &raw, &[]);
+    assert_eq!(run.json()["summary"]["outside_include"], 1);
+
+    let all = "[measure]\ninclude = [\"**/*.rs\"]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n";
+    sb.policy(all);
+    let run = check(&sb, "testcode", &raw, &[]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "tests/api.rs", "regions"), "6/7 fail");
+    assert_eq!(metric(&doc, "tests/api.rs", "lines"), "5/6 fail");
+    assert_eq!(metric(&doc, "tests/api.rs", "functions"), "1/1 pass");
+
+    sb.policy(&format!("{all}[[exclude]]\npath = \"tests/**\"\nreason = \"integration tests are not product code\"\n"));
+    let run = check(&sb, "testcode", &raw, &[]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(status(&run.json(), "tests/api.rs"), "excluded");
+
+    sb.policy("[measure]\ninclude = [\"**/*.rs\"]\nmetrics = [\"functions\", \"lines\"]\n");
+    let run = check(&sb, "testcode", &input(case, "input-raw-llvm-cov.info"), &[]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(status(&doc, "src/lib.rs"), "pass");
+    assert_eq!(metric(&doc, "tests/api.rs", "lines"), "5/6 fail");
+}

@@ -1,0 +1,135 @@
+//! Helpers shared by the integration tests: fixture paths, sandboxes and running the binary.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+/// `tests/fixtures/<rel>`.
+pub fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(rel)
+}
+
+/// What one run of the binary gave.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// The stdout parsed as JSON (panics with the output when it is not JSON).
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}\n{}", self.stdout, self.stderr))
+    }
+}
+
+/// Runs `covgate ARGS` in `cwd`, with `stdin` as standard input.
+pub fn covgate_with_stdin(cwd: &Path, args: &[&str], stdin: Option<&[u8]>) -> Run {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_covgate"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn covgate");
+    if let (Some(bytes), Some(mut pipe)) = (stdin, child.stdin.take()) {
+        pipe.write_all(bytes).expect("write stdin");
+    }
+    let out = child.wait_with_output().expect("wait for covgate");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs `covgate ARGS` in `cwd`.
+pub fn covgate(cwd: &Path, args: &[&str]) -> Run {
+    covgate_with_stdin(cwd, args, None)
+}
+
+/// A temporary project folder: optionally a copy of a fixture folder, plus a policy.
+pub struct Sandbox {
+    pub dir: tempfile::TempDir,
+}
+
+impl Sandbox {
+    /// An empty sandbox.
+    pub fn new() -> Sandbox {
+        Sandbox {
+            dir: tempfile::tempdir().expect("tempdir"),
+        }
+    }
+
+    /// A sandbox holding a copy of `tests/fixtures/<rel>`.
+    pub fn copy_of(rel: &str) -> Sandbox {
+        let sandbox = Sandbox::new();
+        copy_dir(&fixture(rel), sandbox.path());
+        sandbox
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes `rel` inside the sandbox (creating folders).
+    pub fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let path = self.path().join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("mkdir");
+        }
+        std::fs::write(&path, text).expect("write");
+        path
+    }
+
+    /// Writes `coverage-policy.toml`.
+    pub fn policy(&self, text: &str) {
+        self.write("coverage-policy.toml", text);
+    }
+
+    /// Runs covgate in the sandbox.
+    pub fn run(&self, args: &[&str]) -> Run {
+        covgate(self.path(), args)
+    }
+}
+
+/// Copies a folder tree.
+pub fn copy_dir(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.expect("walk fixture");
+        let rel = entry.path().strip_prefix(from).expect("prefix");
+        let dest = to.join(rel);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).expect("mkdir");
+        } else {
+            std::fs::copy(entry.path(), &dest).expect("copy");
+        }
+    }
+}
+
+/// The file object for `path` in a `--format json` document.
+pub fn file<'a>(doc: &'a Value, path: &str) -> &'a Value {
+    doc["files"]
+        .as_array()
+        .and_then(|files| files.iter().find(|f| f["path"] == path))
+        .unwrap_or_else(|| panic!("no file {path} in {doc:#}"))
+}
+
+/// `"covered/total status"` of one metric of one file, e.g. `"10/11 fail"`, `"null/null unavailable"`.
+pub fn metric(doc: &Value, path: &str, metric: &str) -> String {
+    let m = &file(doc, path)["metrics"][metric];
+    format!("{}/{} {}", m["covered"], m["total"], m["status"].as_str().unwrap_or("?"))
+}
+
+/// The `status` of one file.
+pub fn status(doc: &Value, path: &str) -> String {
+    file(doc, path)["status"].as_str().unwrap_or("?").to_string()
+}

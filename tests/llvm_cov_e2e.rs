@@ -1,0 +1,108 @@
+//! End to end on a fresh export: builds `tests/crates/tiny` with `cargo llvm-cov` (cached under
+//! `target/tmp`), then checks the JSON export and the LCOV tracefile of the same run.
+//!
+//! Skips, saying why, only when cargo-llvm-cov is not installed (`.ci/run` installs it).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{copy_dir, metric, status};
+
+/// Environment that an outer `cargo llvm-cov` (covgate's own self-coverage run) sets and that
+/// must not leak into the inner run.
+const OUTER_ENV: &[&str] = &[
+    "RUSTFLAGS",
+    "RUSTDOCFLAGS",
+    "CARGO_ENCODED_RUSTFLAGS",
+    "CARGO_ENCODED_RUSTDOCFLAGS",
+    "LLVM_PROFILE_FILE",
+    "CARGO_TARGET_DIR",
+    "CARGO_BUILD_TARGET_DIR",
+    "CARGO_LLVM_COV",
+    "CARGO_LLVM_COV_SHOW_ENV",
+    "CARGO_LLVM_COV_TARGET_DIR",
+    "CARGO_INCREMENTAL",
+    "RUSTC_WRAPPER",
+    "RUSTC_WORKSPACE_WRAPPER",
+    "CARGO_MAKEFLAGS",
+];
+
+fn cargo(dir: &Path, args: &[&str]) -> std::process::Output {
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.args(args).current_dir(dir);
+    for var in OUTER_ENV {
+        cmd.env_remove(var);
+    }
+    for (key, _) in std::env::vars() {
+        if key.starts_with("CARGO_LLVM_COV") || key.starts_with("__LLVM_PROFILE") {
+            cmd.env_remove(key);
+        }
+    }
+    cmd.output().expect("run cargo")
+}
+
+fn llvm_cov_available(dir: &Path) -> bool {
+    let out = cargo(dir, &["llvm-cov", "--version"]);
+    if !out.status.success() {
+        eprintln!("SKIP: cargo-llvm-cov is not installed (cargo install --locked cargo-llvm-cov)");
+    }
+    out.status.success()
+}
+
+/// Copies the tiny crate to `target/tmp/tiny` and produces `cov.json` and `cov.info` there once.
+fn exports() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tiny");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/crates/tiny");
+    copy_dir(&src, &dir);
+    if !llvm_cov_available(&dir) {
+        return None;
+    }
+    let json = cargo(&dir, &["llvm-cov", "--json", "--output-path", "cov.json"]);
+    assert!(json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
+    let lcov = cargo(&dir, &["llvm-cov", "report", "--lcov", "--output-path", "cov.info"]);
+    assert!(lcov.status.success(), "{}", String::from_utf8_lossy(&lcov.stderr));
+    Some(dir)
+}
+
+#[test]
+fn fresh_export_of_a_tiny_crate() {
+    let Some(dir) = exports() else { return };
+    std::fs::write(
+        dir.join("coverage-policy.toml"),
+        "[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n",
+    )
+    .expect("policy");
+    let run = common::covgate(&dir, &["check", "cov.json", "--format", "json", "--show", "all"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(doc["verdict"], "fail");
+    assert_eq!(status(&doc, "src/covered.rs"), "pass");
+    assert_eq!(metric(&doc, "src/covered.rs", "functions"), "1/1 pass");
+    assert_eq!(status(&doc, "src/lib.rs"), "fail");
+    assert_eq!(metric(&doc, "src/lib.rs", "functions"), "2/3 fail");
+    assert_eq!(status(&doc, "src/types.rs"), "no-code");
+    assert_eq!(status(&doc, "src/orphan.rs"), "unmeasured");
+
+    // Stable exports have no branch data: with branches in the policy, they fail closed.
+    std::fs::write(dir.join("coverage-policy.toml"), "").expect("policy");
+    let run = common::covgate(&dir, &["check", "cov.json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("cargo +nightly llvm-cov --branch"), "{}", run.stdout);
+
+    // The LCOV tracefile of the same run gives the same functions and lines.
+    std::fs::write(
+        dir.join("coverage-policy.toml"),
+        "[measure]\nmetrics = [\"functions\", \"lines\"]\n",
+    )
+    .expect("policy");
+    let run = common::covgate(&dir, &["check", "cov.info", "--format", "json", "--show", "all"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let lcov = run.json();
+    for path in ["src/covered.rs", "src/lib.rs"] {
+        for m in ["functions", "lines"] {
+            assert_eq!(metric(&lcov, path, m), metric(&doc, path, m), "{path} {m}");
+        }
+    }
+}

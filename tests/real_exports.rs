@@ -1,0 +1,113 @@
+//! End to end on real exports: for every file of every fixture that has an `llvm-cov report`
+//! table beside it, `covgate check` gives the table's regions, functions, lines and branches.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::{fixture, Sandbox};
+use serde_json::Value;
+
+/// One row of an `llvm-cov report` table: name → [regions, functions, lines, branches] as
+/// (covered, total).
+type Row = [(u64, u64); 4];
+
+fn parse_table(text: &str) -> BTreeMap<String, Row> {
+    let mut rows = BTreeMap::new();
+    for line in text.lines() {
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        if cols.len() != 13 || cols[0] == "Filename" || cols[0] == "TOTAL" {
+            continue;
+        }
+        let num = |i: usize| cols[i].parse::<u64>().expect("count");
+        let pair = |total: usize, missed: usize| (num(total) - num(missed), num(total));
+        rows.insert(
+            cols[0].trim_start_matches("../").to_string(),
+            [pair(1, 2), pair(4, 5), pair(7, 8), pair(10, 11)],
+        );
+    }
+    assert!(!rows.is_empty(), "no rows in table");
+    rows
+}
+
+fn counts(doc: &Value, path: &str, metric: &str) -> Option<(u64, u64)> {
+    let m = &common::file(doc, path)["metrics"][metric];
+    Some((m["covered"].as_u64()?, m["total"].as_u64()?))
+}
+
+/// Runs covgate on `report` with every file in scope and compares with `table`.
+fn compare(report: &str, table: &str, metrics: &[&str]) -> usize {
+    let sandbox = Sandbox::new();
+    let list: Vec<String> = metrics.iter().map(|m| format!("\"{m}\"")).collect();
+    sandbox.policy(&format!("[measure]\ninclude = [\"**\"]\nmetrics = [{}]\n", list.join(", ")));
+    let report_path = fixture(report).display().to_string();
+    let run = sandbox.run(&[
+        "check", &report_path, "--root", "/ci", "--no-walk", "--format", "json", "--show", "all",
+    ]);
+    assert!(run.code == 0 || run.code == 1, "{report}: {}", run.stderr);
+    let doc = run.json();
+    let table = parse_table(&std::fs::read_to_string(fixture(table)).expect("table"));
+    let files = doc["files"].as_array().expect("files");
+    let mut compared = 0;
+    for (name, row) in &table {
+        let path = files
+            .iter()
+            .filter_map(|f| f["path"].as_str())
+            .find(|p| p.ends_with(&format!("/{name}")))
+            .unwrap_or_else(|| panic!("{report}: no file for table row {name}"));
+        for (i, metric) in ["regions", "functions", "lines", "branches"].iter().enumerate() {
+            if metrics.contains(metric) {
+                assert_eq!(counts(&doc, path, metric), Some(row[i]), "{report} {path} {metric}");
+                compared += 1;
+            }
+        }
+    }
+    compared
+}
+
+const ALL: &[&str] = &["regions", "branches", "functions", "lines"];
+const NO_BRANCHES: &[&str] = &["regions", "functions", "lines"];
+const LCOV: &[&str] = &["branches", "functions", "lines"];
+
+#[test]
+fn semver_json_and_lcov_equal_llvm_cov_report() {
+    assert_eq!(compare("real/semver.json", "real/semver.summary.txt", NO_BRANCHES), 21);
+    assert_eq!(compare("real/semver.lcov", "real/semver.summary.txt", &["functions", "lines"]), 14);
+}
+
+#[test]
+fn walkdir_branch_json_and_lcov_equal_llvm_cov_report() {
+    assert_eq!(compare("real/walkdir.branch.json", "real/walkdir.branch.summary.txt", ALL), 16);
+    assert_eq!(compare("real/walkdir.branch.lcov", "real/walkdir.branch.summary.txt", LCOV), 12);
+}
+
+#[test]
+fn tricky_exports_equal_llvm_cov_report() {
+    let table = "llvm/tricky_stable_report.txt";
+    for report in [
+        "llvm/tricky_stable.json",
+        "llvm/tricky_stable_raw_noignore.json",
+        "llvm/tricky_stable_summary_only.json",
+    ] {
+        assert_eq!(compare(report, table, NO_BRANCHES), 15, "{report}");
+    }
+    assert_eq!(compare("llvm/tricky_stable.lcov", table, &["functions", "lines"]), 10);
+    let nightly = "llvm/tricky_nightly_branch_report.txt";
+    assert!(compare("llvm/tricky_nightly_branch.json", nightly, ALL) >= 16);
+    assert!(compare("llvm/tricky_nightly_branch.lcov", nightly, LCOV) >= 12);
+}
+
+#[test]
+fn c_and_folded_exports_equal_llvm_cov_report() {
+    for (report, table, metrics) in [
+        ("llvm/c_llvm14.json", "llvm/c_llvm14_report.txt", ALL),
+        ("llvm/c_llvm22.json", "llvm/c_llvm22_report.txt", ALL),
+        ("llvm/c_llvm14.lcov", "llvm/c_llvm14_report.txt", LCOV),
+        ("llvm/c_llvm22.lcov", "llvm/c_llvm22_report.txt", LCOV),
+        ("llvm/c3_macroheader_llvm22.json", "llvm/c3_macroheader_llvm22_report.txt", ALL),
+        ("llvm/folded_nightly_branch.json", "llvm/folded_nightly_branch_report.txt", ALL),
+        ("llvm/folded_nightly_branch.lcov", "llvm/folded_nightly_branch_report.txt", LCOV),
+    ] {
+        assert!(compare(report, table, metrics) >= metrics.len(), "{report}");
+    }
+}
