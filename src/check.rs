@@ -147,9 +147,10 @@ fn resolver(
     policy: &Policy,
     reports: &[Report],
 ) -> Result<Resolver> {
+    let cwd = paths::normalize(&opts.cwd.to_string_lossy());
     let remaps = remaps
         .iter()
-        .map(|r| Remap::parse(r))
+        .map(|r| Remap::parse(r).map(|remap| anchor(remap, &cwd)))
         .collect::<Result<Vec<_>>>()?;
     let hint = (opts.root.is_none() && policy.root.is_none())
         .then(|| reports.iter().find_map(|r| r.manifest_path.as_deref()))
@@ -161,6 +162,18 @@ fn resolver(
                 .map_or(String::new(), |(dir, _)| dir.to_string())
         });
     Ok(Resolver::new(root, remaps, hint))
+}
+
+/// A relative `TO` is relative to the current folder, as a user typing the flag expects.
+fn anchor(remap: Remap, cwd: &str) -> Remap {
+    if paths::is_absolute(&remap.to) {
+        remap
+    } else {
+        Remap {
+            to: paths::join(cwd, &remap.to),
+            from: remap.from,
+        }
+    }
 }
 
 fn resolve_parts<'a>(

@@ -224,14 +224,38 @@ mod tests {
     #[test]
     fn statuses() {
         assert_eq!(metric_status(None, 100.0), MetricStatus::Unavailable);
-        assert_eq!(metric_status(Some(Counts::new(0, 0)), 100.0), MetricStatus::Vacuous);
-        assert_eq!(metric_status(Some(Counts::new(3, 3)), 100.0), MetricStatus::Pass);
-        assert_eq!(metric_status(Some(Counts::new(2, 3)), 100.0), MetricStatus::Fail);
-        assert_eq!(metric_status(Some(Counts::new(2, 3)), 66.0), MetricStatus::Pass);
-        assert_eq!(metric_status(Some(Counts::new(2, 3)), 66.7), MetricStatus::Fail);
-        assert_eq!(metric_status(Some(Counts::new(2, 3)), 66.6), MetricStatus::Pass);
+        assert_eq!(
+            metric_status(Some(Counts::new(0, 0)), 100.0),
+            MetricStatus::Vacuous
+        );
+        assert_eq!(
+            metric_status(Some(Counts::new(3, 3)), 100.0),
+            MetricStatus::Pass
+        );
+        assert_eq!(
+            metric_status(Some(Counts::new(2, 3)), 100.0),
+            MetricStatus::Fail
+        );
+        assert_eq!(
+            metric_status(Some(Counts::new(2, 3)), 66.0),
+            MetricStatus::Pass
+        );
+        assert_eq!(
+            metric_status(Some(Counts::new(2, 3)), 66.7),
+            MetricStatus::Fail
+        );
+        assert_eq!(
+            metric_status(Some(Counts::new(2, 3)), 66.6),
+            MetricStatus::Pass
+        );
         let big = u64::MAX;
-        assert_eq!(metric_status(Some(Counts::new(big - 1, big)), 100.0), MetricStatus::Fail);
-        assert_eq!(metric_status(Some(Counts::new(0, 5)), 0.0), MetricStatus::Pass);
+        assert_eq!(
+            metric_status(Some(Counts::new(big - 1, big)), 100.0),
+            MetricStatus::Fail
+        );
+        assert_eq!(
+            metric_status(Some(Counts::new(0, 5)), 0.0),
+            MetricStatus::Pass
+        );
     }
 }

@@ -122,7 +122,10 @@ fn merge_llvm(path: &str, parts: &[(&str, &LlvmFile)]) -> Result<LlvmFile> {
 fn merge_summaries(path: &str, parts: &[(&str, &LlvmFile)]) -> Result<LlvmFile> {
     let mut iter = parts.iter();
     let first = iter.next().map(|(_, f)| (*f).clone());
-    match (first, iter.all(|(_, f)| Some(f.summary) == parts.first().map(|(_, g)| g.summary))) {
+    match (
+        first,
+        iter.all(|(_, f)| Some(f.summary) == parts.first().map(|(_, g)| g.summary)),
+    ) {
         (Some(file), true) => Ok(file),
         _ => {
             let origins: Vec<&str> = parts.iter().map(|(o, _)| *o).collect();

@@ -70,9 +70,13 @@ impl Counts {
     pub fn percent(self) -> Option<f64> {
         (self.total > 0).then(|| self.covered as f64 * 100.0 / self.total as f64)
     }
+}
+
+impl std::ops::Add for Counts {
+    type Output = Counts;
 
     /// Component-wise sum.
-    pub fn add(self, other: Counts) -> Counts {
+    fn add(self, other: Counts) -> Counts {
         Counts::new(self.covered + other.covered, self.total + other.total)
     }
 }

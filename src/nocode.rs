@@ -88,10 +88,16 @@ mod tests {
     #[test]
     fn bodies_closures_and_macro_calls_are_code() {
         assert_eq!(classify("fn f() {}"), RustSource::HasCode);
-        assert_eq!(classify("struct S; impl S { fn f(&self) {} }"), RustSource::HasCode);
+        assert_eq!(
+            classify("struct S; impl S { fn f(&self) {} }"),
+            RustSource::HasCode
+        );
         assert_eq!(classify("trait T { fn f(&self) {} }"), RustSource::HasCode);
         assert_eq!(classify("static F: fn() = || {};"), RustSource::HasCode);
-        assert_eq!(classify("thread_local! { static X: u8 = 1; }"), RustSource::HasCode);
+        assert_eq!(
+            classify("thread_local! { static X: u8 = 1; }"),
+            RustSource::HasCode
+        );
         assert_eq!(classify("mod inner { pub fn f() {} }"), RustSource::HasCode);
     }
 

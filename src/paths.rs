@@ -30,7 +30,7 @@ pub fn normalize(raw: &str) -> String {
 }
 
 /// Removes the last component for `..`, keeping leading `..` on relative paths.
-fn pop_parent<'a>(parts: &mut Vec<&'a str>, absolute: bool) {
+fn pop_parent(parts: &mut Vec<&str>, absolute: bool) {
     match parts.last() {
         Some(&last) if last != ".." => {
             parts.pop();
@@ -47,7 +47,10 @@ fn split_prefix(path: &str) -> (String, &str) {
         if drive.is_ascii_alphabetic() {
             let root = if rest.first() == Some(&b'/') { "/" } else { "" };
             let tail = path.get(2..).unwrap_or("").trim_start_matches('/');
-            return (format!("{}:{root}", drive.to_ascii_uppercase() as char), tail);
+            return (
+                format!("{}:{root}", drive.to_ascii_uppercase() as char),
+                tail,
+            );
         }
     }
     match path.strip_prefix('/') {
@@ -190,7 +193,10 @@ mod tests {
     #[test]
     fn normalizes_dots_separators_and_drives() {
         assert_eq!(normalize("/ws/a/src/../shared/./c.rs"), "/ws/a/shared/c.rs");
-        assert_eq!(normalize("c:\\Users\\me\\src\\lib.rs"), "C:/Users/me/src/lib.rs");
+        assert_eq!(
+            normalize("c:\\Users\\me\\src\\lib.rs"),
+            "C:/Users/me/src/lib.rs"
+        );
         assert_eq!(normalize("./src//lib.rs"), "src/lib.rs");
         assert_eq!(normalize("../x/../y"), "../y");
         assert_eq!(normalize("/../a"), "/a");
@@ -222,15 +228,27 @@ mod tests {
             ],
             None,
         );
-        assert_eq!(res.resolve("/ci/src/lib.rs"), Location::Inside("src/lib.rs".into()));
+        assert_eq!(
+            res.resolve("/ci/src/lib.rs"),
+            Location::Inside("src/lib.rs".into())
+        );
     }
 
     #[test]
     fn resolves_relative_outside_and_hint() {
         let res = Resolver::new("/home/me/p", vec![], Some("/ci/p".into()));
-        assert_eq!(res.resolve("src\\lib.rs"), Location::Inside("src/lib.rs".into()));
-        assert_eq!(res.resolve("/home/me/p/./src/a.rs"), Location::Inside("src/a.rs".into()));
-        assert_eq!(res.resolve("/ci/p/src/b.rs"), Location::Inside("src/b.rs".into()));
+        assert_eq!(
+            res.resolve("src\\lib.rs"),
+            Location::Inside("src/lib.rs".into())
+        );
+        assert_eq!(
+            res.resolve("/home/me/p/./src/a.rs"),
+            Location::Inside("src/a.rs".into())
+        );
+        assert_eq!(
+            res.resolve("/ci/p/src/b.rs"),
+            Location::Inside("src/b.rs".into())
+        );
         assert_eq!(
             res.resolve("/usr/lib/rust/core.rs"),
             Location::Outside("/usr/lib/rust/core.rs".into())

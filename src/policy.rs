@@ -129,9 +129,8 @@ impl Policy {
 
     /// Reads and parses the policy at `path`.
     pub fn load(path: &Path) -> Result<Policy> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            Error::new(format!("{}: cannot read the policy: {e}", path.display()))
-        })?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::new(format!("{}: cannot read the policy: {e}", path.display())))?;
         Policy::parse(path, &text)
     }
 
@@ -167,7 +166,10 @@ fn compile_all(globs: &[Spanned<String>], here: &Locate) -> Result<Vec<Pattern>>
 
 fn pattern(glob: &Spanned<String>, here: &Locate) -> Result<Pattern> {
     let matcher = compile(glob.get_ref()).map_err(|msg| here(glob.span(), msg))?;
-    let location = here(glob.span(), String::new()).message().trim_end_matches(": ").to_string();
+    let location = here(glob.span(), String::new())
+        .message()
+        .trim_end_matches(": ")
+        .to_string();
     Ok(Pattern {
         glob: glob.get_ref().clone(),
         location,
@@ -191,7 +193,10 @@ fn metrics(raw: Option<Vec<Spanned<String>>>, here: &Locate) -> Result<Vec<Metri
             )
         })?;
         if chosen.contains(&metric) {
-            return Err(here(name.span(), format!("metric `{metric}` is listed twice")));
+            return Err(here(
+                name.span(),
+                format!("metric `{metric}` is listed twice"),
+            ));
         }
         chosen.push(metric);
     }
@@ -254,7 +259,12 @@ fn located(file: &str, text: &str, span: Range<usize>, msg: String) -> Error {
 fn toml_error(file: &str, text: &str, err: &toml::de::Error) -> Error {
     let msg = err.message().to_string();
     match err.span() {
-        Some(span) => located(file, text, span, format!("{msg} (policy reference: README, \"Policy\")")),
+        Some(span) => located(
+            file,
+            text,
+            span,
+            format!("{msg} (policy reference: README, \"Policy\")"),
+        ),
         None => Error::new(format!("{file}: {msg}")),
     }
 }
@@ -296,9 +306,16 @@ mod tests {
     #[test]
     fn errors_carry_line_and_column() {
         let e = parse("[measure]\nincluded = []\n").unwrap_err();
-        assert!(e.message().starts_with("p.toml:2:1: unknown field `included`"), "{e}");
+        assert!(
+            e.message()
+                .starts_with("p.toml:2:1: unknown field `included`"),
+            "{e}"
+        );
         let e = parse("[[exclude]]\npath = \"a\"\nreason = \" \"\n").unwrap_err();
-        assert!(e.message().starts_with("p.toml:3:10: an [[exclude]] needs"), "{e}");
+        assert!(
+            e.message().starts_with("p.toml:3:10: an [[exclude]] needs"),
+            "{e}"
+        );
         let e = parse("[measure]\ninclude = [\"src/[.rs\"]\n").unwrap_err();
         assert!(e.message().starts_with("p.toml:2:12: bad glob"), "{e}");
         let e = parse("[measure]\nmetrics = [\"lines\", \"lines\"]\n").unwrap_err();

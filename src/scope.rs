@@ -133,7 +133,12 @@ fn check_stale(scope: &Scope, policy: &Policy) -> Result<()> {
         .iter()
         .enumerate()
         .filter(|(i, _)| !scope.files.values().any(|c| *c == Class::Excluded(*i)))
-        .map(|(_, e)| format!("  {}: `{}` ({})", e.pattern.location, e.pattern.glob, e.reason))
+        .map(|(_, e)| {
+            format!(
+                "  {}: `{}` ({})",
+                e.pattern.location, e.pattern.glob, e.reason
+            )
+        })
         .collect();
     if stale.is_empty() {
         return Ok(());

@@ -5,11 +5,15 @@ mod common;
 
 use common::{fixture, metric, status, Sandbox};
 
-const NO_REGIONS: &str = "[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"branches\", \"functions\", \"lines\"]\n";
-const NO_BRANCHES: &str = "[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n";
+const NO_REGIONS: &str =
+    "[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"branches\", \"functions\", \"lines\"]\n";
+const NO_BRANCHES: &str =
+    "[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n";
 
 fn input(case: &str, name: &str) -> String {
-    fixture(&format!("cases/{case}/{name}")).display().to_string()
+    fixture(&format!("cases/{case}/{name}"))
+        .display()
+        .to_string()
 }
 
 /// A sandbox holding a copy of the case's crate, with `policy`; report paths `/ws/<ws>` map to it.
@@ -21,7 +25,14 @@ fn crate_sandbox(case: &str, policy: &str) -> Sandbox {
 
 fn check(sandbox: &Sandbox, ws: &str, report: &str, extra: &[&str]) -> common::Run {
     let remap = format!("/ws/{ws}={}", sandbox.path().display());
-    let mut args = vec!["check", report, "--format", "json", "--remap-path-prefix", &remap];
+    let mut args = vec![
+        "check",
+        report,
+        "--format",
+        "json",
+        "--remap-path-prefix",
+        &remap,
+    ];
     args.extend_from_slice(extra);
     sandbox.run(&args)
 }
@@ -53,14 +64,21 @@ fn case01_regions_from_lcov_fail_closed() {
     let sb = crate_sandbox(case, "[measure]\ninclude = [\"src/**/*.rs\"]\n");
     let run = check(&sb, "nobranch", &input(case, "input.info"), &[]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
-    assert_eq!(metric(&run.json(), "src/lib.rs", "regions"), "null/null unavailable");
+    assert_eq!(
+        metric(&run.json(), "src/lib.rs", "regions"),
+        "null/null unavailable"
+    );
     let table = sb.run(&[
         "check",
         &input(case, "input.info"),
         "--remap-path-prefix",
         &format!("/ws/nobranch={}", sb.path().display()),
     ]);
-    assert!(table.stdout.contains("regions are not in LCOV"), "{}", table.stdout);
+    assert!(
+        table.stdout.contains("regions are not in LCOV"),
+        "{}",
+        table.stdout
+    );
 }
 
 #[test]
@@ -95,7 +113,11 @@ fn case04_lcov_shards_merge_per_file() {
     assert_eq!(metric(&doc, "src/lib.rs", "lines"), "13/13 pass");
     assert_eq!(metric(&doc, "src/lib.rs", "functions"), "3/3 pass");
     assert_eq!(metric(&doc, "src/parse.rs", "branches"), "2/2 pass");
-    assert_eq!(doc["files"].as_array().map(Vec::len), Some(2), "each file once");
+    assert_eq!(
+        doc["files"].as_array().map(Vec::len),
+        Some(2),
+        "each file once"
+    );
 
     let a = check(&sb, "shards", &input(case, "input-shard-a.info"), &[]);
     assert_eq!(a.code, 1);
@@ -127,7 +149,9 @@ fn case04_lcov_shards_merge_per_file() {
 fn case05_brda_dash_is_found_but_not_hit() {
     let case = "05-brda-dash-never-executed";
     let sb = Sandbox::copy_of(&format!("cases/{case}/csrc"));
-    sb.policy("[measure]\ninclude = [\"**\"]\nmetrics = [\"branches\", \"functions\", \"lines\"]\n");
+    sb.policy(
+        "[measure]\ninclude = [\"**\"]\nmetrics = [\"branches\", \"functions\", \"lines\"]\n",
+    );
     let run = check(&sb, "cproj", &input(case, "input.info"), &["--no-walk"]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let doc = run.json();
@@ -137,7 +161,12 @@ fn case05_brda_dash_is_found_but_not_hit() {
     assert_eq!(status(&doc, "main.c"), "pass");
     assert_eq!(metric(&doc, "main.c", "branches"), "0/0 vacuous");
 
-    let run = check(&sb, "solproj", &input(case, "input-line-hit-branch-dash.info"), &["--no-walk"]);
+    let run = check(
+        &sb,
+        "solproj",
+        &input(case, "input-line-hit-branch-dash.info"),
+        &["--no-walk"],
+    );
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let doc = run.json();
     assert_eq!(metric(&doc, "src/Vault.sol", "lines"), "2/3 fail");
@@ -149,7 +178,9 @@ fn case05_brda_dash_is_found_but_not_hit() {
 fn case06_lcov2_records_pass() {
     let case = "06-lcov2-ver-fnl-fna-records";
     let sb = Sandbox::copy_of(&format!("cases/{case}"));
-    sb.policy("[measure]\ninclude = [\"src/**\"]\nmetrics = [\"branches\", \"functions\", \"lines\"]\n");
+    sb.policy(
+        "[measure]\ninclude = [\"src/**\"]\nmetrics = [\"branches\", \"functions\", \"lines\"]\n",
+    );
     let run = check(&sb, "cppproj", &input(case, "input.info"), &[]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let doc = run.json();
@@ -164,7 +195,11 @@ fn case06_lcov2_records_pass() {
 fn case09_files_missing_from_the_report_are_unmeasured() {
     let case = "09-never-compiled-file-missing";
     for report in ["input.json", "input.info"] {
-        let policy = if report.ends_with("json") { NO_BRANCHES } else { NO_REGIONS };
+        let policy = if report.ends_with("json") {
+            NO_BRANCHES
+        } else {
+            NO_REGIONS
+        };
         let sb = crate_sandbox(case, policy);
         let run = check(&sb, "partial", &input(case, report), &[]);
         assert_eq!(run.code, 1, "{report}: {}{}", run.stdout, run.stderr);
@@ -185,10 +220,21 @@ fn case09_no_walk_judges_the_report_alone_and_says_so() {
     let case = "09-never-compiled-file-missing";
     let sb = crate_sandbox(case, NO_BRANCHES);
     let remap = format!("/ws/partial={}", sb.path().display());
-    let run = sb.run(&["check", &input(case, "input.json"), "--no-walk", "--remap-path-prefix", &remap]);
+    let run = sb.run(&[
+        "check",
+        &input(case, "input.json"),
+        "--no-walk",
+        "--remap-path-prefix",
+        &remap,
+    ]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("--no-walk"), "{}", run.stdout);
-    assert!(run.stdout.contains("2 measured: 2 passed, 0 failed; 0 unmeasured"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("2 measured: 2 passed, 0 failed; 0 unmeasured"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -200,9 +246,18 @@ fn case10_empty_reports_are_errors() {
         let run = check(&sb, "svc_test", &input(case, report), &[]);
         assert_eq!(run.code, 2, "{report}: {}{}", run.stdout, run.stderr);
         assert!(run.stderr.contains(report), "{}", run.stderr);
-        assert!(run.stdout.is_empty(), "an error prints no verdict: {}", run.stdout);
+        assert!(
+            run.stdout.is_empty(),
+            "an error prints no verdict: {}",
+            run.stdout
+        );
     }
-    let run = check(&sb, "svc_test", &input(case, "input-reference-unfiltered.json"), &[]);
+    let run = check(
+        &sb,
+        "svc_test",
+        &input(case, "input-reference-unfiltered.json"),
+        &[],
+    );
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let doc = run.json();
     assert_eq!(metric(&doc, "src/lib.rs", "regions"), "8/11 fail");
@@ -226,7 +281,8 @@ fn case16_test_code_scope_follows_the_include() {
     let run = check(&sb, "testcode", &raw, &[]);
     assert_eq!(run.json()["summary"]["outside_include"], 1);
 
-    let all = "[measure]\ninclude = [\"**/*.rs\"]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n";
+    let all =
+        "[measure]\ninclude = [\"**/*.rs\"]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n";
     sb.policy(all);
     let run = check(&sb, "testcode", &raw, &[]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
@@ -241,7 +297,12 @@ fn case16_test_code_scope_follows_the_include() {
     assert_eq!(status(&run.json(), "tests/api.rs"), "excluded");
 
     sb.policy("[measure]\ninclude = [\"**/*.rs\"]\nmetrics = [\"functions\", \"lines\"]\n");
-    let run = check(&sb, "testcode", &input(case, "input-raw-llvm-cov.info"), &[]);
+    let run = check(
+        &sb,
+        "testcode",
+        &input(case, "input-raw-llvm-cov.info"),
+        &[],
+    );
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let doc = run.json();
     assert_eq!(status(&doc, "src/lib.rs"), "pass");

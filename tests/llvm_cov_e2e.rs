@@ -60,9 +60,20 @@ fn exports() -> Option<PathBuf> {
         return None;
     }
     let json = cargo(&dir, &["llvm-cov", "--json", "--output-path", "cov.json"]);
-    assert!(json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
-    let lcov = cargo(&dir, &["llvm-cov", "report", "--lcov", "--output-path", "cov.info"]);
-    assert!(lcov.status.success(), "{}", String::from_utf8_lossy(&lcov.stderr));
+    assert!(
+        json.status.success(),
+        "{}",
+        String::from_utf8_lossy(&json.stderr)
+    );
+    let lcov = cargo(
+        &dir,
+        &["llvm-cov", "report", "--lcov", "--output-path", "cov.info"],
+    );
+    assert!(
+        lcov.status.success(),
+        "{}",
+        String::from_utf8_lossy(&lcov.stderr)
+    );
     Some(dir)
 }
 
@@ -74,7 +85,10 @@ fn fresh_export_of_a_tiny_crate() {
         "[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n",
     )
     .expect("policy");
-    let run = common::covgate(&dir, &["check", "cov.json", "--format", "json", "--show", "all"]);
+    let run = common::covgate(
+        &dir,
+        &["check", "cov.json", "--format", "json", "--show", "all"],
+    );
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let doc = run.json();
     assert_eq!(doc["verdict"], "fail");
@@ -89,7 +103,11 @@ fn fresh_export_of_a_tiny_crate() {
     std::fs::write(dir.join("coverage-policy.toml"), "").expect("policy");
     let run = common::covgate(&dir, &["check", "cov.json"]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("cargo +nightly llvm-cov --branch"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("cargo +nightly llvm-cov --branch"),
+        "{}",
+        run.stdout
+    );
 
     // The LCOV tracefile of the same run gives the same functions and lines.
     std::fs::write(
@@ -97,7 +115,10 @@ fn fresh_export_of_a_tiny_crate() {
         "[measure]\nmetrics = [\"functions\", \"lines\"]\n",
     )
     .expect("policy");
-    let run = common::covgate(&dir, &["check", "cov.info", "--format", "json", "--show", "all"]);
+    let run = common::covgate(
+        &dir,
+        &["check", "cov.info", "--format", "json", "--show", "all"],
+    );
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let lcov = run.json();
     for path in ["src/covered.rs", "src/lib.rs"] {

@@ -1,11 +1,40 @@
-//! llvm-cov JSON export reader. (Being written: see the helper's brief.)
+//! llvm-cov JSON export reader (`llvm-cov export -format=text`, `cargo llvm-cov --json`).
+//!
+//! The document is read in one streaming pass (serde visitors over
+//! `serde_json::Deserializer::from_slice`; no `serde_json::Value` tree is ever built, so exports of
+//! gigabytes stay cheap): `data[] → export → files[] / functions[]`. Each function record is
+//! reduced to a small [`FunctionStats`] as soon as it has been read, and its regions are dropped.
+//!
+//! The statistics mirror llvm-cov (LLVM `tools/llvm-cov/CoverageSummaryInfo.cpp`,
+//! `CoverageReport.cpp` and `lib/ProfileData/Coverage/CoverageMapping.cpp`):
+//!
+//! * a record belongs to its *main file*, the one `filenames` index that is never the
+//!   `expanded_file_id` of an expansion region (`findMainViewFileID`);
+//! * its group key is the start of its first main-file region in record order
+//!   (`FunctionInstantiationSetCollector`); LLVM's coverage-mapping writer sorts regions by file
+//!   and start, so this is also the earliest main-file region;
+//! * regions are the code regions (kind 0) of every file id, branches are two sides per branch
+//!   entry reachable from the main file, lines come from LLVM's `SegmentBuilder` and
+//!   `LineCoverageStats` run over the main-file regions (see [`LineRule`] for the two variants);
+//! * [`recompute`] merges records into instantiation groups as `prepareSingleFileReport` does.
+
+mod count;
+mod document;
+mod record;
+mod segments;
+
+use std::collections::BTreeMap;
 
 use crate::error::Result;
 use crate::model::Counts;
 
 use super::Report;
 
-/// A file's summary as llvm-cov computes it.
+pub use segments::LineRule;
+
+/// A file's summary as llvm-cov computes it (the `summary` object of a `files[]` entry, or the
+/// result of [`recompute`]). Every pair counts items (regions, groups, records, lines, branch
+/// sides), never percent.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LlvmSummary {
     /// Code regions.
@@ -20,7 +49,62 @@ pub struct LlvmSummary {
     pub branches: Counts,
 }
 
+impl std::ops::Add for LlvmSummary {
+    type Output = LlvmSummary;
+
+    /// Component-wise sum of two summaries.
+    fn add(self, other: LlvmSummary) -> LlvmSummary {
+        LlvmSummary {
+            regions: self.regions + other.regions,
+            functions: self.functions + other.functions,
+            instantiations: self.instantiations + other.instantiations,
+            lines: self.lines + other.lines,
+            branches: self.branches + other.branches,
+        }
+    }
+}
+
+/// A source range `line_start:col_start – line_end:col_end` (1-based, end column exclusive as
+/// LLVM writes it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    /// First line.
+    pub line_start: u32,
+    /// Column where the range starts on `line_start`.
+    pub col_start: u32,
+    /// Last line.
+    pub line_end: u32,
+    /// Column where the range ends on `line_end`.
+    pub col_end: u32,
+}
+
+/// One side of a branch condition that never ran (its count is 0).
+///
+/// A 0 side may also be a side that the compiler folded away (constant conditions such as
+/// `true && x` or `cfg!(…)`): the JSON export does not tell the two apart; only the
+/// `llvm-cov show` text ("Folded") does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BranchSide {
+    /// The condition's range in the main file (see [`FunctionStats::uncovered_regions`] for
+    /// conditions inside macro expansions).
+    pub span: Span,
+    /// `true` for the side where the condition held, `false` for the other side.
+    pub outcome: bool,
+}
+
+/// An inclusive range of line numbers `start..=end`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LineRange {
+    /// First line.
+    pub start: u32,
+    /// Last line (inclusive).
+    pub end: u32,
+}
+
 /// Per-record statistics of one function record whose main file is this file.
+///
+/// Only the *uncovered* items are kept as detail, so a record costs a few dozen bytes plus its
+/// misses, whatever its size in the export.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FunctionStats {
     /// Mangled name.
@@ -29,12 +113,21 @@ pub struct FunctionStats {
     pub count: u64,
     /// Group key: (line, column) where the record's first main-file region starts.
     pub key: (u32, u32),
-    /// Code regions of the record.
+    /// Code regions of the record (kind 0, every file id).
     pub regions: Counts,
     /// Lines of the record (llvm-cov's line rule over its main-file regions).
     pub lines: Counts,
-    /// Branch sides of the record.
+    /// Branch sides of the record (two per branch entry reachable from the main file).
     pub branches: Counts,
+    /// Code regions with count 0, in record order. A region inside a macro expansion (another
+    /// file id) is given as the span of the expansion site in the main file, so one macro call
+    /// may appear several times; a region whose expansion chain does not lead to the main file
+    /// keeps its own span.
+    pub uncovered_regions: Vec<Span>,
+    /// Branch sides with count 0, in record order (located as `uncovered_regions` are).
+    pub uncovered_branches: Vec<BranchSide>,
+    /// Mapped lines with count 0, as sorted, disjoint ranges.
+    pub uncovered_lines: Vec<LineRange>,
 }
 
 /// One file of a JSON export.
@@ -42,16 +135,73 @@ pub struct FunctionStats {
 pub struct LlvmFile {
     /// The export's own per-file `summary`.
     pub summary: LlvmSummary,
-    /// Function records whose main file is this file; `None` for a `-summary-only` export.
+    /// Function records whose main file is this file; `None` when the export has no
+    /// `functions` array (`-summary-only`, or `-skip-functions`).
     pub functions: Option<Vec<FunctionStats>>,
 }
 
 /// Recomputes a file summary from function records, by llvm-cov's instantiation-group rule.
-pub fn recompute(_functions: &[FunctionStats]) -> LlvmSummary {
-    LlvmSummary::default()
+///
+/// All `functions` must have the same main file. Records sharing a [`FunctionStats::key`] form
+/// one group (generic instantiations, or one function built into several binaries). Per group,
+/// each of regions, lines and branches takes `covered = max` and `total = max` over its records,
+/// independently (LLVM `FunctionCoverageSummary::get(const InstantiationGroup &, …)`); the group
+/// is one function, covered when the summed execution count is above 0; every record is one
+/// instantiation, covered when its own count is above 0. The file sums its groups
+/// (`CoverageReport::prepareSingleFileReport`).
+pub fn recompute(functions: &[FunctionStats]) -> LlvmSummary {
+    let mut groups: BTreeMap<(u32, u32), Group> = BTreeMap::new();
+    for record in functions {
+        groups.entry(record.key).or_default().add(record);
+    }
+    groups
+        .values()
+        .fold(LlvmSummary::default(), |sum, group| sum + group.summary())
 }
 
-/// Reads an llvm-cov JSON export.
-pub fn read(origin: &str, _bytes: &[u8]) -> Result<Report> {
-    Err(crate::error::Error::new(format!("{origin}: JSON not yet supported")))
+/// The merged statistics of one instantiation group.
+#[derive(Debug, Default)]
+struct Group {
+    regions: Counts,
+    lines: Counts,
+    branches: Counts,
+    execution_count: u64,
+    records: u64,
+    executed_records: u64,
+}
+
+impl Group {
+    fn add(&mut self, record: &FunctionStats) {
+        self.regions = max_counts(self.regions, record.regions);
+        self.lines = max_counts(self.lines, record.lines);
+        self.branches = max_counts(self.branches, record.branches);
+        self.execution_count = self.execution_count.saturating_add(record.count);
+        self.records += 1;
+        self.executed_records += u64::from(record.count > 0);
+    }
+
+    fn summary(&self) -> LlvmSummary {
+        LlvmSummary {
+            regions: self.regions,
+            functions: Counts::new(u64::from(self.execution_count > 0), 1),
+            instantiations: Counts::new(self.executed_records, self.records),
+            lines: self.lines,
+            branches: self.branches,
+        }
+    }
+}
+
+/// LLVM's `CoverageInfo::merge`: the larger covered count and the larger total, independently.
+fn max_counts(a: Counts, b: Counts) -> Counts {
+    Counts::new(a.covered.max(b.covered), a.total.max(b.total))
+}
+
+/// Reads an llvm-cov JSON export (versions 2.x and 3.x).
+///
+/// Errors (located by line and column where the JSON parser knows them): malformed or truncated
+/// JSON, a value of the wrong type, a count that is negative or not integral, a missing
+/// `type`/`version`/`data`, a `type` other than `llvm.coverage.json.export`, or an unsupported
+/// major version.
+pub fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
+    document::read(origin, bytes)
 }

@@ -126,10 +126,18 @@ pub fn file<'a>(doc: &'a Value, path: &str) -> &'a Value {
 /// `"covered/total status"` of one metric of one file, e.g. `"10/11 fail"`, `"null/null unavailable"`.
 pub fn metric(doc: &Value, path: &str, metric: &str) -> String {
     let m = &file(doc, path)["metrics"][metric];
-    format!("{}/{} {}", m["covered"], m["total"], m["status"].as_str().unwrap_or("?"))
+    format!(
+        "{}/{} {}",
+        m["covered"],
+        m["total"],
+        m["status"].as_str().unwrap_or("?")
+    )
 }
 
 /// The `status` of one file.
 pub fn status(doc: &Value, path: &str) -> String {
-    file(doc, path)["status"].as_str().unwrap_or("?").to_string()
+    file(doc, path)["status"]
+        .as_str()
+        .unwrap_or("?")
+        .to_string()
 }

@@ -1,0 +1,511 @@
+//! The export's outer layers, read in one pass with serde visitors:
+//! root `{type, version, data, cargo_llvm_cov}` → `data[]` → export `{files, functions, totals}`.
+//!
+//! Keys come in any order (cargo-llvm-cov rewrites the root with `data` first and adds
+//! `cargo_llvm_cov`); unknown keys are skipped. The version is checked as soon as it is read
+//! and again at the end, since it may follow gigabytes of `data`.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize as DeriveDeserialize;
+use serde_json::error::Category;
+
+use crate::error::{Error, Result};
+use crate::model::Counts;
+use crate::report::{FileCoverage, FileData, Report, ReportKind};
+
+use super::count::Count;
+use super::record::RawRecord;
+use super::{FunctionStats, LlvmFile, LlvmSummary};
+
+/// The only `type` an llvm-cov export has.
+const EXPORT_TYPE: &str = "llvm.coverage.json.export";
+/// Major versions this reader understands.
+const SUPPORTED_MAJORS: [u32; 2] = [2, 3];
+/// Advice appended to messages about documents that are not usable exports.
+const REMAKE: &str = "produce it with `cargo llvm-cov --json --output-path FILE` or \
+                      `llvm-cov export -format=text`";
+
+/// Reads a whole export (see [`super::read`]).
+pub(super) fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match parse(body) {
+        Ok(root) => root.into_report(origin),
+        Err(err) => Err(explain(origin, body, &err)),
+    }
+}
+
+/// Parses the document; trailing non-whitespace is an error.
+fn parse(body: &[u8]) -> std::result::Result<Root, serde_json::Error> {
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    let root = RootSeed.deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(root)
+}
+
+/// Turns a parse error into covgate's error. When the document's `type` or `version` (possibly
+/// written after the data that failed) says it is not a supported export, that is the clearer
+/// message.
+fn explain(origin: &str, body: &[u8], err: &serde_json::Error) -> Error {
+    let header = peek_header(body);
+    if let Some(error) = header.check(origin).err() {
+        return error;
+    }
+    let position = format!(" at line {} column {}", err.line(), err.column());
+    let text = err.to_string();
+    let message = text.strip_suffix(&position).unwrap_or(&text);
+    let message = match err.classify() {
+        Category::Eof => {
+            format!("the llvm-cov JSON export ends early (truncated?): {message}; {REMAKE}")
+        }
+        Category::Syntax => format!("not valid JSON: {message}; {REMAKE}"),
+        Category::Data | Category::Io => format!("not a valid llvm-cov JSON export: {message}"),
+    };
+    if err.line() == 0 {
+        Error::new(format!("{origin}: {message}"))
+    } else {
+        Error::at(
+            origin,
+            err.line() as u64,
+            Some(err.column() as u64),
+            message,
+        )
+    }
+}
+
+/// The root's `type` and `version`, as far as they can be read.
+#[derive(Debug, Default)]
+struct Header {
+    kind: Option<String>,
+    version: Option<String>,
+}
+
+impl Header {
+    /// Rejects a wrong `type` or an unsupported version; absent values pass here.
+    fn check(&self, origin: &str) -> Result<()> {
+        if let Some(kind) = self.kind.as_deref().filter(|k| *k != EXPORT_TYPE) {
+            return Err(Error::new(format!(
+                "{origin}: `type` is \"{kind}\", not \"{EXPORT_TYPE}\": not an llvm-cov JSON export; \
+                 {REMAKE}"
+            )));
+        }
+        match self.version.as_deref() {
+            Some(version) if !is_supported(version) => Err(unsupported(origin, version)),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// True for versions whose major number this reader understands (`2.0.1`, `3.1.0`, …).
+fn is_supported(version: &str) -> bool {
+    let major = version
+        .split('.')
+        .next()
+        .and_then(|m| m.trim().parse::<u32>().ok());
+    major.is_some_and(|m| SUPPORTED_MAJORS.contains(&m))
+}
+
+fn unsupported(origin: &str, version: &str) -> Error {
+    Error::new(format!(
+        "{origin}: unsupported llvm-cov JSON export version \"{version}\"; covgate reads versions \
+         2.x and 3.x (2.0.0 to 3.1.0 seen); use an llvm-cov of LLVM 22 or older, or a newer covgate"
+    ))
+}
+
+/// Reads only the root's `type` and `version`, skipping everything else; stops at the first
+/// error (whatever was read before it is kept).
+fn peek_header(body: &[u8]) -> Header {
+    let mut header = Header::default();
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    // Errors are expected (the document is already known to be broken): keep what was read.
+    let _ = deserializer.deserialize_map(HeaderVisitor {
+        header: &mut header,
+    });
+    header
+}
+
+struct HeaderVisitor<'h> {
+    header: &'h mut Header,
+}
+
+impl<'de> Visitor<'de> for HeaderVisitor<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an llvm-cov JSON export object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "type" => self.header.kind = Some(map.next_value()?),
+                "version" => self.header.version = Some(map.next_value()?),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Everything the root holds that covgate needs.
+#[derive(Debug, Default)]
+struct Root {
+    header: Header,
+    manifest_path: Option<String>,
+    exports: Option<Vec<Export>>,
+}
+
+impl Root {
+    /// Checks the header and assembles the report.
+    fn into_report(self, origin: &str) -> Result<Report> {
+        self.header.check(origin)?;
+        let Header { kind, version } = self.header;
+        let (version, exports) = match (kind, version, self.exports) {
+            (None, None, None) => {
+                return Err(Error::new(format!(
+                "{origin}: not an llvm-cov JSON export (no `type`, `version` or `data`); {REMAKE}"
+            )))
+            }
+            (_, None, _) => return Err(missing(origin, "version")),
+            (None, _, _) => return Err(missing(origin, "type")),
+            (_, _, None) => return Err(missing(origin, "data")),
+            // `check` above has verified the type.
+            (Some(_), Some(version), Some(exports)) => (version, exports),
+        };
+        Ok(assemble(origin, version, self.manifest_path, exports))
+    }
+}
+
+fn missing(origin: &str, key: &str) -> Error {
+    Error::new(format!(
+        "{origin}: the llvm-cov JSON export has no `{key}`; {REMAKE}"
+    ))
+}
+
+/// Builds the report: every export's files in order, each with the records of its main file.
+fn assemble(
+    origin: &str,
+    version: String,
+    manifest_path: Option<String>,
+    exports: Vec<Export>,
+) -> Report {
+    let summary_only = !exports.is_empty() && exports.iter().all(|e| e.functions.is_none());
+    let mut has_branch_data = false;
+    let mut files = Vec::new();
+    for mut export in exports {
+        has_branch_data |= export.has_branch_records;
+        for (path, summary) in export.files {
+            has_branch_data |= summary.branches.total > 0;
+            let functions = export
+                .functions
+                .as_mut()
+                .map(|by_file| by_file.remove(&path).unwrap_or_default());
+            let coverage = FileCoverage::Llvm(LlvmFile { summary, functions });
+            files.push(FileData { path, coverage });
+        }
+    }
+    Report {
+        origin: origin.to_string(),
+        kind: ReportKind::LlvmJson {
+            version,
+            summary_only,
+        },
+        manifest_path,
+        has_branch_data,
+        files,
+    }
+}
+
+struct RootSeed;
+
+impl<'de> DeserializeSeed<'de> for RootSeed {
+    type Value = Root;
+
+    fn deserialize<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> std::result::Result<Root, D::Error> {
+        deserializer.deserialize_map(RootVisitor)
+    }
+}
+
+struct RootVisitor;
+
+impl<'de> Visitor<'de> for RootVisitor {
+    type Value = Root;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an llvm-cov JSON export object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Root, A::Error> {
+        let mut root = Root::default();
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "type" => root.header.kind = Some(map.next_value()?),
+                "version" => root.header.version = Some(map.next_value()?),
+                "data" => root.exports = Some(map.next_value_seed(DataSeed)?),
+                "cargo_llvm_cov" => {
+                    let meta: CargoMeta = map.next_value()?;
+                    root.manifest_path = meta.manifest_path;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            if let Err(err) = root.header.check("") {
+                // Stop reading a document that is not a supported export; the caller words it.
+                return Err(de::Error::custom(err.message().trim_start_matches(": ")));
+            }
+        }
+        Ok(root)
+    }
+}
+
+/// cargo-llvm-cov's `cargo_llvm_cov: {version, manifest_path}`.
+#[derive(Debug, DeriveDeserialize)]
+struct CargoMeta {
+    #[serde(default)]
+    manifest_path: Option<String>,
+}
+
+/// One element of `data`, reduced.
+#[derive(Debug, Default)]
+struct Export {
+    /// `files[]`: filename and own summary, in order.
+    files: Vec<(String, LlvmSummary)>,
+    /// Records by main file; `None` when the export has no `functions` array.
+    functions: Option<HashMap<String, Vec<FunctionStats>>>,
+    /// True when any function record lists a branch.
+    has_branch_records: bool,
+}
+
+struct DataSeed;
+
+impl<'de> DeserializeSeed<'de> for DataSeed {
+    type Value = Vec<Export>;
+
+    fn deserialize<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> std::result::Result<Vec<Export>, D::Error> {
+        deserializer.deserialize_seq(DataVisitor)
+    }
+}
+
+struct DataVisitor;
+
+impl<'de> Visitor<'de> for DataVisitor {
+    type Value = Vec<Export>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("`data`: an array of export objects")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> std::result::Result<Vec<Export>, A::Error> {
+        let mut exports = Vec::new();
+        while let Some(export) = seq.next_element_seed(ExportSeed)? {
+            exports.push(export);
+        }
+        Ok(exports)
+    }
+}
+
+struct ExportSeed;
+
+impl<'de> DeserializeSeed<'de> for ExportSeed {
+    type Value = Export;
+
+    fn deserialize<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> std::result::Result<Export, D::Error> {
+        deserializer.deserialize_map(ExportVisitor)
+    }
+}
+
+struct ExportVisitor;
+
+impl<'de> Visitor<'de> for ExportVisitor {
+    type Value = Export;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an export object {files, functions, totals}")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Export, A::Error> {
+        let mut files: Option<Vec<(String, LlvmSummary)>> = None;
+        let mut functions: Option<Functions> = None;
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "files" => {
+                    let seed = FilesSeed;
+                    files = Some(map.next_value_seed(seed)?);
+                }
+                "functions" => {
+                    let known = files
+                        .as_ref()
+                        .map(|f| f.iter().map(|(name, _)| name.clone()).collect());
+                    functions = Some(map.next_value_seed(FunctionsSeed { known })?);
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        let files = files.ok_or_else(|| de::Error::missing_field("files"))?;
+        let has_branch_records = functions.as_ref().is_some_and(|f| f.has_branches);
+        Ok(Export {
+            files,
+            functions: functions.map(|f| f.by_file),
+            has_branch_records,
+        })
+    }
+}
+
+/// `files[]` entries: only `filename` and `summary` are read (`segments`, `branches`,
+/// `expansions`, `mcdc_records` are unions over instantiations and are skipped).
+#[derive(Debug, DeriveDeserialize)]
+struct FileEntry {
+    filename: String,
+    summary: SummaryJson,
+}
+
+struct FilesSeed;
+
+impl<'de> DeserializeSeed<'de> for FilesSeed {
+    type Value = Vec<(String, LlvmSummary)>;
+
+    fn deserialize<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> std::result::Result<Self::Value, D::Error> {
+        deserializer.deserialize_seq(FilesVisitor)
+    }
+}
+
+struct FilesVisitor;
+
+impl<'de> Visitor<'de> for FilesVisitor {
+    type Value = Vec<(String, LlvmSummary)>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("`files`: an array of file objects")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> std::result::Result<Self::Value, A::Error> {
+        let mut files = Vec::new();
+        while let Some(entry) = seq.next_element::<FileEntry>()? {
+            let summary = entry.summary.into_summary().map_err(de::Error::custom)?;
+            files.push((entry.filename, summary));
+        }
+        Ok(files)
+    }
+}
+
+/// A `summary` object (`totals` has the same shape). `branches` is absent before LLVM 12;
+/// `mcdc` and `percent` are not read.
+#[derive(Debug, DeriveDeserialize)]
+struct SummaryJson {
+    lines: CountsJson,
+    functions: CountsJson,
+    instantiations: CountsJson,
+    regions: CountsJson,
+    #[serde(default)]
+    branches: Option<CountsJson>,
+}
+
+/// `{count, covered, percent, notcovered}`: only `count` and `covered` are used.
+#[derive(Debug, DeriveDeserialize)]
+struct CountsJson {
+    count: Count,
+    covered: Count,
+}
+
+impl CountsJson {
+    fn into_counts(self, metric: &str) -> std::result::Result<Counts, String> {
+        let (covered, total) = (self.covered.0, self.count.0);
+        if covered > total {
+            return Err(format!(
+                "summary `{metric}` has covered {covered} above count {total}"
+            ));
+        }
+        Ok(Counts::new(covered, total))
+    }
+}
+
+impl SummaryJson {
+    fn into_summary(self) -> std::result::Result<LlvmSummary, String> {
+        Ok(LlvmSummary {
+            regions: self.regions.into_counts("regions")?,
+            functions: self.functions.into_counts("functions")?,
+            instantiations: self.instantiations.into_counts("instantiations")?,
+            lines: self.lines.into_counts("lines")?,
+            branches: match self.branches {
+                Some(branches) => branches.into_counts("branches")?,
+                None => Counts::default(),
+            },
+        })
+    }
+}
+
+/// `functions[]` reduced: records by main file.
+#[derive(Debug, Default)]
+struct Functions {
+    by_file: HashMap<String, Vec<FunctionStats>>,
+    has_branches: bool,
+}
+
+/// Reads `functions[]`. `known` holds the export's filenames when `files` came first: records
+/// of other files (e.g. tests left out by `-ignore-filename-regex`) are then dropped at once.
+struct FunctionsSeed {
+    known: Option<HashSet<String>>,
+}
+
+impl<'de> DeserializeSeed<'de> for FunctionsSeed {
+    type Value = Functions;
+
+    fn deserialize<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> std::result::Result<Functions, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FunctionsSeed {
+    type Value = Functions;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("`functions`: an array of function records")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Functions, A::Error> {
+        let mut functions = Functions::default();
+        while let Some(record) = seq.next_element::<RawRecord>()? {
+            functions.has_branches |= record.has_branches();
+            let Some((file, stats)) = record.into_stats() else {
+                continue;
+            };
+            if self
+                .known
+                .as_ref()
+                .is_some_and(|known| !known.contains(&file))
+            {
+                continue;
+            }
+            functions.by_file.entry(file).or_default().push(stats);
+        }
+        Ok(functions)
+    }
+}

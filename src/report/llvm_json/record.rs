@@ -1,0 +1,363 @@
+//! One entry of an export's `functions[]` array, and its reduction to [`FunctionStats`].
+//!
+//! A record is `{name, count, regions, branches, mcdc_records, filenames}` (keys in any order).
+//! It is held only while it is being reduced: the caller keeps the small [`FunctionStats`].
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use serde::de::{Deserialize, Deserializer, IgnoredAny, SeqAccess, Visitor};
+use serde::Deserialize as DeriveDeserialize;
+
+use crate::model::Counts;
+
+use super::count::{next_count, next_u32, skip_rest, Count};
+use super::segments::{line_summary, LineRule, SegRegion, SegmentKind};
+use super::{BranchSide, FunctionStats, Span};
+
+/// Region kind of an expansion (macro use site) region.
+const EXPANSION: u32 = 1;
+/// Region kind of a code region.
+const CODE: u32 = 0;
+
+/// A function record as written in the export.
+#[derive(Debug, DeriveDeserialize)]
+pub(super) struct RawRecord {
+    /// Mangled name.
+    name: String,
+    /// Execution count.
+    count: Count,
+    /// `CountedRegions` of the record, in mapping order.
+    regions: Vec<Region>,
+    /// `CountedBranchRegions` (absent before LLVM 12).
+    #[serde(default)]
+    branches: Vec<Branch>,
+    /// Present (maybe empty) from LLVM 18 on; its entries are not read.
+    #[serde(default)]
+    mcdc_records: Option<IgnoredAny>,
+    /// The files the record's `file_id`s index.
+    filenames: Vec<String>,
+}
+
+/// `[line_start, col_start, line_end, col_end, execution_count, file_id, expanded_file_id, kind]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Region {
+    span: Span,
+    count: u64,
+    file_id: u32,
+    expanded_file_id: u32,
+    kind: u32,
+}
+
+/// `[line_start, col_start, line_end, col_end, true_count, false_count, file_id,
+/// expanded_file_id, kind]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Branch {
+    span: Span,
+    true_count: u64,
+    false_count: u64,
+    file_id: u32,
+}
+
+const REGION_SHAPE: &str = "a region [line_start, col_start, line_end, col_end, \
+                            execution_count, file_id, expanded_file_id, kind]";
+const BRANCH_SHAPE: &str = "a branch [line_start, col_start, line_end, col_end, true_count, \
+                            false_count, file_id, expanded_file_id, kind]";
+
+/// Reads the four leading positions of a region or branch array.
+fn next_span<'de, A: SeqAccess<'de>>(seq: &mut A, shape: &'static str) -> Result<Span, A::Error> {
+    Ok(Span {
+        line_start: next_u32(seq, 0, shape)?,
+        col_start: next_u32(seq, 1, shape)?,
+        line_end: next_u32(seq, 2, shape)?,
+        col_end: next_u32(seq, 3, shape)?,
+    })
+}
+
+impl<'de> Deserialize<'de> for Region {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Region, D::Error> {
+        deserializer.deserialize_seq(RegionVisitor)
+    }
+}
+
+struct RegionVisitor;
+
+impl<'de> Visitor<'de> for RegionVisitor {
+    type Value = Region;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(REGION_SHAPE)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Region, A::Error> {
+        let region = Region {
+            span: next_span(&mut seq, REGION_SHAPE)?,
+            count: next_count(&mut seq, 4, REGION_SHAPE)?,
+            file_id: next_u32(&mut seq, 5, REGION_SHAPE)?,
+            expanded_file_id: next_u32(&mut seq, 6, REGION_SHAPE)?,
+            kind: next_u32(&mut seq, 7, REGION_SHAPE)?,
+        };
+        skip_rest(&mut seq)?;
+        Ok(region)
+    }
+}
+
+impl<'de> Deserialize<'de> for Branch {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Branch, D::Error> {
+        deserializer.deserialize_seq(BranchVisitor)
+    }
+}
+
+struct BranchVisitor;
+
+impl<'de> Visitor<'de> for BranchVisitor {
+    type Value = Branch;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(BRANCH_SHAPE)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Branch, A::Error> {
+        let span = next_span(&mut seq, BRANCH_SHAPE)?;
+        let true_count = next_count(&mut seq, 4, BRANCH_SHAPE)?;
+        let false_count = next_count(&mut seq, 5, BRANCH_SHAPE)?;
+        let file_id = next_u32(&mut seq, 6, BRANCH_SHAPE)?;
+        next_u32(&mut seq, 7, BRANCH_SHAPE)?;
+        next_u32(&mut seq, 8, BRANCH_SHAPE)?;
+        skip_rest(&mut seq)?;
+        Ok(Branch {
+            span,
+            true_count,
+            false_count,
+            file_id,
+        })
+    }
+}
+
+impl RawRecord {
+    /// True when the record lists at least one branch.
+    pub(super) fn has_branches(&self) -> bool {
+        !self.branches.is_empty()
+    }
+
+    /// Reduces the record to its main file's name and its statistics.
+    ///
+    /// `None` when the record has no main file or no region in it (llvm-cov ignores such a
+    /// record for file summaries).
+    pub(super) fn into_stats(self) -> Option<(String, FunctionStats)> {
+        let main = main_file_id(&self.regions, self.filenames.len())?;
+        let key = self
+            .regions
+            .iter()
+            .find(|r| r.file_id == main && SegmentKind::from_kind(r.kind).is_some())
+            .map(|r| (r.span.line_start, r.span.col_start))?;
+        let rule = if self.mcdc_records.is_some() {
+            LineRule::Current
+        } else {
+            LineRule::Legacy
+        };
+        let sites = ExpansionSites::new(&self.regions, main);
+        let (regions, uncovered_regions) = region_stats(&self.regions, &sites);
+        let (branches, uncovered_branches) = branch_stats(&self.branches, &sites);
+        let lines = line_summary(main_segment_regions(&self.regions, main), rule);
+        let filename = self
+            .filenames
+            .into_iter()
+            .nth(usize::try_from(main).ok()?)?;
+        let stats = FunctionStats {
+            name: self.name,
+            count: self.count.0,
+            key,
+            regions,
+            lines: lines.counts,
+            branches,
+            uncovered_regions,
+            uncovered_branches,
+            uncovered_lines: lines.uncovered,
+        };
+        Some((filename, stats))
+    }
+}
+
+/// LLVM `findMainViewFileID`: the first file id that no expansion region expands.
+fn main_file_id(regions: &[Region], file_count: usize) -> Option<u32> {
+    let expanded: BTreeSet<u32> = regions
+        .iter()
+        .filter(|r| r.kind == EXPANSION)
+        .map(|r| r.expanded_file_id)
+        .collect();
+    let file_count = u32::try_from(file_count).unwrap_or(u32::MAX);
+    (0..file_count).find(|id| !expanded.contains(id))
+}
+
+/// The main-file regions that take part in segment building (code, expansion, skipped, gap).
+fn main_segment_regions(regions: &[Region], main: u32) -> Vec<SegRegion> {
+    regions
+        .iter()
+        .filter(|r| r.file_id == main)
+        .filter_map(|r| {
+            Some(SegRegion {
+                start: (r.span.line_start, r.span.col_start),
+                end: (r.span.line_end, r.span.col_end),
+                count: r.count,
+                kind: SegmentKind::from_kind(r.kind)?,
+            })
+        })
+        .collect()
+}
+
+/// Regions: every code region of any file id counts (LLVM `sumRegions` over
+/// `Function.CountedRegions`); the uncovered ones are kept, located in the main file.
+fn region_stats(regions: &[Region], sites: &ExpansionSites) -> (Counts, Vec<Span>) {
+    let code = regions.iter().filter(|r| r.kind == CODE);
+    let covered = code.clone().filter(|r| r.count > 0).count();
+    let uncovered: Vec<Span> = code
+        .filter(|r| r.count == 0)
+        .map(|r| sites.locate(r.file_id, r.span))
+        .collect();
+    let total = covered + uncovered.len();
+    (Counts::new(covered as u64, total as u64), uncovered)
+}
+
+/// Branches: two sides per branch entry of a file reachable from the main file (LLVM
+/// `sumBranches` over the main file plus `sumBranchExpansions`).
+fn branch_stats(branches: &[Branch], sites: &ExpansionSites) -> (Counts, Vec<BranchSide>) {
+    let mut counts = Counts::default();
+    let mut uncovered = Vec::new();
+    for branch in branches.iter().filter(|b| sites.reaches(b.file_id)) {
+        let span = sites.locate(branch.file_id, branch.span);
+        for (outcome, count) in [(true, branch.true_count), (false, branch.false_count)] {
+            counts = counts + Counts::new(u64::from(count > 0), 1);
+            if count == 0 {
+                uncovered.push(BranchSide { span, outcome });
+            }
+        }
+    }
+    (counts, uncovered)
+}
+
+/// Where each expanded file id of a record is expanded, to place its items in the main file.
+struct ExpansionSites {
+    main: u32,
+    /// `expanded_file_id → (file_id, span)` of the first expansion region expanding it.
+    sites: std::collections::BTreeMap<u32, (u32, Span)>,
+}
+
+impl ExpansionSites {
+    fn new(regions: &[Region], main: u32) -> ExpansionSites {
+        let mut sites = std::collections::BTreeMap::new();
+        for region in regions.iter().filter(|r| r.kind == EXPANSION) {
+            sites
+                .entry(region.expanded_file_id)
+                .or_insert((region.file_id, region.span));
+        }
+        ExpansionSites { main, sites }
+    }
+
+    /// The outermost expansion site in the main file of an item of `file_id`, following the
+    /// chain of expansions (bounded, so cycles in a malformed record end).
+    fn site(&self, file_id: u32) -> Option<Span> {
+        let mut file = file_id;
+        let mut span = None;
+        for _ in 0..=self.sites.len() {
+            if file == self.main {
+                return span;
+            }
+            let &(parent, site) = self.sites.get(&file)?;
+            file = parent;
+            span = Some(site);
+        }
+        None
+    }
+
+    /// True when `file_id` is the main file or an expansion chain leads there from it.
+    fn reaches(&self, file_id: u32) -> bool {
+        file_id == self.main || self.site(file_id).is_some()
+    }
+
+    /// The span of an item of `file_id` as seen from the main file.
+    fn locate(&self, file_id: u32, span: Span) -> Span {
+        if file_id == self.main {
+            return span;
+        }
+        self.site(file_id).unwrap_or(span)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(json: &str) -> RawRecord {
+        match serde_json::from_str(json) {
+            Ok(record) => record,
+            Err(err) => panic!("{err}"),
+        }
+    }
+
+    #[test]
+    fn main_file_is_the_one_never_expanded() {
+        // file 0 expands file 1 (a macro in a header) at 4:11–4:15.
+        let raw = record(
+            r#"{"name":"f","count":1,"filenames":["d.c","mh.h"],"branches":[[1,24,1,27,0,1,1,0,4]],
+                "regions":[[3,17,7,2,1,0,0,0],[4,11,4,15,1,0,1,1],[1,23,1,40,0,1,0,0]]}"#,
+        );
+        let Some((file, stats)) = raw.into_stats() else {
+            panic!("no main file");
+        };
+        assert_eq!(file, "d.c");
+        assert_eq!(stats.key, (3, 17));
+        assert_eq!(stats.regions, Counts::new(1, 2));
+        let site = Span {
+            line_start: 4,
+            col_start: 11,
+            line_end: 4,
+            col_end: 15,
+        };
+        assert_eq!(stats.uncovered_regions, vec![site]);
+        assert_eq!(stats.branches, Counts::new(1, 2));
+        assert_eq!(
+            stats.uncovered_branches,
+            vec![BranchSide {
+                span: site,
+                outcome: true
+            }]
+        );
+        assert_eq!(stats.lines, Counts::new(5, 5));
+    }
+
+    #[test]
+    fn record_without_regions_is_dropped() {
+        let raw = record(r#"{"name":"f","count":0,"filenames":["a.rs"],"regions":[]}"#);
+        assert!(raw.into_stats().is_none());
+        let raw = record(r#"{"name":"f","count":0,"filenames":[],"regions":[[1,1,1,2,0,0,0,0]]}"#);
+        assert!(raw.into_stats().is_none());
+    }
+
+    #[test]
+    fn expansion_cycles_end() {
+        let raw = record(
+            r#"{"name":"f","count":1,"filenames":["a","b","c"],
+                "regions":[[1,1,9,1,1,0,0,0],[2,1,2,5,0,1,2,1],[3,1,3,5,0,2,1,1],[1,1,1,2,0,2,0,0]]}"#,
+        );
+        let Some((file, stats)) = raw.into_stats() else {
+            panic!("no main file");
+        };
+        assert_eq!(file, "a");
+        assert_eq!(stats.regions, Counts::new(1, 2));
+    }
+
+    #[test]
+    fn short_or_mistyped_arrays_are_errors() {
+        for bad in [
+            r#"{"name":"f","count":1,"filenames":["a"],"regions":[[1,1,1,2,0,0,0]]}"#,
+            r#"{"name":"f","count":1,"filenames":["a"],"regions":[[1,1,1,2,"0",0,0,0]]}"#,
+            r#"{"name":"f","count":1,"filenames":["a"],"regions":[[1,1,1,2,0.5,0,0,0]]}"#,
+            r#"{"name":"f","count":1,"filenames":["a"],"regions":[[1,1,1,2,0,0,0,4294967296]]}"#,
+            r#"{"name":"f","count":-1,"filenames":["a"],"regions":[]}"#,
+            r#"{"name":"f","filenames":["a"],"regions":[]}"#,
+        ] {
+            assert!(serde_json::from_str::<RawRecord>(bad).is_err(), "{bad}");
+        }
+    }
+}
