@@ -44,6 +44,9 @@ pub struct CheckArgs {
     /// Which files the table lists.
     #[arg(long, value_enum, default_value_t = ShowArg::Failing)]
     pub show: ShowArg,
+    /// How many uncovered items the table lists per failing file and metric (JSON lists all).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub items: usize,
 }
 
 /// `--format`.

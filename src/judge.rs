@@ -10,6 +10,7 @@ use crate::measure::Measured;
 use crate::model::{Counts, Metric, Summary};
 use crate::policy::Policy;
 use crate::scope::{Class, Scope};
+use crate::uncovered::{self, Uncovered};
 
 /// The outcome of one metric of one file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +98,8 @@ pub struct FileVerdict {
     pub metrics: Vec<MetricVerdict>,
     /// The exclusion's reason, or why an unmeasured file fails.
     pub reason: Option<String>,
+    /// What is uncovered, for each metric this file fails (empty otherwise).
+    pub uncovered: Uncovered,
 }
 
 /// The verdict of a whole check.
@@ -154,6 +157,15 @@ fn judge_file(
 ) -> FileVerdict {
     let metrics = measured.map_or_else(Vec::new, |m| judge_metrics(&m.summary, policy));
     let failing = metrics.iter().any(|m| m.status.fails());
+    let below: Vec<Metric> = metrics
+        .iter()
+        .filter(|m| m.status == MetricStatus::Fail)
+        .map(|m| m.metric)
+        .collect();
+    let uncovered = match (class, measured) {
+        (Class::Measured, Some(m)) if !below.is_empty() => uncovered::list(&m.coverage, &below),
+        _ => Uncovered::default(),
+    };
     let (status, reason) = match class {
         Class::Measured if failing => (FileStatus::Fail, None),
         Class::Measured => (FileStatus::Pass, None),
@@ -169,6 +181,7 @@ fn judge_file(
         status,
         metrics,
         reason,
+        uncovered,
     }
 }
 

@@ -18,3 +18,4 @@ pub mod policy;
 pub mod render;
 pub mod report;
 pub mod scope;
+pub mod uncovered;

@@ -31,9 +31,13 @@ fn check(args: &CheckArgs) -> ExitCode {
                 ShowArg::All => Show::All,
             };
             let text = match args.format {
-                Format::Table => {
-                    render::table::render(&outcome.facts, &outcome.verdict, &outcome.metrics, show)
-                }
+                Format::Table => render::table::render(
+                    &outcome.facts,
+                    &outcome.verdict,
+                    &outcome.metrics,
+                    show,
+                    args.items,
+                ),
                 Format::Json => render::json::render(&outcome.facts, &outcome.verdict),
             };
             print!("{text}");

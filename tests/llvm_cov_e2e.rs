@@ -97,6 +97,18 @@ fn fresh_export_of_a_tiny_crate() {
     assert_eq!(status(&doc, "src/lib.rs"), "fail");
     assert_eq!(metric(&doc, "src/lib.rs", "functions"), "2/3 fail");
     assert_eq!(status(&doc, "src/types.rs"), "no-code");
+    let uncovered = &common::file(&doc, "src/lib.rs")["uncovered"];
+    assert_eq!(uncovered["functions"][0]["name"], "tiny::perimeter");
+    assert_eq!(uncovered["functions"][0]["line"], 15);
+    assert_eq!(uncovered["lines"][0]["start"], 15);
+    let table = common::covgate(&dir, &["check", "cov.json"]);
+    assert!(
+        table
+            .stdout
+            .contains("functions: tiny::perimeter (line 15)"),
+        "{}",
+        table.stdout
+    );
     assert_eq!(status(&doc, "src/orphan.rs"), "unmeasured");
 
     // Stable exports have no branch data: with branches in the policy, they fail closed.

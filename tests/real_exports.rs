@@ -194,3 +194,72 @@ fn folded_branch_sides_in_lcov_are_counted_as_missed() {
         Some((11, 22))
     );
 }
+
+/// Every report under `tests/fixtures` (JSON exports and LCOV tracefiles).
+fn all_reports() -> Vec<String> {
+    let mut reports = Vec::new();
+    for entry in walkdir::WalkDir::new(fixture("")).sort_by_file_name() {
+        let entry = entry.expect("walk fixtures");
+        let name = entry.file_name().to_string_lossy().to_string();
+        let is_report = [".json", ".info", ".lcov", ".dat"]
+            .iter()
+            .any(|ext| name.ends_with(ext));
+        if entry.file_type().is_file() && is_report {
+            reports.push(entry.path().display().to_string());
+        }
+    }
+    reports
+}
+
+#[test]
+fn every_failing_metric_names_its_uncovered_items() {
+    let sandbox = Sandbox::new();
+    sandbox.policy("[measure]\ninclude = [\"**\"]\nmetrics = [\"regions\", \"branches\", \"functions\", \"lines\"]\n");
+    let mut failing_metrics = 0;
+    for report in all_reports() {
+        let run = sandbox.run(&[
+            "check",
+            &report,
+            "--root",
+            "/",
+            "--no-walk",
+            "--format",
+            "json",
+        ]);
+        if run.code == 2 {
+            continue; // deliberately malformed or empty fixtures: covered by the reader tests
+        }
+        let doc = run.json();
+        for file in doc["files"].as_array().expect("files") {
+            if file["status"] != "fail" {
+                continue;
+            }
+            let metrics = file["metrics"].as_object().expect("metrics");
+            for (name, m) in metrics.iter().filter(|(_, m)| m["status"] == "fail") {
+                let notes = file["uncovered"]["notes"].as_array().expect("notes");
+                let noted = notes
+                    .iter()
+                    .filter(|n| n["metric"] == name.as_str())
+                    .count();
+                let detailed = report.ends_with(".json") && !report.contains("summary_only");
+                assert!(
+                    !detailed || noted == 0,
+                    "{report}: {} needs a note for {name}",
+                    file["path"]
+                );
+                let items = file["uncovered"][name].as_array().map_or(0, Vec::len) + noted;
+                assert!(
+                    items > 0,
+                    "{report}: {} fails {name} but lists nothing",
+                    file["path"]
+                );
+                failing_metrics += 1;
+                let _ = m;
+            }
+        }
+    }
+    assert!(
+        failing_metrics > 100,
+        "only {failing_metrics} failing metrics seen"
+    );
+}

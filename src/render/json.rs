@@ -5,16 +5,19 @@
 //!   "facts": { "version", "policy", "root", "threshold", "walked", "reports": [{ "path", "format" }] },
 //!   "summary": { "measured", "passed", "failed", "unmeasured", "excluded", "no_code", "outside_include" },
 //!   "files": [ { "path", "status", "metrics": { "<metric>": { "covered", "total", "status" } },
-//!               "reason"? } ] }
+//!               "reason"?, "uncovered"? } ] }
 //! ```
 //! `path` is root-relative with `/` separators; `status` is `pass`, `fail`, `unmeasured`,
 //! `excluded` or `no-code`; a metric's `status` is `pass`, `fail`, `vacuous` or `unavailable`
-//! (then `covered` and `total` are `null`). Files come failing first, then by path.
+//! (then `covered` and `total` are `null`). Files come failing first, then by path. A failing
+//! file carries `uncovered`: for each metric it fails, the complete list of items
+//! (see [`crate::uncovered`]).
 
 use serde_json::{json, Map, Value};
 
 use super::Facts;
 use crate::judge::{FileStatus, FileVerdict, Verdict};
+use crate::uncovered::Uncovered;
 
 /// Renders the verdict as a pretty-printed JSON document (with a final newline).
 pub fn render(facts: &Facts, verdict: &Verdict) -> String {
@@ -68,8 +71,32 @@ fn file_json(file: &FileVerdict) -> Value {
         "status": file.status.name(),
         "metrics": metrics,
     });
-    if let (Some(reason), Some(map)) = (&file.reason, obj.as_object_mut()) {
-        map.insert("reason".to_string(), json!(reason));
+    if let Some(map) = obj.as_object_mut() {
+        if let Some(reason) = &file.reason {
+            map.insert("reason".to_string(), json!(reason));
+        }
+        if file.status == FileStatus::Fail {
+            map.insert("uncovered".to_string(), uncovered_json(&file.uncovered));
+        }
     }
     obj
+}
+
+/// `{ "lines": [{start, end}], "regions": [{line_start, col_start, line_end, col_end}],
+/// "branches": [{line, column, side, what}], "functions": [{name, line}],
+/// "notes": [{metric, note}] }`, complete. A note stands for a failing metric whose items the
+/// input cannot show.
+fn uncovered_json(u: &Uncovered) -> Value {
+    json!({
+        "lines": u.lines.iter().map(|r| json!({"start": r.start, "end": r.end})).collect::<Vec<_>>(),
+        "regions": u.regions.iter().map(|s| json!({
+            "line_start": s.line_start, "col_start": s.col_start,
+            "line_end": s.line_end, "col_end": s.col_end,
+        })).collect::<Vec<_>>(),
+        "branches": u.branches.iter().map(|b| json!({
+            "line": b.line, "column": b.column, "side": b.side, "what": b.what,
+        })).collect::<Vec<_>>(),
+        "functions": u.functions.iter().map(|f| json!({"name": f.name, "line": f.line})).collect::<Vec<_>>(),
+        "notes": u.notes.iter().map(|(m, note)| json!({"metric": m.name(), "note": note})).collect::<Vec<_>>(),
+    })
 }

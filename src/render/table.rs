@@ -8,8 +8,15 @@ use super::{summary_line, Facts, Show};
 use crate::judge::{unavailable_hint, FileVerdict, MetricStatus, MetricVerdict, Verdict};
 use crate::model::Metric;
 
-/// Renders the verdict as text for a terminal or a CI log.
-pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], show: Show) -> String {
+/// Renders the verdict as text for a terminal or a CI log. Under the table, each failing file
+/// lists its first `items` uncovered items per failing metric (`… and M more` after them).
+pub fn render(
+    facts: &Facts,
+    verdict: &Verdict,
+    metrics: &[Metric],
+    show: Show,
+    items: usize,
+) -> String {
     let mut out = facts_lines(facts);
     let rows: Vec<&FileVerdict> = verdict
         .files
@@ -19,6 +26,9 @@ pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], show: Show) 
     if !rows.is_empty() {
         out.push_str(&table(&rows, metrics).to_string());
         out.push('\n');
+    }
+    for file in verdict.files.iter().filter(|f| f.status.fails()) {
+        out.push_str(&uncovered_list(file, metrics, items));
     }
     out.push_str(&summary_line(verdict));
     out.push('\n');
@@ -31,6 +41,30 @@ pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], show: Show) 
     let word = if verdict.passed() { "PASS" } else { "FAIL" };
     out.push_str(&format!("covgate: {word}\n"));
     out
+}
+
+/// The indented list of uncovered items under one failing file (empty when it lists nothing).
+fn uncovered_list(file: &FileVerdict, metrics: &[Metric], limit: usize) -> String {
+    let mut out = String::new();
+    for metric in metrics {
+        let items = file.uncovered.items(*metric);
+        if items.is_empty() {
+            continue;
+        }
+        let shown: Vec<&str> = items.iter().take(limit).map(String::as_str).collect();
+        let more = items.len().saturating_sub(limit);
+        let tail = if more > 0 {
+            format!(" … and {more} more")
+        } else {
+            String::new()
+        };
+        out.push_str(&format!("    {metric}: {}{tail}\n", shown.join(", ")));
+    }
+    if out.is_empty() {
+        out
+    } else {
+        format!("{} — uncovered:\n{out}", file.path)
+    }
 }
 
 fn facts_lines(facts: &Facts) -> String {

@@ -1,0 +1,286 @@
+//! Naming what is uncovered: the lines, regions, branch sides and functions behind a failing
+//! metric, so a failing gate says what to test next.
+//!
+//! llvm-cov JSON: items come from the function records of each instantiation group (records
+//! sharing a start position). For regions, lines and branches, the record with the most covered
+//! items stands for its group — the same record llvm-cov's per-group maximum takes — and its
+//! uncovered items are listed; a function is listed when no record of its group ran. A line
+//! covered by one function but left unexecuted by a closure on it is listed, because llvm-cov
+//! counts lines per function.
+//! LCOV: `DA` lines with count 0, `BRDA` sides with count 0 or `-`, functions with no hits
+//! (a never-run `FN` copy sharing its start line with a run function is left out, as llvm-cov's
+//! per-binary copies are).
+
+use std::collections::BTreeMap;
+
+use crate::model::Metric;
+use crate::report::lcov::LcovFile;
+use crate::report::llvm_json::{FunctionStats, LineRange, Span};
+use crate::report::FileCoverage;
+
+/// A branch side that never ran.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct BranchItem {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column (llvm-cov JSON), `None` for LCOV.
+    pub column: Option<u32>,
+    /// Which side: `true`/`false` (llvm-cov), or `block B branch X` (LCOV).
+    pub side: String,
+    /// `never taken` (count 0) or `never evaluated` (LCOV `-`).
+    pub what: &'static str,
+}
+
+/// A function that never ran.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FunctionItem {
+    /// 1-based start line, when known.
+    pub line: Option<u32>,
+    /// Demangled name (Rust legacy and v0 symbols; other names as written).
+    pub name: String,
+}
+
+/// The uncovered items of one file, for the metrics that failed (others are left empty).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Uncovered {
+    /// Uncovered lines as sorted, disjoint, inclusive ranges.
+    pub lines: Vec<LineRange>,
+    /// Code regions with count 0, sorted.
+    pub regions: Vec<Span>,
+    /// Branch sides never taken, sorted.
+    pub branches: Vec<BranchItem>,
+    /// Functions never run, sorted by line.
+    pub functions: Vec<FunctionItem>,
+    /// For a failing metric whose items the input cannot show, why (one note per metric).
+    pub notes: Vec<(Metric, String)>,
+}
+
+impl Uncovered {
+    /// Number of items listed for `metric` (line ranges count as one item each).
+    pub fn len(&self, metric: Metric) -> usize {
+        let notes = self.notes.iter().filter(|(m, _)| *m == metric).count();
+        notes
+            + match metric {
+                Metric::Regions => self.regions.len(),
+                Metric::Branches => self.branches.len(),
+                Metric::Functions => self.functions.len(),
+                Metric::Lines => self.lines.len(),
+            }
+    }
+
+    /// The items of `metric` as display strings: `12-14`, `3:5-4:6`, `7:9 true never taken`,
+    /// `crate::f (line 3)`.
+    pub fn items(&self, metric: Metric) -> Vec<String> {
+        let mut items: Vec<String> = match metric {
+            Metric::Regions => self.regions.iter().map(span_text).collect(),
+            Metric::Branches => self.branches.iter().map(branch_text).collect(),
+            Metric::Functions => self.functions.iter().map(function_text).collect(),
+            Metric::Lines => self.lines.iter().map(range_text).collect(),
+        };
+        let notes = self.notes.iter().filter(|(m, _)| *m == metric);
+        items.extend(notes.map(|(_, note)| note.clone()));
+        items
+    }
+}
+
+/// `line:col-line:col`.
+pub fn span_text(s: &Span) -> String {
+    format!(
+        "{}:{}-{}:{}",
+        s.line_start, s.col_start, s.line_end, s.col_end
+    )
+}
+
+/// `12-14`, or `20` for a one-line range.
+pub fn range_text(r: &LineRange) -> String {
+    if r.start == r.end {
+        r.start.to_string()
+    } else {
+        format!("{}-{}", r.start, r.end)
+    }
+}
+
+fn branch_text(b: &BranchItem) -> String {
+    match b.column {
+        Some(col) => format!("{}:{col} {} {}", b.line, b.side, b.what),
+        None => format!("{} {} {}", b.line, b.side, b.what),
+    }
+}
+
+fn function_text(f: &FunctionItem) -> String {
+    match f.line {
+        Some(line) => format!("{} (line {line})", f.name),
+        None => f.name.clone(),
+    }
+}
+
+/// Lists the uncovered items of `coverage` for each metric in `failing`.
+pub fn list(coverage: &FileCoverage, failing: &[Metric]) -> Uncovered {
+    let all = match coverage {
+        FileCoverage::Llvm(file) => file.functions.as_deref().map(from_llvm).unwrap_or_default(),
+        FileCoverage::Lcov(file) => from_lcov(file),
+    };
+    let mut out = Uncovered {
+        lines: keep(failing, Metric::Lines, all.lines),
+        regions: keep(failing, Metric::Regions, all.regions),
+        branches: keep(failing, Metric::Branches, all.branches),
+        functions: keep(failing, Metric::Functions, all.functions),
+        notes: Vec::new(),
+    };
+    for metric in failing {
+        if out.len(*metric) == 0 {
+            out.notes
+                .push((*metric, unlisted_note(coverage).to_string()));
+        }
+    }
+    out
+}
+
+/// Why a failing metric lists no item: the input's numbers come from a summary without detail.
+fn unlisted_note(coverage: &FileCoverage) -> &'static str {
+    match coverage {
+        FileCoverage::Lcov(_) => "the tracefile's declared summary (LH/BRH/FNH) counts fewer covered than its records show: llvm-cov counts per instantiation group; a JSON export names the items",
+        FileCoverage::Llvm(_) => "the export holds no function detail (-summary-only): a full export names the items",
+    }
+}
+
+fn keep<T>(failing: &[Metric], metric: Metric, items: Vec<T>) -> Vec<T> {
+    if failing.contains(&metric) {
+        items
+    } else {
+        Vec::new()
+    }
+}
+
+/// Demangles a Rust symbol (legacy or v0) without its hash; other names come back unchanged.
+pub fn demangle(name: &str) -> String {
+    format!("{:#}", rustc_demangle::demangle(name))
+}
+
+fn from_llvm(records: &[FunctionStats]) -> Uncovered {
+    let mut groups: BTreeMap<(u32, u32), Vec<&FunctionStats>> = BTreeMap::new();
+    for record in records {
+        groups.entry(record.key).or_default().push(record);
+    }
+    let mut out = Uncovered::default();
+    for group in groups.values() {
+        let best = |metric: fn(&FunctionStats) -> (u64, u64)| {
+            group.iter().copied().max_by_key(|r| metric(r))
+        };
+        if let Some(r) = best(|r| (r.regions.covered, r.regions.total)) {
+            out.regions.extend(r.uncovered_regions.iter().cloned());
+        }
+        if let Some(r) = best(|r| (r.lines.covered, r.lines.total)) {
+            out.lines.extend(r.uncovered_lines.iter().cloned());
+        }
+        if let Some(r) = best(|r| (r.branches.covered, r.branches.total)) {
+            out.branches
+                .extend(r.uncovered_branches.iter().map(|b| BranchItem {
+                    line: b.span.line_start,
+                    column: Some(b.span.col_start),
+                    side: b.outcome.to_string(),
+                    what: "never taken",
+                }));
+        }
+        if let Some(first) = group.first().filter(|_| group.iter().all(|r| r.count == 0)) {
+            out.functions.push(FunctionItem {
+                line: Some(first.key.0),
+                name: demangle(&first.name),
+            });
+        }
+    }
+    out.regions.sort();
+    out.regions.dedup();
+    out.branches.sort();
+    out.branches.dedup();
+    out.functions.sort();
+    out.lines = merge_ranges(out.lines);
+    out
+}
+
+fn from_lcov(file: &LcovFile) -> Uncovered {
+    let lines = file
+        .uncovered_lines()
+        .into_iter()
+        .map(|l| LineRange { start: l, end: l })
+        .collect();
+    let branches = file
+        .uncovered_branches()
+        .into_iter()
+        .map(|b| BranchItem {
+            line: b.line,
+            column: None,
+            side: format!("block {} branch {}", b.block, b.branch),
+            what: if b.taken.is_none() {
+                "never evaluated"
+            } else {
+                "never taken"
+            },
+        })
+        .collect();
+    let candidates = file.uncovered_functions();
+    let distinct: Vec<_> = candidates
+        .iter()
+        .filter(|f| !f.shares_line_with_executed)
+        .collect();
+    let chosen: Vec<_> = if distinct.is_empty() {
+        candidates.iter().collect()
+    } else {
+        distinct
+    };
+    let mut functions: Vec<FunctionItem> = chosen
+        .into_iter()
+        .map(|f| FunctionItem {
+            line: f.function.start,
+            name: demangle(&f.function.name),
+        })
+        .collect();
+    functions.sort();
+    Uncovered {
+        lines: merge_ranges(lines),
+        regions: Vec::new(),
+        branches,
+        functions,
+        notes: Vec::new(),
+    }
+}
+
+/// Sorts ranges and merges overlapping or adjacent ones.
+pub fn merge_ranges(mut ranges: Vec<LineRange>) -> Vec<LineRange> {
+    ranges.sort_by_key(|r| (r.start, r.end));
+    let mut merged: Vec<LineRange> = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        match merged.last_mut() {
+            Some(last) if r.start <= last.end.saturating_add(1) => last.end = last.end.max(r.end),
+            _ => merged.push(r),
+        }
+    }
+    merged
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(start: u32, end: u32) -> LineRange {
+        LineRange { start, end }
+    }
+
+    #[test]
+    fn ranges_merge_and_print() {
+        let merged = merge_ranges(vec![r(20, 20), r(12, 13), r(14, 14), r(13, 13)]);
+        assert_eq!(merged, vec![r(12, 14), r(20, 20)]);
+        let texts: Vec<String> = merged.iter().map(range_text).collect();
+        assert_eq!(texts, ["12-14", "20"]);
+    }
+
+    #[test]
+    fn demangles_rust_symbols() {
+        assert_eq!(
+            demangle("_RNvCs7zRqp3NVN0z_4tiny9perimeter"),
+            "tiny::perimeter"
+        );
+        assert_eq!(demangle("_ZN4tiny4area17h0123456789abcdefE"), "tiny::area");
+        assert_eq!(demangle("main"), "main");
+    }
+}
