@@ -14,6 +14,12 @@ use crate::error::{Error, Result};
 ///
 /// Relative paths stay relative (leading `..` components are kept); an absolute path never climbs
 /// above its root (`/a/../../b` → `/b`). The empty path and `.` normalise to `""`.
+///
+/// ```
+/// use covgate::paths::normalize;
+/// assert_eq!(normalize("/ws/a/src/../shared/./x.rs"), "/ws/a/shared/x.rs");
+/// assert_eq!(normalize(r"c:\work\src\lib.rs"), "C:/work/src/lib.rs");
+/// ```
 pub fn normalize(raw: &str) -> String {
     let unified = raw.replace('\\', "/");
     let (prefix, rest) = split_prefix(&unified);
