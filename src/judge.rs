@@ -231,6 +231,7 @@ pub fn unavailable_hint(metric: Metric) -> &'static str {
 }
 
 #[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
 

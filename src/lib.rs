@@ -5,6 +5,9 @@
 //! [`render`] prints them. [`check`] runs that pipeline; [`cli`] holds the argument definitions.
 
 #![forbid(unsafe_code)]
+// Test modules inside src/ carry `#[cfg_attr(coverage_nightly, coverage(off))]`: test code is not
+// product code, so covgate's self-coverage run (cargo-llvm-cov sets `coverage_nightly`) leaves it out.
+#![cfg_attr(coverage_nightly, feature(coverage_attribute))]
 
 pub mod check;
 pub mod cli;

@@ -73,6 +73,7 @@ impl<'ast> Visit<'ast> for CodeFinder {
 }
 
 #[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
 

@@ -270,6 +270,7 @@ fn toml_error(file: &str, text: &str, err: &toml::de::Error) -> Error {
 }
 
 #[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
 

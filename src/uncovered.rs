@@ -259,6 +259,7 @@ pub fn merge_ranges(mut ranges: Vec<LineRange>) -> Vec<LineRange> {
 }
 
 #[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
 

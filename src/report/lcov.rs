@@ -1064,6 +1064,7 @@ fn number(field: &str, tag: &str, what: &str, expected: &str) -> std::result::Re
 }
 
 #[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
 

@@ -84,6 +84,7 @@ pub(super) fn skip_rest<'de, A: SeqAccess<'de>>(seq: &mut A) -> Result<(), A::Er
 }
 
 #[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
 

@@ -285,6 +285,7 @@ impl ExpansionSites {
 }
 
 #[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
 

@@ -349,6 +349,7 @@ impl LineTally {
 }
 
 #[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
 
@@ -483,6 +484,7 @@ mod tests {
 /// (LLVM `getCoverageForFile`), with LLVM 14's builder for 2.0.1 exports without MC/DC keys and
 /// LLVM 22's for the others.
 #[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
 mod fixture_tests {
     use std::path::Path;
 
