@@ -13,7 +13,7 @@ use crate::model::Metric;
 use crate::paths::{self, Location, Remap, Resolver};
 use crate::policy::Policy;
 use crate::render::Facts;
-use crate::report::{self, Report, ReportKind};
+use crate::report::{self, Report};
 use crate::scope::{self, Class};
 
 /// Inputs of a check, as given on the command line.
@@ -42,6 +42,8 @@ pub struct Outcome {
     pub verdict: Verdict,
     /// The policy's metrics, in output order.
     pub metrics: Vec<Metric>,
+    /// Every report's warnings (problems that did not stop the read), for stderr.
+    pub warnings: Vec<String>,
 }
 
 /// Runs a check. Errors (exit 2) on any usage, policy or input problem.
@@ -70,12 +72,13 @@ pub fn run(opts: &CheckOptions) -> Result<Outcome> {
             _ => None,
         })
         .collect();
-    let measured = measure::measure(&measured_parts, branches_available(&reports))?;
+    let measured = measure::measure(&measured_parts)?;
     let verdict = judge::evaluate(&scope, &measured, &policy);
     Ok(Outcome {
         facts: facts(&policy, &root, &reports, opts.walk),
         verdict,
         metrics: policy.metrics.clone(),
+        warnings: reports.iter().flat_map(|r| r.warnings.clone()).collect(),
     })
 }
 
@@ -91,15 +94,6 @@ fn facts(policy: &Policy, root: &str, reports: &[Report], walked: bool) -> Facts
         walked,
         threshold: policy.threshold,
     }
-}
-
-/// Branches are available unless every JSON report lacks branch data (LCOV always has them).
-fn branches_available(reports: &[Report]) -> bool {
-    let mut json = reports
-        .iter()
-        .filter(|r| matches!(r.kind, ReportKind::LlvmJson { .. }))
-        .peekable();
-    json.peek().is_none() || json.any(|r| r.has_branch_data)
 }
 
 fn read_report(cwd: &Path, name: &str) -> Result<Report> {

@@ -93,8 +93,8 @@ pub struct FileVerdict {
     pub path: String,
     /// Its status.
     pub status: FileStatus,
-    /// One entry per policy metric, when the file has coverage (measured, or excluded but
-    /// reported); empty otherwise.
+    /// One entry per policy metric for a measured file (pass or fail); empty otherwise
+    /// (excluded files are not measured, even when a report names them).
     pub metrics: Vec<MetricVerdict>,
     /// The exclusion's reason, or why an unmeasured file fails.
     pub reason: Option<String>,
@@ -271,5 +271,23 @@ mod tests {
             metric_status(Some(Counts::new(0, 5)), 0.0),
             MetricStatus::Pass
         );
+    }
+
+    #[test]
+    fn unavailable_hints_say_how_to_get_or_drop_the_metric() {
+        let regions = unavailable_hint(Metric::Regions);
+        assert!(regions.starts_with("regions are not in LCOV tracefiles"));
+        assert!(regions.contains("cargo llvm-cov --json"));
+        assert!(regions.ends_with("drop \"regions\" from `metrics`"));
+        let branches = unavailable_hint(Metric::Branches);
+        assert!(branches.contains("cargo +nightly llvm-cov --branch"));
+        assert!(branches.ends_with("drop \"branches\" from `metrics`"));
+        // Functions and lines are in every input covgate reads; the hint is generic.
+        for metric in [Metric::Functions, Metric::Lines] {
+            assert_eq!(
+                unavailable_hint(metric),
+                "the input carries no such records: check how the report was produced"
+            );
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! The `covgate` binary: parses arguments, runs the library, prints, and sets the exit code
 //! (0 every measured file passes, 1 the policy fails, 2 usage, policy or input error).
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -26,6 +27,9 @@ fn check(args: &CheckArgs) -> ExitCode {
     };
     match check::run(&opts) {
         Ok(outcome) => {
+            for warning in &outcome.warnings {
+                eprintln!("covgate: warning: {warning}");
+            }
             let show = match args.show {
                 ShowArg::Failing => Show::Failing,
                 ShowArg::All => Show::All,
@@ -40,7 +44,10 @@ fn check(args: &CheckArgs) -> ExitCode {
                 ),
                 Format::Json => render::json::render(&outcome.facts, &outcome.verdict),
             };
-            print!("{text}");
+            if let Err(err) = std::io::stdout().write_all(text.as_bytes()) {
+                eprintln!("covgate: error: cannot write the result to stdout: {err}");
+                return ExitCode::from(2);
+            }
             ExitCode::from(if outcome.verdict.passed() { 0 } else { 1 })
         }
         Err(err) => {

@@ -39,27 +39,30 @@ pub struct Measured {
     pub origins: Vec<String>,
 }
 
-/// Merges and counts every measured file. `parts` maps root-relative paths to their parts;
-/// `branches_available` says whether JSON input carries branch data at all.
+/// Merges and counts every measured file. `parts` maps root-relative paths to their parts.
+///
+/// Branches are available for a file when at least one report naming it holds branch records
+/// (see [`Report::has_branch_data`](crate::report::Report::has_branch_data)); otherwise they are
+/// unavailable (`None`), never 0 of 0: a file only a stable shard names was not measured for
+/// branches, whatever the other shards hold.
 ///
 /// Errors: a file that is in both an LCOV and a JSON report; JSON parts that cannot be merged.
-pub fn measure(
-    parts: &BTreeMap<String, Vec<Part<'_>>>,
-    branches_available: bool,
-) -> Result<BTreeMap<String, Measured>> {
+pub fn measure(parts: &BTreeMap<String, Vec<Part<'_>>>) -> Result<BTreeMap<String, Measured>> {
     parts
         .iter()
-        .map(|(path, parts)| Ok((path.clone(), measure_one(path, parts, branches_available)?)))
+        .map(|(path, parts)| Ok((path.clone(), measure_one(path, parts)?)))
         .collect()
 }
 
-fn measure_one(path: &str, parts: &[Part<'_>], branches_available: bool) -> Result<Measured> {
+fn measure_one(path: &str, parts: &[Part<'_>]) -> Result<Measured> {
     let origins = parts.iter().map(|p| p.report.origin.clone()).collect();
+    let branches_available = parts.iter().any(|p| p.report.has_branch_data);
     let coverage = merge(path, parts)?;
-    let summary = match &coverage {
+    let mut summary = match &coverage {
         FileCoverage::Lcov(file) => file.summary(),
-        FileCoverage::Llvm(file) => llvm_summary(&file.summary, branches_available),
+        FileCoverage::Llvm(file) => llvm_summary(&file.summary),
     };
+    summary.branches = summary.branches.filter(|_| branches_available);
     Ok(Measured {
         summary,
         coverage,
@@ -68,10 +71,10 @@ fn measure_one(path: &str, parts: &[Part<'_>], branches_available: bool) -> Resu
 }
 
 /// The model summary of an llvm-cov file summary.
-pub fn llvm_summary(s: &LlvmSummary, branches_available: bool) -> Summary {
+pub fn llvm_summary(s: &LlvmSummary) -> Summary {
     Summary {
         regions: Some(s.regions),
-        branches: branches_available.then_some(s.branches),
+        branches: Some(s.branches),
         functions: Some(s.functions),
         lines: Some(s.lines),
     }
@@ -120,13 +123,10 @@ fn merge_llvm(path: &str, parts: &[(&str, &LlvmFile)]) -> Result<LlvmFile> {
 }
 
 fn merge_summaries(path: &str, parts: &[(&str, &LlvmFile)]) -> Result<LlvmFile> {
-    let mut iter = parts.iter();
-    let first = iter.next().map(|(_, f)| (*f).clone());
-    match (
-        first,
-        iter.all(|(_, f)| Some(f.summary) == parts.first().map(|(_, g)| g.summary)),
-    ) {
-        (Some(file), true) => Ok(file),
+    match parts {
+        [(_, first), rest @ ..] if rest.iter().all(|(_, f)| f.summary == first.summary) => {
+            Ok((*first).clone())
+        }
         _ => {
             let origins: Vec<&str> = parts.iter().map(|(o, _)| *o).collect();
             Err(Error::new(format!(

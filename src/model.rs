@@ -65,17 +65,6 @@ impl Counts {
     pub fn new(covered: u64, total: u64) -> Counts {
         Counts { covered, total }
     }
-
-    /// Percent covered in 0–100, or `None` for 0 of 0 (which llvm-cov prints as `0.0`).
-    ///
-    /// ```
-    /// use covgate::model::Counts;
-    /// assert_eq!(Counts::new(1, 4).percent(), Some(25.0));
-    /// assert_eq!(Counts::new(0, 0).percent(), None);
-    /// ```
-    pub fn percent(self) -> Option<f64> {
-        (self.total > 0).then(|| self.covered as f64 * 100.0 / self.total as f64)
-    }
 }
 
 impl std::ops::Add for Counts {

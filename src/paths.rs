@@ -209,6 +209,8 @@ mod tests {
         assert_eq!(normalize("/../a"), "/a");
         assert_eq!(normalize("."), "");
         assert_eq!(normalize("C:rel"), "C:rel");
+        assert_eq!(normalize("../../a/./b"), "../../a/b");
+        assert_eq!(normalize("1:/x//y"), "1:/x/y");
     }
 
     #[test]
@@ -261,6 +263,25 @@ mod tests {
             Location::Outside("/usr/lib/rust/core.rs".into())
         );
         assert_eq!(res.root(), "/home/me/p");
+        // A remap that does not match leaves the path alone; an empty TO makes it relative,
+        // so it lands under the root.
+        let res = Resolver::new(
+            "/work",
+            vec![
+                Remap::parse("/ci=").unwrap(),
+                Remap::parse("/other=/x").unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(
+            res.resolve("/ci/src/lib.rs"),
+            Location::Inside("src/lib.rs".into())
+        );
+        assert_eq!(
+            res.resolve("/usr/src/core.rs"),
+            Location::Outside("/usr/src/core.rs".into())
+        );
+        assert_eq!(Location::Outside("/o".into()).as_str(), "/o");
         assert_eq!(Location::Inside("a".into()).as_str(), "a");
     }
 }

@@ -90,10 +90,7 @@ pub struct Exclude {
 impl Policy {
     /// The folder that `root` is relative to (the policy file's folder).
     pub fn folder(&self) -> PathBuf {
-        self.file
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from("."))
+        self.file.parent().unwrap_or(Path::new(".")).to_path_buf()
     }
 
     /// Parses and validates policy text; `file` names it in errors.
@@ -109,7 +106,7 @@ impl Policy {
             None => vec![Pattern {
                 glob: DEFAULT_INCLUDE.to_string(),
                 location: format!("{shown} (default include)"),
-                matcher: compile(DEFAULT_INCLUDE).map_err(Error::new)?,
+                matcher: compile(DEFAULT_INCLUDE).expect("the default include is a valid glob"),
             }],
         };
         if include.is_empty() {
@@ -257,16 +254,13 @@ fn located(file: &str, text: &str, span: Range<usize>, msg: String) -> Error {
 }
 
 fn toml_error(file: &str, text: &str, err: &toml::de::Error) -> Error {
-    let msg = err.message().to_string();
-    match err.span() {
-        Some(span) => located(
-            file,
-            text,
-            span,
-            format!("{msg} (policy reference: README, \"Policy\")"),
-        ),
-        None => Error::new(format!("{file}: {msg}")),
-    }
+    // toml attaches a span to every error of a parsed document (at worst its table's).
+    located(
+        file,
+        text,
+        err.span().unwrap_or_default(),
+        format!("{} (policy reference: README, \"Policy\")", err.message()),
+    )
 }
 
 #[cfg(test)]
@@ -331,6 +325,11 @@ mod tests {
         assert!(e.message().contains("include` is empty"), "{e}");
         let e = parse("[[exclude]]\npath = \"a\"\n").unwrap_err();
         assert!(e.message().contains("missing field `reason`"), "{e}");
+        let e = parse("[[exclude]]\npath = \"src/{a\"\nreason = \"r\"\n").unwrap_err();
+        assert!(
+            e.message().starts_with("p.toml:2:8: bad glob `src/{a`"),
+            "{e}"
+        );
         let e = parse("[measure]\n[measure]\n").unwrap_err();
         assert!(e.message().starts_with("p.toml:2:"), "{e}");
     }

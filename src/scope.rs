@@ -41,13 +41,6 @@ pub struct Scope {
     pub walked: bool,
 }
 
-impl Scope {
-    /// Number of in-scope files in `class`-like state, by predicate.
-    pub fn count(&self, pred: impl Fn(&Class) -> bool) -> usize {
-        self.files.values().filter(|c| pred(c)).count()
-    }
-}
-
 /// Classifies the report files and, when `walk` is set, the files on disk under `root`.
 ///
 /// Errors (exit 2): no report file is selected by `include` (an irrelevant report, or paths that

@@ -164,24 +164,26 @@ fn from_llvm(records: &[FunctionStats]) -> Uncovered {
     }
     let mut out = Uncovered::default();
     for group in groups.values() {
+        // Every group holds the record that created it, so a best record always exists.
         let best = |metric: fn(&FunctionStats) -> (u64, u64)| {
-            group.iter().copied().max_by_key(|r| metric(r))
+            group
+                .iter()
+                .copied()
+                .max_by_key(|r| metric(r))
+                .expect("an instantiation group holds at least one record")
         };
-        if let Some(r) = best(|r| (r.regions.covered, r.regions.total)) {
-            out.regions.extend(r.uncovered_regions.iter().cloned());
-        }
-        if let Some(r) = best(|r| (r.lines.covered, r.lines.total)) {
-            out.lines.extend(r.uncovered_lines.iter().cloned());
-        }
-        if let Some(r) = best(|r| (r.branches.covered, r.branches.total)) {
-            out.branches
-                .extend(r.uncovered_branches.iter().map(|b| BranchItem {
-                    line: b.span.line_start,
-                    column: Some(b.span.col_start),
-                    side: b.outcome.to_string(),
-                    what: "never taken",
-                }));
-        }
+        let r = best(|r| (r.regions.covered, r.regions.total));
+        out.regions.extend(r.uncovered_regions.iter().cloned());
+        let r = best(|r| (r.lines.covered, r.lines.total));
+        out.lines.extend(r.uncovered_lines.iter().cloned());
+        let r = best(|r| (r.branches.covered, r.branches.total));
+        out.branches
+            .extend(r.uncovered_branches.iter().map(|b| BranchItem {
+                line: b.span.line_start,
+                column: Some(b.span.col_start),
+                side: b.outcome.to_string(),
+                what: "never taken",
+            }));
         if let Some(first) = group.first().filter(|_| group.iter().all(|r| r.count == 0)) {
             out.functions.push(FunctionItem {
                 line: Some(first.key.0),
@@ -273,6 +275,54 @@ mod tests {
         assert_eq!(merged, vec![r(12, 14), r(20, 20)]);
         let texts: Vec<String> = merged.iter().map(range_text).collect();
         assert_eq!(texts, ["12-14", "20"]);
+    }
+
+    #[test]
+    fn len_and_items_count_each_metric_with_its_notes() {
+        let u = Uncovered {
+            lines: vec![r(3, 4), r(9, 9)],
+            regions: vec![],
+            branches: vec![
+                BranchItem {
+                    line: 7,
+                    column: Some(9),
+                    side: "true".to_string(),
+                    what: "never taken",
+                },
+                BranchItem {
+                    line: 8,
+                    column: None,
+                    side: "block 0 branch 1".to_string(),
+                    what: "never evaluated",
+                },
+            ],
+            functions: vec![
+                FunctionItem {
+                    line: None,
+                    name: "g".to_string(),
+                },
+                FunctionItem {
+                    line: Some(3),
+                    name: "crate::f".to_string(),
+                },
+            ],
+            notes: vec![
+                (Metric::Regions, "no detail".to_string()),
+                (Metric::Lines, "more missed".to_string()),
+            ],
+        };
+        assert_eq!(u.len(Metric::Regions), 1);
+        assert_eq!(u.items(Metric::Regions), ["no detail"]);
+        assert_eq!(u.len(Metric::Lines), 3);
+        assert_eq!(u.items(Metric::Lines), ["3-4", "9", "more missed"]);
+        assert_eq!(u.len(Metric::Branches), 2);
+        assert_eq!(
+            u.items(Metric::Branches),
+            ["7:9 true never taken", "8 block 0 branch 1 never evaluated"]
+        );
+        assert_eq!(u.len(Metric::Functions), 2);
+        assert_eq!(u.items(Metric::Functions), ["g", "crate::f (line 3)"]);
+        assert_eq!(Uncovered::default().len(Metric::Lines), 0);
     }
 
     #[test]

@@ -195,10 +195,11 @@ fn case06_lcov2_records_pass() {
 fn case09_files_missing_from_the_report_are_unmeasured() {
     let case = "09-never-compiled-file-missing";
     for report in ["input.json", "input.info"] {
+        // A stable run: no branch records in either format, so branches are left out.
         let policy = if report.ends_with("json") {
             NO_BRANCHES
         } else {
-            NO_REGIONS
+            "[measure]\nmetrics = [\"functions\", \"lines\"]\n"
         };
         let sb = crate_sandbox(case, policy);
         let run = check(&sb, "partial", &input(case, report), &[]);
@@ -213,6 +214,18 @@ fn case09_files_missing_from_the_report_are_unmeasured() {
         assert_eq!(doc["summary"]["unmeasured"], 3);
         assert_eq!(doc["summary"]["no_code"], 1);
     }
+}
+
+#[test]
+fn stable_lcov_without_brda_has_no_branches_to_pass() {
+    let case = "09-never-compiled-file-missing";
+    let sb = crate_sandbox(case, NO_REGIONS);
+    let run = check(&sb, "partial", &input(case, "input.info"), &["--no-walk"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        metric(&run.json(), "src/lib.rs", "branches"),
+        "null/null unavailable"
+    );
 }
 
 #[test]

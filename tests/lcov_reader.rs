@@ -21,7 +21,8 @@ fn bytes(rel: &str) -> Vec<u8> {
 fn read(rel: &str) -> Report {
     let report = report::read(rel, &bytes(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
     assert_eq!(report.kind, ReportKind::Lcov, "{rel}");
-    assert!(report.has_branch_data, "{rel}");
+    let has_brda = bytes(rel).windows(5).any(|w| w == b"BRDA:");
+    assert_eq!(report.has_branch_data, has_brda, "{rel}");
     report
 }
 
@@ -347,7 +348,8 @@ fn case_02_declared_totals_are_dropped_once_merged() {
     let r = read("cases/02-generic-instantiations-split/input.info");
     let mut merged = file(&r, "src/lib.rs").clone();
     merged.merge(file(&r, "src/lib.rs").clone());
-    assert_eq!(numbers(&merged), [(9, 9), (3, 3), (2, 2)]);
+    // The two instantiations of `is_negative` (line 1) are one function once merged.
+    assert_eq!(numbers(&merged), [(9, 9), (2, 2), (2, 2)]);
 }
 
 const CASE_04: &str = "cases/04-lcov-duplicate-sf-shards";

@@ -133,9 +133,17 @@ fn fresh_export_of_a_tiny_crate() {
     );
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let lcov = run.json();
+    // Merging a tracefile with itself changes nothing (functions are not counted twice).
+    let twice = common::covgate(&dir, &["check", "cov.info", "cov.info", "--format", "json"]);
+    let twice = twice.json();
     for path in ["src/covered.rs", "src/lib.rs"] {
         for m in ["functions", "lines"] {
             assert_eq!(metric(&lcov, path, m), metric(&doc, path, m), "{path} {m}");
+            assert_eq!(
+                metric(&twice, path, m),
+                metric(&doc, path, m),
+                "twice: {path} {m}"
+            );
         }
     }
 }

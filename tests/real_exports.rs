@@ -263,3 +263,35 @@ fn every_failing_metric_names_its_uncovered_items() {
         "only {failing_metrics} failing metrics seen"
     );
 }
+
+#[test]
+fn branches_are_unavailable_for_files_only_a_stable_report_names() {
+    let sandbox = Sandbox::new();
+    sandbox.policy("[measure]\ninclude = [\"**\"]\nmetrics = [\"branches\"]\n");
+    let nightly = fixture("real/walkdir.branch.json").display().to_string();
+    let stable = fixture("real/semver.json").display().to_string();
+    let run = sandbox.run(&[
+        "check",
+        &nightly,
+        &stable,
+        "--root",
+        "/ci",
+        "--no-walk",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let doc = run.json();
+    assert_eq!(
+        common::metric(&doc, "walkdir/src/util.rs", "branches"),
+        "0/0 vacuous"
+    );
+    assert_eq!(
+        common::metric(&doc, "walkdir/src/dent.rs", "branches"),
+        "6/6 pass"
+    );
+    assert_eq!(
+        common::metric(&doc, "semver/src/lib.rs", "branches"),
+        "null/null unavailable"
+    );
+}

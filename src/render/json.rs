@@ -66,20 +66,17 @@ fn file_json(file: &FileVerdict) -> Value {
             )
         })
         .collect();
-    let mut obj = json!({
-        "path": file.path,
-        "status": file.status.name(),
-        "metrics": metrics,
-    });
-    if let Some(map) = obj.as_object_mut() {
-        if let Some(reason) = &file.reason {
-            map.insert("reason".to_string(), json!(reason));
-        }
-        if file.status == FileStatus::Fail {
-            map.insert("uncovered".to_string(), uncovered_json(&file.uncovered));
-        }
+    let mut obj = Map::new();
+    obj.insert("path".to_string(), json!(file.path));
+    obj.insert("status".to_string(), json!(file.status.name()));
+    obj.insert("metrics".to_string(), Value::Object(metrics));
+    if let Some(reason) = &file.reason {
+        obj.insert("reason".to_string(), json!(reason));
     }
-    obj
+    if file.status == FileStatus::Fail {
+        obj.insert("uncovered".to_string(), uncovered_json(&file.uncovered));
+    }
+    Value::Object(obj)
 }
 
 /// `{ "lines": [{start, end}], "regions": [{line_start, col_start, line_end, col_end}],

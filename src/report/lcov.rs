@@ -236,26 +236,22 @@ impl LcovFile {
     /// Counts come from the detail records, or from the declared totals under the rule in the
     /// module documentation (single-section files only).
     pub fn summary(&self) -> Summary {
-        let single = self.sections == 1;
-        let pick = |declared: Declared, detail: Counts, proven_missed: u64| {
-            choose(single, declared, detail, proven_missed)
-        };
         let lines = self.detail_lines();
         let branches = self.detail_branches();
         let functions = self.detail_functions();
         Summary {
             regions: None,
-            branches: Some(pick(
+            branches: Some(choose(
                 self.declared.branches,
                 branches,
                 self.proven_missed_branches(),
             )),
-            functions: Some(pick(
+            functions: Some(choose(
                 self.declared.functions,
                 functions,
                 self.proven_missed_functions(),
             )),
-            lines: Some(pick(
+            lines: Some(choose(
                 self.declared.lines,
                 lines,
                 lines.total - lines.covered,
@@ -368,9 +364,18 @@ impl LcovFile {
         Counts::new(covered as u64, self.branches.len() as u64)
     }
 
+    /// Distinct functions by (start line, identity): llvm-cov writes one `FN` per test binary
+    /// and per instantiation, whose Rust names differ only in the crate hash and the generic
+    /// arguments, so those count once (covered when any copy ran).
     fn detail_functions(&self) -> Counts {
-        let covered = self.functions.iter().filter(|f| f.is_covered()).count();
-        Counts::new(covered as u64, self.functions.len() as u64)
+        let mut seen: HashMap<(Option<u32>, String), bool> = HashMap::new();
+        for f in &self.functions {
+            *seen
+                .entry((f.start, function_identity(&f.name)))
+                .or_insert(false) |= f.is_covered();
+        }
+        let covered = seen.values().filter(|ran| **ran).count();
+        Counts::new(covered as u64, seen.len() as u64)
     }
 
     /// The start lines where at least one function record ran.
@@ -411,6 +416,30 @@ impl LcovFile {
     }
 }
 
+/// A function's identity across copies: a Rust symbol demangled without its hash and without
+/// generic arguments (`::<…>`); any other name unchanged.
+fn function_identity(name: &str) -> String {
+    let demangled = format!("{:#}", rustc_demangle::demangle(name));
+    let mut out = String::with_capacity(demangled.len());
+    let mut depth = 0usize;
+    let mut rest = demangled.as_str();
+    while let Some(c) = rest.chars().next() {
+        if depth == 0 && rest.starts_with("::<") {
+            depth = 1;
+            rest = &rest[3..];
+            continue;
+        }
+        match (depth, c) {
+            (0, _) => out.push(c),
+            (_, '<') => depth += 1,
+            (_, '>') => depth -= 1,
+            _ => {}
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
 /// A group of function records that may be copies of one source function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum FunctionGroup<'a> {
@@ -432,11 +461,12 @@ fn add_taken(a: Option<u64>, b: Option<u64>) -> Option<u64> {
     }
 }
 
-/// The declared pair when the file is a single section and the pair is consistent and admits at
-/// least `proven_missed` missed items; the detail counts otherwise.
-fn choose(single: bool, declared: Declared, detail: Counts, proven_missed: u64) -> Counts {
+/// The declared pair when it is consistent and admits at least `proven_missed` missed items; the
+/// detail counts otherwise. Only a single-section file has declared totals ([`LcovFile::merge`]
+/// drops them), so a merged file always gets its detail counts.
+fn choose(declared: Declared, detail: Counts, proven_missed: u64) -> Counts {
     match declared.consistent() {
-        Some(d) if single && d.total - d.covered >= proven_missed => d,
+        Some(d) if d.total - d.covered >= proven_missed => d,
         _ => detail,
     }
 }
@@ -445,7 +475,8 @@ fn choose(single: bool, declared: Declared, detail: Counts, proven_missed: u64) 
 ///
 /// The report has one [`FileData`] per distinct `SF` string (trimmed), in first-appearance order,
 /// with all its sections merged into one [`LcovFile`]; `manifest_path` is `None` and
-/// `has_branch_data` is `true` (a file without `BRDA` has 0 of 0 branches). See
+/// `has_branch_data` says whether any section has a `BRDA` record (stable `cargo llvm-cov --lcov`
+/// writes none: branches are then unavailable, not 0 of 0). See
 /// [`read_with_warnings`] for the warnings and the module documentation for the semantics.
 ///
 /// # Errors
@@ -798,6 +829,7 @@ impl<'a> Parser<'a> {
                 self.origin
             )));
         }
+        let has_branch_data = self.files.iter().any(|(_, f)| !f.branches.is_empty());
         let files = self
             .files
             .into_iter()
@@ -810,8 +842,9 @@ impl<'a> Parser<'a> {
             origin: self.origin.to_string(),
             kind: ReportKind::Lcov,
             manifest_path: None,
-            has_branch_data: true,
+            has_branch_data,
             files,
+            warnings: self.warnings.clone(),
         };
         Ok((report, self.warnings))
     }
@@ -1101,7 +1134,15 @@ mod tests {
         assert_eq!(report.files.len(), 1);
         assert_eq!(report.files[0].path, "src/a.rs");
         assert_eq!(report.kind, ReportKind::Lcov);
-        assert!(report.has_branch_data);
+        assert!(
+            !report.has_branch_data,
+            "no BRDA anywhere: branches unavailable"
+        );
+        assert!(
+            read_ok("SF:a\nBRDA:1,0,0,1\nend_of_record\n")
+                .0
+                .has_branch_data
+        );
         assert_eq!(report.manifest_path, None);
         assert_eq!(lcov(&report, 0).summary().lines, c(1, 2));
         assert_eq!(lcov(&report, 0).uncovered_lines(), vec![2]);
@@ -1394,6 +1435,83 @@ mod tests {
         assert!(e.starts_with("t.info:2: FNL end line `z`"), "{e}");
         let e = read_err(b"SF:   \n");
         assert!(e.starts_with("t.info:1: SF: missing path"), "{e}");
+    }
+
+    #[test]
+    fn fnl_groups_of_one_key_merge_their_aliases() {
+        let a = "SF:s.cpp\nFNL:0,4\nFNA:0,0,C1\nFNA:0,0,C2\nend_of_record\n";
+        let b = "SF:s.cpp\nFNL:5,4\nFNA:5,1,C1\nFNA:5,0,C3\nend_of_record\n";
+        let (report, _) = read_ok(&format!("{a}{b}"));
+        let f = lcov(&report, 0).functions();
+        assert_eq!(f.len(), 1);
+        assert_eq!(
+            (f[0].start, f[0].name.as_str(), f[0].count),
+            (Some(4), "C1", 1)
+        );
+        assert_eq!(f[0].aliases, ["C1", "C2", "C3"]);
+    }
+
+    #[test]
+    fn fna_without_fnl_and_fnl_without_fna() {
+        let (report, _) = read_ok("SF:a\nFNA:3,1,foo\nFNA:3,2,bar\nFNL:2,7,9\nend_of_record\n");
+        let f = lcov(&report, 0).functions();
+        assert_eq!(f.len(), 2);
+        assert_eq!(
+            (f[0].start, f[0].end, f[0].name.as_str(), f[0].count),
+            (Some(7), Some(9), "<FNL index 2>", 0)
+        );
+        assert!(f[0].aliases.is_empty());
+        assert_eq!(
+            (f[1].start, f[1].end, f[1].name.as_str(), f[1].count),
+            (None, None, "bar", 3)
+        );
+        assert_eq!(f[1].aliases, ["bar", "foo"]);
+    }
+
+    #[test]
+    fn functions_without_a_start_line_are_told_apart_by_name() {
+        // `orphan` never ran and shares no start line with `ran`: one miss is proven, so the
+        // declared FNF:1/FNH:1 (no miss) is rejected for the detail count.
+        let (r, _) = read_ok("SF:a\nFNDA:0,orphan\nFNDA:3,ran\nFNF:1\nFNH:1\nend_of_record\n");
+        assert_eq!(lcov(&r, 0).summary().functions, c(1, 2));
+        let (r, _) = read_ok("SF:a\nFNDA:0,orphan\nFNDA:3,ran\nFNF:3\nFNH:1\nend_of_record\n");
+        assert_eq!(lcov(&r, 0).summary().functions, c(1, 3));
+    }
+
+    #[test]
+    fn taken_counts_of_merged_sections_add_up() {
+        let (r, _) =
+            read_ok("SF:a\nBRDA:1,0,0,2\nend_of_record\nSF:a\nBRDA:1,0,0,3\nend_of_record\n");
+        let taken: Vec<Option<u64>> = lcov(&r, 0).branches().iter().map(|b| b.taken).collect();
+        assert_eq!(taken, [Some(5)]);
+    }
+
+    #[test]
+    fn too_large_lines_and_empty_fields_name_the_line() {
+        let cases = [
+            (
+                "FN:1,4294967296,f",
+                "t.info:2: FN end line `4294967296` is too large (at most 4294967295)",
+            ),
+            (
+                "FNL:0,4294967296",
+                "t.info:2: FNL start line `4294967296` is too large",
+            ),
+            (
+                "FNA:0,1,",
+                "t.info:2: FNA: empty alias; expected `FNA:<index>,<count>,<alias>`",
+            ),
+            (
+                "BRDA:4294967296,0,0,1",
+                "t.info:2: BRDA line `4294967296` is too large",
+            ),
+            ("BRDA:1, ,0,1", "t.info:2: BRDA: empty block"),
+            ("BRDA:1,0, ,1", "t.info:2: BRDA: empty branch"),
+        ];
+        for (record, want) in cases {
+            let e = read_err(format!("SF:a.c\n{record}\nend_of_record\n").as_bytes());
+            assert!(e.starts_with(want), "{record}: got {e}");
+        }
     }
 
     #[test]

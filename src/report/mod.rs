@@ -49,11 +49,15 @@ pub struct Report {
     pub kind: ReportKind,
     /// cargo-llvm-cov's `cargo_llvm_cov.manifest_path`, when present (a hint for the root).
     pub manifest_path: Option<String>,
-    /// False when a JSON export holds no branch record at all (made without `--branch`):
-    /// branches are then unavailable, not 0 of 0. Always true for LCOV (`BRDA` absent = none).
+    /// False when the report holds no branch record at all (a JSON export made without
+    /// `--branch`; an LCOV tracefile without any `BRDA`, as stable `cargo llvm-cov --lcov` writes):
+    /// branches are then unavailable, not 0 of 0.
     pub has_branch_data: bool,
     /// Files as the report names them (raw, unnormalised paths), in report order.
     pub files: Vec<FileData>,
+    /// Problems that did not stop the read, each `"<origin>:<line>: …"` (LCOV: unknown records,
+    /// a missing final `end_of_record`, …). `covgate check` prints them on stderr.
+    pub warnings: Vec<String>,
 }
 
 /// One file of a report, under the path the report gives it.

@@ -41,8 +41,10 @@ impl Visitor<'_> for CountVisitor {
 }
 
 /// An integral, finite, non-negative float as a count; `as` saturates at `u64::MAX`.
+///
+/// Infinities and NaN fail the `fract` test (their fractional part is NaN).
 fn float_count(value: f64) -> Option<Count> {
-    let integral = value.is_finite() && value.fract() == 0.0 && value >= 0.0;
+    let integral = value.fract() == 0.0 && value >= 0.0;
     // Truncation cannot happen (the value is integral) and `as` saturates above u64::MAX.
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     integral.then_some(Count(value as u64))
@@ -109,6 +111,15 @@ mod tests {
         assert_eq!(parse("1.8446744073709552e19"), Ok(u64::MAX));
         assert_eq!(parse("1e300"), Ok(u64::MAX));
         assert_eq!(parse("99999999999999999999999"), Ok(u64::MAX));
+    }
+
+    #[test]
+    fn non_finite_floats_are_not_counts() {
+        // JSON cannot spell them, but the float rule must still reject them.
+        for value in [f64::INFINITY, f64::NEG_INFINITY, f64::NAN] {
+            assert_eq!(float_count(value), None, "{value}");
+        }
+        assert_eq!(float_count(7.0), Some(Count(7)));
     }
 
     #[test]

@@ -63,16 +63,13 @@ fn explain(origin: &str, body: &[u8], err: &serde_json::Error) -> Error {
         Category::Syntax => format!("not valid JSON: {message}; {REMAKE}"),
         Category::Data | Category::Io => format!("not a valid llvm-cov JSON export: {message}"),
     };
-    if err.line() == 0 {
-        Error::new(format!("{origin}: {message}"))
-    } else {
-        Error::at(
-            origin,
-            err.line() as u64,
-            Some(err.column() as u64),
-            message,
-        )
-    }
+    // serde_json locates every error of a slice deserializer (line 1 and up).
+    Error::at(
+        origin,
+        err.line() as u64,
+        Some(err.column() as u64),
+        message,
+    )
 }
 
 /// The root's `type` and `version`, as far as they can be read.
@@ -160,9 +157,9 @@ struct Root {
 }
 
 impl Root {
-    /// Checks the header and assembles the report.
+    /// Assembles the report once every required key is known to be present. The `type` and
+    /// `version` values themselves were checked by [`RootVisitor`] as soon as they were read.
     fn into_report(self, origin: &str) -> Result<Report> {
-        self.header.check(origin)?;
         let Header { kind, version } = self.header;
         let (version, exports) = match (kind, version, self.exports) {
             (None, None, None) => {
@@ -173,7 +170,7 @@ impl Root {
             (_, None, _) => return Err(missing(origin, "version")),
             (None, _, _) => return Err(missing(origin, "type")),
             (_, _, None) => return Err(missing(origin, "data")),
-            // `check` above has verified the type.
+            // `RootVisitor` has verified the type and the version.
             (Some(_), Some(version), Some(exports)) => (version, exports),
         };
         Ok(assemble(origin, version, self.manifest_path, exports))
@@ -217,6 +214,7 @@ fn assemble(
         manifest_path,
         has_branch_data,
         files,
+        warnings: Vec::new(),
     }
 }
 

@@ -145,7 +145,7 @@ impl RawRecord {
     /// `None` when the record has no main file or no region in it (llvm-cov ignores such a
     /// record for file summaries).
     pub(super) fn into_stats(self) -> Option<(String, FunctionStats)> {
-        let main = main_file_id(&self.regions, self.filenames.len())?;
+        let (main, filename) = main_file(&self.regions, self.filenames)?;
         let key = self
             .regions
             .iter()
@@ -160,10 +160,6 @@ impl RawRecord {
         let (regions, uncovered_regions) = region_stats(&self.regions, &sites);
         let (branches, uncovered_branches) = branch_stats(&self.branches, &sites);
         let lines = line_summary(main_segment_regions(&self.regions, main), rule);
-        let filename = self
-            .filenames
-            .into_iter()
-            .nth(usize::try_from(main).ok()?)?;
         let stats = FunctionStats {
             name: self.name,
             count: self.count.0,
@@ -179,15 +175,17 @@ impl RawRecord {
     }
 }
 
-/// LLVM `findMainViewFileID`: the first file id that no expansion region expands.
-fn main_file_id(regions: &[Region], file_count: usize) -> Option<u32> {
+/// LLVM `findMainViewFileID`: the first file id that no expansion region expands, with its
+/// name (file ids are `u32`, so at most `u32::MAX` names are considered).
+fn main_file(regions: &[Region], filenames: Vec<String>) -> Option<(u32, String)> {
     let expanded: BTreeSet<u32> = regions
         .iter()
         .filter(|r| r.kind == EXPANSION)
         .map(|r| r.expanded_file_id)
         .collect();
-    let file_count = u32::try_from(file_count).unwrap_or(u32::MAX);
-    (0..file_count).find(|id| !expanded.contains(id))
+    (0..u32::MAX)
+        .zip(filenames)
+        .find(|(id, _)| !expanded.contains(id))
 }
 
 /// The main-file regions that take part in segment building (code, expansion, skipped, gap).
@@ -346,6 +344,49 @@ mod tests {
         };
         assert_eq!(file, "a");
         assert_eq!(stats.regions, Counts::new(1, 2));
+    }
+
+    #[test]
+    fn branch_and_mcdc_kinds_and_unexpanded_files_take_no_part() {
+        // A branch-kind region (4) comes first in the main file: it is not the group key and
+        // takes no part in lines. File 1 is never expanded: its uncovered region keeps its own
+        // span and its branch is not reachable from the main file.
+        let raw = record(
+            r#"{"name":"f","count":1,"filenames":["a","b"],"mcdc_records":[],
+                "regions":[[1,1,1,5,0,0,0,4],[2,1,4,2,1,0,0,0],[3,1,3,5,0,1,0,0]],
+                "branches":[[2,3,2,6,1,0,1,0,4]]}"#,
+        );
+        let Some((file, stats)) = raw.into_stats() else {
+            panic!("no main file");
+        };
+        assert_eq!(file, "a");
+        assert_eq!(stats.key, (2, 1));
+        assert_eq!(stats.regions, Counts::new(1, 2));
+        assert_eq!(
+            stats.uncovered_regions,
+            vec![Span {
+                line_start: 3,
+                col_start: 1,
+                line_end: 3,
+                col_end: 5,
+            }]
+        );
+        assert_eq!(stats.branches, Counts::new(0, 0));
+        assert!(stats.uncovered_branches.is_empty());
+        assert_eq!(stats.lines, Counts::new(3, 3));
+    }
+
+    #[test]
+    fn a_branch_that_is_not_an_array_is_an_error() {
+        let err = serde_json::from_str::<RawRecord>(
+            r#"{"name":"f","count":1,"filenames":["a"],"regions":[],"branches":[{}]}"#,
+        )
+        .map(|_| ())
+        .expect_err("a branch object");
+        assert!(
+            err.to_string().contains("expected a branch [line_start"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -225,16 +225,14 @@ impl Builder {
             .active
             .split_off(first_completed.min(self.active.len()));
         completed.sort_by_key(|region| region.end);
-        self.emit_completed(&completed, loc);
-        let Some(&last) = completed.last() else {
-            return;
-        };
-        match self.active.last().copied() {
-            Some(enclosing) if loc != Some(last.end) => {
+        self.emit_completed(&completed);
+        // Callers complete at least one region; with none there would be nothing to close.
+        match (self.active.last().copied(), completed.last().copied()) {
+            (Some(enclosing), Some(last)) if loc != Some(last.end) => {
                 // A gap after the last completed region: the enclosing region's count resumes.
                 self.start_segment(enclosing, last.end, false, false);
             }
-            None if loc != Some(last.end) => {
+            (None, Some(last)) if loc != Some(last.end) => {
                 // Nothing is active any more: mark the end as skipped.
                 self.start_segment(last, last.end, false, true);
             }
@@ -243,16 +241,15 @@ impl Builder {
     }
 
     /// The closing segments between completed regions, sorted by end.
-    fn emit_completed(&mut self, completed: &[SegRegion], loc: Option<Loc>) {
-        for (index, pair) in completed.windows(2).enumerate() {
-            let (prev, mut region) = match pair {
-                [prev, region] => (*prev, *region),
-                _ => continue,
-            };
+    ///
+    /// LLVM also stops at the first completed region that ends where the next region starts;
+    /// every completed region after it ends there too (they end in order, none after that
+    /// start), so the `continue` below already skips them.
+    fn emit_completed(&mut self, completed: &[SegRegion]) {
+        let pairs = completed.iter().zip(completed.iter().skip(1));
+        for (index, (&prev, &region)) in pairs.enumerate() {
+            let mut region = region;
             let segment_loc = prev.end;
-            if loc == Some(segment_loc) {
-                break;
-            }
             if segment_loc == region.end {
                 continue;
             }
@@ -458,6 +455,89 @@ mod tests {
     fn same_area_regions_of_one_kind_add_up() {
         let regions = vec![code((1, 1), (1, 9), 0), code((1, 1), (1, 9), 2)];
         assert_eq!(lines(regions, LineRule::Current).0, Counts::new(1, 1));
+    }
+
+    #[test]
+    fn branch_and_mcdc_kinds_take_no_part() {
+        assert_eq!(SegmentKind::from_kind(3), Some(SegmentKind::Gap));
+        for kind in [4, 5, 6, u32::MAX] {
+            assert_eq!(SegmentKind::from_kind(kind), None, "{kind}");
+        }
+    }
+
+    #[test]
+    fn same_area_regions_of_another_kind_keep_the_first_count() {
+        // The code region sorts first; the gap over the same area adds nothing to it.
+        let regions = vec![
+            of_kind(SegmentKind::Gap, (1, 1), (1, 9), 5),
+            code((1, 1), (1, 9), 0),
+        ];
+        assert_eq!(
+            lines(regions, LineRule::Current),
+            (Counts::new(0, 1), vec![(1, 1)])
+        );
+    }
+
+    #[test]
+    fn a_record_starting_with_a_gap_opens_with_a_non_entry_segment() {
+        let segments = build_segments(
+            vec![of_kind(SegmentKind::Gap, (1, 1), (2, 1), 3)],
+            LineRule::Legacy,
+        );
+        let at = |line, col, count, has_count, is_gap| Segment {
+            line,
+            col,
+            count,
+            has_count,
+            is_region_entry: false,
+            is_gap,
+        };
+        assert_eq!(
+            segments,
+            vec![at(1, 1, 3, true, true), at(2, 1, 0, false, false)]
+        );
+        // Line 1 holds no region entry; line 2 is wrapped by the gap's count.
+        assert_eq!(
+            summarize_lines(&segments, LineRule::Legacy),
+            LineSummary {
+                counts: Counts::new(1, 1),
+                uncovered: vec![],
+            }
+        );
+    }
+
+    #[test]
+    fn regions_ending_where_the_next_starts_close_without_segments() {
+        // 1:1–5:1 (count 1) holds 2:1–5:1 (count 0); both end where 5:1–6:1 starts.
+        let regions = vec![
+            code((1, 1), (5, 1), 1),
+            code((2, 1), (5, 1), 0),
+            code((5, 1), (6, 1), 4),
+        ];
+        let entry = |line, count| Segment {
+            line,
+            col: 1,
+            count,
+            has_count: true,
+            is_region_entry: true,
+            is_gap: false,
+        };
+        let end = Segment {
+            line: 6,
+            col: 1,
+            count: 0,
+            has_count: false,
+            is_region_entry: false,
+            is_gap: false,
+        };
+        assert_eq!(
+            build_segments(regions.clone(), LineRule::Current),
+            vec![entry(1, 1), entry(2, 0), entry(5, 4), end]
+        );
+        assert_eq!(
+            lines(regions, LineRule::Current),
+            (Counts::new(4, 6), vec![(3, 4)])
+        );
     }
 
     #[test]
