@@ -12,6 +12,7 @@
 pub mod check;
 pub mod cli;
 pub mod error;
+pub mod ignore;
 pub mod judge;
 pub mod measure;
 pub mod model;

@@ -739,3 +739,109 @@ fn every_prefix_of_a_small_export_fails_cleanly() {
         assert!(llvm_json::read(json, &full).is_ok());
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// shapes the fixtures do not hold
+
+#[test]
+fn unknown_root_keys_are_skipped_but_must_be_valid_json() {
+    let doc = r#"{"extra":{"a":[1,2,{"b":null}]},"version":"3.1.0",
+        "type":"llvm.coverage.json.export","data":[]}"#;
+    let report = read_bytes("t.json", doc.as_bytes());
+    assert!(report.files.is_empty());
+    assert_eq!(
+        report.kind,
+        ReportKind::LlvmJson {
+            version: "3.1.0".to_string(),
+            summary_only: false
+        }
+    );
+    let err = read_err(r#"{"extra":[1,}"#);
+    assert!(
+        err.starts_with("t.json:1:13: not valid JSON: expected value"),
+        "{err}"
+    );
+}
+
+#[test]
+fn later_fields_of_regions_and_branches_are_skipped() {
+    let record = r#"{"name":"f","count":1,"filenames":["/a.rs"],
+        "regions":[[1,1,1,9,1,0,0,0,99,[1]]],"branches":[[1,1,1,9,1,0,0,0,4,7,{"x":1}]]}"#;
+    let report = read_bytes("t.json", tiny("3.1.0", record, "1").as_bytes());
+    let records = functions(file(&report, "/a.rs"));
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].regions, c(1, 1));
+    assert_eq!(records[0].branches, c(1, 2));
+    assert!(report.has_branch_data);
+}
+
+#[test]
+fn records_without_a_region_are_dropped() {
+    let records =
+        format!(r#"{RECORD},{{"name":"g","count":0,"filenames":["/a.rs"],"regions":[]}}"#);
+    let report = read_bytes("t.json", tiny("3.1.0", &records, "1").as_bytes());
+    let names: Vec<&str> = functions(file(&report, "/a.rs"))
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    assert_eq!(names, ["f"]);
+}
+
+#[test]
+fn a_summary_covering_more_than_it_counts_is_an_error() {
+    for bad in [
+        "regions",
+        "functions",
+        "instantiations",
+        "lines",
+        "branches",
+    ] {
+        let counts: Vec<String> = [
+            "lines",
+            "functions",
+            "instantiations",
+            "regions",
+            "branches",
+        ]
+        .iter()
+        .map(|metric| {
+            let covered = if *metric == bad { 2 } else { 1 };
+            format!(r#""{metric}":{{"count":1,"covered":{covered}}}"#)
+        })
+        .collect();
+        let doc = format!(
+            r#"{{"version":"3.1.0","type":"llvm.coverage.json.export",
+               "data":[{{"files":[{{"filename":"/a.rs","summary":{{{}}}}}]}}]}}"#,
+            counts.join(",")
+        );
+        let err = read_err(&doc);
+        assert!(err.starts_with("t.json:2:"), "{bad}: {err}");
+        assert!(
+            err.contains(&format!(
+                "not a valid llvm-cov JSON export: summary `{bad}` has covered 2 above count 1"
+            )),
+            "{bad}: {err}"
+        );
+    }
+}
+
+#[test]
+fn exports_and_function_lists_of_the_wrong_type_say_what_was_expected() {
+    let head = r#"{"version":"3.1.0","type":"llvm.coverage.json.export","data":"#;
+    let err = read_err(&format!("{head}[1]}}"));
+    assert!(
+        err.contains("expected an export object {files, functions, totals}"),
+        "{err}"
+    );
+    let err = read_err(&format!(r#"{head}[{{"files":[],"functions":{{}}}}]}}"#));
+    assert!(
+        err.contains("expected `functions`: an array of function records"),
+        "{err}"
+    );
+    let err = read_err(&tiny(
+        "3.1.0",
+        r#"{"name":"f","count":1,"filenames":["/a.rs"],"regions":[],"branches":[7]}"#,
+        "1",
+    ));
+    assert!(err.contains("expected a branch [line_start"), "{err}");
+}

@@ -1,0 +1,558 @@
+//! Inline ignore markers: finding them in source comments and turning them into ignored lines.
+//!
+//! Marker families (each can be switched on or off in the policy's `[inline] markers`):
+//!
+//! | family | this line | next line | range (inclusive) | branches only |
+//! |---|---|---|---|---|
+//! | `covgate` | `covgate:ignore -- reason` | `covgate:ignore-next -- reason` | `covgate:ignore-start -- reason` … `covgate:ignore-end` | — |
+//! | `lcov` | `LCOV_EXCL_LINE` | — | `LCOV_EXCL_START` … `LCOV_EXCL_STOP` | `LCOV_EXCL_BR_LINE` |
+//! | `grcov` | `grcov-excl-line` | — | `grcov-excl-start` … `grcov-excl-stop` | `grcov-excl-br-line` |
+//!
+//! Markers count only inside comments: a marker in a string literal is text. Comments are found
+//! by a small lexer per language: Rust (`//`, nested `/* */`, strings, raw strings, chars and
+//! lifetimes), C-like languages (`//`, `/* */`, strings, chars) and `#`-comment languages.
+//! A covgate marker needs a reason after ` -- ` when `require-reason` is on (the default).
+//! A range start without its end, an end without a start, or a start inside an open range of the
+//! same family is an error naming the file and line.
+
+use std::collections::BTreeSet;
+
+use crate::error::{Error, Result};
+
+/// A marker family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Family {
+    /// covgate's own markers (`covgate:ignore…`), which carry a reason.
+    Covgate,
+    /// lcov's `LCOV_EXCL_*` markers.
+    Lcov,
+    /// grcov's `grcov-excl-*` markers.
+    Grcov,
+}
+
+impl Family {
+    /// All families, in policy order.
+    pub const ALL: [Family; 3] = [Family::Covgate, Family::Lcov, Family::Grcov];
+
+    /// The policy name: `covgate`, `lcov`, `grcov`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Covgate => "covgate",
+            Family::Lcov => "lcov",
+            Family::Grcov => "grcov",
+        }
+    }
+
+    /// Parses a policy name.
+    pub fn from_name(name: &str) -> Option<Family> {
+        Family::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// What a marker does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Action {
+    Line,
+    NextLine,
+    Start,
+    End,
+    BranchLine,
+}
+
+/// The ignores found in one source file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Ignores {
+    /// Lines whose lines, regions, branches and functions (by start line) leave their metrics.
+    pub lines: BTreeSet<u32>,
+    /// Lines whose branches (only) leave the branches metric.
+    pub branch_lines: BTreeSet<u32>,
+    /// Number of markers found.
+    pub markers: usize,
+}
+
+impl Ignores {
+    /// True when no marker was found.
+    pub fn is_empty(&self) -> bool {
+        self.markers == 0
+    }
+
+    /// True when branches starting on `line` are ignored.
+    pub fn ignores_branch(&self, line: u32) -> bool {
+        self.lines.contains(&line) || self.branch_lines.contains(&line)
+    }
+}
+
+/// How comments are written in a source file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    /// Rust: `//`, nested `/* */`, raw strings, lifetimes.
+    Rust,
+    /// C, C++, Java, JavaScript, Go, …: `//` and `/* */`.
+    CLike,
+    /// Python, shell, Ruby, …: `#`.
+    Hash,
+}
+
+impl Lang {
+    /// The language of a path, by extension (C-like when unknown).
+    pub fn of(path: &str) -> Lang {
+        let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+        match ext {
+            "rs" => Lang::Rust,
+            "py" | "sh" | "bash" | "rb" | "pl" | "pm" | "r" | "R" | "ex" | "exs" | "cmake" => {
+                Lang::Hash
+            }
+            _ => Lang::CLike,
+        }
+    }
+}
+
+/// Scans `text` (the source of `file`, for messages) for markers of `families`.
+///
+/// Errors: an unbalanced range, or (with `require_reason`) a covgate marker without a reason.
+pub fn scan(
+    file: &str,
+    text: &str,
+    lang: Lang,
+    families: &[Family],
+    require_reason: bool,
+) -> Result<Ignores> {
+    let mut state = ScanState::default();
+    for (line, comment) in comments(text, lang) {
+        for (family, action, reason) in markers_in(comment, families) {
+            if family == Family::Covgate && require_reason && action != Action::End {
+                check_reason(file, line, reason)?;
+            }
+            state.apply(file, line, family, action)?;
+        }
+    }
+    state.finish(file)
+}
+
+fn check_reason(file: &str, line: u32, reason: Option<&str>) -> Result<()> {
+    match reason.map(str::trim) {
+        Some(r) if !r.is_empty() => Ok(()),
+        _ => Err(Error::at(
+            file,
+            u64::from(line),
+            None,
+            "covgate marker without a reason: write `covgate:ignore -- why this cannot be covered` \
+             (or set `require-reason = false` in [inline])",
+        )),
+    }
+}
+
+#[derive(Debug, Default)]
+struct ScanState {
+    ignores: Ignores,
+    /// Open range start line, per family (indexed like `Family::ALL`).
+    open: [Option<u32>; 3],
+}
+
+impl ScanState {
+    fn apply(&mut self, file: &str, line: u32, family: Family, action: Action) -> Result<()> {
+        self.ignores.markers += 1;
+        let slot = family as usize;
+        let open = self
+            .open
+            .get_mut(slot)
+            .ok_or_else(|| Error::new("marker family"))?;
+        match (action, *open) {
+            (Action::Line, _) => {
+                self.ignores.lines.insert(line);
+            }
+            (Action::NextLine, _) => {
+                self.ignores.lines.insert(line.saturating_add(1));
+            }
+            (Action::BranchLine, _) => {
+                self.ignores.branch_lines.insert(line);
+            }
+            (Action::Start, None) => *open = Some(line),
+            (Action::Start, Some(start)) => {
+                return Err(Error::at(
+                    file,
+                    u64::from(line),
+                    None,
+                    format!(
+                        "{} range start inside the range opened at line {start}; close it first",
+                        family.name()
+                    ),
+                ))
+            }
+            (Action::End, Some(start)) => {
+                self.ignores.lines.extend(start..=line);
+                *open = None;
+            }
+            (Action::End, None) => {
+                return Err(Error::at(
+                    file,
+                    u64::from(line),
+                    None,
+                    format!("{} range end without a start", family.name()),
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self, file: &str) -> Result<Ignores> {
+        for (family, open) in Family::ALL.iter().zip(self.open) {
+            if let Some(start) = open {
+                return Err(Error::at(
+                    file,
+                    u64::from(start),
+                    None,
+                    format!("{} range start without its end", family.name()),
+                ));
+            }
+        }
+        Ok(self.ignores)
+    }
+}
+
+/// The markers in one comment's text, with the reason text after ` -- ` (covgate markers).
+fn markers_in<'a>(comment: &'a str, families: &[Family]) -> Vec<(Family, Action, Option<&'a str>)> {
+    let mut found = Vec::new();
+    for family in families {
+        match family {
+            Family::Covgate => found.extend(covgate_marker(comment)),
+            Family::Lcov => found.extend(token_markers(
+                comment,
+                Family::Lcov,
+                &[
+                    ("LCOV_EXCL_BR_LINE", Action::BranchLine),
+                    ("LCOV_EXCL_LINE", Action::Line),
+                    ("LCOV_EXCL_START", Action::Start),
+                    ("LCOV_EXCL_STOP", Action::End),
+                ],
+            )),
+            Family::Grcov => found.extend(token_markers(
+                comment,
+                Family::Grcov,
+                &[
+                    ("grcov-excl-br-line", Action::BranchLine),
+                    ("grcov-excl-line", Action::Line),
+                    ("grcov-excl-start", Action::Start),
+                    ("grcov-excl-stop", Action::End),
+                ],
+            )),
+        }
+    }
+    found
+}
+
+fn token_markers<'a>(
+    comment: &str,
+    family: Family,
+    tokens: &[(&str, Action)],
+) -> Vec<(Family, Action, Option<&'a str>)> {
+    tokens
+        .iter()
+        .filter(|(token, _)| contains_word(comment, token))
+        .map(|(_, action)| (family, *action, None))
+        .collect()
+}
+
+/// True when `token` occurs in `text` not followed by another word character.
+fn contains_word(text: &str, token: &str) -> bool {
+    text.match_indices(token).any(|(at, _)| {
+        let after = text.get(at + token.len()..).and_then(|t| t.chars().next());
+        !after.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-')
+    })
+}
+
+/// A `covgate:ignore[-next|-start|-end]` marker, with its reason.
+fn covgate_marker(comment: &str) -> Option<(Family, Action, Option<&str>)> {
+    let (_, rest) = comment.split_once("covgate:ignore")?;
+    let (action, rest) = if let Some(r) = rest.strip_prefix("-next") {
+        (Action::NextLine, r)
+    } else if let Some(r) = rest.strip_prefix("-start") {
+        (Action::Start, r)
+    } else if let Some(r) = rest.strip_prefix("-end") {
+        (Action::End, r)
+    } else {
+        (Action::Line, rest)
+    };
+    if rest.starts_with(|c: char| c.is_alphanumeric() || c == '-' || c == '_') {
+        return None;
+    }
+    let reason = rest.split_once("--").map(|(_, r)| r.trim_end_matches("*/"));
+    Some((Family::Covgate, action, reason))
+}
+
+/// The comment text of a source file, as (1-based line, text of the comment on that line)
+/// pieces; a block comment spanning lines gives one piece per line.
+pub fn comments(text: &str, lang: Lang) -> Vec<(u32, &str)> {
+    let mut lexer = Lexer {
+        text,
+        pos: 0,
+        line: 1,
+        lang,
+        out: Vec::new(),
+    };
+    lexer.run();
+    lexer.out
+}
+
+struct Lexer<'a> {
+    text: &'a str,
+    pos: usize,
+    line: u32,
+    lang: Lang,
+    out: Vec<(u32, &'a str)>,
+}
+
+impl<'a> Lexer<'a> {
+    fn rest(&self) -> &'a str {
+        self.text.get(self.pos..).unwrap_or("")
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.rest().chars().next()?;
+        self.pos += c.len_utf8();
+        if c == '\n' {
+            self.line += 1;
+        }
+        Some(c)
+    }
+
+    fn run(&mut self) {
+        while let Some(c) = self.rest().chars().next() {
+            let rest = self.rest();
+            match (self.lang, c) {
+                (Lang::Hash, '#') => self.line_comment(1),
+                (Lang::Rust | Lang::CLike, '/') if rest.starts_with("//") => self.line_comment(2),
+                (Lang::Rust | Lang::CLike, '/') if rest.starts_with("/*") => self.block_comment(),
+                (Lang::Rust, 'r' | 'b') if raw_string_hashes(rest).is_some() => self.raw_string(),
+                (_, '"') => self.quoted('"'),
+                (Lang::Rust, '\'') => self.rust_quote(),
+                (Lang::CLike | Lang::Hash, '\'') => self.quoted('\''),
+                _ => {
+                    self.bump();
+                }
+            }
+        }
+    }
+
+    fn line_comment(&mut self, opener: usize) {
+        self.pos += opener;
+        let rest = self.rest();
+        let end = rest.find('\n').unwrap_or(rest.len());
+        self.out.push((self.line, rest.get(..end).unwrap_or("")));
+        self.pos += end;
+    }
+
+    fn block_comment(&mut self) {
+        self.pos += 2;
+        let mut depth = 1usize;
+        let mut piece_start = self.pos;
+        while depth > 0 {
+            let rest = self.rest();
+            if rest.is_empty() {
+                break;
+            }
+            if rest.starts_with("*/") {
+                depth -= 1;
+                if depth == 0 {
+                    self.push_piece(piece_start);
+                }
+                self.pos += 2;
+            } else if self.lang == Lang::Rust && rest.starts_with("/*") {
+                depth += 1;
+                self.pos += 2;
+            } else if rest.starts_with('\n') {
+                self.push_piece(piece_start);
+                self.bump();
+                piece_start = self.pos;
+            } else {
+                self.bump();
+            }
+        }
+        if depth > 0 {
+            self.push_piece(piece_start);
+        }
+    }
+
+    fn push_piece(&mut self, start: usize) {
+        let piece = self.text.get(start..self.pos).unwrap_or("");
+        self.out.push((self.line, piece));
+    }
+
+    /// A string or char literal with backslash escapes, ending at `quote`.
+    fn quoted(&mut self, quote: char) {
+        self.bump();
+        while let Some(c) = self.bump() {
+            if c == '\\' {
+                self.bump();
+            } else if c == quote {
+                break;
+            }
+        }
+    }
+
+    /// `'x'`, `'\n'` (char literals) or `'a` (a lifetime or label).
+    fn rust_quote(&mut self) {
+        let rest = self.rest();
+        let mut chars = rest.chars().skip(1);
+        let is_char = matches!(
+            (chars.next(), chars.next()),
+            (Some('\\'), _) | (Some(_), Some('\''))
+        );
+        if is_char {
+            self.quoted('\'');
+        } else {
+            self.bump();
+        }
+    }
+
+    fn raw_string(&mut self) {
+        let rest = self.rest();
+        let hashes = raw_string_hashes(rest).unwrap_or(0);
+        let opener = rest.find('"').map_or(rest.len(), |i| i + 1);
+        self.pos += opener;
+        let closer = format!("\"{}", "#".repeat(hashes));
+        let body = self.rest();
+        let end = body.find(&closer).map_or(body.len(), |i| i + closer.len());
+        for _ in body.get(..end).unwrap_or("").matches('\n') {
+            self.line += 1;
+        }
+        self.pos += end;
+    }
+}
+
+/// For `r"…"`, `r#"…"#`, `br"…"`: the number of `#`s; `None` when `text` does not open a raw
+/// string.
+fn raw_string_hashes(text: &str) -> Option<usize> {
+    let after_b = text.strip_prefix('b').unwrap_or(text);
+    let after_r = after_b.strip_prefix('r')?;
+    let hashes = after_r.chars().take_while(|c| *c == '#').count();
+    after_r.get(hashes..)?.starts_with('"').then_some(hashes)
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    const ALL: &[Family] = &Family::ALL;
+
+    fn lines(text: &str, lang: Lang) -> Vec<u32> {
+        scan("f.rs", text, lang, ALL, true)
+            .unwrap()
+            .lines
+            .into_iter()
+            .collect()
+    }
+
+    #[test]
+    fn rust_comments_only() {
+        let text = "let s = \"// covgate:ignore -- in a string\";\n\
+                    let r = r#\"LCOV_EXCL_LINE \"# ;\n\
+                    let c = '\"'; // LCOV_EXCL_LINE\n\
+                    fn f<'a>(x: &'a str) {} /* grcov-excl-line */\n\
+                    /* outer /* nested */ LCOV_EXCL_LINE */\n";
+        assert_eq!(lines(text, Lang::Rust), vec![3, 4, 5]);
+    }
+
+    #[test]
+    fn covgate_markers_and_ranges() {
+        let text = "a // covgate:ignore -- unreachable\n\
+                    // covgate:ignore-next -- platform\n\
+                    b\n\
+                    // covgate:ignore-start -- generated\n\
+                    c\n\
+                    // covgate:ignore-end\n\
+                    d\n";
+        assert_eq!(lines(text, Lang::Rust), vec![1, 3, 4, 5, 6]);
+    }
+
+    #[test]
+    fn lcov_and_grcov_ranges_and_branch_lines() {
+        let text = "x\n// LCOV_EXCL_START\ny\n// LCOV_EXCL_STOP\nif a {} // LCOV_EXCL_BR_LINE\n\
+                    # grcov-excl-br-line\n";
+        let ignores = scan("f.c", text, Lang::CLike, ALL, true).unwrap();
+        assert_eq!(
+            ignores.lines.iter().copied().collect::<Vec<_>>(),
+            vec![2, 3, 4]
+        );
+        assert_eq!(
+            ignores.branch_lines.iter().copied().collect::<Vec<_>>(),
+            vec![5]
+        );
+        assert!(
+            ignores.ignores_branch(3) && ignores.ignores_branch(5) && !ignores.ignores_branch(1)
+        );
+        assert_eq!(ignores.markers, 3);
+        let hash = scan("f.py", "x = 1  # grcov-excl-line\n", Lang::Hash, ALL, true).unwrap();
+        assert_eq!(hash.lines.iter().copied().collect::<Vec<_>>(), vec![1]);
+    }
+
+    #[test]
+    fn families_can_be_switched_off() {
+        let text = "a // LCOV_EXCL_LINE\nb // grcov-excl-line\n";
+        let only_grcov = scan("f.rs", text, Lang::Rust, &[Family::Grcov], true).unwrap();
+        assert_eq!(
+            only_grcov.lines.iter().copied().collect::<Vec<_>>(),
+            vec![2]
+        );
+        assert!(scan("f.rs", text, Lang::Rust, &[], true)
+            .unwrap()
+            .is_empty());
+    }
+
+    #[test]
+    fn errors_name_file_and_line() {
+        let err = |text: &str| {
+            scan("src/x.rs", text, Lang::Rust, ALL, true)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            err("a\n// LCOV_EXCL_START\n"),
+            "src/x.rs:2: lcov range start without its end"
+        );
+        assert_eq!(
+            err("// grcov-excl-stop\n"),
+            "src/x.rs:1: grcov range end without a start"
+        );
+        assert!(
+            err("// covgate:ignore\n").starts_with("src/x.rs:1: covgate marker without a reason")
+        );
+        assert!(err("// covgate:ignore --   \n").starts_with("src/x.rs:1: covgate marker without"));
+        assert!(
+            err("// covgate:ignore-start -- a\n// covgate:ignore-start -- b\n")
+                .starts_with("src/x.rs:2: covgate range start inside the range opened at line 1")
+        );
+        let lax = scan("f.rs", "x // covgate:ignore\n", Lang::Rust, ALL, false).unwrap();
+        assert_eq!(lax.lines.len(), 1);
+    }
+
+    #[test]
+    fn words_must_end_where_the_marker_ends() {
+        assert!(lines("// covgate:ignored -- x\n// LCOV_EXCL_LINES\n", Lang::Rust).is_empty());
+    }
+
+    #[test]
+    fn languages_by_extension() {
+        assert_eq!(Lang::of("src/a.rs"), Lang::Rust);
+        assert_eq!(Lang::of("a.py"), Lang::Hash);
+        assert_eq!(Lang::of("a.cpp"), Lang::CLike);
+        assert_eq!(Lang::of("Makefile"), Lang::CLike);
+        assert_eq!(Family::from_name("lcov"), Some(Family::Lcov));
+        assert_eq!(Family::from_name("x"), None);
+    }
+
+    #[test]
+    fn unterminated_constructs_do_not_panic() {
+        for text in [
+            "/* open", "\"open", "r#\"open", "'", "'\\", "b", "//", "/*/",
+        ] {
+            let _ = comments(text, Lang::Rust);
+            let _ = comments(text, Lang::CLike);
+        }
+        assert_eq!(
+            comments("/* a\nb */", Lang::CLike),
+            vec![(1, " a"), (2, "b ")]
+        );
+    }
+}
