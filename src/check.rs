@@ -7,6 +7,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::ignore;
 use crate::judge::{self, Verdict};
 use crate::measure::{self, Part};
 use crate::model::Metric;
@@ -53,6 +54,11 @@ pub fn run(opts: &CheckOptions) -> Result<Outcome> {
         None => Policy::find(&opts.cwd)?,
     };
     let policy = Policy::load(&policy_path)?;
+    if opts.reports.iter().filter(|r| *r == "-").count() > 1 {
+        return Err(Error::new(
+            "`-` (standard input) is given more than once; stdin can be read only once",
+        ));
+    }
     let reports = opts
         .reports
         .iter()
@@ -72,6 +78,11 @@ pub fn run(opts: &CheckOptions) -> Result<Outcome> {
             _ => None,
         })
         .collect();
+    let ignores = if opts.walk {
+        ignore::scan_files(Path::new(&root), measured_parts.keys(), &policy.inline)?
+    } else {
+        BTreeMap::new()
+    };
     let measured = measure::measure(&measured_parts)?;
     let verdict = judge::evaluate(&scope, &measured, &policy);
     Ok(Outcome {

@@ -15,9 +15,13 @@
 //! A range start without its end, an end without a start, or a start inside an open range of the
 //! same family is an error naming the file and line.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::policy::Inline;
 
 /// A marker family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -427,6 +431,36 @@ fn raw_string_hashes(text: &str) -> Option<usize> {
     let after_r = after_b.strip_prefix('r')?;
     let hashes = after_r.chars().take_while(|c| *c == '#').count();
     after_r.get(hashes..)?.starts_with('"').then_some(hashes)
+}
+
+/// Scans the measured files `paths` (root-relative) under `root` for markers, in parallel.
+///
+/// Returns the files that carry at least one marker. A file that cannot be read as UTF-8 text
+/// carries none (its numbers then stand as reported, which never helps it pass).
+///
+/// Errors: the first marker error, in path order.
+pub fn scan_files<'a>(
+    root: &Path,
+    paths: impl Iterator<Item = &'a String>,
+    inline: &Inline,
+) -> Result<BTreeMap<String, Ignores>> {
+    let paths: Vec<&String> = paths.collect();
+    let scanned: Vec<Result<(String, Ignores)>> = paths
+        .par_iter()
+        .filter_map(|rel| {
+            let text = std::fs::read_to_string(root.join(rel.as_str())).ok()?;
+            let found = scan(rel, &text, Lang::of(rel), &inline.families, inline.require_reason);
+            Some(found.map(|ignores| ((*rel).clone(), ignores)))
+        })
+        .collect();
+    let mut out = BTreeMap::new();
+    for result in scanned {
+        let (rel, ignores) = result?;
+        if !ignores.is_empty() {
+            out.insert(rel, ignores);
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::error::{Error, Result};
+use crate::ignore::Family;
 use crate::model::Metric;
 
 /// The default policy file name, looked up in the current folder and its ancestors.
@@ -27,13 +28,22 @@ struct RawPolicy {
     measure: RawMeasure,
     #[serde(default)]
     exclude: Vec<RawExclude>,
+    #[serde(default)]
+    inline: RawInline,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawInline {
+    markers: Option<Spanned<Vec<Spanned<String>>>>,
+    require_reason: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawMeasure {
-    include: Option<Vec<Spanned<String>>>,
-    metrics: Option<Vec<Spanned<String>>>,
+    include: Option<Spanned<Vec<Spanned<String>>>>,
+    metrics: Option<Spanned<Vec<Spanned<String>>>>,
     threshold: Option<Spanned<f64>>,
 }
 
@@ -59,6 +69,17 @@ pub struct Policy {
     pub threshold: f64,
     /// `[[exclude]]` entries, in file order.
     pub excludes: Vec<Exclude>,
+    /// `[inline]`: which marker families are honoured, and whether covgate markers need reasons.
+    pub inline: Inline,
+}
+
+/// The `[inline]` section: inline ignore markers in source (see [`crate::ignore`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inline {
+    /// `markers`: the families honoured (default: all of `covgate`, `lcov`, `grcov`).
+    pub families: Vec<Family>,
+    /// `require-reason` (default true): a covgate marker without `-- reason` is an error.
+    pub require_reason: bool,
 }
 
 /// A compiled glob with the text it came from. `*` and `?` never match `/`; `**` does.
@@ -102,18 +123,20 @@ impl Policy {
         let raw: RawPolicy = toml::from_str(text).map_err(|e| toml_error(&shown, text, &e))?;
         let here = |span: Range<usize>, msg: String| located(&shown, text, span, msg);
         let include = match raw.measure.include {
-            Some(globs) => compile_all(&globs, &here)?,
+            Some(globs) if globs.get_ref().is_empty() => {
+                return Err(here(
+                    globs.span(),
+                    "`[measure] include` is empty; list the source files to measure, e.g. include = [\"src/**/*.rs\"]"
+                        .to_string(),
+                ))
+            }
+            Some(globs) => compile_all(globs.get_ref(), &here)?,
             None => vec![Pattern {
                 glob: DEFAULT_INCLUDE.to_string(),
                 location: format!("{shown} (default include)"),
                 matcher: compile(DEFAULT_INCLUDE).expect("the default include is a valid glob"),
             }],
         };
-        if include.is_empty() {
-            return Err(Error::new(format!(
-                "{shown}: `[measure] include` is empty; list the source files to measure, e.g. include = [\"src/**/*.rs\"]"
-            )));
-        }
         Ok(Policy {
             file: file.to_path_buf(),
             root: raw.root.map(Spanned::into_inner),
@@ -121,6 +144,7 @@ impl Policy {
             metrics: metrics(raw.measure.metrics, &here)?,
             threshold: threshold(raw.measure.threshold, &here)?,
             excludes: excludes(raw.exclude, &here)?,
+            inline: inline(raw.inline, &here)?,
         })
     }
 
@@ -174,12 +198,38 @@ fn pattern(glob: &Spanned<String>, here: &Locate) -> Result<Pattern> {
     })
 }
 
-fn metrics(raw: Option<Vec<Spanned<String>>>, here: &Locate) -> Result<Vec<Metric>> {
+fn inline(raw: RawInline, here: &Locate) -> Result<Inline> {
+    let families = match raw.markers {
+        None => Family::ALL.to_vec(),
+        Some(names) => names
+            .get_ref()
+            .iter()
+            .map(|name| {
+                Family::from_name(name.get_ref()).ok_or_else(|| {
+                    here(
+                        name.span(),
+                        format!(
+                            "unknown marker family `{}`; expected covgate, lcov or grcov",
+                            name.get_ref()
+                        ),
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>>>()?,
+    };
+    Ok(Inline {
+        families,
+        require_reason: raw.require_reason.unwrap_or(true),
+    })
+}
+
+fn metrics(raw: Option<Spanned<Vec<Spanned<String>>>>, here: &Locate) -> Result<Vec<Metric>> {
     let Some(raw) = raw else {
         return Ok(Metric::ALL.to_vec());
     };
+    let span = raw.span();
     let mut chosen = Vec::new();
-    for name in &raw {
+    for name in raw.get_ref() {
         let metric = Metric::from_name(name.get_ref()).ok_or_else(|| {
             here(
                 name.span(),
@@ -199,7 +249,7 @@ fn metrics(raw: Option<Vec<Spanned<String>>>, here: &Locate) -> Result<Vec<Metri
     }
     if chosen.is_empty() {
         return Err(here(
-            0..0,
+            span,
             "`[measure] metrics` is empty; list at least one metric".to_string(),
         ));
     }
@@ -277,6 +327,11 @@ mod tests {
         let p = parse("").unwrap();
         assert_eq!(p.metrics, Metric::ALL.to_vec());
         assert_eq!(p.threshold, 100.0);
+        assert_eq!(p.inline.families, Family::ALL.to_vec());
+        assert!(p.inline.require_reason);
+        let q = parse("[inline]\nmarkers = [\"grcov\"]\nrequire-reason = false\n").unwrap();
+        assert_eq!(q.inline.families, vec![Family::Grcov]);
+        assert!(!q.inline.require_reason);
         assert_eq!(p.include.len(), 1);
         assert!(p.include[0].is_match("src/a/b.rs"));
         assert!(!p.include[0].is_match("tests/a.rs"));
@@ -318,11 +373,15 @@ mod tests {
         let e = parse("[measure]\nmetrics = [\"statements\"]\n").unwrap_err();
         assert!(e.message().contains("unknown metric `statements`"), "{e}");
         let e = parse("[measure]\nmetrics = []\n").unwrap_err();
-        assert!(e.message().contains("is empty"), "{e}");
+        assert!(e.message().starts_with("p.toml:2:11: `[measure] metrics` is empty"), "{e}");
         let e = parse("[measure]\nthreshold = 101\n").unwrap_err();
         assert!(e.message().starts_with("p.toml:2:13: threshold 101"), "{e}");
         let e = parse("[measure]\ninclude = []\n").unwrap_err();
-        assert!(e.message().contains("include` is empty"), "{e}");
+        assert!(e.message().starts_with("p.toml:2:11: `[measure] include` is empty"), "{e}");
+        let e = parse("[inline]\nmarkers = [\"lcov\", \"gcov\"]\n").unwrap_err();
+        assert!(e.message().starts_with("p.toml:2:20: unknown marker family `gcov`"), "{e}");
+        let e = parse("[inline]\nrequire_reason = true\n").unwrap_err();
+        assert!(e.message().contains("unknown field `require_reason`"), "{e}");
         let e = parse("[[exclude]]\npath = \"a\"\n").unwrap_err();
         assert!(e.message().contains("missing field `reason`"), "{e}");
         let e = parse("[[exclude]]\npath = \"src/{a\"\nreason = \"r\"\n").unwrap_err();

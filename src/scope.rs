@@ -15,7 +15,7 @@ use walkdir::{DirEntry, WalkDir};
 use crate::error::{Error, Result};
 use crate::nocode::{self, RustSource};
 use crate::paths::{self, Location};
-use crate::policy::Policy;
+use crate::policy::{Pattern, Policy};
 
 /// Why an in-scope file is or is not measured.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,9 +43,16 @@ pub struct Scope {
 
 /// Classifies the report files and, when `walk` is set, the files on disk under `root`.
 ///
-/// Errors (exit 2): no report file is selected by `include` (an irrelevant report, or paths that
-/// need `--root`/`--remap-path-prefix`); with `walk`, the root is missing or `include` matches
-/// nothing on disk; an `[[exclude]]` that matches no in-scope file (stale), when `walk` is set.
+/// Errors (exit 2), in this order:
+/// - with `walk`, the root is not a folder (checked first: a wrong root also makes the report
+///   look irrelevant, and the root is the thing to fix);
+/// - no report file is selected by `include` (an irrelevant report, or paths that need
+///   `--root`/`--remap-path-prefix`);
+/// - with `walk`, `include` matches nothing on disk;
+/// - with `walk`, an `include` glob that matches no in-scope file (dead: nothing on disk or in
+///   the reports), or an `[[exclude]]` glob that matches no in-scope file (stale).
+///
+/// Without `walk` the globs are not checked, since the sources are not at hand.
 pub fn resolve(
     report_files: &BTreeSet<Location>,
     policy: &Policy,
@@ -57,6 +64,12 @@ pub fn resolve(
         walked: walk,
         ..Scope::default()
     };
+    if walk && !root.is_dir() {
+        return Err(Error::new(format!(
+            "the root {} is not a folder; fix `root` in the policy or --root",
+            root.display()
+        )));
+    }
     let mut reported = BTreeSet::new();
     for location in report_files {
         match location {
@@ -93,7 +106,7 @@ pub fn resolve(
         scope.files.insert(rel.clone(), class);
     }
     if walk {
-        check_stale(&scope, policy)?;
+        check_globs(&scope, policy)?;
     }
     Ok(scope)
 }
@@ -119,27 +132,45 @@ fn irrelevant_report(report_files: &BTreeSet<Location>, policy: &Policy, root: &
     ))
 }
 
-/// An exclusion is stale when no in-scope file (reported or on disk) matches it.
-fn check_stale(scope: &Scope, policy: &Policy) -> Result<()> {
+/// Every glob of the policy must match an in-scope file (reported or on disk). An `include`
+/// glob that matches none is dead; an `[[exclude]]` glob that matches none is stale. A file that
+/// two exclusions match is excluded by the first, and neither of them is stale.
+fn check_globs(scope: &Scope, policy: &Policy) -> Result<()> {
+    let matches_a_file = |pattern: &Pattern| scope.files.keys().any(|f| pattern.is_match(f));
+    let dead: Vec<String> = policy
+        .include
+        .iter()
+        .filter(|p| !matches_a_file(p))
+        .map(|p| format!("  {}: `{}`", p.location, p.glob))
+        .collect();
     let stale: Vec<String> = policy
         .excludes
         .iter()
-        .enumerate()
-        .filter(|(i, _)| !scope.files.values().any(|c| *c == Class::Excluded(*i)))
-        .map(|(_, e)| {
+        .filter(|e| !matches_a_file(&e.pattern))
+        .map(|e| {
             format!(
                 "  {}: `{}` ({})",
                 e.pattern.location, e.pattern.glob, e.reason
             )
         })
         .collect();
-    if stale.is_empty() {
+    let mut problems = Vec::new();
+    if !dead.is_empty() {
+        problems.push(format!(
+            "dead `include` globs match no file, on disk or in the report(s); fix or remove them:\n{}",
+            dead.join("\n")
+        ));
+    }
+    if !stale.is_empty() {
+        problems.push(format!(
+            "stale [[exclude]] entries match no in-scope file; remove them or fix their globs:\n{}",
+            stale.join("\n")
+        ));
+    }
+    if problems.is_empty() {
         return Ok(());
     }
-    Err(Error::new(format!(
-        "stale [[exclude]] entries match no in-scope file; remove them or fix their globs:\n{}",
-        stale.join("\n")
-    )))
+    Err(Error::new(problems.join("\n")))
 }
 
 fn classify_unreported(file: &Path) -> Class {
@@ -159,13 +190,8 @@ fn classify_unreported(file: &Path) -> Class {
 
 /// Walks `root` for files whose relative path satisfies `included`, skipping hidden folders,
 /// `target/` at the root and any folder holding a `CACHEDIR.TAG` (cargo's build folders).
+/// The caller has checked that `root` is a folder.
 fn walk_root(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<BTreeSet<String>> {
-    if !root.is_dir() {
-        return Err(Error::new(format!(
-            "the root {} is not a folder; fix `root` in the policy or --root",
-            root.display()
-        )));
-    }
     let mut found = BTreeSet::new();
     let walker = WalkDir::new(root)
         .follow_links(false)
@@ -192,4 +218,28 @@ fn skipped(entry: &DirEntry) -> bool {
         && (name.starts_with('.')
             || (entry.depth() == 1 && name == "target")
             || entry.path().join("CACHEDIR.TAG").exists())
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    /// The default include cannot be dead through the binary: a report file must match it first,
+    /// or the report is irrelevant. It is checked like any written glob all the same.
+    #[test]
+    fn the_default_include_is_checked_like_a_written_one() {
+        let policy = Policy::parse(Path::new("p.toml"), "").expect("the empty policy");
+        let err = check_globs(&Scope::default(), &policy).expect_err("dead");
+        assert_eq!(
+            err.message(),
+            "dead `include` globs match no file, on disk or in the report(s); fix or remove them:\n  \
+             p.toml (default include): `src/**/*.rs`"
+        );
+        let mut scope = Scope::default();
+        scope
+            .files
+            .insert("src/a/b.rs".to_string(), Class::Measured);
+        assert_eq!(check_globs(&scope, &policy), Ok(()));
+    }
 }

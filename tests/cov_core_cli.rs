@@ -445,3 +445,135 @@ fn a_folder_that_cannot_be_walked_is_an_error() {
     let run = walk_run(&sb, &[]);
     assert_error(&run, &format!("walking {}: ", sb.path().display()));
 }
+
+/// Asserts exit code 2, no stdout, and exactly `message` as the error on stderr.
+fn assert_exact_error(run: &common::Run, message: &str) {
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    assert_eq!(run.stderr, format!("covgate: error: {message}\n"));
+}
+
+#[test]
+fn a_root_that_is_missing_or_a_file_is_named_before_the_report_is_judged_irrelevant() {
+    // No remap: the report's paths match nothing under either root. The root is the real
+    // problem, so it is named, not the report.
+    let sb = all_rs();
+    sb.write("Cargo.toml", "[package]\n");
+    let report = llvm("tricky_stable.json");
+    let run = sb.run(&["check", &report, "--root", "/nonexistent/x"]);
+    assert_exact_error(
+        &run,
+        "the root /nonexistent/x is not a folder; fix `root` in the policy or --root",
+    );
+    let run = sb.run(&["check", &report, "--root", "Cargo.toml"]);
+    assert_exact_error(
+        &run,
+        &format!(
+            "the root {} is not a folder; fix `root` in the policy or --root",
+            sb.path().join("Cargo.toml").display()
+        ),
+    );
+    // The policy's `root` is checked the same way.
+    sb.policy("root = \"nope\"\n[measure]\ninclude = [\"**/*.rs\"]\n");
+    let run = sb.run(&["check", &report]);
+    assert_exact_error(
+        &run,
+        &format!(
+            "the root {} is not a folder; fix `root` in the policy or --root",
+            sb.path().join("nope").display()
+        ),
+    );
+    // Without the walk the root is never read, so the report is what does not fit.
+    let run = sb.run(&["check", &report, "--root", "/nonexistent/x", "--no-walk"]);
+    assert_error(
+        &run,
+        "no file in the report(s) is selected by `include` (**/*.rs) under the root /nonexistent/x;",
+    );
+}
+
+#[test]
+fn a_file_that_two_excludes_match_makes_neither_stale() {
+    let sb = Sandbox::new();
+    sb.policy(
+        "[measure]\ninclude = [\"src/**/*.rs\"]\n\
+         [[exclude]]\npath = \"src/main.rs\"\nreason = \"entry point\"\n\
+         [[exclude]]\npath = \"src/m*.rs\"\nreason = \"binaries\"\n",
+    );
+    sb.write("src/lib.rs", "pub fn f() {}\n");
+    let run = walk_run(&sb, &[]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    // The first matching entry gives the reason.
+    assert_eq!(status(&doc, "src/main.rs"), "excluded");
+    assert_eq!(common::file(&doc, "src/main.rs")["reason"], "entry point");
+    assert_eq!(doc["summary"]["excluded"], 1);
+
+    // A real stale entry among them is still reported, alone, with its place.
+    sb.policy(
+        "[measure]\ninclude = [\"src/**/*.rs\"]\n\
+         [[exclude]]\npath = \"src/main.rs\"\nreason = \"entry point\"\n\
+         [[exclude]]\npath = \"src/m*.rs\"\nreason = \"binaries\"\n\
+         [[exclude]]\npath = \"src/gone.rs\"\nreason = \"was removed\"\n",
+    );
+    let run = walk_run(&sb, &[]);
+    let policy = sb.path().join("coverage-policy.toml").display().to_string();
+    assert_exact_error(
+        &run,
+        &format!(
+            "stale [[exclude]] entries match no in-scope file; remove them or fix their globs:\n  \
+             {policy}:10:8: `src/gone.rs` (was removed)"
+        ),
+    );
+}
+
+#[test]
+fn an_include_glob_that_matches_no_file_is_an_error_when_walking() {
+    // `shared/*.rs` matches only a reported file, `extra/*.rs` only a file on disk: both live.
+    // `tests/**/*.rs` matches neither.
+    let sb = Sandbox::new();
+    sb.policy(
+        "[measure]\n\
+         include = [\"src/**/*.rs\", \"tests/**/*.rs\", \"shared/*.rs\", \"extra/*.rs\"]\n",
+    );
+    sb.write("src/lib.rs", "pub fn f() {}\n");
+    sb.write("extra/x.rs", "pub struct X;\n");
+    let policy = sb.path().join("coverage-policy.toml").display().to_string();
+    let run = walk_run(&sb, &[]);
+    assert_exact_error(
+        &run,
+        &format!(
+            "dead `include` globs match no file, on disk or in the report(s); fix or remove them:\n  \
+             {policy}:2:27: `tests/**/*.rs`"
+        ),
+    );
+    // Without the walk the sources are not at hand: includes are not checked.
+    let run = walk_run(&sb, &["--no-walk"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(status(&run.json(), "shared/common.rs"), "fail");
+
+    // Dead includes and stale excludes are reported together.
+    sb.policy(
+        "[measure]\n\
+         include = [\"src/**/*.rs\", \"tests/**/*.rs\", \"benches/*.rs\"]\n\
+         [[exclude]]\npath = \"src/gone.rs\"\nreason = \"was removed\"\n",
+    );
+    let run = walk_run(&sb, &[]);
+    assert_exact_error(
+        &run,
+        &format!(
+            "dead `include` globs match no file, on disk or in the report(s); fix or remove them:\n  \
+             {policy}:2:27: `tests/**/*.rs`\n  \
+             {policy}:2:44: `benches/*.rs`\n\
+             stale [[exclude]] entries match no in-scope file; remove them or fix their globs:\n  \
+             {policy}:4:8: `src/gone.rs` (was removed)"
+        ),
+    );
+
+    // With every glob live the check gives its verdict.
+    sb.policy("[measure]\ninclude = [\"src/**/*.rs\", \"shared/*.rs\", \"extra/*.rs\"]\n");
+    let run = walk_run(&sb, &[]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(status(&doc, "extra/x.rs"), "no-code");
+    assert_eq!(status(&doc, "shared/common.rs"), "fail");
+}

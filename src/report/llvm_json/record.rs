@@ -377,6 +377,32 @@ mod tests {
     }
 
     #[test]
+    fn the_main_file_may_come_after_the_header_it_expands() {
+        // File 0 (a header) is expanded by file 1 at 6:5–6:9, so file 1 is the main file and
+        // its first region, not the header's, is the group key.
+        let raw = record(
+            r#"{"name":"m","count":2,"filenames":["m.h","a.c"],
+                "regions":[[1,10,1,20,0,0,0,0],[5,1,8,2,2,1,0,0],[6,5,6,9,2,1,0,1]]}"#,
+        );
+        let Some((file, stats)) = raw.into_stats() else {
+            panic!("no main file");
+        };
+        assert_eq!(file, "a.c");
+        assert_eq!(stats.key, (5, 1));
+        assert_eq!(stats.regions, Counts::new(1, 2));
+        assert_eq!(
+            stats.uncovered_regions,
+            vec![Span {
+                line_start: 6,
+                col_start: 5,
+                line_end: 6,
+                col_end: 9,
+            }]
+        );
+        assert_eq!(stats.lines, Counts::new(4, 4));
+    }
+
+    #[test]
     fn a_branch_that_is_not_an_array_is_an_error() {
         let err = serde_json::from_str::<RawRecord>(
             r#"{"name":"f","count":1,"filenames":["a"],"regions":[],"branches":[{}]}"#,
