@@ -83,7 +83,7 @@ pub fn run(opts: &CheckOptions) -> Result<Outcome> {
     } else {
         BTreeMap::new()
     };
-    let measured = measure::measure(&measured_parts)?;
+    let measured = measure::measure(&measured_parts, &ignores)?;
     let verdict = judge::evaluate(&scope, &measured, &policy);
     Ok(Outcome {
         facts: facts(&policy, &root, &reports, opts.walk),

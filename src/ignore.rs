@@ -21,7 +21,11 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::model::Counts;
 use crate::policy::Inline;
+use crate::report::lcov::LcovFile;
+use crate::report::llvm_json::{self, FunctionStats, LineRange, LlvmFile};
+use crate::report::FileCoverage;
 
 /// A marker family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -219,7 +223,7 @@ fn markers_in<'a>(comment: &'a str, families: &[Family]) -> Vec<(Family, Action,
     let mut found = Vec::new();
     for family in families {
         match family {
-            Family::Covgate => found.extend(covgate_marker(comment)),
+            Family::Covgate => found.extend(covgate_markers(comment)),
             Family::Lcov => found.extend(token_markers(
                 comment,
                 Family::Lcov,
@@ -265,9 +269,21 @@ fn contains_word(text: &str, token: &str) -> bool {
     })
 }
 
-/// A `covgate:ignore[-next|-start|-end]` marker, with its reason.
-fn covgate_marker(comment: &str) -> Option<(Family, Action, Option<&str>)> {
-    let (_, rest) = comment.split_once("covgate:ignore")?;
+/// The `covgate:ignore[-next|-start|-end]` markers of a comment, each with its reason (the text
+/// after ` -- `, up to the next marker).
+fn covgate_markers(comment: &str) -> Vec<(Family, Action, Option<&str>)> {
+    const TOKEN: &str = "covgate:ignore";
+    let starts: Vec<usize> = comment.match_indices(TOKEN).map(|(at, _)| at).collect();
+    let ends = starts.iter().skip(1).copied().chain([comment.len()]);
+    starts
+        .iter()
+        .zip(ends)
+        .filter_map(|(&at, end)| covgate_marker(comment.get(at + TOKEN.len()..end)?))
+        .collect()
+}
+
+/// One marker, from the text right after `covgate:ignore`.
+fn covgate_marker(rest: &str) -> Option<(Family, Action, Option<&str>)> {
     let (action, rest) = if let Some(r) = rest.strip_prefix("-next") {
         (Action::NextLine, r)
     } else if let Some(r) = rest.strip_prefix("-start") {
@@ -280,7 +296,9 @@ fn covgate_marker(comment: &str) -> Option<(Family, Action, Option<&str>)> {
     if rest.starts_with(|c: char| c.is_alphanumeric() || c == '-' || c == '_') {
         return None;
     }
-    let reason = rest.split_once("--").map(|(_, r)| r.trim_end_matches("*/"));
+    let reason = rest
+        .split_once("--")
+        .map(|(_, r)| r.trim_end_matches("*/").trim_end_matches("//"));
     Some((Family::Covgate, action, reason))
 }
 
@@ -449,7 +467,13 @@ pub fn scan_files<'a>(
         .par_iter()
         .filter_map(|rel| {
             let text = std::fs::read_to_string(root.join(rel.as_str())).ok()?;
-            let found = scan(rel, &text, Lang::of(rel), &inline.families, inline.require_reason);
+            let found = scan(
+                rel,
+                &text,
+                Lang::of(rel),
+                &inline.families,
+                inline.require_reason,
+            );
             Some(found.map(|ignores| ((*rel).clone(), ignores)))
         })
         .collect();
@@ -461,6 +485,175 @@ pub fn scan_files<'a>(
         }
     }
     Ok(out)
+}
+
+/// How many items inline markers removed from one file, per metric (llvm-cov JSON: in the units
+/// of llvm-cov's summary, i.e. per instantiation group; LCOV: records).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Ignored {
+    /// Lines.
+    pub lines: u64,
+    /// Code regions (0 for LCOV).
+    pub regions: u64,
+    /// Branch sides.
+    pub branches: u64,
+    /// Functions.
+    pub functions: u64,
+}
+
+impl std::ops::Add for Ignored {
+    type Output = Ignored;
+
+    fn add(self, o: Ignored) -> Ignored {
+        Ignored {
+            lines: self.lines + o.lines,
+            regions: self.regions + o.regions,
+            branches: self.branches + o.branches,
+            functions: self.functions + o.functions,
+        }
+    }
+}
+
+/// Removes what `ignores` covers from one file's coverage: lines on ignored lines; regions,
+/// branch sides and functions whose start lies on an ignored line; branch sides on `BR`-marked
+/// lines. llvm-cov JSON counts are then recomputed from the function records by llvm-cov's
+/// instantiation-group rule (so branches count folded sides the summary leaves out, which is
+/// stricter); LCOV counts come from the remaining records.
+///
+/// Errors: a `-summary-only` JSON export (`origins` names the reports), which holds no detail to
+/// remove items from.
+pub fn apply(
+    path: &str,
+    coverage: &FileCoverage,
+    ignores: &Ignores,
+    origins: &[String],
+) -> Result<(FileCoverage, Ignored)> {
+    match coverage {
+        FileCoverage::Lcov(file) => Ok(apply_lcov(file, ignores)),
+        FileCoverage::Llvm(LlvmFile {
+            functions: Some(records),
+            ..
+        }) => Ok(apply_llvm(records, ignores)),
+        FileCoverage::Llvm(_) => Err(Error::new(format!(
+            "{path}: carries {} inline ignore marker(s), but {} holds only summaries (-summary-only):              ignored items cannot be taken out of a summary; give a full export",
+            ignores.markers,
+            origins.join(", ")
+        ))),
+    }
+}
+
+fn apply_lcov(file: &LcovFile, ignores: &Ignores) -> (FileCoverage, Ignored) {
+    let drop_line = |line: u32| ignores.lines.contains(&line);
+    let drop_branch = |line: u32| ignores.ignores_branch(line);
+    let ignored = Ignored {
+        lines: file.lines().filter(|(line, _)| drop_line(*line)).count() as u64,
+        regions: 0,
+        branches: file
+            .branches()
+            .iter()
+            .filter(|b| drop_branch(b.line))
+            .count() as u64,
+        functions: file
+            .functions()
+            .iter()
+            .filter(|f| f.start.is_some_and(drop_line))
+            .count() as u64,
+    };
+    if ignored == Ignored::default() {
+        // Nothing to take out: keep the file as read (declared totals included).
+        return (FileCoverage::Lcov(file.clone()), ignored);
+    }
+    (
+        FileCoverage::Lcov(file.without(drop_line, drop_branch)),
+        ignored,
+    )
+}
+
+fn apply_llvm(records: &[FunctionStats], ignores: &Ignores) -> (FileCoverage, Ignored) {
+    let before = llvm_json::recompute(records);
+    let kept: Vec<FunctionStats> = records.iter().map(|r| without(r, ignores)).collect();
+    let after = llvm_json::recompute(&kept);
+    let ignored = Ignored {
+        lines: before.lines.total.saturating_sub(after.lines.total),
+        regions: before.regions.total.saturating_sub(after.regions.total),
+        branches: before.branches.total.saturating_sub(after.branches.total),
+        functions: before.functions.total.saturating_sub(after.functions.total),
+    };
+    let file = LlvmFile {
+        summary: after,
+        functions: Some(kept),
+    };
+    (FileCoverage::Llvm(file), ignored)
+}
+
+/// One function record without the ignored items.
+fn without(record: &FunctionStats, ignores: &Ignores) -> FunctionStats {
+    let line_kept = |line: &u32| !ignores.lines.contains(line);
+    let branch_kept = |line: &u32| !ignores.ignores_branch(*line);
+    let covered_region_lines: Vec<u32> = record
+        .covered_region_lines
+        .iter()
+        .copied()
+        .filter(line_kept)
+        .collect();
+    let uncovered_regions: Vec<_> = record
+        .uncovered_regions
+        .iter()
+        .copied()
+        .filter(|s| line_kept(&s.line_start))
+        .collect();
+    let covered_branch_lines: Vec<u32> = record
+        .covered_branch_lines
+        .iter()
+        .copied()
+        .filter(branch_kept)
+        .collect();
+    let uncovered_branches: Vec<_> = record
+        .uncovered_branches
+        .iter()
+        .copied()
+        .filter(|b| branch_kept(&b.span.line_start))
+        .collect();
+    let (covered_lines, covered) = subtract(&record.covered_lines, &ignores.lines);
+    let (uncovered_lines, uncovered) = subtract(&record.uncovered_lines, &ignores.lines);
+    FunctionStats {
+        name: record.name.clone(),
+        count: record.count,
+        key: record.key,
+        regions: counts(covered_region_lines.len(), uncovered_regions.len()),
+        lines: Counts::new(covered, covered + uncovered),
+        branches: counts(covered_branch_lines.len(), uncovered_branches.len()),
+        uncovered_regions,
+        uncovered_branches,
+        uncovered_lines,
+        covered_region_lines,
+        covered_branch_lines,
+        covered_lines,
+        function_ignored: record.function_ignored || ignores.lines.contains(&record.key.0),
+    }
+}
+
+fn counts(covered: usize, uncovered: usize) -> Counts {
+    Counts::new(covered as u64, (covered + uncovered) as u64)
+}
+
+/// `ranges` without the lines in `ignored`, and how many lines remain.
+fn subtract(ranges: &[LineRange], ignored: &BTreeSet<u32>) -> (Vec<LineRange>, u64) {
+    let mut out: Vec<LineRange> = Vec::new();
+    let mut remaining = 0;
+    for range in ranges {
+        for line in (range.start..=range.end).filter(|l| !ignored.contains(l)) {
+            remaining += 1;
+            match out.last_mut() {
+                Some(last) if last.end.checked_add(1) == Some(line) => last.end = line,
+                _ => out.push(LineRange {
+                    start: line,
+                    end: line,
+                }),
+            }
+        }
+    }
+    (out, remaining)
 }
 
 #[cfg(test)]

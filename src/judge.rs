@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::ignore::Ignored;
 use crate::measure::Measured;
 use crate::model::{Counts, Metric, Summary};
 use crate::policy::Policy;
@@ -100,6 +101,8 @@ pub struct FileVerdict {
     pub reason: Option<String>,
     /// What is uncovered, for each metric this file fails (empty otherwise).
     pub uncovered: Uncovered,
+    /// What inline ignore markers took out of this file's metrics.
+    pub ignored: Ignored,
 }
 
 /// The verdict of a whole check.
@@ -117,6 +120,19 @@ impl Verdict {
     /// True when no in-scope file fails.
     pub fn passed(&self) -> bool {
         !self.files.iter().any(|f| f.status.fails())
+    }
+
+    /// What inline ignore markers took out, summed over all files, and how many files had any.
+    pub fn ignored(&self) -> (Ignored, usize) {
+        let with_markers = self
+            .files
+            .iter()
+            .filter(|f| f.ignored != Ignored::default());
+        let files = with_markers.clone().count();
+        (
+            with_markers.fold(Ignored::default(), |sum, f| sum + f.ignored),
+            files,
+        )
     }
 
     /// Number of files with `status`.
@@ -182,6 +198,7 @@ fn judge_file(
         metrics,
         reason,
         uncovered,
+        ignored: measured.map_or_else(Ignored::default, |m| m.ignored),
     }
 }
 

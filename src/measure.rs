@@ -15,6 +15,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::{Error, Result};
+use crate::ignore::{self, Ignored, Ignores};
 use crate::model::Summary;
 use crate::report::llvm_json::{self, LlvmFile, LlvmSummary};
 use crate::report::{FileCoverage, Report};
@@ -37,6 +38,8 @@ pub struct Measured {
     pub coverage: FileCoverage,
     /// Origins of the reports that named the file.
     pub origins: Vec<String>,
+    /// What inline ignore markers took out of the file's metrics.
+    pub ignored: Ignored,
 }
 
 /// Merges and counts every measured file. `parts` maps root-relative paths to their parts.
@@ -46,18 +49,29 @@ pub struct Measured {
 /// unavailable (`None`), never 0 of 0: a file only a stable shard names was not measured for
 /// branches, whatever the other shards hold.
 ///
-/// Errors: a file that is in both an LCOV and a JSON report; JSON parts that cannot be merged.
-pub fn measure(parts: &BTreeMap<String, Vec<Part<'_>>>) -> Result<BTreeMap<String, Measured>> {
+/// Files with inline ignore markers (`ignores`, by path) have the ignored items taken out after
+/// merging (see [`ignore::apply`]).
+///
+/// Errors: a file that is in both an LCOV and a JSON report; JSON parts that cannot be merged;
+/// markers in a file that only a `-summary-only` export names.
+pub fn measure(
+    parts: &BTreeMap<String, Vec<Part<'_>>>,
+    ignores: &BTreeMap<String, Ignores>,
+) -> Result<BTreeMap<String, Measured>> {
     parts
         .iter()
-        .map(|(path, parts)| Ok((path.clone(), measure_one(path, parts)?)))
+        .map(|(path, parts)| Ok((path.clone(), measure_one(path, parts, ignores.get(path))?)))
         .collect()
 }
 
-fn measure_one(path: &str, parts: &[Part<'_>]) -> Result<Measured> {
-    let origins = parts.iter().map(|p| p.report.origin.clone()).collect();
+fn measure_one(path: &str, parts: &[Part<'_>], ignores: Option<&Ignores>) -> Result<Measured> {
+    let origins: Vec<String> = parts.iter().map(|p| p.report.origin.clone()).collect();
     let branches_available = parts.iter().any(|p| p.report.has_branch_data);
-    let coverage = merge(path, parts)?;
+    let merged = merge(path, parts)?;
+    let (coverage, ignored) = match ignores {
+        Some(ignores) => ignore::apply(path, &merged, ignores, &origins)?,
+        None => (merged, Ignored::default()),
+    };
     let mut summary = match &coverage {
         FileCoverage::Lcov(file) => file.summary(),
         FileCoverage::Llvm(file) => llvm_summary(&file.summary),
@@ -67,6 +81,7 @@ fn measure_one(path: &str, parts: &[Part<'_>]) -> Result<Measured> {
         summary,
         coverage,
         origins,
+        ignored,
     })
 }
 

@@ -373,15 +373,30 @@ mod tests {
         let e = parse("[measure]\nmetrics = [\"statements\"]\n").unwrap_err();
         assert!(e.message().contains("unknown metric `statements`"), "{e}");
         let e = parse("[measure]\nmetrics = []\n").unwrap_err();
-        assert!(e.message().starts_with("p.toml:2:11: `[measure] metrics` is empty"), "{e}");
+        assert!(
+            e.message()
+                .starts_with("p.toml:2:11: `[measure] metrics` is empty"),
+            "{e}"
+        );
         let e = parse("[measure]\nthreshold = 101\n").unwrap_err();
         assert!(e.message().starts_with("p.toml:2:13: threshold 101"), "{e}");
         let e = parse("[measure]\ninclude = []\n").unwrap_err();
-        assert!(e.message().starts_with("p.toml:2:11: `[measure] include` is empty"), "{e}");
+        assert!(
+            e.message()
+                .starts_with("p.toml:2:11: `[measure] include` is empty"),
+            "{e}"
+        );
         let e = parse("[inline]\nmarkers = [\"lcov\", \"gcov\"]\n").unwrap_err();
-        assert!(e.message().starts_with("p.toml:2:20: unknown marker family `gcov`"), "{e}");
+        assert!(
+            e.message()
+                .starts_with("p.toml:2:20: unknown marker family `gcov`"),
+            "{e}"
+        );
         let e = parse("[inline]\nrequire_reason = true\n").unwrap_err();
-        assert!(e.message().contains("unknown field `require_reason`"), "{e}");
+        assert!(
+            e.message().contains("unknown field `require_reason`"),
+            "{e}"
+        );
         let e = parse("[[exclude]]\npath = \"a\"\n").unwrap_err();
         assert!(e.message().contains("missing field `reason`"), "{e}");
         let e = parse("[[exclude]]\npath = \"src/{a\"\nreason = \"r\"\n").unwrap_err();

@@ -184,7 +184,8 @@ fn from_llvm(records: &[FunctionStats]) -> Uncovered {
                 side: b.outcome.to_string(),
                 what: "never taken",
             }));
-        if let Some(first) = group.first().filter(|_| group.iter().all(|r| r.count == 0)) {
+        let never_ran = group.iter().all(|r| r.count == 0 && !r.function_ignored);
+        if let Some(first) = group.first().filter(|_| never_ran) {
             out.functions.push(FunctionItem {
                 line: Some(first.key.0),
                 name: demangle(&first.name),

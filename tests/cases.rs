@@ -321,3 +321,122 @@ fn case16_test_code_scope_follows_the_include() {
     assert_eq!(status(&doc, "src/lib.rs"), "pass");
     assert_eq!(metric(&doc, "tests/api.rs", "lines"), "5/6 fail");
 }
+
+const CASE14: &str = "14-inline-exclusion-markers";
+
+fn case14(policy: &str, report: &str) -> serde_json::Value {
+    let sb = crate_sandbox(CASE14, policy);
+    let run = check(&sb, "markers", &input(CASE14, report), &[]);
+    assert!(run.code == 0 || run.code == 1, "{report}: {}", run.stderr);
+    run.json()
+}
+
+#[test]
+fn case14_markers_honoured_exclude_lines_regions_and_functions() {
+    let honour = "[measure]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n";
+    for report in ["input-nightly.json", "input-nightly.info"] {
+        let policy = if report.ends_with("info") {
+            "[measure]\nmetrics = [\"functions\", \"lines\"]\n"
+        } else {
+            honour
+        };
+        let doc = case14(policy, report);
+        assert_eq!(status(&doc, "src/lib.rs"), "pass", "{report}: {doc:#}");
+        assert_eq!(metric(&doc, "src/lib.rs", "lines"), "9/9 pass", "{report}");
+        assert_eq!(
+            metric(&doc, "src/lib.rs", "functions"),
+            "2/2 pass",
+            "{report}"
+        );
+        assert_eq!(
+            metric(&doc, "src/control.rs", "functions"),
+            "0/1 fail",
+            "{report}"
+        );
+        assert_eq!(
+            metric(&doc, "src/control.rs", "lines"),
+            "0/3 fail",
+            "{report}"
+        );
+        let ignored = &common::file(&doc, "src/lib.rs")["ignored"];
+        assert_eq!(
+            ignored["lines"], 8,
+            "{report}: line 7 and 11-19 hold 8 mapped lines"
+        );
+        assert_eq!(ignored["functions"], 1, "{report}: debug_dump");
+    }
+    let doc = case14(honour, "input-nightly.json");
+    assert_eq!(metric(&doc, "src/lib.rs", "regions"), "14/14 pass");
+    assert_eq!(metric(&doc, "src/control.rs", "regions"), "0/4 fail");
+    assert_eq!(doc["summary"]["ignored"]["functions"], 1);
+    assert_eq!(doc["summary"]["files_with_ignores"], 1);
+}
+
+#[test]
+fn case14_markers_switched_off_count_everything() {
+    let off =
+        "[measure]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n[inline]\nmarkers = []\n";
+    let doc = case14(off, "input-nightly.json");
+    assert_eq!(metric(&doc, "src/lib.rs", "lines"), "9/17 fail");
+    assert_eq!(metric(&doc, "src/lib.rs", "functions"), "2/3 fail");
+    assert_eq!(metric(&doc, "src/lib.rs", "regions"), "14/24 fail");
+    let doc = case14(off, "input-stable.json");
+    assert_eq!(metric(&doc, "src/lib.rs", "lines"), "9/20 fail");
+    assert_eq!(metric(&doc, "src/lib.rs", "functions"), "2/4 fail");
+    assert_eq!(metric(&doc, "src/lib.rs", "regions"), "14/29 fail");
+}
+
+#[test]
+fn case14_stable_ignores_coverage_off_so_platform_banner_fails() {
+    let doc = case14(
+        "[measure]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n",
+        "input-stable.json",
+    );
+    assert_eq!(status(&doc, "src/lib.rs"), "fail");
+    let uncovered = &common::file(&doc, "src/lib.rs")["uncovered"];
+    assert_eq!(
+        uncovered["lines"],
+        serde_json::json!([{"start": 22, "end": 24}])
+    );
+    assert_eq!(
+        uncovered["functions"][0]["name"],
+        "markers::platform_banner"
+    );
+    assert_eq!(metric(&doc, "src/lib.rs", "functions"), "2/3 fail");
+}
+
+#[test]
+fn markers_need_a_full_export_and_balanced_ranges() {
+    let sb = crate_sandbox(CASE14, NO_BRANCHES);
+    let summary_only = fixture("llvm/tricky_stable_summary_only.json");
+    sb.write("src/asyncs.rs", "// LCOV_EXCL_LINE\nfn f() {}\n");
+    sb.write("src/gen.rs", "fn g() {}\n");
+    sb.write("src/main.rs", "fn main() {}\n");
+    sb.write("shared/common.rs", "fn c() {}\n");
+    let remap = format!("/ci/samples/tricky={}", sb.path().display());
+    let run = sb.run(&[
+        "check",
+        &summary_only.display().to_string(),
+        "--remap-path-prefix",
+        &remap,
+    ]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("src/asyncs.rs: carries 1 inline ignore marker(s)"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("give a full export"), "{}", run.stderr);
+
+    let sb = crate_sandbox(CASE14, NO_BRANCHES);
+    sb.write("src/control.rs", "// LCOV_EXCL_START\npub fn never() {}\n");
+    let run = check(&sb, "markers", &input(CASE14, "input-nightly.json"), &[]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("src/control.rs:1: lcov range start without its end"),
+        "{}",
+        run.stderr
+    );
+}

@@ -3,19 +3,21 @@
 //! ```text
 //! { "verdict": "pass" | "fail",
 //!   "facts": { "version", "policy", "root", "threshold", "walked", "reports": [{ "path", "format" }] },
-//!   "summary": { "measured", "passed", "failed", "unmeasured", "excluded", "no_code", "outside_include" },
+//!   "summary": { "measured", "passed", "failed", "unmeasured", "excluded", "no_code", "outside_include",
+//!                "ignored": { "lines", "regions", "branches", "functions" }, "files_with_ignores" },
 //!   "files": [ { "path", "status", "metrics": { "<metric>": { "covered", "total", "status" } },
-//!               "reason"?, "uncovered"? } ] }
+//!               "reason"?, "uncovered"?, "ignored"? } ] }
 //! ```
 //! `path` is root-relative with `/` separators; `status` is `pass`, `fail`, `unmeasured`,
 //! `excluded` or `no-code`; a metric's `status` is `pass`, `fail`, `vacuous` or `unavailable`
 //! (then `covered` and `total` are `null`). Files come failing first, then by path. A failing
 //! file carries `uncovered`: for each metric it fails, the complete list of items
-//! (see [`crate::uncovered`]).
+//! (see [`crate::uncovered`]). A measured file carries `ignored`: what inline markers took out.
 
 use serde_json::{json, Map, Value};
 
 use super::Facts;
+use crate::ignore::Ignored;
 use crate::judge::{FileStatus, FileVerdict, Verdict};
 use crate::uncovered::Uncovered;
 
@@ -34,6 +36,8 @@ pub fn render(facts: &Facts, verdict: &Verdict) -> String {
             "excluded": verdict.count(FileStatus::Excluded),
             "no_code": verdict.count(FileStatus::NoCode),
             "outside_include": verdict.outside_include,
+            "ignored": ignored_json(verdict.ignored().0),
+            "files_with_ignores": verdict.ignored().1,
         },
         "files": verdict.files.iter().map(file_json).collect::<Vec<_>>(),
     });
@@ -76,7 +80,15 @@ fn file_json(file: &FileVerdict) -> Value {
     if file.status == FileStatus::Fail {
         obj.insert("uncovered".to_string(), uncovered_json(&file.uncovered));
     }
+    if matches!(file.status, FileStatus::Pass | FileStatus::Fail) {
+        obj.insert("ignored".to_string(), ignored_json(file.ignored));
+    }
     Value::Object(obj)
+}
+
+/// `{ "lines", "regions", "branches", "functions" }`: items inline markers took out.
+fn ignored_json(i: Ignored) -> Value {
+    json!({"lines": i.lines, "regions": i.regions, "branches": i.branches, "functions": i.functions})
 }
 
 /// `{ "lines": [{start, end}], "regions": [{line_start, col_start, line_end, col_end}],

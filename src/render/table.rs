@@ -32,6 +32,7 @@ pub fn render(
     }
     out.push_str(&summary_line(verdict));
     out.push('\n');
+    out.push_str(&ignored_line(verdict, facts.walked));
     for metric in &verdict.unavailable {
         out.push_str(&format!("note: {}\n", unavailable_hint(*metric)));
     }
@@ -65,6 +66,18 @@ fn uncovered_list(file: &FileVerdict, metrics: &[Metric], limit: usize) -> Strin
     } else {
         format!("{} — uncovered:\n{out}", file.path)
     }
+}
+
+/// The totals of what inline markers took out, or why markers were not read.
+fn ignored_line(verdict: &Verdict, walked: bool) -> String {
+    if !walked {
+        return "inline ignore markers: not read (--no-walk)\n".to_string();
+    }
+    let (i, files) = verdict.ignored();
+    format!(
+        "ignored by inline markers: {} lines, {} regions, {} branch sides, {} functions in {files} file(s)\n",
+        i.lines, i.regions, i.branches, i.functions
+    )
 }
 
 fn facts_lines(facts: &Facts) -> String {

@@ -230,6 +230,32 @@ impl LcovFile {
         self.sections = self.sections.saturating_add(other.sections);
     }
 
+    /// A copy without the records that inline ignore markers drop: `DA` lines where
+    /// `drop_line` holds, `BRDA` sides where `drop_branch` holds for their line, and functions
+    /// whose start line `drop_line` holds. Declared totals are dropped (they cannot be adjusted),
+    /// so the counts come from the remaining records.
+    pub fn without(
+        &self,
+        drop_line: impl Fn(u32) -> bool,
+        drop_branch: impl Fn(u32) -> bool,
+    ) -> LcovFile {
+        let mut kept = LcovFile {
+            sections: self.sections,
+            ..LcovFile::default()
+        };
+        for (line, count) in self.lines.iter().filter(|(line, _)| !drop_line(**line)) {
+            kept.add_line(*line, *count);
+        }
+        for branch in self.branches.iter().filter(|b| !drop_branch(b.line)) {
+            kept.add_branch(branch.clone());
+        }
+        let starts_kept = |f: &&Function| !f.start.is_some_and(&drop_line);
+        for function in self.functions.iter().filter(starts_kept) {
+            kept.add_function(function.clone());
+        }
+        kept
+    }
+
     /// The file's counts: `branches`, `functions` and `lines` are always `Some` (0 of 0 when the
     /// file has no such record), `regions` is always `None` (LCOV carries no regions).
     ///

@@ -128,6 +128,15 @@ pub struct FunctionStats {
     pub uncovered_branches: Vec<BranchSide>,
     /// Mapped lines with count 0, as sorted, disjoint ranges.
     pub uncovered_lines: Vec<LineRange>,
+    /// Start lines (in the main file) of the covered code regions, one per region.
+    pub covered_region_lines: Vec<u32>,
+    /// Start lines (in the main file) of the covered branch sides, one per side.
+    pub covered_branch_lines: Vec<u32>,
+    /// Mapped lines with a count above 0, as sorted, disjoint, inclusive ranges.
+    pub covered_lines: Vec<LineRange>,
+    /// True when an inline ignore marker covers the function's start line: its group then
+    /// leaves the functions and instantiations metrics (set by [`crate::ignore`]).
+    pub function_ignored: bool,
 }
 
 /// One file of a JSON export.
@@ -148,7 +157,8 @@ pub struct LlvmFile {
 /// independently (LLVM `FunctionCoverageSummary::get(const InstantiationGroup &, …)`); the group
 /// is one function, covered when the summed execution count is above 0; every record is one
 /// instantiation, covered when its own count is above 0. The file sums its groups
-/// (`CoverageReport::prepareSingleFileReport`).
+/// (`CoverageReport::prepareSingleFileReport`). A group with a record whose function an inline
+/// marker ignores ([`FunctionStats::function_ignored`]) adds no function and no instantiation.
 pub fn recompute(functions: &[FunctionStats]) -> LlvmSummary {
     let mut groups: BTreeMap<(u32, u32), Group> = BTreeMap::new();
     for record in functions {
@@ -168,6 +178,7 @@ struct Group {
     execution_count: u64,
     records: u64,
     executed_records: u64,
+    ignored: bool,
 }
 
 impl Group {
@@ -178,13 +189,22 @@ impl Group {
         self.execution_count = self.execution_count.saturating_add(record.count);
         self.records += 1;
         self.executed_records += u64::from(record.count > 0);
+        self.ignored |= record.function_ignored;
     }
 
     fn summary(&self) -> LlvmSummary {
+        let (functions, instantiations) = if self.ignored {
+            (Counts::default(), Counts::default())
+        } else {
+            (
+                Counts::new(u64::from(self.execution_count > 0), 1),
+                Counts::new(self.executed_records, self.records),
+            )
+        };
         LlvmSummary {
             regions: self.regions,
-            functions: Counts::new(u64::from(self.execution_count > 0), 1),
-            instantiations: Counts::new(self.executed_records, self.records),
+            functions,
+            instantiations,
             lines: self.lines,
             branches: self.branches,
         }

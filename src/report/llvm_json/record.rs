@@ -157,8 +157,10 @@ impl RawRecord {
             LineRule::Legacy
         };
         let sites = ExpansionSites::new(&self.regions, main);
-        let (regions, uncovered_regions) = region_stats(&self.regions, &sites);
-        let (branches, uncovered_branches) = branch_stats(&self.branches, &sites);
+        let (regions, uncovered_regions, covered_region_lines) =
+            region_stats(&self.regions, &sites);
+        let (branches, uncovered_branches, covered_branch_lines) =
+            branch_stats(&self.branches, &sites);
         let lines = line_summary(main_segment_regions(&self.regions, main), rule);
         let stats = FunctionStats {
             name: self.name,
@@ -170,6 +172,10 @@ impl RawRecord {
             uncovered_regions,
             uncovered_branches,
             uncovered_lines: lines.uncovered,
+            covered_region_lines,
+            covered_branch_lines,
+            covered_lines: lines.covered,
+            function_ignored: false,
         };
         Some((filename, stats))
     }
@@ -205,33 +211,45 @@ fn main_segment_regions(regions: &[Region], main: u32) -> Vec<SegRegion> {
 }
 
 /// Regions: every code region of any file id counts (LLVM `sumRegions` over
-/// `Function.CountedRegions`); the uncovered ones are kept, located in the main file.
-fn region_stats(regions: &[Region], sites: &ExpansionSites) -> (Counts, Vec<Span>) {
-    let code = regions.iter().filter(|r| r.kind == CODE);
-    let covered = code.clone().filter(|r| r.count > 0).count();
-    let uncovered: Vec<Span> = code
-        .filter(|r| r.count == 0)
-        .map(|r| sites.locate(r.file_id, r.span))
-        .collect();
-    let total = covered + uncovered.len();
-    (Counts::new(covered as u64, total as u64), uncovered)
+/// `Function.CountedRegions`); the uncovered ones are kept, located in the main file, and the
+/// start lines (in the main file) of the covered ones.
+fn region_stats(regions: &[Region], sites: &ExpansionSites) -> (Counts, Vec<Span>, Vec<u32>) {
+    let mut uncovered = Vec::new();
+    let mut covered = Vec::new();
+    for r in regions.iter().filter(|r| r.kind == CODE) {
+        let span = sites.locate(r.file_id, r.span);
+        if r.count > 0 {
+            covered.push(span.line_start);
+        } else {
+            uncovered.push(span);
+        }
+    }
+    let total = covered.len() + uncovered.len();
+    let counts = Counts::new(covered.len() as u64, total as u64);
+    (counts, uncovered, covered)
 }
 
 /// Branches: two sides per branch entry of a file reachable from the main file (LLVM
 /// `sumBranches` over the main file plus `sumBranchExpansions`).
-fn branch_stats(branches: &[Branch], sites: &ExpansionSites) -> (Counts, Vec<BranchSide>) {
+fn branch_stats(
+    branches: &[Branch],
+    sites: &ExpansionSites,
+) -> (Counts, Vec<BranchSide>, Vec<u32>) {
     let mut counts = Counts::default();
     let mut uncovered = Vec::new();
+    let mut covered = Vec::new();
     for branch in branches.iter().filter(|b| sites.reaches(b.file_id)) {
         let span = sites.locate(branch.file_id, branch.span);
         for (outcome, count) in [(true, branch.true_count), (false, branch.false_count)] {
             counts = counts + Counts::new(u64::from(count > 0), 1);
             if count == 0 {
                 uncovered.push(BranchSide { span, outcome });
+            } else {
+                covered.push(span.line_start);
             }
         }
     }
-    (counts, uncovered)
+    (counts, uncovered, covered)
 }
 
 /// Where each expanded file id of a record is expanded, to place its items in the main file.

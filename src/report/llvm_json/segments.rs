@@ -88,6 +88,8 @@ pub(super) struct LineSummary {
     pub counts: Counts,
     /// Mapped lines with count 0, as sorted, disjoint ranges.
     pub uncovered: Vec<LineRange>,
+    /// Mapped lines with a count above 0, as sorted, disjoint ranges.
+    pub covered: Vec<LineRange>,
 }
 
 /// Computes the line coverage of one record from its main-file regions.
@@ -312,7 +314,15 @@ fn line_count(on_line: &[Segment], wrapped: Option<&Segment>, rule: LineRule) ->
     Some(entries.fold(wrapped_count, u64::max))
 }
 
-/// Accumulates mapped lines and the ranges of uncovered ones.
+/// Appends `start..=end` to sorted ranges, extending the last one when adjacent.
+fn add_range(ranges: &mut Vec<LineRange>, start: u32, end: u32) {
+    match ranges.last_mut() {
+        Some(last) if last.end.checked_add(1) == Some(start) => last.end = end,
+        _ => ranges.push(LineRange { start, end }),
+    }
+}
+
+/// Accumulates mapped lines and the ranges of uncovered and covered ones.
 #[derive(Default)]
 struct LineTally {
     summary: LineSummary,
@@ -328,16 +338,12 @@ impl LineTally {
         let covered = if count > 0 { lines } else { 0 };
         let counts = &mut self.summary.counts;
         *counts = *counts + Counts::new(covered, lines);
-        if count == 0 {
-            self.add_uncovered(start, end);
-        }
-    }
-
-    fn add_uncovered(&mut self, start: u32, end: u32) {
-        match self.summary.uncovered.last_mut() {
-            Some(last) if last.end.checked_add(1) == Some(start) => last.end = end,
-            _ => self.summary.uncovered.push(LineRange { start, end }),
-        }
+        let ranges = if count == 0 {
+            &mut self.summary.uncovered
+        } else {
+            &mut self.summary.covered
+        };
+        add_range(ranges, start, end);
     }
 
     fn finish(self) -> LineSummary {
@@ -502,6 +508,7 @@ mod tests {
             LineSummary {
                 counts: Counts::new(1, 1),
                 uncovered: vec![],
+                covered: vec![LineRange { start: 2, end: 2 }],
             }
         );
     }
