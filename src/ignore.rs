@@ -8,7 +8,8 @@
 //! | `lcov` | `LCOV_EXCL_LINE` | — | `LCOV_EXCL_START` … `LCOV_EXCL_STOP` | `LCOV_EXCL_BR_LINE` |
 //! | `grcov` | `grcov-excl-line` | — | `grcov-excl-start` … `grcov-excl-stop` | `grcov-excl-br-line` |
 //!
-//! Markers count only inside comments: a marker in a string literal is text. Comments are found
+//! Markers count only inside comments: a marker in a string literal or a Rust doc comment is
+//! text. Comments are found
 //! by a small lexer per language: Rust (`//`, nested `/* */`, strings, raw strings, chars and
 //! lifetimes), C-like languages (`//`, `/* */`, strings, chars) and `#`-comment languages.
 //! A covgate marker needs a reason after ` -- ` when `require-reason` is on (the default).
@@ -153,19 +154,14 @@ fn check_reason(file: &str, line: u32, reason: Option<&str>) -> Result<()> {
 #[derive(Debug, Default)]
 struct ScanState {
     ignores: Ignores,
-    /// Open range start line, per family (indexed like `Family::ALL`).
-    open: [Option<u32>; 3],
+    /// Open range start line, per family.
+    open: BTreeMap<Family, u32>,
 }
 
 impl ScanState {
     fn apply(&mut self, file: &str, line: u32, family: Family, action: Action) -> Result<()> {
         self.ignores.markers += 1;
-        let slot = family as usize;
-        let open = self
-            .open
-            .get_mut(slot)
-            .ok_or_else(|| Error::new("marker family"))?;
-        match (action, *open) {
+        match (action, self.open.get(&family).copied()) {
             (Action::Line, _) => {
                 self.ignores.lines.insert(line);
             }
@@ -175,7 +171,9 @@ impl ScanState {
             (Action::BranchLine, _) => {
                 self.ignores.branch_lines.insert(line);
             }
-            (Action::Start, None) => *open = Some(line),
+            (Action::Start, None) => {
+                self.open.insert(family, line);
+            }
             (Action::Start, Some(start)) => {
                 return Err(Error::at(
                     file,
@@ -189,7 +187,7 @@ impl ScanState {
             }
             (Action::End, Some(start)) => {
                 self.ignores.lines.extend(start..=line);
-                *open = None;
+                self.open.remove(&family);
             }
             (Action::End, None) => {
                 return Err(Error::at(
@@ -204,17 +202,15 @@ impl ScanState {
     }
 
     fn finish(self, file: &str) -> Result<Ignores> {
-        for (family, open) in Family::ALL.iter().zip(self.open) {
-            if let Some(start) = open {
-                return Err(Error::at(
-                    file,
-                    u64::from(start),
-                    None,
-                    format!("{} range start without its end", family.name()),
-                ));
-            }
+        match self.open.into_iter().next() {
+            Some((family, start)) => Err(Error::at(
+                file,
+                u64::from(start),
+                None,
+                format!("{} range start without its end", family.name()),
+            )),
+            None => Ok(self.ignores),
         }
-        Ok(self.ignores)
     }
 }
 
@@ -272,13 +268,10 @@ fn contains_word(text: &str, token: &str) -> bool {
 /// The `covgate:ignore[-next|-start|-end]` markers of a comment, each with its reason (the text
 /// after ` -- `, up to the next marker).
 fn covgate_markers(comment: &str) -> Vec<(Family, Action, Option<&str>)> {
-    const TOKEN: &str = "covgate:ignore";
-    let starts: Vec<usize> = comment.match_indices(TOKEN).map(|(at, _)| at).collect();
-    let ends = starts.iter().skip(1).copied().chain([comment.len()]);
-    starts
-        .iter()
-        .zip(ends)
-        .filter_map(|(&at, end)| covgate_marker(comment.get(at + TOKEN.len()..end)?))
+    comment
+        .split("covgate:ignore")
+        .skip(1)
+        .filter_map(covgate_marker)
         .collect()
 }
 
@@ -303,13 +296,16 @@ fn covgate_marker(rest: &str) -> Option<(Family, Action, Option<&str>)> {
 }
 
 /// The comment text of a source file, as (1-based line, text of the comment on that line)
-/// pieces; a block comment spanning lines gives one piece per line.
+/// pieces; a block comment spanning lines gives one piece per line. Rust doc comments (`///`,
+/// `//!`, `/** */`, `/*! */`) are documentation, not comments: a marker written there (to
+/// document it) does nothing.
 pub fn comments(text: &str, lang: Lang) -> Vec<(u32, &str)> {
     let mut lexer = Lexer {
         text,
         pos: 0,
         line: 1,
         lang,
+        doc: false,
         out: Vec::new(),
     };
     lexer.run();
@@ -321,6 +317,8 @@ struct Lexer<'a> {
     pos: usize,
     line: u32,
     lang: Lang,
+    /// True inside a Rust doc block comment (`/** */`, `/*! */`), whose text is not scanned.
+    doc: bool,
     out: Vec<(u32, &'a str)>,
 }
 
@@ -360,12 +358,18 @@ impl<'a> Lexer<'a> {
         self.pos += opener;
         let rest = self.rest();
         let end = rest.find('\n').unwrap_or(rest.len());
-        self.out.push((self.line, rest.get(..end).unwrap_or("")));
+        let doc = self.lang == Lang::Rust && rest.starts_with(['/', '!']);
+        if !doc {
+            self.out.push((self.line, rest.get(..end).unwrap_or("")));
+        }
         self.pos += end;
     }
 
     fn block_comment(&mut self) {
         self.pos += 2;
+        let rest = self.rest();
+        self.doc = self.lang == Lang::Rust
+            && (rest.starts_with('!') || (rest.starts_with('*') && !rest.starts_with("*/")));
         let mut depth = 1usize;
         let mut piece_start = self.pos;
         while depth > 0 {
@@ -396,8 +400,10 @@ impl<'a> Lexer<'a> {
     }
 
     fn push_piece(&mut self, start: usize) {
-        let piece = self.text.get(start..self.pos).unwrap_or("");
-        self.out.push((self.line, piece));
+        if !self.doc {
+            let piece = self.text.get(start..self.pos).unwrap_or("");
+            self.out.push((self.line, piece));
+        }
     }
 
     /// A string or char literal with backslash escapes, ending at `quote`.
@@ -447,8 +453,9 @@ impl<'a> Lexer<'a> {
 fn raw_string_hashes(text: &str) -> Option<usize> {
     let after_b = text.strip_prefix('b').unwrap_or(text);
     let after_r = after_b.strip_prefix('r')?;
-    let hashes = after_r.chars().take_while(|c| *c == '#').count();
-    after_r.get(hashes..)?.starts_with('"').then_some(hashes)
+    let after_hashes = after_r.trim_start_matches('#');
+    let hashes = after_r.len() - after_hashes.len();
+    after_hashes.starts_with('"').then_some(hashes)
 }
 
 /// Scans the measured files `paths` (root-relative) under `root` for markers, in parallel.
@@ -629,7 +636,7 @@ fn without(record: &FunctionStats, ignores: &Ignores) -> FunctionStats {
         covered_region_lines,
         covered_branch_lines,
         covered_lines,
-        function_ignored: record.function_ignored || ignores.lines.contains(&record.key.0),
+        function_ignored: ignores.lines.contains(&record.key.0),
     }
 }
 
@@ -755,8 +762,72 @@ mod tests {
     }
 
     #[test]
+    fn rust_doc_comments_are_not_scanned() {
+        let text = "/// LCOV_EXCL_LINE\n//! covgate:ignore\n/** LCOV_EXCL_START */\n/*! x\nLCOV_EXCL_STOP */\n/**/ // LCOV_EXCL_LINE\n";
+        assert_eq!(lines(text, Lang::Rust), vec![6]);
+        assert_eq!(lines("/// LCOV_EXCL_LINE\n", Lang::CLike), vec![1]);
+    }
+
+    #[test]
     fn words_must_end_where_the_marker_ends() {
-        assert!(lines("// covgate:ignored -- x\n// LCOV_EXCL_LINES\n", Lang::Rust).is_empty());
+        let text = "// covgate:ignored -- x\n// LCOV_EXCL_LINES\n// LCOV_EXCL_LINE_X\n\
+                    // grcov-excl-line-more\n// covgate:ignore_x -- y\n// covgate:ignore-foo -- z\n";
+        assert!(lines(text, Lang::Rust).is_empty());
+    }
+
+    #[test]
+    fn division_raw_strings_and_multi_line_literals() {
+        let text = "let x = a / b; // LCOV_EXCL_LINE\nlet s = r\"two\nlines // LCOV_EXCL_LINE\";\n\
+                    let t = br##\"x\"## ; // grcov-excl-line\nlet rr = r; let b = b'x'; // LCOV_EXCL_LINE\n";
+        assert_eq!(lines(text, Lang::Rust), vec![1, 4, 5]);
+        assert_eq!(raw_string_hashes("r#x"), None);
+        assert_eq!(raw_string_hashes("br#\"x\"#"), Some(1));
+    }
+
+    #[test]
+    fn two_covgate_markers_in_one_comment() {
+        let text = "x // covgate:ignore-start -- a // covgate:ignore-end\n";
+        assert_eq!(lines(text, Lang::Rust), vec![1]);
+    }
+
+    #[test]
+    fn applying_to_lcov_keeps_what_markers_leave() {
+        let tracefile = "SF:a.c\nFN:1,f\nFN:5,g\nFNDA:1,f\nFNDA:0,g\nDA:1,1\nDA:2,0\nDA:5,0\n\
+                         BRDA:2,0,0,0\nBRDA:2,0,1,1\nBRDA:3,0,0,-\nBRDA:3,0,1,1\nend_of_record\n";
+        let report = crate::report::read("t.info", tracefile.as_bytes()).unwrap();
+        let coverage = &report.files[0].coverage;
+        let ignores = scan(
+            "a.c",
+            "f\nx // LCOV_EXCL_LINE\ny // LCOV_EXCL_BR_LINE\n\n// LCOV_EXCL_LINE\n",
+            Lang::CLike,
+            ALL,
+            true,
+        )
+        .unwrap();
+        let (after, ignored) = apply("a.c", coverage, &ignores, &[]).unwrap();
+        assert_eq!(
+            ignored,
+            Ignored {
+                lines: 2,
+                regions: 0,
+                branches: 4,
+                functions: 1
+            }
+        );
+        let FileCoverage::Lcov(file) = after else {
+            panic!("LCOV in, LCOV out")
+        };
+        let summary = file.summary();
+        assert_eq!(summary.lines, Some(Counts::new(1, 1)));
+        assert_eq!(summary.functions, Some(Counts::new(1, 1)));
+        assert_eq!(summary.branches, Some(Counts::new(0, 0)));
+        let kept_branch = scan("a.c", "f\nx // LCOV_EXCL_LINE\n", Lang::CLike, ALL, true).unwrap();
+        let (after, _) = apply("a.c", coverage, &kept_branch, &[]).unwrap();
+        let FileCoverage::Lcov(file) = after else {
+            panic!("LCOV in, LCOV out")
+        };
+        assert_eq!(file.summary().branches, Some(Counts::new(1, 2)));
+        assert_eq!(file.summary().lines, Some(Counts::new(1, 2)));
     }
 
     #[test]

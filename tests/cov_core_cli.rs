@@ -577,3 +577,15 @@ fn an_include_glob_that_matches_no_file_is_an_error_when_walking() {
     assert_eq!(status(&doc, "extra/x.rs"), "no-code");
     assert_eq!(status(&doc, "shared/common.rs"), "fail");
 }
+
+#[test]
+fn stdin_given_twice_is_a_usage_error() {
+    let sandbox = common::Sandbox::new();
+    sandbox.policy("");
+    let run = sandbox.run(&["check", "-", "-"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        run.stderr,
+        "covgate: error: `-` (standard input) is given more than once; stdin can be read only once\n"
+    );
+}
