@@ -15,4 +15,17 @@ cargo +nightly llvm-cov clean --workspace
 cargo +nightly llvm-cov --branch --json --output-path "$export_path"
 
 cargo build --quiet
-target/debug/covgate check "$export_path" --policy coverage-policy.toml --show all
+verdict=$(mktemp)
+set +e
+target/debug/covgate check "$export_path" --policy coverage-policy.toml --show all | tee "$verdict"
+status=${PIPESTATUS[0]}
+set -e
+
+# Inline ignores are allowed sparingly: at most 20 ignored lines in covgate's own sources.
+ignored=$(sed -n 's/^ignored by inline markers: \([0-9]*\) lines.*/\1/p' "$verdict")
+echo "self-coverage: ${ignored:-?} line(s) ignored by inline markers (limit 20)"
+if [ -z "$ignored" ] || [ "$ignored" -gt 20 ]; then
+    echo "self-coverage: more than 20 ignored lines (or no count printed)" >&2
+    exit 1
+fi
+exit "$status"

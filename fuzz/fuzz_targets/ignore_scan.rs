@@ -1,0 +1,41 @@
+//! The inline-marker scanner on arbitrary text, in each language and with and without
+//! `require-reason`: ignores or an error naming the file and a line, never a panic.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+use covgate::ignore::{self, Family, Lang};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&flags, rest)) = data.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    let lang = match flags % 3 {
+        0 => Lang::Rust,
+        1 => Lang::CLike,
+        _ => Lang::Hash,
+    };
+    let families: Vec<Family> = Family::ALL
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| flags & (8 << i) == 0)
+        .map(|(_, f)| f)
+        .collect();
+    let require_reason = flags & 4 == 0;
+    let lines = u32::try_from(text.lines().count()).unwrap_or(u32::MAX);
+    for (line, _) in ignore::comments(&text, lang) {
+        assert!(line >= 1 && line <= lines.saturating_add(1), "comment line {line} of {lines}");
+    }
+    match ignore::scan("fuzz.rs", &text, lang, &families, require_reason) {
+        Ok(found) => {
+            if families.is_empty() {
+                assert!(found.is_empty());
+            }
+        }
+        Err(err) => assert!(
+            err.message().starts_with("fuzz.rs:"),
+            "error does not name the file: {err}"
+        ),
+    }
+});
