@@ -152,9 +152,19 @@ fn keep<T>(failing: &[Metric], metric: Metric, items: Vec<T>) -> Vec<T> {
     }
 }
 
-/// Demangles a Rust symbol (legacy or v0) without its hash; other names come back unchanged.
+/// Demangles a Rust symbol (legacy or v0, without its hash) or an Itanium C++ symbol (with the
+/// `cpp_demangle` crate); other names come back unchanged.
 pub fn demangle(name: &str) -> String {
-    format!("{:#}", rustc_demangle::demangle(name))
+    match rustc_demangle::try_demangle(name) {
+        Ok(rust) => format!("{rust:#}"),
+        Err(_) => demangle_cpp(name).unwrap_or_else(|| name.to_string()),
+    }
+}
+
+/// An Itanium C++ symbol (`_Z…`, as clang writes) demangled, or `None` when it is not one.
+fn demangle_cpp(name: &str) -> Option<String> {
+    let symbol = cpp_demangle::Symbol::new(name).ok()?;
+    symbol.demangle().ok()
 }
 
 fn from_llvm(records: &[FunctionStats]) -> Uncovered {
@@ -334,5 +344,8 @@ mod tests {
         );
         assert_eq!(demangle("_ZN4tiny4area17h0123456789abcdefE"), "tiny::area");
         assert_eq!(demangle("main"), "main");
+        assert_eq!(demangle("_ZNK1S3getEv"), "S::get() const");
+        assert_eq!(demangle("_Z4pickIiiET_S0_T0_"), "int pick<int, int>(int, int)");
+        assert_eq!(demangle("_Zinvalid"), "_Zinvalid");
     }
 }
