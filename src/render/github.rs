@@ -1,0 +1,124 @@
+//! GitHub Actions workflow commands (`--format github`): one `::error` annotation per uncovered
+//! line range (and per unmeasured file), so the gaps show up on the pull request's diff.
+//!
+//! Shape: `::error file=PATH,line=L,endLine=E,title=TITLE::MESSAGE`. Values are escaped as the
+//! runner requires: in messages `%`, CR and LF become `%25`, `%0D`, `%0A`; in properties `:` and
+//! `,` also become `%3A` and `%2C`. Annotations are bounded: at most [`PER_FILE`] per file and
+//! [`TOTAL`] in all (GitHub shows only a few per step anyway); a closing `::notice` says how many
+//! were dropped. Paths are root-relative, as GitHub expects when the root is the checkout.
+
+use crate::judge::{FileStatus, FileVerdict, Verdict};
+use crate::model::Metric;
+use crate::uncovered::range_text;
+
+/// The most annotations written for one file.
+pub const PER_FILE: usize = 10;
+
+/// The most annotations written in all.
+pub const TOTAL: usize = 50;
+
+/// Escapes a workflow-command message.
+pub fn escape_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a workflow-command property value.
+pub fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// Renders the annotations for every failing and unmeasured file.
+pub fn render(verdict: &Verdict) -> String {
+    let all: Vec<Vec<String>> = verdict
+        .files
+        .iter()
+        .filter(|f| f.status.fails())
+        .map(annotations)
+        .collect();
+    let wanted: usize = all.iter().map(Vec::len).sum();
+    let kept: Vec<String> = all
+        .into_iter()
+        .flat_map(|file| file.into_iter().take(PER_FILE))
+        .take(TOTAL)
+        .collect();
+    let mut out: String = kept.iter().map(|a| format!("{a}\n")).collect();
+    if wanted > kept.len() {
+        out.push_str(&format!(
+            "::notice title=covgate::{} more uncovered range(s) not annotated; see the step summary or the log\n",
+            wanted - kept.len()
+        ));
+    }
+    out
+}
+
+/// The annotations of one failing or unmeasured file.
+fn annotations(file: &FileVerdict) -> Vec<String> {
+    let path = escape_property(&file.path);
+    if file.status == FileStatus::Unmeasured {
+        let why = file.reason.as_deref().unwrap_or("in no report");
+        return vec![format!(
+            "::error file={path},title=covgate%3A unmeasured::{} is in scope but unmeasured: {}",
+            escape_data(&file.path),
+            escape_data(why)
+        )];
+    }
+    let mut out: Vec<String> = file
+        .uncovered
+        .lines
+        .iter()
+        .map(|r| {
+            format!(
+                "::error file={path},line={},endLine={},title=covgate%3A uncovered lines::lines {} are not covered",
+                r.start,
+                r.end,
+                range_text(r)
+            )
+        })
+        .collect();
+    for f in &file.uncovered.functions {
+        let line = f.line.map_or_else(String::new, |l| format!(",line={l}"));
+        out.push(format!(
+            "::error file={path}{line},title=covgate%3A function never run::{} never ran",
+            escape_data(&f.name)
+        ));
+    }
+    if out.is_empty() {
+        out.push(summary_annotation(file, &path));
+    }
+    out
+}
+
+/// One annotation for a failing file whose failure has no line to point at.
+fn summary_annotation(file: &FileVerdict, path: &str) -> String {
+    let failing: Vec<String> = file
+        .metrics
+        .iter()
+        .filter(|m| m.status.fails())
+        .map(|m| describe(m.metric, m.counts))
+        .collect();
+    format!(
+        "::error file={path},title=covgate%3A below the bar::{}",
+        escape_data(&failing.join("; "))
+    )
+}
+
+fn describe(metric: Metric, counts: Option<crate::model::Counts>) -> String {
+    match counts {
+        Some(c) => format!("{metric} {c}"),
+        None => format!("{metric} unavailable"),
+    }
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_as_the_runner_requires() {
+        assert_eq!(escape_data("100% a\r\nb"), "100%25 a%0D%0Ab");
+        assert_eq!(escape_property("a:b,c%"), "a%3Ab%2Cc%25");
+    }
+}

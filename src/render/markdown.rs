@@ -1,0 +1,243 @@
+//! Markdown output (`--format markdown`): a pull-request comment or CI step summary.
+//!
+//! Shape: the facts in one short line; a GitHub-flavoured table of failing and unmeasured files
+//! (`File`, then each policy metric as `covered/total` or `—`); the summary line; excluded and
+//! no-code files with their reasons; then a `<details>` block per failing file listing its
+//! uncovered items. Every path and name is escaped, so a file named `a|b.rs` or
+//! `<img src=x onerror=alert(1)>.rs` neither breaks the table nor injects markup.
+//!
+//! The body stays under [`LIMIT`] characters (GitHub's comment limit is 65,536): when it would
+//! not, the `<details>` blocks are cut first (from the end), then table rows, and a closing note
+//! says what was cut and where the full result is.
+
+use super::{summary_line, Facts};
+use crate::judge::{FileStatus, FileVerdict, MetricStatus, MetricVerdict, Verdict};
+use crate::model::Metric;
+
+/// The largest body produced, in characters (GitHub's comment limit is 65,536).
+pub const LIMIT: usize = 65_000;
+
+/// Escapes text for Markdown: every ASCII punctuation character that Markdown or a GFM table
+/// could read as syntax is backslash-escaped (CommonMark lets any ASCII punctuation be escaped),
+/// and line breaks become spaces.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\r' | '\n' => out.push(' '),
+            c if c.is_ascii_punctuation() => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Escapes text for HTML (inside `<summary>`, where Markdown is not read).
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\r' | '\n' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Renders the verdict as Markdown, within [`LIMIT`] characters.
+pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric]) -> String {
+    render_within(facts, verdict, metrics, LIMIT)
+}
+
+/// [`render`] with a chosen limit (characters).
+pub fn render_within(facts: &Facts, verdict: &Verdict, metrics: &[Metric], limit: usize) -> String {
+    let failing: Vec<&FileVerdict> = verdict.files.iter().filter(|f| f.status.fails()).collect();
+    let rows: Vec<String> = failing.iter().map(|f| row(f, metrics)).collect();
+    let details: Vec<String> = failing
+        .iter()
+        .filter(|f| f.status == FileStatus::Fail)
+        .map(|f| details(f, metrics))
+        .collect();
+    let head = head(facts, verdict, metrics);
+    let tail = tail(verdict);
+    let (rows_kept, details_kept) = fit(&head, &tail, &rows, &details, limit);
+    let mut out = head;
+    if !rows.is_empty() {
+        out.push_str(&table_header(metrics));
+        rows.iter().take(rows_kept).for_each(|r| out.push_str(r));
+        out.push('\n');
+    }
+    out.push_str(&tail);
+    details.iter().take(details_kept).for_each(|d| out.push_str(d));
+    out.push_str(&cut_note(rows.len() - rows_kept, details.len() - details_kept));
+    out
+}
+
+/// How many rows and details blocks fit: details are cut first, then rows.
+fn fit(head: &str, tail: &str, rows: &[String], details: &[String], limit: usize) -> (usize, usize) {
+    let note = cut_note(rows.len(), details.len()).chars().count();
+    let mut budget = limit.saturating_sub(head.chars().count() + tail.chars().count() + note + 200);
+    let mut rows_kept = 0;
+    for r in rows {
+        let len = r.chars().count();
+        if len > budget {
+            return (rows_kept, 0);
+        }
+        budget -= len;
+        rows_kept += 1;
+    }
+    let mut details_kept = 0;
+    for d in details {
+        let len = d.chars().count();
+        if len > budget {
+            break;
+        }
+        budget -= len;
+        details_kept += 1;
+    }
+    (rows_kept, details_kept)
+}
+
+fn cut_note(rows_cut: usize, details_cut: usize) -> String {
+    if rows_cut == 0 && details_cut == 0 {
+        return String::new();
+    }
+    format!(
+        "\n> **Cut to fit a comment:** {details_cut} file detail block(s) and {rows_cut} table row(s) \
+         left out. The full result is in the CI log and in `covgate check --format json`.\n"
+    )
+}
+
+fn head(facts: &Facts, verdict: &Verdict, metrics: &[Metric]) -> String {
+    let word = if verdict.passed() { "✅ pass" } else { "❌ fail" };
+    let reports: Vec<String> = facts
+        .reports
+        .iter()
+        .map(|(origin, kind)| format!("{} ({})", escape(origin), escape(kind)))
+        .collect();
+    let names: Vec<&str> = metrics.iter().map(|m| m.name()).collect();
+    format!(
+        "### covgate: {word}\n\ncovgate {} · threshold {}% on {} · root {} · reports: {}\n\n",
+        escape(&facts.version),
+        facts.threshold,
+        names.join(", "),
+        escape(&facts.root),
+        reports.join(", ")
+    )
+}
+
+fn table_header(metrics: &[Metric]) -> String {
+    let mut header = String::from("| File | Status |");
+    let mut rule = String::from("|---|---|");
+    for m in metrics {
+        header.push_str(&format!(" {} |", capitalise(m.name())));
+        rule.push_str("---:|");
+    }
+    format!("{header}\n{rule}\n")
+}
+
+fn row(file: &FileVerdict, metrics: &[Metric]) -> String {
+    let mut row = format!("| {} | {} |", escape(&file.path), file.status.name());
+    for metric in metrics {
+        let cell = file
+            .metrics
+            .iter()
+            .find(|m| m.metric == *metric)
+            .map_or_else(String::new, cell);
+        row.push_str(&format!(" {cell} |"));
+    }
+    row.push('\n');
+    row
+}
+
+/// `covered/total`, `—` for 0 of 0, `n/a` when unavailable; failing cells in bold.
+fn cell(m: &MetricVerdict) -> String {
+    match (m.status, m.counts) {
+        (MetricStatus::Vacuous, _) => "—".to_string(),
+        (MetricStatus::Fail, Some(c)) => format!("**{c}**"),
+        (_, Some(c)) => c.to_string(),
+        (_, None) => "**n/a**".to_string(),
+    }
+}
+
+fn tail(verdict: &Verdict) -> String {
+    let mut out = format!("{}\n", summary_line(verdict));
+    let (ignored, files) = verdict.ignored();
+    out.push_str(&format!(
+        "\nIgnored by inline markers: {} lines, {} regions, {} branch sides, {} functions in {files} file(s).\n",
+        ignored.lines, ignored.regions, ignored.branches, ignored.functions
+    ));
+    let excluded: Vec<String> = verdict
+        .files
+        .iter()
+        .filter(|f| f.status == FileStatus::Excluded)
+        .map(|f| {
+            let reason = f.reason.as_deref().unwrap_or("");
+            format!("- {}: {}\n", escape(&f.path), escape(reason))
+        })
+        .collect();
+    if !excluded.is_empty() {
+        out.push_str(&format!("\n**Excluded** ({}):\n\n{}", excluded.len(), excluded.concat()));
+    }
+    let no_code = verdict.count(FileStatus::NoCode);
+    if no_code > 0 {
+        out.push_str(&format!(
+            "\n**No code** ({no_code}): files with nothing to instrument (types, `mod`, `use` only).\n"
+        ));
+    }
+    out.push('\n');
+    out
+}
+
+fn details(file: &FileVerdict, metrics: &[Metric]) -> String {
+    let mut body = String::new();
+    for metric in metrics {
+        let items = file.uncovered.items(*metric);
+        if !items.is_empty() {
+            let escaped: Vec<String> = items.iter().map(|i| escape(i)).collect();
+            body.push_str(&format!("- {metric}: {}\n", escaped.join(", ")));
+        }
+    }
+    format!(
+        "<details><summary>{} — uncovered</summary>\n\n{body}\n</details>\n",
+        escape_html(&file.path)
+    )
+}
+
+fn capitalise(name: &str) -> String {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markdown_and_html() {
+        assert_eq!(escape("a|b.rs"), "a\\|b\\.rs");
+        assert_eq!(
+            escape("<img src=x onerror=alert(1)>.rs"),
+            "\\<img src\\=x onerror\\=alert\\(1\\)\\>\\.rs"
+        );
+        assert_eq!(escape("two\nlines"), "two lines");
+        assert_eq!(
+            escape_html("<img src=\"x\" a='b'>&\r"),
+            "&lt;img src=&quot;x&quot; a=&#39;b&#39;&gt;&amp; "
+        );
+        assert_eq!(capitalise("lines"), "Lines");
+        assert_eq!(capitalise(""), "");
+    }
+}
