@@ -1,6 +1,9 @@
 //! `covgate check`: the pipeline from report files to a verdict.
 //!
 //! read reports → normalise paths → scope → measure → judge. Rendering is left to the caller.
+//! The platform (target, cfg values, programs on PATH) is built from the options and the
+//! policy first; it decides which conditional `[[exclude]]` entries apply, and its facts head
+//! the output.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
@@ -12,8 +15,9 @@ use crate::judge::{self, Verdict};
 use crate::measure::{self, Part};
 use crate::model::Metric;
 use crate::paths::{self, Location, Remap, Resolver};
+use crate::platform::{self, Activation, Platform, PlatformOptions};
 use crate::policy::Policy;
-use crate::render::Facts;
+use crate::render::{ConditionFacts, Facts, TargetFacts};
 use crate::report::{self, Report};
 use crate::scope::{self, Class};
 
@@ -32,6 +36,8 @@ pub struct CheckOptions {
     pub walk: bool,
     /// The current folder (relative paths above are relative to it).
     pub cwd: PathBuf,
+    /// `--target`, `--cfg`, `--features`: the platform conditional exclusions are decided for.
+    pub platform: PlatformOptions,
 }
 
 /// The result of a check: the facts it was judged under and the verdict.
@@ -54,6 +60,20 @@ pub fn run(opts: &CheckOptions) -> Result<Outcome> {
         None => Policy::find(&opts.cwd)?,
     };
     let policy = Policy::load(&policy_path)?;
+    let path_var = std::env::var_os("PATH");
+    let platform = Platform::new(
+        &opts.platform,
+        platform::HOST_TARGET,
+        &policy.programs(),
+        policy.excludes.iter().any(|e| e.when.is_some()),
+        path_var.as_deref(),
+        &opts.cwd,
+    )?;
+    let activations = policy
+        .excludes
+        .iter()
+        .map(|e| platform.activation(e.when.as_ref(), &e.when_missing))
+        .collect::<Vec<_>>();
     if opts.reports.iter().filter(|r| *r == "-").count() > 1 {
         return Err(Error::new(
             "`-` (standard input) is given more than once; stdin can be read only once",
@@ -68,7 +88,13 @@ pub fn run(opts: &CheckOptions) -> Result<Outcome> {
     let resolver = resolver(&root, &opts.remaps, opts, &policy, &reports)?;
     let parts = resolve_parts(&reports, &resolver);
     let locations: BTreeSet<Location> = parts.keys().cloned().collect();
-    let scope = scope::resolve(&locations, &policy, Path::new(&root), opts.walk)?;
+    let scope = scope::resolve(
+        &locations,
+        &policy,
+        &activations,
+        Path::new(&root),
+        opts.walk,
+    )?;
     let measured_parts: BTreeMap<String, Vec<Part<'_>>> = parts
         .into_iter()
         .filter_map(|(loc, parts)| match loc {
@@ -86,16 +112,58 @@ pub fn run(opts: &CheckOptions) -> Result<Outcome> {
     let measured = measure::measure(&measured_parts, &ignores)?;
     let verdict = judge::evaluate(&scope, &measured, &policy);
     Ok(Outcome {
-        facts: facts(&policy, &root, &reports, opts.walk),
+        facts: facts(&policy, &platform, &activations, &root, &reports, opts.walk),
         verdict,
         metrics: policy.metrics.clone(),
         warnings: reports.iter().flat_map(|r| r.warnings.clone()).collect(),
     })
 }
 
-fn facts(policy: &Policy, root: &str, reports: &[Report], walked: bool) -> Facts {
+fn facts(
+    policy: &Policy,
+    platform: &Platform,
+    activations: &[Activation],
+    root: &str,
+    reports: &[Report],
+    walked: bool,
+) -> Facts {
     Facts {
         version: env!("CARGO_PKG_VERSION").to_string(),
+        target: TargetFacts {
+            triple: platform.triple.clone(),
+            source: if platform.from_flag {
+                "--target"
+            } else {
+                "host"
+            },
+            known: platform.known(),
+            cfg: platform.cfg_values(),
+        },
+        programs: platform
+            .programs
+            .iter()
+            .map(|p| {
+                (
+                    p.name.clone(),
+                    p.path.as_ref().map(|path| path.display().to_string()),
+                )
+            })
+            .collect(),
+        conditions: policy
+            .excludes
+            .iter()
+            .zip(activations)
+            .filter(|(_, activation)| activation.conditional)
+            .map(|(exclude, activation)| ConditionFacts {
+                glob: exclude.pattern.glob.clone(),
+                location: exclude.pattern.location.clone(),
+                reason: exclude.reason.clone(),
+                when: exclude.when.as_ref().map(|cfg| cfg.text.clone()),
+                when_missing: exclude.when_missing.clone(),
+                active: activation.active,
+                why: activation.why.clone(),
+            })
+            .collect(),
         policy: policy.file.display().to_string(),
         root: root.to_string(),
         reports: reports

@@ -47,6 +47,15 @@ pub struct CheckArgs {
     /// How many uncovered items the table lists per failing file and metric (JSON lists all).
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub items: usize,
+    /// Evaluate `when` conditions for this target triple instead of the host (e.g. x86_64-pc-windows-msvc).
+    #[arg(long, value_name = "TRIPLE")]
+    pub target: Option<String>,
+    /// A custom cfg that holds on this leg, as rustc's --cfg (repeatable).
+    #[arg(long = "cfg", value_name = "KEY[=VALUE]")]
+    pub cfg: Vec<String>,
+    /// Cargo features enabled on this leg, for `feature = "x"` conditions (comma- or space-separated; repeatable).
+    #[arg(long, value_name = "A,B")]
+    pub features: Vec<String>,
 }
 
 /// `--format`.

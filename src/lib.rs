@@ -3,6 +3,8 @@
 //! Data flows one way: [`report`] reads exports → [`paths`] normalises file names → [`scope`]
 //! decides which files are measured → [`measure`] merges and counts → [`judge`] gives verdicts →
 //! [`render`] prints them. [`check`] runs that pipeline; [`cli`] holds the argument definitions.
+//! [`platform`] holds the facts of the CI leg (target, cfg values, programs on PATH) that decide
+//! which conditional exclusions apply.
 
 #![forbid(unsafe_code)]
 // Test modules inside src/ carry `#[cfg_attr(coverage_nightly, coverage(off))]`: test code is not
@@ -18,6 +20,7 @@ pub mod measure;
 pub mod model;
 pub mod nocode;
 pub mod paths;
+pub mod platform;
 pub mod policy;
 pub mod render;
 pub mod report;

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use covgate::check::{self, CheckOptions};
 use covgate::cli::{CheckArgs, Cli, Command, Format, ShowArg};
+use covgate::platform::PlatformOptions;
 use covgate::render::{self, Show};
 
 fn main() -> ExitCode {
@@ -24,6 +25,11 @@ fn check(args: &CheckArgs) -> ExitCode {
         remaps: args.remap_path_prefix.clone(),
         walk: !args.no_walk,
         cwd: std::env::current_dir().unwrap_or_default(),
+        platform: PlatformOptions {
+            target: args.target.clone(),
+            cfgs: args.cfg.clone(),
+            features: args.features.clone(),
+        },
     };
     match check::run(&opts) {
         Ok(outcome) => {

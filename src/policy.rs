@@ -1,7 +1,8 @@
 //! The policy file (`coverage-policy.toml`): its schema, defaults and validation.
 //!
 //! Every error names the policy file, line and column. Unknown keys are errors, so a typo never
-//! silently weakens the gate.
+//! silently weakens the gate. An `[[exclude]]` may carry conditions (`when`, `when-missing`);
+//! whether they hold on a CI leg is decided by [`crate::platform`].
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -13,6 +14,7 @@ use toml::Spanned;
 use crate::error::{Error, Result};
 use crate::ignore::Family;
 use crate::model::Metric;
+use crate::platform::Cfg;
 
 /// The default policy file name, looked up in the current folder and its ancestors.
 pub const POLICY_FILE_NAME: &str = "coverage-policy.toml";
@@ -48,10 +50,12 @@ struct RawMeasure {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawExclude {
     path: Spanned<String>,
     reason: Spanned<String>,
+    when: Option<Spanned<String>>,
+    when_missing: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// A validated policy.
@@ -100,12 +104,28 @@ impl Pattern {
 }
 
 /// One `[[exclude]]` entry: files that are in scope but not measured, with the reason why.
+///
+/// With conditions, the entry applies only on a CI leg where all of them hold (see
+/// [`crate::platform`]); elsewhere it is inactive: it excludes nothing and is never stale.
 #[derive(Debug, Clone)]
 pub struct Exclude {
     /// The files it covers.
     pub pattern: Pattern,
     /// Why (non-empty).
     pub reason: String,
+    /// `when = "cfg(...)"`: applies only where this cfg holds. Never one that can hold on no
+    /// known target.
+    pub when: Option<Cfg>,
+    /// `when-missing = ["pwsh", ...]`: applies only while at least one of these programs is not
+    /// found on PATH. Empty when absent; never empty when written.
+    pub when_missing: Vec<String>,
+}
+
+impl Exclude {
+    /// True when the entry has a `when` or a `when-missing`.
+    pub fn is_conditional(&self) -> bool {
+        self.when.is_some() || !self.when_missing.is_empty()
+    }
 }
 
 impl Policy {
@@ -117,7 +137,8 @@ impl Policy {
     /// Parses and validates policy text; `file` names it in errors.
     ///
     /// Errors: TOML syntax, unknown keys, wrong types, a bad glob, an unknown or repeated metric,
-    /// a threshold outside 0–100, an empty reason — each with line and column.
+    /// a threshold outside 0–100, an empty reason, a `when` that does not parse or can hold on
+    /// no known target, an empty `when-missing` or program name — each with line and column.
     pub fn parse(file: &Path, text: &str) -> Result<Policy> {
         let shown = file.display().to_string();
         let raw: RawPolicy = toml::from_str(text).map_err(|e| toml_error(&shown, text, &e))?;
@@ -146,6 +167,18 @@ impl Policy {
             excludes: excludes(raw.exclude, &here)?,
             inline: inline(raw.inline, &here)?,
         })
+    }
+
+    /// Every program named by a `when-missing`, sorted, without duplicates.
+    pub fn programs(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .excludes
+            .iter()
+            .flat_map(|e| e.when_missing.iter().cloned())
+            .collect();
+        names.sort();
+        names.dedup();
+        names
     }
 
     /// Reads and parses the policy at `path`.
@@ -285,7 +318,38 @@ fn excludes(raw: Vec<RawExclude>, here: &Locate) -> Result<Vec<Exclude>> {
             Ok(Exclude {
                 pattern: pattern(&entry.path, here)?,
                 reason: entry.reason.into_inner(),
+                when: entry
+                    .when
+                    .map(|when| Cfg::parse(when.get_ref()).map_err(|msg| here(when.span(), msg)))
+                    .transpose()?,
+                when_missing: when_missing(entry.when_missing, here)?,
             })
+        })
+        .collect()
+}
+
+fn when_missing(raw: Option<Spanned<Vec<Spanned<String>>>>, here: &Locate) -> Result<Vec<String>> {
+    let Some(raw) = raw else {
+        return Ok(Vec::new());
+    };
+    if raw.get_ref().is_empty() {
+        return Err(here(
+            raw.span(),
+            "`when-missing` is empty; name the programs whose absence exempts the files (e.g. [\"pwsh\"]) or drop the key"
+                .to_string(),
+        ));
+    }
+    raw.into_inner()
+        .into_iter()
+        .map(|name| {
+            if name.get_ref().trim().is_empty() {
+                Err(here(
+                    name.span(),
+                    "`when-missing` names an empty program".to_string(),
+                ))
+            } else {
+                Ok(name.into_inner())
+            }
         })
         .collect()
 }
@@ -406,6 +470,66 @@ mod tests {
         );
         let e = parse("[measure]\n[measure]\n").unwrap_err();
         assert!(e.message().starts_with("p.toml:2:"), "{e}");
+    }
+
+    #[test]
+    fn exclude_conditions() {
+        let p = parse(
+            "[[exclude]]\npath = \"src/win.rs\"\nreason = \"Windows only\"\nwhen = \"cfg(not(windows))\"\n\
+             [[exclude]]\npath = \"src/ps.rs\"\nreason = \"needs pwsh\"\nwhen-missing = [\"pwsh\", \"bash\"]\n\
+             [[exclude]]\npath = \"src/main.rs\"\nreason = \"entry\"\n\
+             [[exclude]]\npath = \"src/sh.rs\"\nreason = \"r\"\nwhen = \"unix\"\nwhen-missing = [\"pwsh\"]\n",
+        )
+        .unwrap();
+        let when = |i: usize| p.excludes[i].when.as_ref().map(|c| c.text.as_str());
+        assert_eq!(when(0), Some("cfg(not(windows))"));
+        assert!(p.excludes[0].when_missing.is_empty());
+        assert!(p.excludes[0].is_conditional());
+        assert_eq!(when(1), None);
+        assert_eq!(p.excludes[1].when_missing, ["pwsh", "bash"]);
+        assert!(p.excludes[1].is_conditional());
+        assert!(!p.excludes[2].is_conditional());
+        assert_eq!(when(3), Some("unix"));
+        assert_eq!(p.programs(), ["bash", "pwsh"]);
+        assert!(parse("").unwrap().programs().is_empty());
+    }
+
+    #[test]
+    fn bad_exclude_conditions_are_located() {
+        let entry = |extra: &str| {
+            parse(&format!(
+                "[[exclude]]\npath = \"a\"\nreason = \"r\"\n{extra}\n"
+            ))
+        };
+        let e = entry("when = \"cfg(all(windows, unix))\"").unwrap_err();
+        assert!(
+            e.message().starts_with(
+                "p.toml:4:8: the condition `cfg(all(windows, unix))` can hold on no known target"
+            ),
+            "{e}"
+        );
+        let e = entry("when = \"cfg(windows\"").unwrap_err();
+        assert!(
+            e.message()
+                .starts_with("p.toml:4:8: bad condition `cfg(windows`: "),
+            "{e}"
+        );
+        let e = entry("when-missing = []").unwrap_err();
+        assert!(
+            e.message()
+                .starts_with("p.toml:4:16: `when-missing` is empty"),
+            "{e}"
+        );
+        let e = entry("when-missing = [\"pwsh\", \" \"]").unwrap_err();
+        assert!(
+            e.message()
+                .starts_with("p.toml:4:25: `when-missing` names an empty program"),
+            "{e}"
+        );
+        let e = entry("when_missing = [\"pwsh\"]").unwrap_err();
+        assert!(e.message().contains("unknown field `when_missing`"), "{e}");
+        let e = entry("when = [\"unix\"]").unwrap_err();
+        assert!(e.message().starts_with("p.toml:4:8: "), "{e}");
     }
 
     #[test]

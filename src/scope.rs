@@ -6,6 +6,11 @@
 //! it), no code (on disk only, a `.rs` file with nothing instrumentable), or unmeasured (on disk
 //! only, with code, or not parseable). Report files that match no include glob, or lie outside
 //! the root, are counted as "outside include" and not judged.
+//!
+//! A conditional `[[exclude]]` that does not apply on this leg (see [`crate::platform`]) is
+//! *inactive*: it excludes nothing, so the files it names are measured like any other (or fail
+//! as unmeasured), and it is never stale. Active entries, conditional or not, exclude and are
+//! checked for staleness.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -15,6 +20,7 @@ use walkdir::{DirEntry, WalkDir};
 use crate::error::{Error, Result};
 use crate::nocode::{self, RustSource};
 use crate::paths::{self, Location};
+use crate::platform::Activation;
 use crate::policy::{Pattern, Policy};
 
 /// Why an in-scope file is or is not measured.
@@ -39,9 +45,13 @@ pub struct Scope {
     pub outside_include: BTreeSet<String>,
     /// True when the root was walked for files no report mentions.
     pub walked: bool,
+    /// Indices of the `[[exclude]]` entries that are inactive on this leg, in policy order.
+    pub inactive: Vec<usize>,
 }
 
 /// Classifies the report files and, when `walk` is set, the files on disk under `root`.
+/// `activations` holds one entry per `[[exclude]]` of the policy, in order (an entry without
+/// one is taken as active); only active entries exclude files.
 ///
 /// Errors (exit 2), in this order:
 /// - with `walk`, the root is not a folder (checked first: a wrong root also makes the report
@@ -56,12 +66,17 @@ pub struct Scope {
 pub fn resolve(
     report_files: &BTreeSet<Location>,
     policy: &Policy,
+    activations: &[Activation],
     root: &Path,
     walk: bool,
 ) -> Result<Scope> {
     let included = |p: &str| policy.include.iter().any(|g| g.is_match(p));
+    let active = active_excludes(policy, activations);
     let mut scope = Scope {
         walked: walk,
+        inactive: (0..policy.excludes.len())
+            .filter(|i| !active.contains(i))
+            .collect(),
         ..Scope::default()
     };
     if walk && !root.is_dir() {
@@ -98,7 +113,11 @@ pub fn resolve(
         )));
     }
     for rel in reported.iter().chain(on_disk.difference(&reported)) {
-        let class = match policy.excludes.iter().position(|e| e.pattern.is_match(rel)) {
+        let excluded = active
+            .iter()
+            .copied()
+            .find(|&i| policy.excludes[i].pattern.is_match(rel));
+        let class = match excluded {
             Some(index) => Class::Excluded(index),
             None if reported.contains(rel) => Class::Measured,
             None => classify_unreported(&root.join(rel)),
@@ -106,9 +125,16 @@ pub fn resolve(
         scope.files.insert(rel.clone(), class);
     }
     if walk {
-        check_globs(&scope, policy)?;
+        check_globs(&scope, policy, &active)?;
     }
     Ok(scope)
+}
+
+/// Indices of the `[[exclude]]` entries that apply: those whose activation is active or absent.
+fn active_excludes(policy: &Policy, activations: &[Activation]) -> Vec<usize> {
+    (0..policy.excludes.len())
+        .filter(|&i| activations.get(i).map_or(true, |a| a.active))
+        .collect()
 }
 
 fn globs(policy: &Policy) -> String {
@@ -133,9 +159,10 @@ fn irrelevant_report(report_files: &BTreeSet<Location>, policy: &Policy, root: &
 }
 
 /// Every glob of the policy must match an in-scope file (reported or on disk). An `include`
-/// glob that matches none is dead; an `[[exclude]]` glob that matches none is stale. A file that
-/// two exclusions match is excluded by the first, and neither of them is stale.
-fn check_globs(scope: &Scope, policy: &Policy) -> Result<()> {
+/// glob that matches none is dead; an active `[[exclude]]` (index in `active`) whose glob
+/// matches none is stale. A file that two exclusions match is excluded by the first, and neither
+/// of them is stale. An inactive exclusion is never stale.
+fn check_globs(scope: &Scope, policy: &Policy, active: &[usize]) -> Result<()> {
     let matches_a_file = |pattern: &Pattern| scope.files.keys().any(|f| pattern.is_match(f));
     let dead: Vec<String> = policy
         .include
@@ -143,9 +170,9 @@ fn check_globs(scope: &Scope, policy: &Policy) -> Result<()> {
         .filter(|p| !matches_a_file(p))
         .map(|p| format!("  {}: `{}`", p.location, p.glob))
         .collect();
-    let stale: Vec<String> = policy
-        .excludes
+    let stale: Vec<String> = active
         .iter()
+        .map(|&i| &policy.excludes[i])
         .filter(|e| !matches_a_file(&e.pattern))
         .map(|e| {
             format!(
@@ -230,7 +257,7 @@ mod tests {
     #[test]
     fn the_default_include_is_checked_like_a_written_one() {
         let policy = Policy::parse(Path::new("p.toml"), "").expect("the empty policy");
-        let err = check_globs(&Scope::default(), &policy).expect_err("dead");
+        let err = check_globs(&Scope::default(), &policy, &[]).expect_err("dead");
         assert_eq!(
             err.message(),
             "dead `include` globs match no file, on disk or in the report(s); fix or remove them:\n  \
@@ -240,6 +267,47 @@ mod tests {
         scope
             .files
             .insert("src/a/b.rs".to_string(), Class::Measured);
-        assert_eq!(check_globs(&scope, &policy), Ok(()));
+        assert_eq!(check_globs(&scope, &policy, &[]), Ok(()));
+    }
+
+    #[test]
+    fn inactive_exclusions_exclude_nothing_and_are_never_stale() {
+        let policy = Policy::parse(
+            Path::new("p.toml"),
+            "[[exclude]]\npath = \"src/win.rs\"\nreason = \"w\"\nwhen = \"cfg(windows)\"\n\
+             [[exclude]]\npath = \"src/gone.rs\"\nreason = \"g\"\nwhen = \"cfg(windows)\"\n\
+             [[exclude]]\npath = \"src/*.rs\"\nreason = \"all\"\n",
+        )
+        .expect("policy");
+        let on = |active: bool| Activation {
+            conditional: true,
+            active,
+            why: String::new(),
+        };
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join("src")).expect("mkdir");
+        std::fs::write(dir.path().join("src/win.rs"), "fn f() {}\n").expect("write");
+        let reported: BTreeSet<Location> = [Location::Inside("src/win.rs".to_string())].into();
+        // Inactive: the unconditional third entry excludes the file; the second is not stale.
+        let scope = resolve(
+            &reported,
+            &policy,
+            &[on(false), on(false)],
+            dir.path(),
+            true,
+        )
+        .expect("scope");
+        assert_eq!(scope.files["src/win.rs"], Class::Excluded(2));
+        assert_eq!(scope.inactive, vec![0, 1]);
+        // Active (or without an activation): the first entry excludes, the second is stale.
+        let err = resolve(&reported, &policy, &[on(true)], dir.path(), true).expect_err("stale");
+        assert!(
+            err.message().contains("  p.toml:6:8: `src/gone.rs` (g)"),
+            "{err}"
+        );
+        let scope = resolve(&reported, &policy, &[on(true), on(true)], dir.path(), false)
+            .expect("no walk, no staleness");
+        assert_eq!(scope.files["src/win.rs"], Class::Excluded(0));
+        assert!(scope.inactive.is_empty());
     }
 }

@@ -163,7 +163,9 @@ pub fn demangle(name: &str) -> String {
 
 /// An Itanium C++ symbol (`_Z…`, as clang writes) demangled, or `None` when it is not one.
 fn demangle_cpp(name: &str) -> Option<String> {
-    let symbol = cpp_demangle::Symbol::new(name).ok()?;
+    // cpp_demangle also reads bare type manglings (`h` is `unsigned char`): only `_Z` symbols.
+    let mangled = name.strip_prefix('_').filter(|n| n.starts_with('Z'))?;
+    let symbol = cpp_demangle::Symbol::new(format!("_{mangled}")).ok()?;
     symbol.demangle().ok()
 }
 
@@ -347,5 +349,6 @@ mod tests {
         assert_eq!(demangle("_ZNK1S3getEv"), "S::get() const");
         assert_eq!(demangle("_Z4pickIiiET_S0_T0_"), "int pick<int, int>(int, int)");
         assert_eq!(demangle("_Zinvalid"), "_Zinvalid");
+        assert_eq!(demangle("h"), "h");
     }
 }

@@ -2,7 +2,10 @@
 //!
 //! ```text
 //! { "verdict": "pass" | "fail",
-//!   "facts": { "version", "policy", "root", "threshold", "walked", "reports": [{ "path", "format" }] },
+//!   "facts": { "version", "policy", "root", "threshold", "walked", "reports": [{ "path", "format" }],
+//!              "target": { "triple", "source", "known", "cfg": [..] },
+//!              "programs": [{ "name", "found", "path" }],
+//!              "conditions": [{ "path", "location", "reason", "when", "when_missing", "active", "why" }] },
 //!   "summary": { "measured", "passed", "failed", "unmeasured", "excluded", "no_code", "outside_include",
 //!                "ignored": { "lines", "regions", "branches", "functions" }, "files_with_ignores" },
 //!   "files": [ { "path", "status", "metrics": { "<metric>": { "covered", "total", "status" } },
@@ -13,6 +16,9 @@
 //! (then `covered` and `total` are `null`). Files come failing first, then by path. A failing
 //! file carries `uncovered`: for each metric it fails, the complete list of items
 //! (see [`crate::uncovered`]). A measured file carries `ignored`: what inline markers took out.
+//! `facts.target.source` is `host` or `--target`; `cfg` lists `rustc --print cfg` lines.
+//! `facts.programs` lists each `when-missing` program (`path` null when not found);
+//! `facts.conditions` lists each conditional `[[exclude]]` (`when` null when absent), active or not.
 
 use serde_json::{json, Map, Value};
 
@@ -52,6 +58,19 @@ fn facts_json(facts: &Facts) -> Value {
         "threshold": facts.threshold,
         "walked": facts.walked,
         "reports": facts.reports.iter().map(|(path, format)| json!({"path": path, "format": format})).collect::<Vec<_>>(),
+        "target": {
+            "triple": facts.target.triple,
+            "source": facts.target.source,
+            "known": facts.target.known,
+            "cfg": facts.target.cfg,
+        },
+        "programs": facts.programs.iter().map(|(name, path)| json!({
+            "name": name, "found": path.is_some(), "path": path,
+        })).collect::<Vec<_>>(),
+        "conditions": facts.conditions.iter().map(|c| json!({
+            "path": c.glob, "location": c.location, "reason": c.reason, "when": c.when,
+            "when_missing": c.when_missing, "active": c.active, "why": c.why,
+        })).collect::<Vec<_>>(),
     })
 }
 

@@ -1,15 +1,25 @@
 //! Rendering a verdict: the terminal table and JSON for machines.
 
+pub mod github;
 pub mod json;
+pub mod markdown;
 pub mod table;
 
 use crate::judge::{FileStatus, Verdict};
 
-/// The facts a verdict was reached under, printed first by every format.
+/// The facts a verdict was reached under, printed first by every format, so that one CI leg's
+/// result is never read as another's.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Facts {
     /// covgate's version.
     pub version: String,
+    /// The target conditions were evaluated for, and its cfg values.
+    pub target: TargetFacts,
+    /// Each program named by a `when-missing`, in name order: name and where it was found
+    /// (`None`: not found on PATH).
+    pub programs: Vec<(String, Option<String>)>,
+    /// Each conditional `[[exclude]]`, in policy order, active or not.
+    pub conditions: Vec<ConditionFacts>,
     /// The policy file used.
     pub policy: String,
     /// The root that paths are relative to.
@@ -20,6 +30,40 @@ pub struct Facts {
     pub walked: bool,
     /// Policy threshold, percent 0–100.
     pub threshold: f64,
+}
+
+/// The target of a check (see [`crate::platform`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TargetFacts {
+    /// The target triple.
+    pub triple: String,
+    /// `host` (the target covgate was built for) or `--target`.
+    pub source: &'static str,
+    /// False when the triple is not in covgate's target database: no target cfg values are
+    /// known, and a `when` cannot be evaluated.
+    pub known: bool,
+    /// The cfg values used, as `rustc --print cfg` writes them, sorted (the target's, every
+    /// `--cfg` and every feature).
+    pub cfg: Vec<String>,
+}
+
+/// One conditional `[[exclude]]` entry and whether it applies on this leg.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConditionFacts {
+    /// Its `path` glob.
+    pub glob: String,
+    /// Where the glob is written: `file:line:col`.
+    pub location: String,
+    /// Its `reason`.
+    pub reason: String,
+    /// Its `when`, as written.
+    pub when: Option<String>,
+    /// Its `when-missing` programs.
+    pub when_missing: Vec<String>,
+    /// True when it excludes files here; false when inactive (its files are measured).
+    pub active: bool,
+    /// Why it is active or inactive, e.g. ``"`cfg(windows)` does not hold on x86_64-unknown-linux-gnu"``.
+    pub why: String,
 }
 
 /// Which files a table lists.

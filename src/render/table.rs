@@ -4,7 +4,7 @@
 use comfy_table::presets::UTF8_FULL_CONDENSED;
 use comfy_table::{ContentArrangement, Table};
 
-use super::{summary_line, Facts, Show};
+use super::{summary_line, ConditionFacts, Facts, Show, TargetFacts};
 use crate::judge::{unavailable_hint, FileVerdict, MetricStatus, MetricVerdict, Verdict};
 use crate::model::Metric;
 
@@ -80,20 +80,63 @@ fn ignored_line(verdict: &Verdict, walked: bool) -> String {
     )
 }
 
+/// The facts the verdict was reached under: version, policy, root and threshold; target and
+/// cfg values; `when-missing` programs (when any); reports; conditional exclusions (when any).
 fn facts_lines(facts: &Facts) -> String {
     let reports: Vec<String> = facts
         .reports
         .iter()
         .map(|(origin, kind)| format!("{origin} ({kind})"))
         .collect();
-    format!(
-        "covgate {} · policy {} · root {} · threshold {}%\nreports: {}\n",
+    let mut out = format!(
+        "covgate {} · policy {} · root {} · threshold {}%\n{}\n",
         facts.version,
         facts.policy,
         facts.root,
         facts.threshold,
-        reports.join(", ")
-    )
+        target_line(&facts.target),
+    );
+    if !facts.programs.is_empty() {
+        let programs: Vec<String> = facts
+            .programs
+            .iter()
+            .map(|(name, path)| match path {
+                Some(path) => format!("{name} found ({path})"),
+                None => format!("{name} not found"),
+            })
+            .collect();
+        out.push_str(&format!("programs on PATH: {}\n", programs.join(", ")));
+    }
+    out.push_str(&format!("reports: {}\n", reports.join(", ")));
+    if !facts.conditions.is_empty() {
+        out.push_str("conditional exclusions:\n");
+        for condition in &facts.conditions {
+            out.push_str(&condition_line(condition));
+        }
+    }
+    out
+}
+
+/// `target TRIPLE (host|--target) · cfg: a, b, …`.
+fn target_line(target: &TargetFacts) -> String {
+    let cfg = if target.known {
+        target.cfg.join(", ")
+    } else {
+        let mut known = vec!["target unknown to covgate's target database".to_string()];
+        known.extend(target.cfg.iter().cloned());
+        known.join(", ")
+    };
+    format!("target {} ({}) · cfg: {cfg}", target.triple, target.source)
+}
+
+/// `  GLOB: active, excluded — WHY` or `  GLOB: inactive, measured like any other file — WHY`.
+fn condition_line(condition: &ConditionFacts) -> String {
+    let state = if condition.active {
+        "active, excluded"
+    } else {
+        "inactive, measured like any other file"
+    };
+    format!("  {}: {state} — {}\n", condition.glob, condition.why)
 }
 
 fn table(rows: &[&FileVerdict], metrics: &[Metric]) -> Table {
@@ -137,4 +180,30 @@ fn capitalise(name: &str) -> String {
         .next()
         .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    /// A host missing from the target database cannot be chosen through the binary on a known
+    /// host; its facts line says so.
+    #[test]
+    fn an_unknown_target_says_so() {
+        let target = |known: bool| TargetFacts {
+            triple: "riscv64-unknown-nowhere".to_string(),
+            source: "host",
+            known,
+            cfg: vec!["feature=\"x\"".to_string()],
+        };
+        assert_eq!(
+            target_line(&target(false)),
+            "target riscv64-unknown-nowhere (host) · cfg: target unknown to covgate's target database, feature=\"x\""
+        );
+        assert_eq!(
+            target_line(&target(true)),
+            "target riscv64-unknown-nowhere (host) · cfg: feature=\"x\""
+        );
+    }
 }

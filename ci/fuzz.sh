@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Fuzzes covgate's readers with cargo-fuzz (libFuzzer): each target runs for SECONDS (default 60)
+# from the corpus in fuzz/corpus/<target>/ (seeded from tests/fixtures by fuzz/seed.sh, grown by
+# every run). Fails when any target finds a crash (a panic, a hang over the timeout, or memory
+# over the limit); the input that did it is in fuzz/artifacts/<target>/.
+#
+# Usage: ci/fuzz.sh [SECONDS] [TARGET]...      (targets: llvm_json lcov policy ignore_scan)
+#   ci/fuzz.sh 15          # the short run: 15 s per target, about a minute in all
+#   ci/fuzz.sh 3600 lcov   # one target for an hour
+# Environment: FUZZ_ARGS adds libFuzzer flags (e.g. FUZZ_ARGS=-fork=4 for four processes).
+#
+# Targets are built with overflow checks and debug assertions (-a) and without a sanitizer
+# (-s none): covgate has no unsafe code, and the speed buys more executions. Needs nightly.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:-60}
+shift || true
+if [ "$#" -gt 0 ]; then
+    targets=("$@")
+else
+    targets=(llvm_json lcov policy ignore_scan)
+fi
+
+# Largest input per target: big enough for a few records of each kind, small enough to run fast.
+max_len() {
+    case "$1" in
+        llvm_json | ignore_scan) echo 8192 ;;
+        *) echo 4096 ;;
+    esac
+}
+
+if ! cargo fuzz --version >/dev/null 2>&1; then
+    cargo install --locked cargo-fuzz
+fi
+fuzz/seed.sh >/dev/null
+cargo +nightly fuzz build -a -s none
+
+failed=()
+summary=()
+for target in "${targets[@]}"; do
+    echo "== fuzz $target for ${seconds}s"
+    log=$(mktemp)
+    status=0
+    # shellcheck disable=SC2086 # FUZZ_ARGS is a list of flags
+    cargo +nightly fuzz run -a -s none "$target" -- \
+        -max_total_time="$seconds" -max_len="$(max_len "$target")" -timeout=2 \
+        -rss_limit_mb=2048 -print_final_stats=1 ${FUZZ_ARGS:-} >"$log" 2>&1 || status=$?
+    grep -E '^Done [0-9]+ runs|ERROR|panicked|SUMMARY|Test unit written' "$log" || true
+    runs=$(awk '/stat::number_of_executed_units/ { n += $2 } END { print n + 0 }' "$log")
+    if [ "$status" -ne 0 ]; then
+        tail -n 40 "$log"
+        failed+=("$target")
+        summary+=("$target: CRASH (exit $status) after $runs executions; input in fuzz/artifacts/$target/")
+    else
+        summary+=("$target: $runs executions in ${seconds}s, no crash")
+    fi
+    rm -f "$log"
+done
+
+echo "== fuzz summary"
+printf '%s\n' "${summary[@]}"
+if [ "${#failed[@]}" -gt 0 ]; then
+    echo "fuzz: crashes in ${failed[*]}" >&2
+    exit 1
+fi
