@@ -23,7 +23,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let doc: Value = serde_json::from_slice(&std::fs::read(source)?)?;
     let export = &doc["data"][0];
     let mut w = BufWriter::new(File::create(out)?);
-    write!(w, "{{\"type\":\"llvm.coverage.json.export\",\"version\":{},\"data\":[{{\"files\":[", doc["version"])?;
+    write!(
+        w,
+        "{{\"type\":\"llvm.coverage.json.export\",\"version\":{},\"data\":[{{\"files\":[",
+        doc["version"]
+    )?;
     write_copies(&mut w, export["files"].as_array(), copies, "filename")?;
     write!(w, "],\"functions\":[")?;
     write_copies(&mut w, export["functions"].as_array(), copies, "filenames")?;

@@ -47,6 +47,15 @@ pub struct CheckArgs {
     /// How many uncovered items the table lists per failing file and metric (JSON lists all).
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub items: usize,
+    /// Also write the JSON result to PATH (from the same run).
+    #[arg(long, value_name = "PATH")]
+    pub output_json: Option<PathBuf>,
+    /// Also write the Markdown result to PATH (from the same run).
+    #[arg(long, value_name = "PATH")]
+    pub output_markdown: Option<PathBuf>,
+    /// With --format github: append the Markdown result to PATH [default: $GITHUB_STEP_SUMMARY].
+    #[arg(long, value_name = "PATH")]
+    pub summary_file: Option<PathBuf>,
     /// Evaluate `when` conditions for this target triple instead of the host (e.g. x86_64-pc-windows-msvc).
     #[arg(long, value_name = "TRIPLE")]
     pub target: Option<String>,
@@ -59,12 +68,17 @@ pub struct CheckArgs {
 }
 
 /// `--format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum Format {
     /// A table for terminals and CI logs.
+    #[default]
     Table,
-    /// JSON for machines (see README, "JSON output").
+    /// JSON for machines (see README, "JSON output"; schema in schema/).
     Json,
+    /// Markdown for a pull-request comment or a CI step summary.
+    Markdown,
+    /// GitHub Actions annotations (then the table); the Markdown result goes to the step summary.
+    Github,
 }
 
 /// `--show`.

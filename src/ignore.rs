@@ -780,7 +780,10 @@ mod tests {
         let text = "let x = a / b; // LCOV_EXCL_LINE\nlet s = r\"two\nlines // LCOV_EXCL_LINE\";\n\
                     let t = br##\"x\"## ; // grcov-excl-line\nlet rr = r; let b = b'x'; // LCOV_EXCL_LINE\n";
         assert_eq!(lines(text, Lang::Rust), vec![1, 4, 5]);
-        assert_eq!(lines("x = a / b; // LCOV_EXCL_LINE\n", Lang::CLike), vec![1]);
+        assert_eq!(
+            lines("x = a / b; // LCOV_EXCL_LINE\n", Lang::CLike),
+            vec![1]
+        );
         assert_eq!(raw_string_hashes("r#x"), None);
         assert_eq!(raw_string_hashes("br#\"x\"#"), Some(1));
     }

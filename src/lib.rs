@@ -19,6 +19,7 @@ pub mod judge;
 pub mod measure;
 pub mod model;
 pub mod nocode;
+pub mod output;
 pub mod paths;
 pub mod platform;
 pub mod policy;

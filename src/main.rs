@@ -1,14 +1,16 @@
 //! The `covgate` binary: parses arguments, runs the library, prints, and sets the exit code
 //! (0 every measured file passes, 1 the policy fails, 2 usage, policy or input error).
 
-use std::io::Write;
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::Parser;
 use covgate::check::{self, CheckOptions};
-use covgate::cli::{CheckArgs, Cli, Command, Format, ShowArg};
+use covgate::cli::{CheckArgs, Cli, Command, ShowArg};
+use covgate::output::{self, OutputOptions};
 use covgate::platform::PlatformOptions;
-use covgate::render::{self, Show};
+use covgate::render::table::TableOptions;
+use covgate::render::Show;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -36,22 +38,27 @@ fn check(args: &CheckArgs) -> ExitCode {
             for warning in &outcome.warnings {
                 eprintln!("covgate: warning: {warning}");
             }
-            let show = match args.show {
-                ShowArg::Failing => Show::Failing,
-                ShowArg::All => Show::All,
+            let outputs = OutputOptions {
+                format: args.format,
+                table: TableOptions {
+                    show: match args.show {
+                        ShowArg::Failing => Show::Failing,
+                        ShowArg::All => Show::All,
+                    },
+                    items: args.items,
+                    color: std::io::stdout().is_terminal()
+                        && std::env::var_os("NO_COLOR").is_none(),
+                    width: 100,
+                },
+                output_json: args.output_json.clone(),
+                output_markdown: args.output_markdown.clone(),
+                summary_file: args
+                    .summary_file
+                    .clone()
+                    .or_else(|| std::env::var_os("GITHUB_STEP_SUMMARY").map(Into::into)),
             };
-            let text = match args.format {
-                Format::Table => render::table::render(
-                    &outcome.facts,
-                    &outcome.verdict,
-                    &outcome.metrics,
-                    show,
-                    args.items,
-                ),
-                Format::Json => render::json::render(&outcome.facts, &outcome.verdict),
-            };
-            if let Err(err) = std::io::stdout().write_all(text.as_bytes()) {
-                eprintln!("covgate: error: cannot write the result to stdout: {err}");
+            if let Err(err) = output::emit(&outcome, &outputs, &mut std::io::stdout()) {
+                eprintln!("covgate: error: {err}");
                 return ExitCode::from(2);
             }
             ExitCode::from(if outcome.verdict.passed() { 0 } else { 1 })

@@ -347,7 +347,10 @@ mod tests {
         assert_eq!(demangle("_ZN4tiny4area17h0123456789abcdefE"), "tiny::area");
         assert_eq!(demangle("main"), "main");
         assert_eq!(demangle("_ZNK1S3getEv"), "S::get() const");
-        assert_eq!(demangle("_Z4pickIiiET_S0_T0_"), "int pick<int, int>(int, int)");
+        assert_eq!(
+            demangle("_Z4pickIiiET_S0_T0_"),
+            "int pick<int, int>(int, int)"
+        );
         assert_eq!(demangle("_Zinvalid"), "_Zinvalid");
         assert_eq!(demangle("h"), "h");
     }

@@ -69,8 +69,9 @@ fn annotations(file: &FileVerdict) -> Vec<String> {
         .lines
         .iter()
         .map(|r| {
+            let what = if r.start == r.end { "line" } else { "lines" };
             format!(
-                "::error file={path},line={},endLine={},title=covgate%3A uncovered lines::lines {} are not covered",
+                "::error file={path},line={},endLine={},title=covgate%3A uncovered {what}::{what} {} not covered",
                 r.start,
                 r.end,
                 range_text(r)

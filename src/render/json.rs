@@ -1,7 +1,7 @@
 //! JSON output (`--format json`): a stable interface for machines.
 //!
 //! ```text
-//! { "verdict": "pass" | "fail",
+//! { "schema_version": 1, "verdict": "pass" | "fail",
 //!   "facts": { "version", "policy", "root", "threshold", "walked", "reports": [{ "path", "format" }],
 //!              "target": { "triple", "source", "known", "cfg": [..] },
 //!              "programs": [{ "name", "found", "path" }],
@@ -22,6 +22,10 @@
 
 use serde_json::{json, Map, Value};
 
+/// The version of this output's shape (`schema/check-output.schema.json`). Later versions only
+/// add fields; consumers ignore fields they do not know.
+pub const SCHEMA_VERSION: u32 = 1;
+
 use super::Facts;
 use crate::ignore::Ignored;
 use crate::judge::{FileStatus, FileVerdict, Verdict};
@@ -32,6 +36,7 @@ pub fn render(facts: &Facts, verdict: &Verdict) -> String {
     let passed = verdict.count(FileStatus::Pass);
     let failed = verdict.count(FileStatus::Fail);
     let doc = json!({
+        "schema_version": SCHEMA_VERSION,
         "verdict": if verdict.passed() { "pass" } else { "fail" },
         "facts": facts_json(facts),
         "summary": {

@@ -17,15 +17,16 @@ use crate::model::Metric;
 /// The largest body produced, in characters (GitHub's comment limit is 65,536).
 pub const LIMIT: usize = 65_000;
 
-/// Escapes text for Markdown: every ASCII punctuation character that Markdown or a GFM table
-/// could read as syntax is backslash-escaped (CommonMark lets any ASCII punctuation be escaped),
-/// and line breaks become spaces.
+/// Escapes text for Markdown inside a line (a table cell or a list item): the characters that
+/// Markdown, GFM tables or HTML could read as syntax (`\ ` * _ [ ] < > | ~ &`) are
+/// backslash-escaped, as CommonMark allows for any ASCII punctuation, and line breaks become
+/// spaces. `<img …>` thus renders as text, and `a|b.rs` stays in its cell.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
             '\r' | '\n' => out.push(' '),
-            c if c.is_ascii_punctuation() => {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -67,7 +68,7 @@ pub fn render_within(facts: &Facts, verdict: &Verdict, metrics: &[Metric], limit
         .map(|f| details(f, metrics))
         .collect();
     let head = head(facts, verdict, metrics);
-    let tail = tail(verdict);
+    let tail = tail(facts, verdict);
     let (rows_kept, details_kept) = fit(&head, &tail, &rows, &details, limit);
     let mut out = head;
     if !rows.is_empty() {
@@ -76,13 +77,25 @@ pub fn render_within(facts: &Facts, verdict: &Verdict, metrics: &[Metric], limit
         out.push('\n');
     }
     out.push_str(&tail);
-    details.iter().take(details_kept).for_each(|d| out.push_str(d));
-    out.push_str(&cut_note(rows.len() - rows_kept, details.len() - details_kept));
+    details
+        .iter()
+        .take(details_kept)
+        .for_each(|d| out.push_str(d));
+    out.push_str(&cut_note(
+        rows.len() - rows_kept,
+        details.len() - details_kept,
+    ));
     out
 }
 
 /// How many rows and details blocks fit: details are cut first, then rows.
-fn fit(head: &str, tail: &str, rows: &[String], details: &[String], limit: usize) -> (usize, usize) {
+fn fit(
+    head: &str,
+    tail: &str,
+    rows: &[String],
+    details: &[String],
+    limit: usize,
+) -> (usize, usize) {
     let note = cut_note(rows.len(), details.len()).chars().count();
     let mut budget = limit.saturating_sub(head.chars().count() + tail.chars().count() + note + 200);
     let mut rows_kept = 0;
@@ -117,7 +130,11 @@ fn cut_note(rows_cut: usize, details_cut: usize) -> String {
 }
 
 fn head(facts: &Facts, verdict: &Verdict, metrics: &[Metric]) -> String {
-    let word = if verdict.passed() { "✅ pass" } else { "❌ fail" };
+    let word = if verdict.passed() {
+        "✅ pass"
+    } else {
+        "❌ fail"
+    };
     let reports: Vec<String> = facts
         .reports
         .iter()
@@ -125,8 +142,10 @@ fn head(facts: &Facts, verdict: &Verdict, metrics: &[Metric]) -> String {
         .collect();
     let names: Vec<&str> = metrics.iter().map(|m| m.name()).collect();
     format!(
-        "### covgate: {word}\n\ncovgate {} · threshold {}% on {} · root {} · reports: {}\n\n",
+        "### covgate: {word}\n\ncovgate {} · target {} ({}) · threshold {}% on {} · root {} · reports: {}\n\n",
         escape(&facts.version),
+        escape(&facts.target.triple),
+        facts.target.source,
         facts.threshold,
         names.join(", "),
         escape(&facts.root),
@@ -168,8 +187,20 @@ fn cell(m: &MetricVerdict) -> String {
     }
 }
 
-fn tail(verdict: &Verdict) -> String {
+fn tail(facts: &Facts, verdict: &Verdict) -> String {
     let mut out = format!("{}\n", summary_line(verdict));
+    if !facts.conditions.is_empty() {
+        out.push_str("\n**Conditional exclusions** on this leg:\n\n");
+        for c in &facts.conditions {
+            let state = if c.active { "active" } else { "inactive" };
+            out.push_str(&format!(
+                "- {} — {state}: {} ({})\n",
+                escape(&c.glob),
+                escape(&c.why),
+                escape(&c.reason)
+            ));
+        }
+    }
     let (ignored, files) = verdict.ignored();
     out.push_str(&format!(
         "\nIgnored by inline markers: {} lines, {} regions, {} branch sides, {} functions in {files} file(s).\n",
@@ -185,7 +216,11 @@ fn tail(verdict: &Verdict) -> String {
         })
         .collect();
     if !excluded.is_empty() {
-        out.push_str(&format!("\n**Excluded** ({}):\n\n{}", excluded.len(), excluded.concat()));
+        out.push_str(&format!(
+            "\n**Excluded** ({}):\n\n{}",
+            excluded.len(),
+            excluded.concat()
+        ));
     }
     let no_code = verdict.count(FileStatus::NoCode);
     if no_code > 0 {
@@ -227,10 +262,14 @@ mod tests {
 
     #[test]
     fn escapes_markdown_and_html() {
-        assert_eq!(escape("a|b.rs"), "a\\|b\\.rs");
+        assert_eq!(escape("a|b.rs"), "a\\|b.rs");
         assert_eq!(
             escape("<img src=x onerror=alert(1)>.rs"),
-            "\\<img src\\=x onerror\\=alert\\(1\\)\\>\\.rs"
+            "\\<img src=x onerror=alert(1)\\>.rs"
+        );
+        assert_eq!(
+            escape("a_b*c`d[e]~f&g\\h"),
+            "a\\_b\\*c\\`d\\[e\\]\\~f\\&g\\\\h"
         );
         assert_eq!(escape("two\nlines"), "two lines");
         assert_eq!(

@@ -2,7 +2,7 @@
 //! `--show all`), each metric as `covered/total`, then the summary line and notes.
 
 use comfy_table::presets::UTF8_FULL_CONDENSED;
-use comfy_table::{ContentArrangement, Table};
+use comfy_table::{Cell, Color, ContentArrangement, Table};
 
 use super::{summary_line, ConditionFacts, Facts, Show, TargetFacts};
 use crate::judge::{unavailable_hint, FileVerdict, MetricStatus, MetricVerdict, Verdict};
@@ -10,25 +10,19 @@ use crate::model::Metric;
 
 /// Renders the verdict as text for a terminal or a CI log. Under the table, each failing file
 /// lists its first `items` uncovered items per failing metric (`… and M more` after them).
-pub fn render(
-    facts: &Facts,
-    verdict: &Verdict,
-    metrics: &[Metric],
-    show: Show,
-    items: usize,
-) -> String {
+pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], opts: &TableOptions) -> String {
     let mut out = facts_lines(facts);
     let rows: Vec<&FileVerdict> = verdict
         .files
         .iter()
-        .filter(|f| show == Show::All || f.status.fails())
+        .filter(|f| opts.show == Show::All || f.status.fails())
         .collect();
     if !rows.is_empty() {
-        out.push_str(&table(&rows, metrics).to_string());
+        out.push_str(&fitted_table(&rows, metrics, opts));
         out.push('\n');
     }
     for file in verdict.files.iter().filter(|f| f.status.fails()) {
-        out.push_str(&uncovered_list(file, metrics, items));
+        out.push_str(&uncovered_list(file, metrics, opts.items));
     }
     out.push_str(&summary_line(verdict));
     out.push('\n');
@@ -139,22 +133,102 @@ fn condition_line(condition: &ConditionFacts) -> String {
     format!("  {}: {state} — {}\n", condition.glob, condition.why)
 }
 
-fn table(rows: &[&FileVerdict], metrics: &[Metric]) -> Table {
+/// How the table is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableOptions {
+    /// Which files get a row.
+    pub show: Show,
+    /// Uncovered items listed per failing file and metric.
+    pub items: usize,
+    /// Colour failing cells red and passing ones green (only for a terminal without `NO_COLOR`).
+    pub color: bool,
+    /// The widest the table may be, in columns: long paths are shortened in the middle to fit.
+    pub width: usize,
+}
+
+impl Default for TableOptions {
+    fn default() -> TableOptions {
+        TableOptions {
+            show: Show::Failing,
+            items: 5,
+            color: false,
+            width: 100,
+        }
+    }
+}
+
+/// The table, with paths shortened in the middle (`src/…/file.rs`) until it fits `opts.width`
+/// (paths keep at least 20 characters).
+fn fitted_table(rows: &[&FileVerdict], metrics: &[Metric], opts: &TableOptions) -> String {
+    let longest = rows
+        .iter()
+        .map(|f| f.path.chars().count())
+        .max()
+        .unwrap_or(0);
+    let full = table(rows, metrics, opts.color, longest).to_string();
+    let widest = full.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    if widest <= opts.width {
+        return full;
+    }
+    let budget = longest.saturating_sub(widest - opts.width).max(20);
+    table(rows, metrics, opts.color, budget).to_string()
+}
+
+fn table(rows: &[&FileVerdict], metrics: &[Metric], color: bool, path_width: usize) -> Table {
     let mut table = Table::new();
     table
         .load_preset(UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Disabled);
-    let mut header = vec!["File".to_string(), "Status".to_string()];
-    header.extend(metrics.iter().map(|m| capitalise(m.name())));
-    header.push("Note".to_string());
+    if !color {
+        table.force_no_tty();
+    } else {
+        table.enforce_styling();
+    }
+    let mut header = vec![Cell::new("File"), Cell::new("Status")];
+    header.extend(metrics.iter().map(|m| Cell::new(capitalise(m.name()))));
+    header.push(Cell::new("Note"));
     table.set_header(header);
     for file in rows {
-        let mut row = vec![file.path.clone(), file.status.name().to_string()];
-        row.extend(metrics.iter().map(|m| cell(file, *m)));
-        row.push(file.reason.clone().unwrap_or_default());
+        let mut row = vec![
+            Cell::new(shorten_middle(&file.path, path_width)),
+            paint(Cell::new(file.status.name()), file.status.fails(), color),
+        ];
+        row.extend(metrics.iter().map(|m| metric_cell_of(file, *m, color)));
+        row.push(Cell::new(file.reason.clone().unwrap_or_default()));
         table.add_row(row);
     }
     table
+}
+
+fn metric_cell_of(file: &FileVerdict, metric: Metric, color: bool) -> Cell {
+    let fails = file
+        .metrics
+        .iter()
+        .any(|m| m.metric == metric && m.status.fails());
+    paint(Cell::new(cell(file, metric)), fails, color)
+}
+
+/// Red for failing, green otherwise, when colour is on.
+fn paint(cell: Cell, fails: bool, color: bool) -> Cell {
+    match (color, fails) {
+        (false, _) => cell,
+        (true, true) => cell.fg(Color::Red),
+        (true, false) => cell.fg(Color::Green),
+    }
+}
+
+/// `text` cut to `max` characters by replacing its middle with `…`.
+pub fn shorten_middle(text: &str, max: usize) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= max {
+        return text.to_string();
+    }
+    let keep = max.saturating_sub(1);
+    let head = keep / 2;
+    let tail = keep - head;
+    let start: String = chars.iter().take(head).collect();
+    let end: String = chars.iter().skip(chars.len() - tail).collect();
+    format!("{start}…{end}")
 }
 
 fn cell(file: &FileVerdict, metric: Metric) -> String {
@@ -205,5 +279,68 @@ mod tests {
             target_line(&target(true)),
             "target riscv64-unknown-nowhere (host) · cfg: feature=\"x\""
         );
+    }
+
+    use crate::judge::{FileStatus, MetricVerdict};
+    use crate::model::Counts;
+
+    fn file(path: &str, covered: u64) -> FileVerdict {
+        let status = if covered == 4 {
+            FileStatus::Pass
+        } else {
+            FileStatus::Fail
+        };
+        FileVerdict {
+            path: path.to_string(),
+            status,
+            metrics: vec![MetricVerdict {
+                metric: Metric::Lines,
+                counts: Some(Counts::new(covered, 4)),
+                status: if covered == 4 {
+                    MetricStatus::Pass
+                } else {
+                    MetricStatus::Fail
+                },
+            }],
+            reason: None,
+            uncovered: Default::default(),
+            ignored: Default::default(),
+        }
+    }
+
+    #[test]
+    fn long_paths_are_shortened_in_the_middle_to_fit() {
+        assert_eq!(shorten_middle("abcdefghij", 5), "ab…ij");
+        assert_eq!(shorten_middle("abc", 5), "abc");
+        let long = format!("src/{}/file.rs", "deeply/nested".repeat(10));
+        let a = file(&long, 3);
+        let opts = TableOptions::default();
+        let text = fitted_table(&[&a], &[Metric::Lines], &opts);
+        assert!(text.lines().all(|l| l.chars().count() <= 100), "{text}");
+        assert!(text.contains("src/deeply/nes"), "{text}");
+        assert!(text.contains("…"), "{text}");
+        assert!(text.contains("nested/file.rs"), "{text}");
+        let short = file("src/a.rs", 4);
+        assert!(!fitted_table(&[&short], &[Metric::Lines], &opts).contains('…'));
+    }
+
+    #[test]
+    fn colour_only_when_asked() {
+        let (bad, good) = (file("src/bad.rs", 1), file("src/good.rs", 4));
+        let plain = TableOptions::default();
+        let coloured = TableOptions {
+            color: true,
+            ..plain
+        };
+        let text = fitted_table(&[&bad, &good], &[Metric::Lines], &coloured);
+        assert!(
+            text.contains("\u{1b}[38;5;9m") || text.contains("\u{1b}[31m"),
+            "{text:?}"
+        );
+        assert!(
+            text.contains("\u{1b}[38;5;10m") || text.contains("\u{1b}[32m"),
+            "{text:?}"
+        );
+        assert!(!fitted_table(&[&bad, &good], &[Metric::Lines], &plain).contains('\u{1b}'));
     }
 }

@@ -1,0 +1,73 @@
+//! Writing a check's outputs: the chosen format on stdout, plus any files asked for
+//! (`--output-json`, `--output-markdown`, and the GitHub step summary), from one run.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::check::Outcome;
+use crate::cli::Format;
+use crate::error::{Error, Result};
+use crate::render::table::TableOptions;
+use crate::render::{github, json, markdown, table};
+
+/// Where and how a check's result is written.
+#[derive(Debug, Clone, Default)]
+pub struct OutputOptions {
+    /// The format printed on stdout.
+    pub format: Format,
+    /// How the table is drawn (also the table under GitHub annotations).
+    pub table: TableOptions,
+    /// Also write the JSON result here.
+    pub output_json: Option<PathBuf>,
+    /// Also write the Markdown result here.
+    pub output_markdown: Option<PathBuf>,
+    /// With `--format github`: append the Markdown result here (`--summary-file`, else
+    /// `$GITHUB_STEP_SUMMARY`).
+    pub summary_file: Option<PathBuf>,
+}
+
+/// Writes the outputs. Errors (exit 2) when stdout or a file cannot be written.
+pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> Result<()> {
+    let (facts, verdict, metrics) = (&outcome.facts, &outcome.verdict, &outcome.metrics);
+    let text = match opts.format {
+        Format::Table => table::render(facts, verdict, metrics, &opts.table),
+        Format::Json => json::render(facts, verdict),
+        Format::Markdown => markdown::render(facts, verdict, metrics),
+        Format::Github => {
+            let summary = markdown::render(facts, verdict, metrics);
+            if let Some(path) = &opts.summary_file {
+                append(path, &summary)?;
+            }
+            github::render(verdict) + &table::render(facts, verdict, metrics, &opts.table)
+        }
+    };
+    stdout
+        .write_all(text.as_bytes())
+        .map_err(|e| Error::new(format!("cannot write the result to stdout: {e}")))?;
+    if let Some(path) = &opts.output_json {
+        write(path, &json::render(facts, verdict))?;
+    }
+    if let Some(path) = &opts.output_markdown {
+        write(path, &markdown::render(facts, verdict, metrics))?;
+    }
+    Ok(())
+}
+
+fn write(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text)
+        .map_err(|e| Error::new(format!("{}: cannot write the result: {e}", path.display())))
+}
+
+fn append(path: &Path, text: &str) -> Result<()> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| {
+            Error::new(format!(
+                "{}: cannot append the step summary: {e}",
+                path.display()
+            ))
+        })
+}

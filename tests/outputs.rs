@@ -1,0 +1,289 @@
+//! The output formats on real fixtures: snapshots of table, markdown, github and json (insta);
+//! escaping of hostile file names; the Markdown size cap; the JSON schema; several outputs from
+//! one run.
+
+mod common;
+
+use common::{fixture, Sandbox};
+
+const TARGET: &str = "x86_64-unknown-linux-gnu";
+
+/// Runs a check of `report` (a fixture) in a sandbox with `policy`, with paths under /ci, and
+/// returns stdout with the sandbox path replaced by `[SANDBOX]`.
+fn output(report: &str, policy: &str, format: &str) -> String {
+    let sandbox = Sandbox::new();
+    sandbox.policy(policy);
+    let report = fixture(report).display().to_string();
+    let run = sandbox.run(&[
+        "check",
+        &report,
+        "--root",
+        "/ci",
+        "--no-walk",
+        "--format",
+        format,
+        "--target",
+        TARGET,
+        "--policy",
+        "coverage-policy.toml",
+    ]);
+    assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+    run.stdout
+        .replace(&fixture("").display().to_string(), "[FIXTURES]/")
+        .replace(&sandbox.path().display().to_string(), "[SANDBOX]")
+}
+
+const ALL: &str = "[measure]\ninclude = [\"**\"]\n";
+const NO_BRANCHES: &str =
+    "[measure]\ninclude = [\"**\"]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n";
+const LCOV: &str =
+    "[measure]\ninclude = [\"**\"]\nmetrics = [\"branches\", \"functions\", \"lines\"]\n";
+
+fn snapshots(name: &str, report: &str, policy: &str) {
+    for format in ["table", "markdown", "github", "json"] {
+        insta::assert_snapshot!(format!("{name}-{format}"), output(report, policy, format));
+    }
+}
+
+#[test]
+fn walkdir_branch_export() {
+    snapshots("walkdir", "real/walkdir.branch.json", ALL);
+}
+
+#[test]
+fn tricky_stable_export() {
+    snapshots("tricky", "llvm/tricky_stable.json", NO_BRANCHES);
+}
+
+#[test]
+fn c_lcov_tracefile() {
+    snapshots("c-lcov", "llvm/c_llvm22.lcov", LCOV);
+}
+
+fn hostile_tracefile(sandbox: &Sandbox) -> String {
+    let text = "SF:src/a|b.rs\nDA:1,0\nDA:2,1\nend_of_record\n\
+                SF:src/<img src=x onerror=alert(1)>.rs\nFN:1,<script>f</script>\nFNDA:0,<script>f</script>\nDA:1,0\nend_of_record\n\
+                SF:src/ok%,:\r.rs\nDA:1,0\nend_of_record\n";
+    sandbox.write("hostile.info", text).display().to_string()
+}
+
+#[test]
+fn hostile_file_names_neither_break_the_table_nor_inject_markup() {
+    let sandbox = Sandbox::new();
+    sandbox.policy("[measure]\ninclude = [\"src/**\"]\nmetrics = [\"functions\", \"lines\"]\n");
+    let report = hostile_tracefile(&sandbox);
+    let run = sandbox.run(&["check", &report, "--no-walk", "--format", "markdown"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let md = run.stdout;
+    let unescaped = md.replace("\\<", "");
+    assert!(!unescaped.contains("<img"), "{md}");
+    assert!(!unescaped.contains("<script"), "{md}");
+    assert!(md.contains("src/a\\|b.rs"), "{md}");
+    assert!(
+        md.contains("src/\\<img src=x onerror=alert(1)\\>.rs"),
+        "{md}"
+    );
+    assert!(
+        md.contains("<summary>src/&lt;img src=x onerror=alert(1)&gt;.rs — uncovered</summary>"),
+        "{md}"
+    );
+    // Every table row has exactly as many unescaped pipes as the header.
+    let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| ")).collect();
+    let pipes = |l: &str| l.replace("\\|", "").matches('|').count();
+    assert_eq!(rows.len(), 4, "{md}");
+    assert!(rows.iter().all(|r| pipes(r) == pipes(rows[0])), "{md}");
+
+    let run = sandbox.run(&["check", &report, "--no-walk", "--format", "github"]);
+    let annotations: Vec<&str> = run.stdout.lines().filter(|l| l.starts_with("::")).collect();
+    assert!(annotations.contains(&"::error file=src/ok%25%2C%3A%0D.rs,line=1,endLine=1,title=covgate%3A uncovered line::line 1 not covered"), "{}", run.stdout);
+}
+
+#[test]
+fn five_thousand_failing_files_stay_under_the_comment_limit() {
+    let sandbox = Sandbox::new();
+    sandbox.policy("[measure]\ninclude = [\"src/**\"]\nmetrics = [\"lines\"]\n");
+    let text: String = (0..5000)
+        .map(|i| format!("SF:src/module_{i:04}/a_rather_long_file_name_{i}.rs\nDA:1,0\nDA:2,0\nDA:4,1\nend_of_record\n"))
+        .collect();
+    let report = sandbox.write("big.info", &text).display().to_string();
+    let run = sandbox.run(&["check", &report, "--no-walk", "--format", "markdown"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let chars = run.stdout.chars().count();
+    assert!(chars < 65_536, "{chars} characters");
+    assert!(
+        run.stdout
+            .contains("**Cut to fit a comment:** 5000 file detail block(s)"),
+        "cut note missing"
+    );
+    assert!(run.stdout.contains("table row(s) left out"));
+
+    let run = sandbox.run(&["check", &report, "--no-walk", "--format", "github"]);
+    let errors = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("::error"))
+        .count();
+    assert_eq!(errors, 50, "bounded in total");
+    assert!(run
+        .stdout
+        .contains("::notice title=covgate::4950 more uncovered range(s) not annotated"));
+}
+
+#[test]
+fn per_file_annotations_are_bounded() {
+    let sandbox = Sandbox::new();
+    sandbox.policy("[measure]\ninclude = [\"src/**\"]\nmetrics = [\"lines\"]\n");
+    let lines: String = (1..=30).map(|i| format!("DA:{},{}\n", i * 2, 0)).collect();
+    let report = sandbox
+        .write(
+            "gappy.info",
+            &format!("SF:src/gappy.rs\n{lines}end_of_record\n"),
+        )
+        .display()
+        .to_string();
+    let run = sandbox.run(&["check", &report, "--no-walk", "--format", "github"]);
+    assert_eq!(
+        run.stdout
+            .lines()
+            .filter(|l| l.starts_with("::error"))
+            .count(),
+        10
+    );
+    assert!(
+        run.stdout.contains("::notice title=covgate::20 more"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn json_of_every_fixture_validates_against_the_published_schema() {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/schema/check-output.schema.json"
+        ))
+        .expect("schema file"),
+    )
+    .expect("schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    let sandbox = Sandbox::new();
+    sandbox.policy("[measure]\ninclude = [\"**\"]\n[[exclude]]\npath = \"**/main.rs\"\nreason = \"entry point\"\nwhen = \"cfg(unix)\"\n");
+    let mut validated = 0;
+    for entry in walkdir::WalkDir::new(fixture("")) {
+        let entry = entry.expect("walk");
+        let name = entry.path().display().to_string();
+        if ![".json", ".info", ".lcov", ".dat"]
+            .iter()
+            .any(|e| name.ends_with(e))
+        {
+            continue;
+        }
+        let run = sandbox.run(&[
+            "check",
+            &name,
+            "--root",
+            "/",
+            "--no-walk",
+            "--format",
+            "json",
+        ]);
+        if run.code == 2 {
+            continue;
+        }
+        let doc = run.json();
+        let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{name}: {errors:?}");
+        assert_eq!(doc["schema_version"], 1);
+        validated += 1;
+    }
+    assert!(validated > 40, "validated {validated}");
+}
+
+#[test]
+fn one_run_writes_every_output() {
+    let sandbox = Sandbox::copy_of("cases/09-never-compiled-file-missing/crate");
+    sandbox.policy("[measure]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n");
+    let report = fixture("cases/09-never-compiled-file-missing/input.json")
+        .display()
+        .to_string();
+    let remap = format!("/ws/partial={}", sandbox.path().display());
+    let summary = sandbox.path().join("summary.md");
+    std::fs::write(&summary, "earlier step\n").expect("summary");
+    let run = sandbox.run(&[
+        "check",
+        &report,
+        "--remap-path-prefix",
+        &remap,
+        "--format",
+        "github",
+        "--output-json",
+        "out.json",
+        "--output-markdown",
+        "out.md",
+        "--summary-file",
+        "summary.md",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("::error file=src/extra.rs,title=covgate%3A unmeasured::"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("covgate: FAIL"),
+        "the table follows the annotations"
+    );
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(sandbox.path().join("out.json")).expect("json"),
+    )
+    .expect("JSON");
+    assert_eq!(json["verdict"], "fail");
+    let md = std::fs::read_to_string(sandbox.path().join("out.md")).expect("md");
+    assert!(md.starts_with("### covgate: ❌ fail"), "{md}");
+    let appended = std::fs::read_to_string(&summary).expect("summary");
+    assert_eq!(appended, format!("earlier step\n{md}"));
+
+    // $GITHUB_STEP_SUMMARY is the default summary file.
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_covgate"));
+    let env_summary = sandbox.path().join("env-summary.md");
+    let out = cmd
+        .args([
+            "check",
+            &report,
+            "--remap-path-prefix",
+            &remap,
+            "--format",
+            "github",
+        ])
+        .current_dir(sandbox.path())
+        .env("GITHUB_STEP_SUMMARY", &env_summary)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        std::fs::read_to_string(&env_summary).expect("env summary"),
+        md
+    );
+
+    for (flag, target) in [
+        ("--output-json", "src"),
+        ("--output-markdown", "src"),
+        ("--summary-file", "src"),
+    ] {
+        let args = [
+            "check",
+            &report,
+            "--remap-path-prefix",
+            &remap,
+            "--format",
+            "github",
+            flag,
+            target,
+        ];
+        let run = sandbox.run(&args);
+        assert_eq!(run.code, 2, "{flag}: {}", run.stdout);
+        assert!(run.stderr.contains("src: cannot"), "{flag}: {}", run.stderr);
+    }
+}
