@@ -46,8 +46,10 @@ fn check(args: &CheckArgs) -> ExitCode {
                         ShowArg::All => Show::All,
                     },
                     items: args.items,
-                    color: std::io::stdout().is_terminal()
-                        && std::env::var_os("NO_COLOR").is_none(),
+                    color: output::color_wanted(
+                        std::io::stdout().is_terminal(),
+                        std::env::var_os("NO_COLOR").as_deref(),
+                    ),
                     width: 100,
                 },
                 output_json: args.output_json.clone(),

@@ -26,6 +26,12 @@ pub struct OutputOptions {
     pub summary_file: Option<PathBuf>,
 }
 
+/// Colour for the table: only on a terminal, and never when `NO_COLOR` is set (any value), as
+/// <https://no-color.org> asks.
+pub fn color_wanted(stdout_is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    stdout_is_terminal && no_color.is_none()
+}
+
 /// Writes the outputs. Errors (exit 2) when stdout or a file cannot be written.
 pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> Result<()> {
     let (facts, verdict, metrics) = (&outcome.facts, &outcome.verdict, &outcome.metrics);
@@ -70,4 +76,17 @@ fn append(path: &Path, text: &str) -> Result<()> {
                 path.display()
             ))
         })
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_needs_a_terminal_and_no_no_color() {
+        assert!(color_wanted(true, None));
+        assert!(!color_wanted(false, None));
+        assert!(!color_wanted(true, Some(std::ffi::OsStr::new(""))));
+    }
 }

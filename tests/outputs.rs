@@ -287,3 +287,97 @@ fn one_run_writes_every_output() {
         assert!(run.stderr.contains("src: cannot"), "{flag}: {}", run.stderr);
     }
 }
+
+#[test]
+fn markdown_of_a_passing_check_with_exclusions_and_conditions() {
+    let sandbox = Sandbox::copy_of("cases/09-never-compiled-file-missing/crate");
+    sandbox.policy(
+        "[measure]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n\
+         [[exclude]]\npath = \"src/orphan.rs\"\nreason = \"not in the module tree\"\n\
+         [[exclude]]\npath = \"src/sys/windows.rs\"\nreason = \"Windows only\"\nwhen = \"cfg(not(windows))\"\n\
+         [[exclude]]\npath = \"src/extra.rs\"\nreason = \"feature extra\"\nwhen = \"cfg(not(feature = \\\"extra\\\"))\"\n",
+    );
+    let report = fixture("cases/09-never-compiled-file-missing/input.json")
+        .display()
+        .to_string();
+    let remap = format!("/ws/partial={}", sandbox.path().display());
+    let run = sandbox.run(&[
+        "check",
+        &report,
+        "--remap-path-prefix",
+        &remap,
+        "--format",
+        "markdown",
+        "--target",
+        TARGET,
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let md = run.stdout;
+    assert!(md.starts_with("### covgate: ✅ pass\n"), "{md}");
+    assert!(
+        !md.contains("| File |"),
+        "no table when nothing fails: {md}"
+    );
+    assert!(md.contains("**Excluded** (3):\n\n- src/extra.rs: feature extra\n- src/orphan.rs: not in the module tree\n- src/sys/windows.rs: Windows only\n"), "{md}");
+    assert!(
+        md.contains("**Conditional exclusions** on this leg:\n\n- src/sys/windows.rs — active: "),
+        "{md}"
+    );
+    assert!(md.contains("**No code** (1)"), "{md}");
+    assert!(!md.contains("Cut to fit"), "{md}");
+}
+
+#[test]
+fn unavailable_metrics_in_markdown_and_annotations() {
+    let sandbox = Sandbox::new();
+    sandbox.policy("[measure]\ninclude = [\"src/**\"]\nmetrics = [\"regions\", \"lines\"]\n");
+    let report = sandbox
+        .write("t.info", "SF:src/a.rs\nDA:1,1\nend_of_record\n")
+        .display()
+        .to_string();
+    let run = sandbox.run(&["check", &report, "--no-walk", "--format", "markdown"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("| src/a.rs | fail | **n/a** | 1/1 |"),
+        "{}",
+        run.stdout
+    );
+    let run = sandbox.run(&["check", &report, "--no-walk", "--format", "github"]);
+    assert!(
+        run.stdout.starts_with(
+            "::error file=src/a.rs,title=covgate%3A below the bar::regions unavailable\n"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn details_are_cut_before_rows() {
+    let sandbox = Sandbox::new();
+    sandbox.policy("[measure]\ninclude = [\"src/**\"]\nmetrics = [\"lines\"]\n");
+    let gaps: String = (1..=30)
+        .map(|i| format!("DA:{},0\nDA:{},1\n", i * 3, i * 3 + 1))
+        .collect();
+    let text: String = (0..300)
+        .map(|i| format!("SF:src/file_{i:03}.rs\n{gaps}end_of_record\n"))
+        .collect();
+    let report = sandbox.write("many.info", &text).display().to_string();
+    let run = sandbox.run(&["check", &report, "--no-walk", "--format", "markdown"]);
+    let md = run.stdout;
+    assert!(md.chars().count() < 65_536);
+    assert_eq!(
+        md.lines().filter(|l| l.starts_with("| src/")).count(),
+        300,
+        "every row kept"
+    );
+    let kept = md.matches("<details>").count();
+    assert!(kept > 0 && kept < 300, "{kept} details kept");
+    assert!(
+        md.contains(&format!(
+            "{} file detail block(s) and 0 table row(s) left out",
+            300 - kept
+        )),
+        "{md}"
+    );
+}
