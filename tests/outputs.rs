@@ -295,7 +295,8 @@ fn markdown_of_a_passing_check_with_exclusions_and_conditions() {
         "[measure]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n\
          [[exclude]]\npath = \"src/orphan.rs\"\nreason = \"not in the module tree\"\n\
          [[exclude]]\npath = \"src/sys/windows.rs\"\nreason = \"Windows only\"\nwhen = \"cfg(not(windows))\"\n\
-         [[exclude]]\npath = \"src/extra.rs\"\nreason = \"feature extra\"\nwhen = \"cfg(not(feature = \\\"extra\\\"))\"\n",
+         [[exclude]]\npath = \"src/extra.rs\"\nreason = \"feature extra\"\nwhen = \"cfg(not(feature = \\\"extra\\\"))\"\n\
+         [[exclude]]\npath = \"src/lib.rs\"\nreason = \"measured on the Windows leg only\"\nwhen = \"cfg(windows)\"\n",
     );
     let report = fixture("cases/09-never-compiled-file-missing/input.json")
         .display()
@@ -324,6 +325,7 @@ fn markdown_of_a_passing_check_with_exclusions_and_conditions() {
         "{md}"
     );
     assert!(md.contains("**No code** (1)"), "{md}");
+    assert!(md.contains("- src/lib.rs — inactive: "), "{md}");
     assert!(!md.contains("Cut to fit"), "{md}");
 }
 
