@@ -44,7 +44,7 @@ pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> 
             if let Some(path) = &opts.summary_file {
                 append(path, &summary)?;
             }
-            github::render(verdict) + &table::render(facts, verdict, metrics, &opts.table)
+            github::render(facts, verdict) + &table::render(facts, verdict, metrics, &opts.table)
         }
     };
     stdout

@@ -227,7 +227,13 @@ fn one_run_writes_every_output() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
         run.stdout
-            .starts_with("::error file=src/extra.rs,title=covgate%3A unmeasured::"),
+            .starts_with("::notice title=covgate facts::covgate "),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("\n::error file=src/extra.rs,title=covgate%3A unmeasured::"),
         "{}",
         run.stdout
     );
@@ -346,8 +352,8 @@ fn unavailable_metrics_in_markdown_and_annotations() {
     );
     let run = sandbox.run(&["check", &report, "--no-walk", "--format", "github"]);
     assert!(
-        run.stdout.starts_with(
-            "::error file=src/a.rs,title=covgate%3A below the bar::regions unavailable\n"
+        run.stdout.contains(
+            "\n::error file=src/a.rs,title=covgate%3A below the bar::regions unavailable\n"
         ),
         "{}",
         run.stdout

@@ -1,5 +1,6 @@
-//! GitHub Actions workflow commands (`--format github`): one `::error` annotation per uncovered
-//! line range (and per unmeasured file), so the gaps show up on the pull request's diff.
+//! GitHub Actions workflow commands (`--format github`): a `::notice` with the facts the verdict
+//! was reached under, then one `::error` annotation per uncovered line range (and per function
+//! that never ran, and per unmeasured file), so the gaps show up on the pull request's diff.
 //!
 //! Shape: `::error file=PATH,line=L,endLine=E,title=TITLE::MESSAGE`. Values are escaped as the
 //! runner requires: in messages `%`, CR and LF become `%25`, `%0D`, `%0A`; in properties `:` and
@@ -7,6 +8,7 @@
 //! [`TOTAL`] in all (GitHub shows only a few per step anyway); a closing `::notice` says how many
 //! were dropped. Paths are root-relative, as GitHub expects when the root is the checkout.
 
+use super::Facts;
 use crate::judge::{FileStatus, FileVerdict, Verdict};
 use crate::model::Metric;
 use crate::uncovered::range_text;
@@ -29,8 +31,9 @@ pub fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// Renders the annotations for every failing and unmeasured file.
-pub fn render(verdict: &Verdict) -> String {
+/// Renders a `::notice` with the facts, then the annotations for every failing and unmeasured
+/// file.
+pub fn render(facts: &Facts, verdict: &Verdict) -> String {
     let all: Vec<Vec<String>> = verdict
         .files
         .iter()
@@ -43,7 +46,8 @@ pub fn render(verdict: &Verdict) -> String {
         .flat_map(|file| file.into_iter().take(PER_FILE))
         .take(TOTAL)
         .collect();
-    let mut out: String = kept.iter().map(|a| format!("{a}\n")).collect();
+    let mut out = facts_notice(facts);
+    out.extend(kept.iter().map(|a| format!("{a}\n")));
     if wanted > kept.len() {
         out.push_str(&format!(
             "::notice title=covgate::{} more uncovered range(s) not annotated; see the step summary or the log\n",
@@ -51,6 +55,26 @@ pub fn render(verdict: &Verdict) -> String {
         ));
     }
     out
+}
+
+/// `::notice title=covgate facts::covgate V · target T (host) · policy P · root R · reports: …`.
+fn facts_notice(facts: &Facts) -> String {
+    let reports: Vec<String> = facts
+        .reports
+        .iter()
+        .map(|(origin, kind)| format!("{origin} ({kind})"))
+        .collect();
+    let text = format!(
+        "covgate {} · target {} ({}) · policy {} · root {} · threshold {}% · reports: {}",
+        facts.version,
+        facts.target.triple,
+        facts.target.source,
+        facts.policy,
+        facts.root,
+        facts.threshold,
+        reports.join(", ")
+    );
+    format!("::notice title=covgate facts::{}\n", escape_data(&text))
 }
 
 /// The annotations of one failing or unmeasured file.
