@@ -2,8 +2,10 @@
 //!
 //! read reports → normalise paths → scope → measure → judge. Rendering is left to the caller.
 //! The platform (target, cfg values, programs on PATH) is built from the options and the
-//! policy first; it decides which conditional `[[exclude]]` entries apply, and its facts head
-//! the output.
+//! policy first; it decides which conditional `[[exclude]]` and `[[suite]]` entries apply, and
+//! its facts head the output. A policy with a `[[suite]]` roster has it verified first (see
+//! [`crate::roster`]): a roster that does not verify is a broken policy (exit 2), as a stale
+//! `[[exclude]]` is. Without `[[suite]]` entries, cargo is never run.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
@@ -17,8 +19,9 @@ use crate::model::Metric;
 use crate::paths::{self, Location, Remap, Resolver};
 use crate::platform::{self, Activation, Platform, PlatformOptions};
 use crate::policy::Policy;
-use crate::render::{ConditionFacts, Facts, TargetFacts};
+use crate::render::{ConditionFacts, Facts, RosterFacts, SuiteFacts, TargetFacts};
 use crate::report::{self, Report};
+use crate::roster::{self, Roster};
 use crate::scope::{self, Class};
 
 /// Inputs of a check, as given on the command line.
@@ -53,45 +56,104 @@ pub struct Outcome {
     pub warnings: Vec<String>,
 }
 
-/// Runs a check. Errors (exit 2) on any usage, policy or input problem.
-pub fn run(opts: &CheckOptions) -> Result<Outcome> {
-    let policy_path = match &opts.policy {
-        Some(p) => opts.cwd.join(p),
-        None => Policy::find(&opts.cwd)?,
-    };
-    let policy = Policy::load(&policy_path)?;
-    let path_var = std::env::var_os("PATH");
-    let platform = Platform::new(
-        &opts.platform,
-        platform::HOST_TARGET,
-        &policy.programs(),
-        policy.excludes.iter().any(|e| e.when.is_some()),
-        path_var.as_deref(),
-        &opts.cwd,
-    )?;
-    let activations = policy
-        .excludes
-        .iter()
-        .map(|e| platform.activation(e.when.as_ref(), &e.when_missing))
-        .collect::<Vec<_>>();
-    if opts.reports.iter().filter(|r| *r == "-").count() > 1 {
-        return Err(Error::new(
-            "`-` (standard input) is given more than once; stdin can be read only once",
-        ));
+/// What every command reads before it looks at a report: the policy, the platform of this leg
+/// and which conditional entries apply on it, and the root.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    /// The policy.
+    pub policy: Policy,
+    /// The platform (target, cfg values, programs on PATH).
+    pub platform: Platform,
+    /// One activation per `[[exclude]]`, in policy order.
+    pub activations: Vec<Activation>,
+    /// One activation per `[[suite]]`, in policy order.
+    pub suite_activations: Vec<Activation>,
+    /// The root: normalised and absolute.
+    pub root: String,
+    /// `--remap-path-prefix` values, parsed (a relative `TO` anchored at the current folder).
+    pub remaps: Vec<Remap>,
+}
+
+impl Setup {
+    /// Finds and reads the policy, builds the platform and decides every condition.
+    ///
+    /// Errors (exit 2): no policy, a bad policy, a bad `--target` or `--cfg`, a bad
+    /// `--remap-path-prefix`.
+    pub fn load(opts: &CheckOptions) -> Result<Setup> {
+        let policy_path = match &opts.policy {
+            Some(p) => opts.cwd.join(p),
+            None => Policy::find(&opts.cwd)?,
+        };
+        let policy = Policy::load(&policy_path)?;
+        let path_var = std::env::var_os("PATH");
+        let platform = Platform::new(
+            &opts.platform,
+            platform::HOST_TARGET,
+            &policy.programs(),
+            policy.has_when(),
+            path_var.as_deref(),
+            &opts.cwd,
+        )?;
+        let activations = policy
+            .excludes
+            .iter()
+            .map(|e| platform.activation(e.when.as_ref(), &e.when_missing))
+            .collect();
+        let suite_activations = policy
+            .suites
+            .iter()
+            .map(|s| platform.activation(s.when.as_ref(), &s.when_missing))
+            .collect();
+        let root = root_folder(opts, &policy);
+        let cwd = paths::normalize(&opts.cwd.to_string_lossy());
+        let remaps = opts
+            .remaps
+            .iter()
+            .map(|r| Remap::parse(r).map(|remap| anchor(remap, &cwd)))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Setup {
+            policy,
+            platform,
+            activations,
+            suite_activations,
+            root,
+            remaps,
+        })
     }
-    let reports = opts
-        .reports
-        .iter()
-        .map(|r| read_report(&opts.cwd, r))
-        .collect::<Result<Vec<_>>>()?;
-    let root = root_folder(opts, &policy);
-    let resolver = resolver(&root, &opts.remaps, opts, &policy, &reports)?;
+
+    /// Verifies the `[[suite]]` roster in the cargo workspace at the root (see
+    /// [`roster::verify`]).
+    pub fn roster(&self) -> Result<Roster> {
+        roster::verify(&self.policy.suites, &self.suite_activations, &self.root)
+    }
+}
+
+/// Runs a check. Errors (exit 2) on any usage, policy or input problem, including a
+/// `[[suite]]` roster that does not verify (checked only when the root is walked).
+pub fn run(opts: &CheckOptions) -> Result<Outcome> {
+    let setup = Setup::load(opts)?;
+    let verified = !setup.policy.suites.is_empty() && opts.walk;
+    if verified {
+        if let Some(err) = setup.roster()?.error() {
+            return Err(err);
+        }
+    }
+    judge(&setup, opts, verified)
+}
+
+/// The check of `opts.reports` under `setup`, without verifying the roster; `verified` says
+/// whether the caller has verified it (for the facts).
+pub fn judge(setup: &Setup, opts: &CheckOptions, verified: bool) -> Result<Outcome> {
+    let policy = &setup.policy;
+    let reports = read_reports(opts, &opts.reports)?;
+    let root = setup.root.clone();
+    let resolver = resolver(setup, opts, &reports);
     let parts = resolve_parts(&reports, &resolver);
     let locations: BTreeSet<Location> = parts.keys().cloned().collect();
     let scope = scope::resolve(
         &locations,
-        &policy,
-        &activations,
+        policy,
+        &setup.activations,
         Path::new(&root),
         opts.walk,
     )?;
@@ -110,23 +172,57 @@ pub fn run(opts: &CheckOptions) -> Result<Outcome> {
         BTreeMap::new()
     };
     let measured = measure::measure(&measured_parts, &ignores)?;
-    let verdict = judge::evaluate(&scope, &measured, &policy);
+    let verdict = judge::evaluate(&scope, &measured, policy);
     Ok(Outcome {
-        facts: facts(&policy, &platform, &activations, &root, &reports, opts.walk),
+        facts: facts(setup, &reports, opts.walk, verified),
         verdict,
         metrics: policy.metrics.clone(),
         warnings: reports.iter().flat_map(|r| r.warnings.clone()).collect(),
     })
 }
 
-fn facts(
-    policy: &Policy,
-    platform: &Platform,
-    activations: &[Activation],
-    root: &str,
-    reports: &[Report],
-    walked: bool,
-) -> Facts {
+/// The root-relative files that `reports` execute: every file with a count above zero on any
+/// metric (no inline markers applied), resolved as `covgate check` resolves report paths.
+/// The roster's admission check reads the roster suites' export with it.
+///
+/// Errors (exit 2): as for reading and merging the reports of a check.
+pub fn executed(
+    setup: &Setup,
+    opts: &CheckOptions,
+    reports: &[String],
+) -> Result<BTreeSet<String>> {
+    let reports = read_reports(opts, reports)?;
+    let resolver = resolver(setup, opts, &reports);
+    let inside: BTreeMap<String, Vec<Part<'_>>> = resolve_parts(&reports, &resolver)
+        .into_iter()
+        .filter_map(|(loc, parts)| match loc {
+            Location::Inside(rel) => Some((rel, parts)),
+            Location::Outside(_) => None,
+        })
+        .collect();
+    let measured = measure::measure(&inside, &BTreeMap::new())?;
+    Ok(measured
+        .into_iter()
+        .filter(|(_, m)| {
+            Metric::ALL
+                .iter()
+                .any(|&metric| m.summary.get(metric).is_some_and(|c| c.covered > 0))
+        })
+        .map(|(path, _)| path)
+        .collect())
+}
+
+fn read_reports(opts: &CheckOptions, names: &[String]) -> Result<Vec<Report>> {
+    if names.iter().filter(|r| *r == "-").count() > 1 {
+        return Err(Error::new(
+            "`-` (standard input) is given more than once; stdin can be read only once",
+        ));
+    }
+    names.iter().map(|r| read_report(&opts.cwd, r)).collect()
+}
+
+fn facts(setup: &Setup, reports: &[Report], walked: bool, verified: bool) -> Facts {
+    let (policy, platform) = (&setup.policy, &setup.platform);
     Facts {
         version: env!("CARGO_PKG_VERSION").to_string(),
         target: TargetFacts {
@@ -152,7 +248,7 @@ fn facts(
         conditions: policy
             .excludes
             .iter()
-            .zip(activations)
+            .zip(&setup.activations)
             .filter(|(_, activation)| activation.conditional)
             .map(|(exclude, activation)| ConditionFacts {
                 glob: exclude.pattern.glob.clone(),
@@ -164,8 +260,27 @@ fn facts(
                 why: activation.why.clone(),
             })
             .collect(),
+        roster: (!policy.suites.is_empty()).then(|| RosterFacts {
+            verified,
+            suites: policy
+                .suites
+                .iter()
+                .zip(&setup.suite_activations)
+                .map(|(suite, activation)| SuiteFacts {
+                    name: suite.name.clone(),
+                    location: suite.location.clone(),
+                    reason: suite.reason.clone(),
+                    filter: suite.filter.text.clone(),
+                    glob: suite.glob.glob.clone(),
+                    when: suite.when.as_ref().map(|cfg| cfg.text.clone()),
+                    when_missing: suite.when_missing.clone(),
+                    active: activation.active,
+                    why: activation.why.clone(),
+                })
+                .collect(),
+        }),
         policy: policy.file.display().to_string(),
-        root: root.to_string(),
+        root: setup.root.clone(),
         reports: reports
             .iter()
             .map(|r| (r.origin.clone(), r.kind.describe()))
@@ -213,19 +328,8 @@ fn root_folder(opts: &CheckOptions, policy: &Policy) -> String {
     paths::normalize(&folder.to_string_lossy())
 }
 
-fn resolver(
-    root: &str,
-    remaps: &[String],
-    opts: &CheckOptions,
-    policy: &Policy,
-    reports: &[Report],
-) -> Result<Resolver> {
-    let cwd = paths::normalize(&opts.cwd.to_string_lossy());
-    let remaps = remaps
-        .iter()
-        .map(|r| Remap::parse(r).map(|remap| anchor(remap, &cwd)))
-        .collect::<Result<Vec<_>>>()?;
-    let hint = (opts.root.is_none() && policy.root.is_none())
+fn resolver(setup: &Setup, opts: &CheckOptions, reports: &[Report]) -> Resolver {
+    let hint = (opts.root.is_none() && setup.policy.root.is_none())
         .then(|| reports.iter().find_map(|r| r.manifest_path.as_deref()))
         .flatten()
         .map(|manifest| {
@@ -234,7 +338,7 @@ fn resolver(
                 .rsplit_once('/')
                 .map_or(String::new(), |(dir, _)| dir.to_string())
         });
-    Ok(Resolver::new(root, remaps, hint))
+    Resolver::new(&setup.root, setup.remaps.clone(), hint)
 }
 
 /// A relative `TO` is relative to the current folder, as a user typing the flag expects.

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 
 /// covgate: every measured source file at its bar, on every metric.
 #[derive(Debug, Parser)]
@@ -18,6 +18,63 @@ pub struct Cli {
 pub enum Command {
     /// Judge coverage reports against the policy (exit 0 pass, 1 fail, 2 error).
     Check(CheckArgs),
+    /// Verify the exempt-suite roster (`[[suite]]`), or print the arguments of its two runs.
+    Roster(RosterArgs),
+}
+
+/// Arguments of `covgate roster`.
+#[derive(Debug, Args)]
+#[command(group(ArgGroup::new("mode").required(true).args(["verify", "args"])))]
+pub struct RosterArgs {
+    /// Check that each entry's filter and glob select the same files and that no two overlap (exit 0 verified, 1 not, 2 error).
+    #[arg(long)]
+    pub verify: bool,
+    /// With --verify: the export of the roster suites' own instrumented run, for the admission check (repeatable: shards).
+    #[arg(long, value_name = "SUITE_EXPORT", requires_all = ["verify", "report"])]
+    pub suite_report: Vec<String>,
+    /// With --suite-report: the export of the main (instrumented) run (repeatable: shards).
+    #[arg(long, value_name = "MAIN_EXPORT", requires = "suite_report")]
+    pub report: Vec<String>,
+    /// Print the arguments of one run: every suite but the roster's (instrumented) or the roster's alone (plain).
+    #[arg(long, value_enum, value_name = "RUN")]
+    pub args: Option<Run>,
+    /// The test runner the arguments are for.
+    #[arg(long, value_enum, default_value_t = Runner::Nextest, requires = "args")]
+    pub runner: Runner,
+    /// The policy file [default: coverage-policy.toml in this folder or the nearest ancestor].
+    #[arg(long, value_name = "PATH")]
+    pub policy: Option<PathBuf>,
+    /// The folder globs are relative to, inside the cargo workspace [default: policy `root`, else the policy's folder].
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Evaluate `when` conditions for this target triple instead of the host (e.g. x86_64-pc-windows-msvc).
+    #[arg(long, value_name = "TRIPLE")]
+    pub target: Option<String>,
+    /// A custom cfg that holds on this leg, as rustc's --cfg (repeatable).
+    #[arg(long = "cfg", value_name = "KEY[=VALUE]")]
+    pub cfg: Vec<String>,
+    /// Cargo features enabled on this leg, for `feature = "x"` conditions (comma- or space-separated; repeatable).
+    #[arg(long, value_name = "A,B")]
+    pub features: Vec<String>,
+}
+
+/// `covgate roster --args RUN`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Run {
+    /// The instrumented run: every suite but the roster's.
+    Instrumented,
+    /// The plain run: the roster's suites alone.
+    Plain,
+}
+
+/// `covgate roster --runner`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum Runner {
+    /// `cargo nextest run` / `cargo llvm-cov nextest`.
+    #[default]
+    Nextest,
+    /// `cargo test` / `cargo llvm-cov`.
+    Cargo,
 }
 
 /// Arguments of `covgate check`.

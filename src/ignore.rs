@@ -331,7 +331,7 @@ impl<'a> Lexer<'a> {
         let c = self.rest().chars().next()?;
         self.pos += c.len_utf8();
         if c == '\n' {
-            self.line += 1;
+            self.line = self.line.saturating_add(1);
         }
         Some(c)
     }
@@ -442,7 +442,7 @@ impl<'a> Lexer<'a> {
         let body = self.rest();
         let end = body.find(&closer).map_or(body.len(), |i| i + closer.len());
         for _ in body.get(..end).unwrap_or("").matches('\n') {
-            self.line += 1;
+            self.line = self.line.saturating_add(1);
         }
         self.pos += end;
     }

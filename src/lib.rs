@@ -4,7 +4,9 @@
 //! decides which files are measured → [`measure`] merges and counts → [`judge`] gives verdicts →
 //! [`render`] prints them. [`check`] runs that pipeline; [`cli`] holds the argument definitions.
 //! [`platform`] holds the facts of the CI leg (target, cfg values, programs on PATH) that decide
-//! which conditional exclusions apply.
+//! which conditional exclusions apply. [`roster`] verifies the exempt-suite roster
+//! (`[[suite]]`: test suites left out of the instrumented run) and derives the arguments of the
+//! instrumented and plain runs.
 
 #![forbid(unsafe_code)]
 // Test modules inside src/ carry `#[cfg_attr(coverage_nightly, coverage(off))]`: test code is not
@@ -25,5 +27,6 @@ pub mod platform;
 pub mod policy;
 pub mod render;
 pub mod report;
+pub mod roster;
 pub mod scope;
 pub mod uncovered;

@@ -1,21 +1,56 @@
 //! The `covgate` binary: parses arguments, runs the library, prints, and sets the exit code
-//! (0 every measured file passes, 1 the policy fails, 2 usage, policy or input error).
+//! (0 every measured file passes, 1 the policy fails, 2 usage, policy or input error;
+//! `covgate roster`: 0 verified, 1 not, 2 error).
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::Parser;
 use covgate::check::{self, CheckOptions};
-use covgate::cli::{CheckArgs, Cli, Command, ShowArg};
+use covgate::cli::{CheckArgs, Cli, Command, RosterArgs, ShowArg};
 use covgate::output::{self, OutputOptions};
 use covgate::platform::PlatformOptions;
 use covgate::render::table::TableOptions;
 use covgate::render::Show;
+use covgate::roster::command::{self, Mode};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check(args) => check(&args),
+        Command::Roster(args) => roster(&args),
+    }
+}
+
+fn roster(args: &RosterArgs) -> ExitCode {
+    let opts = CheckOptions {
+        policy: args.policy.clone(),
+        root: args.root.clone(),
+        cwd: std::env::current_dir().unwrap_or_default(),
+        platform: PlatformOptions {
+            target: args.target.clone(),
+            cfgs: args.cfg.clone(),
+            features: args.features.clone(),
+        },
+        ..CheckOptions::default()
+    };
+    let mode = match args.args {
+        Some(run) => Mode::Args(run, args.runner),
+        None => Mode::Verify(
+            (!args.suite_report.is_empty())
+                .then(|| (args.suite_report.clone(), args.report.clone())),
+        ),
+    };
+    match command::run(&opts, &mode) {
+        Ok(printed) => {
+            print!("{}", printed.stdout);
+            eprint!("{}", printed.stderr);
+            ExitCode::from(printed.code)
+        }
+        Err(err) => {
+            eprintln!("covgate: error: {err}");
+            ExitCode::from(2)
+        }
     }
 }
 

@@ -2,7 +2,9 @@
 //!
 //! Every error names the policy file, line and column. Unknown keys are errors, so a typo never
 //! silently weakens the gate. An `[[exclude]]` may carry conditions (`when`, `when-missing`);
-//! whether they hold on a CI leg is decided by [`crate::platform`].
+//! whether they hold on a CI leg is decided by [`crate::platform`]. `[[suite]]` entries form the
+//! exempt-suite roster (test suites left out of the instrumented run, see [`crate::roster`]);
+//! they take the same conditions.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -15,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::ignore::Family;
 use crate::model::Metric;
 use crate::platform::Cfg;
+use crate::roster::filter::Filter;
 
 /// The default policy file name, looked up in the current folder and its ancestors.
 pub const POLICY_FILE_NAME: &str = "coverage-policy.toml";
@@ -32,6 +35,8 @@ struct RawPolicy {
     exclude: Vec<RawExclude>,
     #[serde(default)]
     inline: RawInline,
+    #[serde(default)]
+    suite: Vec<RawSuite>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -58,6 +63,17 @@ struct RawExclude {
     when_missing: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawSuite {
+    name: Spanned<String>,
+    filter: Spanned<String>,
+    glob: Spanned<String>,
+    reason: Spanned<String>,
+    when: Option<Spanned<String>>,
+    when_missing: Option<Spanned<Vec<Spanned<String>>>>,
+}
+
 /// A validated policy.
 #[derive(Debug, Clone)]
 pub struct Policy {
@@ -75,6 +91,8 @@ pub struct Policy {
     pub excludes: Vec<Exclude>,
     /// `[inline]`: which marker families are honoured, and whether covgate markers need reasons.
     pub inline: Inline,
+    /// `[[suite]]` entries (the exempt-suite roster), in file order; empty when there are none.
+    pub suites: Vec<Suite>,
 }
 
 /// The `[inline]` section: inline ignore markers in source (see [`crate::ignore`]).
@@ -118,6 +136,29 @@ pub struct Exclude {
     pub when: Option<Cfg>,
     /// `when-missing = ["pwsh", ...]`: applies only while at least one of these programs is not
     /// found on PATH. Empty when absent; never empty when written.
+    pub when_missing: Vec<String>,
+}
+
+/// One `[[suite]]` entry of the exempt-suite roster: a test suite left out of the instrumented
+/// run that still runs plainly beside it (see [`crate::roster`]).
+///
+/// With conditions, the entry applies only on a CI leg where all of them hold; elsewhere it is
+/// inactive: the suite runs in the instrumented run like any other.
+#[derive(Debug, Clone)]
+pub struct Suite {
+    /// `name`: unique and non-empty.
+    pub name: String,
+    /// Where the entry's `name` is written: `file:line:col`.
+    pub location: String,
+    /// `filter`: cargo's target selection (`-p PKG --test NAME ...`), parsed.
+    pub filter: Filter,
+    /// `glob`: the suite's test files, relative to the root.
+    pub glob: Pattern,
+    /// `reason` (non-empty).
+    pub reason: String,
+    /// `when`, as for an `[[exclude]]`.
+    pub when: Option<Cfg>,
+    /// `when-missing`, as for an `[[exclude]]`: empty when absent; never empty when written.
     pub when_missing: Vec<String>,
 }
 
@@ -166,19 +207,33 @@ impl Policy {
             threshold: threshold(raw.measure.threshold, &here)?,
             excludes: excludes(raw.exclude, &here)?,
             inline: inline(raw.inline, &here)?,
+            suites: suites(raw.suite, &here)?,
         })
     }
 
-    /// Every program named by a `when-missing`, sorted, without duplicates.
+    /// Every program named by a `when-missing` (of an `[[exclude]]` or a `[[suite]]`), sorted,
+    /// without duplicates.
     pub fn programs(&self) -> Vec<String> {
         let mut names: Vec<String> = self
             .excludes
             .iter()
             .flat_map(|e| e.when_missing.iter().cloned())
+            .chain(
+                self.suites
+                    .iter()
+                    .flat_map(|s| s.when_missing.iter().cloned()),
+            )
             .collect();
         names.sort();
         names.dedup();
         names
+    }
+
+    /// True when an `[[exclude]]` or a `[[suite]]` has a `when` (the target's cfg values are
+    /// then needed).
+    pub fn has_when(&self) -> bool {
+        self.excludes.iter().any(|e| e.when.is_some())
+            || self.suites.iter().any(|s| s.when.is_some())
     }
 
     /// Reads and parses the policy at `path`.
@@ -220,15 +275,19 @@ fn compile_all(globs: &[Spanned<String>], here: &Locate) -> Result<Vec<Pattern>>
 
 fn pattern(glob: &Spanned<String>, here: &Locate) -> Result<Pattern> {
     let matcher = compile(glob.get_ref()).map_err(|msg| here(glob.span(), msg))?;
-    let location = here(glob.span(), String::new())
-        .message()
-        .trim_end_matches(": ")
-        .to_string();
     Ok(Pattern {
         glob: glob.get_ref().clone(),
-        location,
+        location: position(glob, here),
         matcher,
     })
+}
+
+/// `file:line:col` of a spanned value.
+fn position<T>(value: &Spanned<T>, here: &Locate) -> String {
+    here(value.span(), String::new())
+        .message()
+        .trim_end_matches(": ")
+        .to_string()
 }
 
 fn inline(raw: RawInline, here: &Locate) -> Result<Inline> {
@@ -318,14 +377,56 @@ fn excludes(raw: Vec<RawExclude>, here: &Locate) -> Result<Vec<Exclude>> {
             Ok(Exclude {
                 pattern: pattern(&entry.path, here)?,
                 reason: entry.reason.into_inner(),
-                when: entry
-                    .when
-                    .map(|when| Cfg::parse(when.get_ref()).map_err(|msg| here(when.span(), msg)))
-                    .transpose()?,
+                when: when(entry.when, here)?,
                 when_missing: when_missing(entry.when_missing, here)?,
             })
         })
         .collect()
+}
+
+fn suites(raw: Vec<RawSuite>, here: &Locate) -> Result<Vec<Suite>> {
+    let mut suites: Vec<Suite> = Vec::new();
+    for entry in raw {
+        let name = entry.name.get_ref().trim();
+        if name.is_empty() {
+            return Err(here(
+                entry.name.span(),
+                "a [[suite]] needs a non-empty `name`".to_string(),
+            ));
+        }
+        if let Some(first) = suites.iter().find(|s| s.name == name) {
+            return Err(here(
+                entry.name.span(),
+                format!(
+                    "suite `{name}` is named twice (first at {}); give each [[suite]] its own name",
+                    first.location
+                ),
+            ));
+        }
+        if entry.reason.get_ref().trim().is_empty() {
+            return Err(here(
+                entry.reason.span(),
+                "a [[suite]] needs a non-empty `reason` saying why it is left out of the instrumented run"
+                    .to_string(),
+            ));
+        }
+        suites.push(Suite {
+            name: name.to_string(),
+            location: position(&entry.name, here),
+            filter: Filter::parse(entry.filter.get_ref())
+                .map_err(|msg| here(entry.filter.span(), msg))?,
+            glob: pattern(&entry.glob, here)?,
+            reason: entry.reason.into_inner(),
+            when: when(entry.when, here)?,
+            when_missing: when_missing(entry.when_missing, here)?,
+        });
+    }
+    Ok(suites)
+}
+
+fn when(raw: Option<Spanned<String>>, here: &Locate) -> Result<Option<Cfg>> {
+    raw.map(|when| Cfg::parse(when.get_ref()).map_err(|msg| here(when.span(), msg)))
+        .transpose()
 }
 
 fn when_missing(raw: Option<Spanned<Vec<Spanned<String>>>>, here: &Locate) -> Result<Vec<String>> {
@@ -530,6 +631,96 @@ mod tests {
         assert!(e.message().contains("unknown field `when_missing`"), "{e}");
         let e = entry("when = [\"unix\"]").unwrap_err();
         assert!(e.message().starts_with("p.toml:4:8: "), "{e}");
+    }
+
+    #[test]
+    fn suites() {
+        let p = parse(
+            "[[suite]]\nname = \"heavy\"\nfilter = \"-p app --test 'heavy_*'\"\nglob = \"tests/heavy_*.rs\"\nreason = \"spawns cargo\"\n\
+             [[suite]]\nname = \"posix\"\nfilter = \"--test shell\"\nglob = \"tests/shell.rs\"\nreason = \"needs sh\"\n\
+             when = \"cfg(unix)\"\nwhen-missing = [\"sh\", \"bash\"]\n",
+        )
+        .unwrap();
+        assert_eq!(p.suites.len(), 2);
+        let heavy = &p.suites[0];
+        assert_eq!(heavy.name, "heavy");
+        assert_eq!(heavy.location, "p.toml:2:8");
+        assert_eq!(heavy.filter.text, "-p app --test 'heavy_*'");
+        assert_eq!(heavy.filter.packages[0].text, "app");
+        assert!(heavy.glob.is_match("tests/heavy_one.rs"));
+        assert_eq!(heavy.reason, "spawns cargo");
+        assert!(heavy.when.is_none() && heavy.when_missing.is_empty());
+        let posix = &p.suites[1];
+        assert_eq!(
+            posix.when.as_ref().map(|c| c.text.as_str()),
+            Some("cfg(unix)")
+        );
+        assert_eq!(posix.when_missing, ["sh", "bash"]);
+        assert_eq!(p.programs(), ["bash", "sh"]);
+        assert!(p.has_when());
+        assert!(!parse("").unwrap().has_when());
+        assert!(parse("").unwrap().suites.is_empty());
+        let excluded =
+            parse("[[exclude]]\npath = \"a\"\nreason = \"r\"\nwhen = \"unix\"\n").unwrap();
+        assert!(excluded.has_when());
+    }
+
+    #[test]
+    fn bad_suites_are_located() {
+        let suite = |name: &str, filter: &str, extra: &str| {
+            parse(&format!(
+                "[[suite]]\nname = \"{name}\"\nfilter = \"{filter}\"\nglob = \"tests/*.rs\"\nreason = \"r\"\n{extra}\n"
+            ))
+            .unwrap_err()
+            .message()
+            .to_string()
+        };
+        assert_eq!(
+            suite(" ", "--test a", ""),
+            "p.toml:2:8: a [[suite]] needs a non-empty `name`"
+        );
+        assert_eq!(
+            suite("a", "--lib", ""),
+            "p.toml:3:10: `--lib` is not a target selection; a filter takes -p PKG, --test NAME, --bench NAME and --example NAME"
+        );
+        assert!(
+            suite("a", "--test a", "when = \"cfg(all(unix, windows))\"").starts_with(
+                "p.toml:6:8: the condition `cfg(all(unix, windows))` can hold on no known target"
+            )
+        );
+        assert!(suite("a", "--test a", "when-missing = []")
+            .starts_with("p.toml:6:16: `when-missing` is empty"));
+        assert!(
+            suite("a", "--test a", "path = \"x\"").starts_with("p.toml:6:1: unknown field `path`")
+        );
+        let twice = parse(
+            "[[suite]]\nname = \"a\"\nfilter = \"--test a\"\nglob = \"a\"\nreason = \"r\"\n\
+             [[suite]]\nname = \"a\"\nfilter = \"--test b\"\nglob = \"b\"\nreason = \"r\"\n",
+        )
+        .unwrap_err();
+        assert_eq!(
+            twice.message(),
+            "p.toml:7:8: suite `a` is named twice (first at p.toml:2:8); give each [[suite]] its own name"
+        );
+        let reasonless =
+            parse("[[suite]]\nname = \"a\"\nfilter = \"--test a\"\nglob = \"a\"\nreason = \"\"\n")
+                .unwrap_err();
+        assert!(reasonless
+            .message()
+            .starts_with("p.toml:5:10: a [[suite]] needs a non-empty `reason`"));
+        let bad_glob = parse(
+            "[[suite]]\nname = \"a\"\nfilter = \"--test a\"\nglob = \"tests/[\"\nreason = \"r\"\n",
+        )
+        .unwrap_err();
+        assert!(bad_glob
+            .message()
+            .starts_with("p.toml:4:8: bad glob `tests/[`"));
+        let missing =
+            parse("[[suite]]\nname = \"a\"\nfilter = \"--test a\"\nreason = \"r\"\n").unwrap_err();
+        assert!(
+            missing.message().contains("missing field `glob`"),
+            "{missing}"
+        );
     }
 
     #[test]

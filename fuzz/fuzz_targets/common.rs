@@ -10,7 +10,12 @@ use covgate::uncovered;
 
 /// `covered <= total`.
 pub fn assert_counts(what: &str, c: Counts) {
-    assert!(c.covered <= c.total, "{what}: covered {} above total {}", c.covered, c.total);
+    assert!(
+        c.covered <= c.total,
+        "{what}: covered {} above total {}",
+        c.covered,
+        c.total
+    );
 }
 
 /// Every available metric has `covered <= total`.
@@ -36,9 +41,12 @@ pub fn exercise(report: &Report, seed: u8) {
     };
     for file in &report.files {
         let _ = uncovered::list(&file.coverage, &Metric::ALL);
-        if let Ok((kept, _ignored)) =
-            ignore::apply(&file.path, &file.coverage, &ignores, &[report.origin.clone()])
-        {
+        if let Ok((kept, _ignored)) = ignore::apply(
+            &file.path,
+            &file.coverage,
+            &ignores,
+            &[report.origin.clone()],
+        ) {
             let _ = uncovered::list(&kept, &Metric::ALL);
             if let FileCoverage::Lcov(f) = &kept {
                 assert_summary(&f.summary());

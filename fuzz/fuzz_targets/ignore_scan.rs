@@ -25,7 +25,10 @@ fuzz_target!(|data: &[u8]| {
     let require_reason = flags & 4 == 0;
     let lines = u32::try_from(text.lines().count()).unwrap_or(u32::MAX);
     for (line, _) in ignore::comments(&text, lang) {
-        assert!(line >= 1 && line <= lines.saturating_add(1), "comment line {line} of {lines}");
+        assert!(
+            line >= 1 && line <= lines.saturating_add(1),
+            "comment line {line} of {lines}"
+        );
     }
     match ignore::scan("fuzz.rs", &text, lang, &families, require_reason) {
         Ok(found) => {

@@ -15,7 +15,10 @@ fuzz_target!(|data: &[u8]| {
     let Ok(report) = lcov::read("fuzz.info", data) else {
         return;
     };
-    assert!(!report.files.is_empty(), "an LCOV report without files was accepted");
+    assert!(
+        !report.files.is_empty(),
+        "an LCOV report without files was accepted"
+    );
     for file in &report.files {
         let FileCoverage::Lcov(f) = &file.coverage else {
             panic!("an LCOV tracefile gave a JSON file");

@@ -58,7 +58,10 @@ fuzz_target!(|data: &[u8]| {
                 r.uncovered_branches.len() + r.covered_branch_lines.len(),
                 r.branches.total as usize
             );
-            assert_eq!(range_lines(&r.uncovered_lines), r.lines.total - r.lines.covered);
+            assert_eq!(
+                range_lines(&r.uncovered_lines),
+                r.lines.total - r.lines.covered
+            );
             assert_eq!(range_lines(&r.covered_lines), r.lines.covered);
         }
         let again = llvm_json::recompute(records);

@@ -12,7 +12,11 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     match Policy::parse(Path::new("fuzz.toml"), &text) {
         Ok(policy) => {
-            assert!((0.0..=100.0).contains(&policy.threshold), "{}", policy.threshold);
+            assert!(
+                (0.0..=100.0).contains(&policy.threshold),
+                "{}",
+                policy.threshold
+            );
             assert!(!policy.metrics.is_empty());
             assert!(!policy.include.is_empty());
             for exclude in &policy.excludes {

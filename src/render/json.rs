@@ -5,7 +5,9 @@
 //!   "facts": { "version", "policy", "root", "threshold", "walked", "reports": [{ "path", "format" }],
 //!              "target": { "triple", "source", "known", "cfg": [..] },
 //!              "programs": [{ "name", "found", "path" }],
-//!              "conditions": [{ "path", "location", "reason", "when", "when_missing", "active", "why" }] },
+//!              "conditions": [{ "path", "location", "reason", "when", "when_missing", "active", "why" }],
+//!              "roster"?: { "verified", "suites": [{ "name", "location", "reason", "filter", "glob",
+//!                                                    "when", "when_missing", "active", "why" }] } },
 //!   "summary": { "measured", "passed", "failed", "unmeasured", "excluded", "no_code", "outside_include",
 //!                "ignored": { "lines", "regions", "branches", "functions" }, "files_with_ignores" },
 //!   "files": [ { "path", "status", "metrics": { "<metric>": { "covered", "total", "status" } },
@@ -19,6 +21,7 @@
 //! `facts.target.source` is `host` or `--target`; `cfg` lists `rustc --print cfg` lines.
 //! `facts.programs` lists each `when-missing` program (`path` null when not found);
 //! `facts.conditions` lists each conditional `[[exclude]]` (`when` null when absent), active or not.
+//! `facts.roster` is present only when the policy has `[[suite]]` entries.
 
 use serde_json::{json, Map, Value};
 
@@ -56,7 +59,7 @@ pub fn render(facts: &Facts, verdict: &Verdict) -> String {
 }
 
 fn facts_json(facts: &Facts) -> Value {
-    json!({
+    let mut doc = json!({
         "version": facts.version,
         "policy": facts.policy,
         "root": facts.root,
@@ -76,7 +79,18 @@ fn facts_json(facts: &Facts) -> Value {
             "path": c.glob, "location": c.location, "reason": c.reason, "when": c.when,
             "when_missing": c.when_missing, "active": c.active, "why": c.why,
         })).collect::<Vec<_>>(),
-    })
+    });
+    if let Some(roster) = &facts.roster {
+        doc["roster"] = json!({
+            "verified": roster.verified,
+            "suites": roster.suites.iter().map(|s| json!({
+                "name": s.name, "location": s.location, "reason": s.reason, "filter": s.filter,
+                "glob": s.glob, "when": s.when, "when_missing": s.when_missing,
+                "active": s.active, "why": s.why,
+            })).collect::<Vec<_>>(),
+        });
+    }
+    doc
 }
 
 fn file_json(file: &FileVerdict) -> Value {

@@ -1,8 +1,8 @@
 //! Markdown output (`--format markdown`): a pull-request comment or CI step summary.
 //!
 //! Shape: the facts in one short line; a GitHub-flavoured table of failing and unmeasured files
-//! (`File`, then each policy metric as `covered/total` or `—`); the summary line; excluded and
-//! no-code files with their reasons; then a `<details>` block per failing file listing its
+//! (`File`, then each policy metric as `covered/total` or `—`); the summary line; conditional
+//! exclusions and exempt suites (when any); excluded and no-code files with their reasons; then a `<details>` block per failing file listing its
 //! uncovered items. Every path and name is escaped, so a file named `a|b.rs` or
 //! `<img src=x onerror=alert(1)>.rs` neither breaks the table nor injects markup.
 //!
@@ -199,6 +199,32 @@ fn tail(facts: &Facts, verdict: &Verdict) -> String {
                 escape(&c.why),
                 escape(&c.reason)
             ));
+        }
+    }
+    if let Some(roster) = &facts.roster {
+        let verified = if roster.verified {
+            "roster verified"
+        } else {
+            "roster not verified: --no-walk"
+        };
+        out.push_str(&format!(
+            "\n**Exempt suites** ({verified}) on this leg:\n\n"
+        ));
+        for s in &roster.suites {
+            let state = if s.active {
+                "active, left out of the instrumented run"
+            } else {
+                "inactive, runs in the instrumented run"
+            };
+            out.push_str(&format!(
+                "- {} — {state}: {}",
+                escape(&s.name),
+                escape(&s.reason)
+            ));
+            if !s.why.is_empty() {
+                out.push_str(&format!(" ({})", escape(&s.why)));
+            }
+            out.push('\n');
         }
     }
     let (ignored, files) = verdict.ignored();

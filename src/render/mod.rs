@@ -20,6 +20,8 @@ pub struct Facts {
     pub programs: Vec<(String, Option<String>)>,
     /// Each conditional `[[exclude]]`, in policy order, active or not.
     pub conditions: Vec<ConditionFacts>,
+    /// The `[[suite]]` roster, when the policy has one (`None` otherwise: nothing is shown).
+    pub roster: Option<RosterFacts>,
     /// The policy file used.
     pub policy: String,
     /// The root that paths are relative to.
@@ -63,6 +65,40 @@ pub struct ConditionFacts {
     /// True when it excludes files here; false when inactive (its files are measured).
     pub active: bool,
     /// Why it is active or inactive, e.g. ``"`cfg(windows)` does not hold on x86_64-unknown-linux-gnu"``.
+    pub why: String,
+}
+
+/// The exempt-suite roster of a check (see [`crate::roster`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RosterFacts {
+    /// True when the roster was verified (a check stops with an error when it does not
+    /// verify); false with `--no-walk`, where it is not checked.
+    pub verified: bool,
+    /// Every `[[suite]]`, in policy order.
+    pub suites: Vec<SuiteFacts>,
+}
+
+/// One `[[suite]]` entry and whether it applies on this leg.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SuiteFacts {
+    /// Its `name`.
+    pub name: String,
+    /// Where its name is written: `file:line:col`.
+    pub location: String,
+    /// Its `reason`.
+    pub reason: String,
+    /// Its `filter`, as written.
+    pub filter: String,
+    /// Its `glob`, as written.
+    pub glob: String,
+    /// Its `when`, as written.
+    pub when: Option<String>,
+    /// Its `when-missing` programs.
+    pub when_missing: Vec<String>,
+    /// True when the suite is left out of the instrumented run here; false when inactive (it
+    /// runs in the instrumented run like any other).
+    pub active: bool,
+    /// Why it is active or inactive (empty for an entry without conditions).
     pub why: String,
 }
 

@@ -4,7 +4,7 @@
 use comfy_table::presets::UTF8_FULL_CONDENSED;
 use comfy_table::{Cell, Color, ContentArrangement, Table};
 
-use super::{summary_line, ConditionFacts, Facts, Show, TargetFacts};
+use super::{summary_line, ConditionFacts, Facts, RosterFacts, Show, TargetFacts};
 use crate::judge::{unavailable_hint, FileVerdict, MetricStatus, MetricVerdict, Verdict};
 use crate::model::Metric;
 
@@ -75,7 +75,8 @@ fn ignored_line(verdict: &Verdict, walked: bool) -> String {
 }
 
 /// The facts the verdict was reached under: version, policy, root and threshold; target and
-/// cfg values; `when-missing` programs (when any); reports; conditional exclusions (when any).
+/// cfg values; `when-missing` programs (when any); reports; conditional exclusions (when any);
+/// the exempt-suite roster (when the policy has one).
 fn facts_lines(facts: &Facts) -> String {
     let reports: Vec<String> = facts
         .reports
@@ -107,6 +108,37 @@ fn facts_lines(facts: &Facts) -> String {
         for condition in &facts.conditions {
             out.push_str(&condition_line(condition));
         }
+    }
+    if let Some(roster) = &facts.roster {
+        out.push_str(&roster_lines(roster));
+    }
+    out
+}
+
+/// `exempt suites (roster verified):` then one line per suite:
+/// `  NAME: active, left out of the instrumented run — REASON (WHY)`.
+fn roster_lines(roster: &RosterFacts) -> String {
+    let verified = if roster.verified {
+        "roster verified"
+    } else {
+        "roster not verified: --no-walk"
+    };
+    let mut out = format!("exempt suites ({verified}):\n");
+    for suite in &roster.suites {
+        let state = if suite.active {
+            "active, left out of the instrumented run"
+        } else {
+            "inactive, runs in the instrumented run"
+        };
+        let why = if suite.why.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", suite.why)
+        };
+        out.push_str(&format!(
+            "  {}: {state} — {}{why}\n",
+            suite.name, suite.reason
+        ));
     }
     out
 }

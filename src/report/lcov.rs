@@ -12,7 +12,10 @@
 //! - Bytes that are not UTF-8 are replaced with U+FFFD (`String::from_utf8_lossy`) and the line is
 //!   reported in a warning: a path may hold odd bytes, and one bad byte must not lose a whole
 //!   report. Two paths that differ only in invalid bytes would then share one name; the warning
-//!   says so.
+//!   says so. (covgate's walk names files on disk the same lossy way, so such a file still
+//!   meets its record.) A NUL byte in an `SF` path is an error: no file system allows one.
+//! - A line may be at most [`MAX_LINE`] bytes long; a longer one is an error, found without
+//!   holding the line in memory ([`read_from`] streams). Quoted input in messages is clipped.
 //! - A record is `TAG:value`, split at the first `:`; `SF: path` keeps working because the path
 //!   is trimmed.
 //! - `end_of_record` may carry trailing whitespace and may be missing before the next `SF` or at
@@ -53,9 +56,10 @@
 //! a known record with a missing field, a count or line that is not a non-negative decimal
 //! integer (`-1`, `1.0e3`), a number beyond `u64` (counts) or `u32` (line numbers), a data record
 //! outside an `SF` section (it would belong to no file), text glued after `end_of_record`, a `DA`
-//! checksum that is not base64 or hex, and a tracefile with no `SF` at all
+//! checksum that is not base64 or hex, an `SF` path with a NUL byte, a line longer than
+//! [`MAX_LINE`], and a tracefile with no `SF` at all
 //! (an empty tracefile is an error, never an empty pass). Sums that would pass `u64::MAX`
-//! saturate.
+//! saturate. At most [`MAX_WARNINGS`] warnings are kept; a last one counts the rest.
 //!
 //! # Merging
 //! All sections of one `SF` string are merged, and [`LcovFile::merge`] merges shards and reports
@@ -93,11 +97,20 @@
 //! file with folded sides gets the (lower) detail branch count.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::io::{BufRead, Read};
 
 use crate::error::{Error, Result};
 use crate::model::{Counts, Summary};
 
-use super::{FileCoverage, FileData, Report, ReportKind};
+use super::{clip, FileCoverage, FileData, Report, ReportKind};
+
+/// The longest line the reader accepts, in bytes (16 MiB, without the line break). Real lines
+/// are far shorter (the longest are C++ function names, some kilobytes); the limit bounds the
+/// memory one line can take when the tracefile is streamed ([`read_from`]).
+pub const MAX_LINE: usize = 16 << 20;
+
+/// How many warnings a tracefile keeps; one more says how many were left out.
+pub const MAX_WARNINGS: usize = 100;
 
 /// One `BRDA` branch side of a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -522,18 +535,34 @@ pub fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
 /// # Errors
 /// As [`read`].
 pub fn read_with_warnings(origin: &str, bytes: &[u8]) -> Result<(Report, Vec<String>)> {
+    // A byte slice is a stream that cannot fail; its lines are found with std's `memchr`.
+    read_from(origin, bytes)
+}
+
+/// Reads an LCOV tracefile from a stream, line by line, like [`read_with_warnings`]: memory
+/// holds one line (at most [`MAX_LINE`] bytes) plus the records read, never the whole input, and
+/// a line over the limit is an error as soon as its first [`MAX_LINE`] bytes have been read.
+///
+/// # Errors
+/// As [`read`], and a read error of `input` (with the line it happened on).
+pub fn read_from(origin: &str, mut input: impl BufRead) -> Result<(Report, Vec<String>)> {
     let mut parser = Parser::new(origin);
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    for (i, raw) in body.split(|b| *b == b'\n').enumerate() {
-        let number = i as u64 + 1;
-        let text = String::from_utf8_lossy(raw);
-        if matches!(text, std::borrow::Cow::Owned(_)) {
-            parser.warn(
-                number,
-                "bytes that are not UTF-8 replaced with U+FFFD (paths differing only there merge)",
-            );
+    let mut line = Vec::new();
+    let limit = MAX_LINE as u64 + 1;
+    for number in 1u64.. {
+        line.clear();
+        let read = input
+            .by_ref()
+            .take(limit)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| parser.error(number, format!("cannot read the report: {e}")))?;
+        if read == 0 {
+            break;
         }
-        parser.line(number, &text)?;
+        if line.last() == Some(&b'\n') {
+            line.pop();
+        }
+        parser.raw_line(number, &line)?;
     }
     parser.finish()
 }
@@ -721,6 +750,8 @@ struct Parser<'a> {
     index: HashMap<String, usize>,
     section: Option<Section>,
     warnings: Vec<String>,
+    /// Warnings beyond [`MAX_WARNINGS`], counted only.
+    unshown_warnings: u64,
     /// The last line that held a record, for the missing-`end_of_record` warning.
     last_line: u64,
 }
@@ -733,13 +764,39 @@ impl<'a> Parser<'a> {
             index: HashMap::new(),
             section: None,
             warnings: Vec::new(),
+            unshown_warnings: 0,
             last_line: 0,
         }
     }
 
     fn warn(&mut self, line: u64, message: impl std::fmt::Display) {
-        self.warnings
-            .push(format!("{}:{line}: {message}", self.origin));
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings
+                .push(format!("{}:{line}: {message}", self.origin));
+        } else {
+            self.unshown_warnings += 1;
+        }
+    }
+
+    /// Handles one physical line as bytes: checks its length and encoding, then parses it.
+    fn raw_line(&mut self, number: u64, raw: &[u8]) -> Result<()> {
+        if raw.len() > MAX_LINE {
+            return Err(self.error(
+                number,
+                format!(
+                    "the line is longer than {MAX_LINE} bytes (16 MiB), the longest LCOV line \
+                     covgate reads; this is not a usable tracefile"
+                ),
+            ));
+        }
+        let text = String::from_utf8_lossy(raw);
+        if matches!(text, std::borrow::Cow::Owned(_)) {
+            self.warn(
+                number,
+                "bytes that are not UTF-8 replaced with U+FFFD (paths differing only there merge)",
+            );
+        }
+        self.line(number, &text)
     }
 
     fn error(&self, line: u64, message: impl std::fmt::Display) -> Error {
@@ -784,7 +841,7 @@ impl<'a> Parser<'a> {
         } else {
             Err(self.error(
                 number,
-                format!("unexpected text `{rest}` after `end_of_record`; expected a line break before the next record"),
+                format!("unexpected text `{}` after `end_of_record`; expected a line break before the next record", clip(rest)),
             ))
         }
     }
@@ -811,7 +868,10 @@ impl<'a> Parser<'a> {
         match record {
             Record::Ignored => Ok(()),
             Record::Unknown(tag) => {
-                self.warn(number, format!("unknown record type `{tag}` skipped"));
+                self.warn(
+                    number,
+                    format!("unknown record type `{}` skipped", clip(tag)),
+                );
                 Ok(())
             }
             Record::Sf(path) => {
@@ -820,7 +880,7 @@ impl<'a> Parser<'a> {
                         number,
                         format!(
                             "`SF` without `end_of_record` closing the section of `{}`",
-                            open.path
+                            clip(&open.path)
                         ),
                     );
                     self.store(open);
@@ -845,9 +905,15 @@ impl<'a> Parser<'a> {
         if let Some(open) = self.section.take() {
             self.warn(
                 self.last_line,
-                format!("missing final `end_of_record` for `{}`", open.path),
+                format!("missing final `end_of_record` for `{}`", clip(&open.path)),
             );
             self.store(open);
+        }
+        if self.unshown_warnings > 0 {
+            self.warnings.push(format!(
+                "{}: {} more warning(s) not shown",
+                self.origin, self.unshown_warnings
+            ));
         }
         if self.files.is_empty() {
             return Err(Error::new(format!(
@@ -955,6 +1021,12 @@ fn lex_sf(value: &str) -> std::result::Result<Record<'_>, String> {
     let path = value.trim();
     if path.is_empty() {
         return Err(format!("SF: missing path; expected {SF_SYNTAX}"));
+    }
+    if path.contains('\0') {
+        return Err(format!(
+            "SF: path {:?} holds a NUL byte, which no file system allows in a path",
+            clip(path)
+        ));
     }
     Ok(Record::Sf(path))
 }
@@ -1097,7 +1169,7 @@ fn line_number(
     u32::try_from(n).map_err(|_| {
         format!(
             "{tag} {what} `{}` is too large (at most {}); expected {syntax}",
-            field.trim(),
+            clip(field.trim()),
             u32::MAX
         )
     })
@@ -1119,7 +1191,10 @@ fn number(field: &str, tag: &str, what: &str, expected: &str) -> std::result::Re
             Err(_) => "is too large (at most 18446744073709551615)",
         }
     };
-    Err(format!("{tag} {what} `{f}` {problem}; expected {expected}"))
+    Err(format!(
+        "{tag} {what} `{}` {problem}; expected {expected}",
+        clip(f)
+    ))
 }
 
 #[cfg(test)]
@@ -1575,6 +1650,156 @@ mod tests {
         assert_eq!(w.len(), 2, "{w:?}");
         assert!(w[0].starts_with("t.info:1: `end_of_record` outside"));
         assert!(w[1].starts_with("t.info:4: `end_of_record` outside"));
+    }
+
+    #[test]
+    fn a_line_over_the_limit_is_an_error_naming_it() {
+        // Line 2 is `DA:1,999…`, MAX_LINE + 1 bytes long.
+        let mut text = b"SF:a.c\nDA:1,".to_vec();
+        text.resize("SF:a.c\n".len() + MAX_LINE + 1, b'9');
+        let e = read_err(&text);
+        assert!(
+            e.starts_with("t.info:2: the line is longer than 16777216 bytes"),
+            "{}",
+            clip(&e)
+        );
+        // One byte less is a line of exactly MAX_LINE bytes: read, and its count is too large.
+        text.pop();
+        let e = read_err(&text);
+        assert!(
+            e.starts_with("t.info:2: DA execution count `999"),
+            "{}",
+            clip(&e)
+        );
+        assert!(
+            e.len() < 1000,
+            "the message quotes a clipped field: {}",
+            e.len()
+        );
+    }
+
+    fn read_stream(
+        input: impl std::io::Read,
+    ) -> std::result::Result<(Report, Vec<String>), String> {
+        read_from("t.info", std::io::BufReader::new(input)).map_err(|e| e.message().to_string())
+    }
+
+    #[test]
+    fn a_stream_is_read_line_by_line_like_bytes() {
+        for text in [
+            "SF:a.c\nDA:1,1\nDA:2,0\nend_of_record\n",
+            "\u{FEFF}SF:a.c\r\nDA:1,1\r\nend_of_record",
+            "SF:a.c\nDA:1,1\n\n\nSF:b.c\nXYZ:1\n",
+        ] {
+            let (streamed, streamed_warnings) = read_stream(text.as_bytes()).expect(text);
+            let (whole, whole_warnings) = read_ok(text);
+            assert_eq!(streamed_warnings, whole_warnings, "{text:?}");
+            assert_eq!(streamed.files.len(), whole.files.len(), "{text:?}");
+            for (a, b) in streamed.files.iter().zip(&whole.files) {
+                assert_eq!(a.path, b.path);
+                assert_eq!(lcov_of(a).summary(), lcov_of(b).summary());
+            }
+        }
+        let e = read_stream(&b"SF:a.c\nDA:1,x\n"[..])
+            .map(|_| ())
+            .expect_err("bad DA");
+        assert!(e.starts_with("t.info:2: DA execution count `x`"), "{e}");
+    }
+
+    fn lcov_of(file: &FileData) -> &LcovFile {
+        match &file.coverage {
+            FileCoverage::Lcov(f) => f,
+            FileCoverage::Llvm(_) => panic!("not LCOV"),
+        }
+    }
+
+    #[test]
+    fn an_endless_line_in_a_stream_stops_at_the_limit() {
+        // `repeat` never ends: the reader must stop after MAX_LINE + 1 bytes of the line.
+        let input = std::io::Read::chain(&b"SF:a.c\nDA:1,"[..], std::io::repeat(b'9'));
+        let e = read_stream(input).map(|_| ()).expect_err("endless line");
+        assert!(
+            e.starts_with("t.info:2: the line is longer than"),
+            "{}",
+            clip(&e)
+        );
+    }
+
+    /// Gives `good`, then fails.
+    struct Failing(&'static [u8]);
+
+    impl std::io::Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(std::io::Error::other("disk on fire"));
+            }
+            let n = self.0.len().min(buf.len());
+            let (now, later) = self.0.split_at(n);
+            buf[..n].copy_from_slice(now);
+            self.0 = later;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_read_error_names_the_line() {
+        let e = read_stream(Failing(b"SF:a.c\nDA:1,1\n"))
+            .map(|_| ())
+            .expect_err("read error");
+        assert_eq!(e, "t.info:3: cannot read the report: disk on fire");
+    }
+
+    #[test]
+    fn a_nul_byte_in_a_path_is_an_error() {
+        let e = read_err(b"SF:src/\0lib.rs\nDA:1,1\nend_of_record\n");
+        assert_eq!(
+            e,
+            "t.info:1: SF: path \"src/\\0lib.rs\" holds a NUL byte, which no file system allows in a path"
+        );
+    }
+
+    #[test]
+    fn warnings_stop_at_the_limit_and_count_the_rest() {
+        let mut text = String::from("SF:a.c\n");
+        for i in 0..MAX_WARNINGS + 50 {
+            text.push_str(&format!("XYZ{i}:1\n"));
+        }
+        let (report, warnings) = read_ok(&text);
+        assert_eq!(warnings.len(), MAX_WARNINGS + 1);
+        assert_eq!(report.warnings, warnings);
+        assert_eq!(
+            warnings.first().map(String::as_str),
+            Some("t.info:2: unknown record type `XYZ0` skipped")
+        );
+        assert_eq!(
+            warnings.last().map(String::as_str),
+            Some("t.info: 51 more warning(s) not shown"),
+            "50 unknown records and the missing end_of_record"
+        );
+    }
+
+    #[test]
+    fn long_fields_are_clipped_in_messages() {
+        let long = "7".repeat(5000);
+        let e = read_err(format!("SF:a.c\nDA:{long},1\n").as_bytes());
+        assert!(e.contains("… (5000 bytes)"), "{e}");
+        assert!(e.len() < 600, "{e}");
+        let e = read_err(format!("SF:a.c\nDA:1,{long}\n").as_bytes());
+        assert!(e.contains("… (5000 bytes)") && e.len() < 600, "{e}");
+        let e = read_err(format!("SF:a.c\nend_of_record{long}\n").as_bytes());
+        assert!(e.contains("… (5000 bytes)") && e.len() < 600, "{e}");
+        let tag = "Q".repeat(5000);
+        let (_, warnings) = read_ok(&format!("SF:a.c\n{tag}\nSF:{long}\nSF:b\n"));
+        assert_eq!(warnings.len(), 4, "{warnings:?}");
+        assert!(warnings.iter().all(|w| w.len() < 600), "{warnings:?}");
+        let clipped = warnings
+            .iter()
+            .filter(|w| w.contains("… (5000 bytes)"))
+            .count();
+        assert_eq!(
+            clipped, 2,
+            "the unknown tag and the unclosed long path: {warnings:?}"
+        );
     }
 
     #[test]

@@ -3,9 +3,17 @@
 //! The format is detected from the content, never the file name: a document whose first
 //! non-whitespace byte (after an optional UTF-8 BOM) is `{` is an llvm-cov JSON export, anything
 //! else is read as LCOV. An empty input is an error.
+//!
+//! Memory: [`read_from`] streams an LCOV tracefile line by line (one line of at most
+//! [`lcov::MAX_LINE`] bytes at a time); an llvm-cov JSON export is read into memory once and
+//! parsed in one streaming pass (see [`llvm_json`]). Input quoted in messages is clipped
+//! ([`clip`]).
 
 pub mod lcov;
 pub mod llvm_json;
+
+use std::borrow::Cow;
+use std::io::{BufRead, Read};
 
 use crate::error::{Error, Result};
 
@@ -82,12 +90,234 @@ pub enum FileCoverage {
 ///
 /// Errors: empty input; malformed JSON or LCOV (with file and line); an unknown major version.
 pub fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
     match body.iter().find(|b| !b.is_ascii_whitespace()) {
-        None => Err(Error::new(format!(
-            "{origin}: the report is empty; produce it with `cargo llvm-cov --json --output-path FILE` or `--lcov`"
-        ))),
+        None => Err(empty(origin)),
         Some(b'{') => llvm_json::read(origin, bytes),
         Some(_) => lcov::read(origin, bytes),
+    }
+}
+
+/// Reads one report from a stream (a file, standard input), detecting the format as [`read`]
+/// does. An LCOV tracefile is streamed ([`lcov::read_from`]), so a huge line or file costs no
+/// more memory than one line; an llvm-cov JSON export is read whole, then parsed.
+///
+/// Errors: as [`read`]; a read error of `input`; more than [`lcov::MAX_LINE`] bytes of blank
+/// space before the first character.
+pub fn read_from(origin: &str, mut input: impl BufRead) -> Result<Report> {
+    let io_error = |e: std::io::Error| Error::new(format!("{origin}: cannot read the report: {e}"));
+    // What comes before the first character (a byte-order mark, blank space) is kept, so that
+    // line and column numbers stay those of the input.
+    let mut head = Vec::new();
+    while let Some(&next) = BOM.get(head.len()) {
+        match input.fill_buf().map_err(io_error)?.first() {
+            Some(&byte) if byte == next => {
+                head.push(byte);
+                input.consume(1);
+            }
+            _ => break,
+        }
+    }
+    let first = match head.first() {
+        // Part of a byte-order mark is text, as it is for `read`.
+        Some(&byte) if head.len() < BOM.len() => Some(byte),
+        _ => skip_blank(origin, &mut input, &mut head)?,
+    };
+    let Some(first) = first else {
+        return Err(empty(origin));
+    };
+    let mut input = std::io::Cursor::new(head).chain(input);
+    if first == b'{' {
+        let mut bytes = Vec::new();
+        input.read_to_end(&mut bytes).map_err(io_error)?;
+        llvm_json::read(origin, &bytes)
+    } else {
+        lcov::read_from(origin, input).map(|(report, _)| report)
+    }
+}
+
+/// Moves ASCII blank space from `input` to `head` and returns the first other byte, left in
+/// `input` (`None` at the end of the input).
+fn skip_blank(origin: &str, input: &mut impl BufRead, head: &mut Vec<u8>) -> Result<Option<u8>> {
+    loop {
+        let buffer = input
+            .fill_buf()
+            .map_err(|e| Error::new(format!("{origin}: cannot read the report: {e}")))?;
+        if buffer.is_empty() {
+            return Ok(None);
+        }
+        let blank = buffer
+            .iter()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count();
+        head.extend_from_slice(buffer.get(..blank).unwrap_or_default());
+        let first = buffer.get(blank).copied();
+        input.consume(blank);
+        if head.len() > lcov::MAX_LINE {
+            return Err(Error::new(format!(
+                "{origin}: more than {} bytes of blank space before the first character; not a \
+                 coverage report",
+                lcov::MAX_LINE
+            )));
+        }
+        if first.is_some() {
+            return Ok(first);
+        }
+    }
+}
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+fn empty(origin: &str) -> Error {
+    Error::new(format!(
+        "{origin}: the report is empty; produce it with `cargo llvm-cov --json --output-path FILE` or `--lcov`"
+    ))
+}
+
+/// The longest piece of input quoted in a message, in characters.
+pub const QUOTE_LIMIT: usize = 200;
+
+/// `text` ready to quote in a message: unchanged when it has at most [`QUOTE_LIMIT`] characters,
+/// else its first [`QUOTE_LIMIT`] characters, `…` and its length in bytes. Input is untrusted, and
+/// one huge field must not make a huge message.
+pub fn clip(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(QUOTE_LIMIT) {
+        None => Cow::Borrowed(text),
+        Some((end, _)) => Cow::Owned(format!(
+            "{}… ({} bytes)",
+            text.get(..end).unwrap_or(text),
+            text.len()
+        )),
+    }
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use std::io::{BufReader, Read};
+
+    use super::*;
+
+    const JSON: &str = r#"{"type":"llvm.coverage.json.export","version":"2.0.1","data":[{"files":[
+        {"filename":"a.rs","summary":{"lines":{"count":2,"covered":1},"functions":{"count":1,"covered":1},
+        "instantiations":{"count":1,"covered":1},"regions":{"count":1,"covered":1}}}]}]}"#;
+
+    fn stream(input: impl Read) -> std::result::Result<Report, String> {
+        read_from("r", BufReader::new(input)).map_err(|e| e.message().to_string())
+    }
+
+    #[test]
+    fn a_stream_is_read_as_its_bytes_are() {
+        for text in [
+            JSON.to_string(),
+            format!("\u{FEFF}\n  \n{JSON}"),
+            "SF:a.rs\nDA:1,1\nend_of_record\n".to_string(),
+            "\u{FEFF}  \n\n SF:a.rs\nDA:1,0\n".to_string(),
+        ] {
+            let streamed = stream(text.as_bytes()).expect(&text);
+            let whole = read("r", text.as_bytes()).expect(&text);
+            assert_eq!(streamed.kind, whole.kind, "{text:?}");
+            assert_eq!(streamed.files.len(), 1, "{text:?}");
+            assert_eq!(streamed.warnings, whole.warnings, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn positions_count_the_blank_space_before_the_document() {
+        let text = "\n\n  {\"type\":\"llvm.coverage.json.export\",\"version\":\"9.0\"}";
+        let want = "r:3:54: unsupported llvm-cov JSON export version \"9.0\"";
+        let e = stream(text.as_bytes()).map(|_| ()).expect_err("version 9");
+        assert!(e.starts_with(want), "{e}");
+        let e = read("r", text.as_bytes())
+            .map(|_| ())
+            .expect_err("version 9");
+        assert!(e.message().starts_with(want), "{e}");
+        let e = stream(&b"\xEF\xBB\xBF\n\nSF:a\nDA:x,1\n"[..])
+            .map(|_| ())
+            .expect_err("bad DA");
+        assert!(e.starts_with("r:4: DA line `x`"), "{e}");
+    }
+
+    #[test]
+    fn a_byte_order_mark_counts_only_at_the_start() {
+        // Two marks, or a mark after a blank: LCOV (the parser drops a mark at a line start).
+        for text in [
+            &b"\xEF\xBB\xBF\xEF\xBB\xBF{}"[..],
+            b" \xEF\xBB\xBF{}",
+            b"\xEF\xBB{}",
+        ] {
+            let e = stream(text).map(|_| ()).expect_err("not LCOV either");
+            assert!(e.contains("no `SF:` record"), "{text:?}: {e}");
+            let e = read("r", text).map(|_| ()).expect_err("not LCOV either");
+            assert!(e.message().contains("no `SF:` record"), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn an_empty_or_blank_stream_is_an_error() {
+        for text in [&b""[..], b"  \n\t\r\n", b"\xEF\xBB\xBF"] {
+            let e = stream(text).map(|_| ()).expect_err("empty");
+            assert!(e.starts_with("r: the report is empty"), "{e}");
+        }
+    }
+
+    #[test]
+    fn endless_blank_space_is_an_error() {
+        let e = stream(std::io::repeat(b' '))
+            .map(|_| ())
+            .expect_err("endless blanks");
+        assert_eq!(
+            e,
+            "r: more than 16777216 bytes of blank space before the first character; not a coverage report"
+        );
+    }
+
+    /// Gives `good`, then fails.
+    struct Failing(&'static [u8]);
+
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(std::io::Error::other("disk on fire"));
+            }
+            let n = self.0.len().min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn read_errors_name_the_report() {
+        for good in [&b""[..], b"  {\"type\""] {
+            let e = stream(Failing(good)).map(|_| ()).expect_err("read error");
+            assert_eq!(e, "r: cannot read the report: disk on fire");
+        }
+        let e = stream(Failing(b"SF:a\n"))
+            .map(|_| ())
+            .expect_err("read error");
+        assert_eq!(e, "r:2: cannot read the report: disk on fire");
+    }
+
+    #[test]
+    fn clip_keeps_short_text_and_cuts_long_text_at_a_character() {
+        assert_eq!(clip("short"), "short");
+        let exact = "é".repeat(QUOTE_LIMIT);
+        assert_eq!(clip(&exact), exact);
+        let long = "é".repeat(QUOTE_LIMIT + 1);
+        assert_eq!(
+            clip(&long),
+            format!("{}… ({} bytes)", "é".repeat(QUOTE_LIMIT), long.len())
+        );
+    }
+
+    #[test]
+    fn describe_names_format_and_version() {
+        let kind = ReportKind::LlvmJson {
+            version: "3.1.0".into(),
+            summary_only: true,
+        };
+        assert_eq!(kind.describe(), "llvm-cov JSON 3.1.0 (summary only)");
+        assert_eq!(ReportKind::Lcov.describe(), "LCOV");
     }
 }

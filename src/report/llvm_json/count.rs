@@ -1,4 +1,10 @@
 //! Numbers as llvm-cov prints them: counts may be written `7`, `0.0` or `1.8446744073709552e19`.
+//!
+//! Two kinds of count: an *execution* count ([`Count`]) only says how often code ran, so a value
+//! beyond `u64::MAX` (a re-serialiser's float, a saturated counter) is clamped and still means
+//! "ran"; a *summary* count ([`ExactCount`]) is a number of items, which no export can hold more
+//! than `u64::MAX` of, so a larger value is an error rather than a clamp that could make `covered`
+//! and `count` look equal.
 
 use std::fmt;
 
@@ -37,6 +43,52 @@ impl Visitor<'_> for CountVisitor {
 
     fn visit_f64<E: de::Error>(self, value: f64) -> Result<Count, E> {
         float_count(value).ok_or_else(|| E::invalid_value(Unexpected::Float(value), &self))
+    }
+}
+
+/// A non-negative integral JSON number up to `u64::MAX`: the item counts of a `summary`. Larger
+/// values are rejected, never clamped. A count written as a float (`7.0`, as some re-serialisers
+/// write numbers) must be below 2^53, where every integer has its own float: above it, two
+/// different counts can read as one (`covered` and `count` would then look equal).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct ExactCount(pub u64);
+
+/// 2^53: below it, a float holds every integer exactly.
+const TWO_POW_53: f64 = 9_007_199_254_740_992.0;
+
+impl<'de> Deserialize<'de> for ExactCount {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<ExactCount, D::Error> {
+        deserializer.deserialize_any(ExactCountVisitor)
+    }
+}
+
+struct ExactCountVisitor;
+
+impl Visitor<'_> for ExactCountVisitor {
+    type Value = ExactCount;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "a non-negative whole number of items, at most 18446744073709551615 \
+             (written as a float: below 2^53)",
+        )
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<ExactCount, E> {
+        Ok(ExactCount(value))
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<ExactCount, E> {
+        u64::try_from(value)
+            .map(ExactCount)
+            .map_err(|_| E::invalid_value(Unexpected::Signed(value), &self))
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<ExactCount, E> {
+        float_count(value)
+            .filter(|_| value < TWO_POW_53)
+            .map(|c| ExactCount(c.0))
+            .ok_or_else(|| E::invalid_value(Unexpected::Float(value), &self))
     }
 }
 
@@ -120,6 +172,37 @@ mod tests {
             assert_eq!(float_count(value), None, "{value}");
         }
         assert_eq!(float_count(7.0), Some(Count(7)));
+    }
+
+    fn exact(text: &str) -> Result<u64, String> {
+        serde_json::from_str::<ExactCount>(text)
+            .map(|c| c.0)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn exact_counts_stop_at_u64_max() {
+        assert_eq!(exact("0"), Ok(0));
+        assert_eq!(exact("7.0"), Ok(7));
+        assert_eq!(exact("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(exact("4294967296.0"), Ok(4_294_967_296));
+        // Integers are exact up to u64::MAX; floats only below 2^53.
+        assert_eq!(exact("9007199254740993"), Ok(9_007_199_254_740_993));
+        for bad in [
+            "18446744073709551616",
+            "1.8446744073709552e19",
+            "9007199254740992.0",
+            "9.007199254740992e15",
+            "1e16",
+            "1e30",
+            "-1",
+            "0.5",
+            "\"1\"",
+            "null",
+        ] {
+            let err = exact(bad).expect_err(bad);
+            assert!(err.contains("at most 18446744073709551615"), "{bad}: {err}");
+        }
     }
 
     #[test]

@@ -14,9 +14,9 @@ use serde_json::error::Category;
 
 use crate::error::{Error, Result};
 use crate::model::Counts;
-use crate::report::{FileCoverage, FileData, Report, ReportKind};
+use crate::report::{clip, FileCoverage, FileData, Report, ReportKind};
 
-use super::count::Count;
+use super::count::ExactCount;
 use super::record::RawRecord;
 use super::{FunctionStats, LlvmFile, LlvmSummary};
 
@@ -47,15 +47,15 @@ fn parse(body: &[u8]) -> std::result::Result<Root, serde_json::Error> {
 
 /// Turns a parse error into covgate's error. When the document's `type` or `version` (possibly
 /// written after the data that failed) says it is not a supported export, that is the clearer
-/// message.
+/// message. serde_json quotes offending values in its messages; they are clipped, so a huge
+/// string in the wrong place cannot make a huge message.
 fn explain(origin: &str, body: &[u8], err: &serde_json::Error) -> Error {
-    let header = peek_header(body);
-    if let Some(error) = header.check(origin).err() {
+    if let Some(error) = header_error(origin, body) {
         return error;
     }
     let position = format!(" at line {} column {}", err.line(), err.column());
     let text = err.to_string();
-    let message = text.strip_suffix(&position).unwrap_or(&text);
+    let message = clip(text.strip_suffix(&position).unwrap_or(&text));
     let message = match err.classify() {
         Category::Eof => {
             format!("the llvm-cov JSON export ends early (truncated?): {message}; {REMAKE}")
@@ -80,18 +80,19 @@ struct Header {
 }
 
 impl Header {
-    /// Rejects a wrong `type` or an unsupported version; absent values pass here.
-    fn check(&self, origin: &str) -> Result<()> {
+    /// What is wrong with a `type` other than the export's or an unsupported version; absent
+    /// values pass here.
+    fn problem(&self) -> Option<String> {
         if let Some(kind) = self.kind.as_deref().filter(|k| *k != EXPORT_TYPE) {
-            return Err(Error::new(format!(
-                "{origin}: `type` is \"{kind}\", not \"{EXPORT_TYPE}\": not an llvm-cov JSON export; \
-                 {REMAKE}"
-            )));
+            return Some(format!(
+                "`type` is \"{}\", not \"{EXPORT_TYPE}\": not an llvm-cov JSON export; {REMAKE}",
+                clip(kind)
+            ));
         }
-        match self.version.as_deref() {
-            Some(version) if !is_supported(version) => Err(unsupported(origin, version)),
-            _ => Ok(()),
-        }
+        self.version
+            .as_deref()
+            .filter(|v| !is_supported(v))
+            .map(unsupported)
     }
 }
 
@@ -104,23 +105,34 @@ fn is_supported(version: &str) -> bool {
     major.is_some_and(|m| SUPPORTED_MAJORS.contains(&m))
 }
 
-fn unsupported(origin: &str, version: &str) -> Error {
-    Error::new(format!(
-        "{origin}: unsupported llvm-cov JSON export version \"{version}\"; covgate reads versions \
-         2.x and 3.x (2.0.0 to 3.1.0 seen); use an llvm-cov of LLVM 22 or older, or a newer covgate"
-    ))
+fn unsupported(version: &str) -> String {
+    format!(
+        "unsupported llvm-cov JSON export version \"{}\"; covgate reads versions 2.x and 3.x \
+         (2.0.0 to 3.1.0 seen); use an llvm-cov of LLVM 22 or older, or a newer covgate",
+        clip(version)
+    )
 }
 
-/// Reads only the root's `type` and `version`, skipping everything else; stops at the first
-/// error (whatever was read before it is kept).
-fn peek_header(body: &[u8]) -> Header {
+/// The error for a document whose root `type` or `version` is rejected, located at the end of
+/// that value; `None` when neither is (or neither can be read).
+///
+/// Reads only the root's `type` and `version`, skipping everything else, and stops at the first
+/// error or right after a rejected value (where the parser's position then is).
+fn header_error(origin: &str, body: &[u8]) -> Option<Error> {
     let mut header = Header::default();
     let mut deserializer = serde_json::Deserializer::from_slice(body);
-    // Errors are expected (the document is already known to be broken): keep what was read.
-    let _ = deserializer.deserialize_map(HeaderVisitor {
-        header: &mut header,
-    });
-    header
+    let err = deserializer
+        .deserialize_map(HeaderVisitor {
+            header: &mut header,
+        })
+        .err()?;
+    let problem = header.problem()?;
+    Some(Error::at(
+        origin,
+        err.line() as u64,
+        Some(err.column() as u64),
+        problem,
+    ))
 }
 
 struct HeaderVisitor<'h> {
@@ -143,6 +155,10 @@ impl<'de> Visitor<'de> for HeaderVisitor<'_> {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
+            if self.header.problem().is_some() {
+                // Stop here, so the error's position is the end of the rejected value.
+                return Err(de::Error::custom("rejected header"));
+            }
         }
         Ok(())
     }
@@ -160,7 +176,7 @@ impl Root {
     /// Assembles the report once every required key is known to be present. The `type` and
     /// `version` values themselves were checked by [`RootVisitor`] as soon as they were read.
     fn into_report(self, origin: &str) -> Result<Report> {
-        let Header { kind, version } = self.header;
+        let Header { kind, version, .. } = self.header;
         let (version, exports) = match (kind, version, self.exports) {
             (None, None, None) => {
                 return Err(Error::new(format!(
@@ -255,9 +271,9 @@ impl<'de> Visitor<'de> for RootVisitor {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
-            if let Err(err) = root.header.check("") {
-                // Stop reading a document that is not a supported export; the caller words it.
-                return Err(de::Error::custom(err.message().trim_start_matches(": ")));
+            if let Some(problem) = root.header.problem() {
+                // Stop reading a document that is not a supported export; `explain` words it.
+                return Err(de::Error::custom(problem));
             }
         }
         Ok(root)
@@ -369,7 +385,9 @@ impl<'de> Visitor<'de> for ExportVisitor {
 }
 
 /// `files[]` entries: only `filename` and `summary` are read (`segments`, `branches`,
-/// `expansions`, `mcdc_records` are unions over instantiations and are skipped).
+/// `expansions`, `mcdc_records` are unions over instantiations and are skipped). A `filename`
+/// must be a non-empty path without NUL bytes (no file system allows one, so it can only be
+/// corruption).
 #[derive(Debug, DeriveDeserialize)]
 struct FileEntry {
     filename: String,
@@ -404,10 +422,25 @@ impl<'de> Visitor<'de> for FilesVisitor {
     ) -> std::result::Result<Self::Value, A::Error> {
         let mut files = Vec::new();
         while let Some(entry) = seq.next_element::<FileEntry>()? {
+            check_filename(&entry.filename).map_err(de::Error::custom)?;
             let summary = entry.summary.into_summary().map_err(de::Error::custom)?;
             files.push((entry.filename, summary));
         }
         Ok(files)
+    }
+}
+
+/// Rejects an empty `filename` or one holding a NUL byte.
+fn check_filename(name: &str) -> std::result::Result<(), String> {
+    if name.is_empty() {
+        Err("a `files[]` entry has an empty `filename`".to_string())
+    } else if name.contains('\0') {
+        Err(format!(
+            "`filename` {:?} holds a NUL byte, which no file system allows in a path",
+            clip(name)
+        ))
+    } else {
+        Ok(())
     }
 }
 
@@ -423,11 +456,13 @@ struct SummaryJson {
     branches: Option<CountsJson>,
 }
 
-/// `{count, covered, percent, notcovered}`: only `count` and `covered` are used.
+/// `{count, covered, percent, notcovered}`: only `count` and `covered` are used, and must be
+/// whole numbers up to `u64::MAX` ([`ExactCount`]). `percent` is never read: it may be absent,
+/// and a `NaN` there is not JSON at all (a syntax error).
 #[derive(Debug, DeriveDeserialize)]
 struct CountsJson {
-    count: Count,
-    covered: Count,
+    count: ExactCount,
+    covered: ExactCount,
 }
 
 impl CountsJson {
@@ -505,5 +540,122 @@ impl<'de> Visitor<'de> for FunctionsSeed {
             functions.by_file.entry(file).or_default().push(stats);
         }
         Ok(functions)
+    }
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    fn err(doc: &str) -> String {
+        match read("t.json", doc.as_bytes()) {
+            Ok(report) => panic!("read {} files from {doc}", report.files.len()),
+            Err(e) => e.message().to_string(),
+        }
+    }
+
+    fn summary(count: &str, covered: &str) -> String {
+        let pair = format!(r#"{{"count":{count},"covered":{covered}}}"#);
+        format!(r#"{{"lines":{pair},"functions":{pair},"instantiations":{pair},"regions":{pair}}}"#)
+    }
+
+    fn export(files: &str) -> String {
+        format!(
+            r#"{{"type":"llvm.coverage.json.export","version":"2.0.1","data":[{{"files":[{files}]}}]}}"#
+        )
+    }
+
+    fn file(name: &str, summary: &str) -> String {
+        format!(r#"{{"filename":{name},"summary":{summary}}}"#)
+    }
+
+    #[test]
+    fn a_rejected_version_or_type_is_located_at_its_value() {
+        let e = err(r#"{"type":"llvm.coverage.json.export","version":"4.0.0","data":[]}"#);
+        assert!(
+            e.starts_with("t.json:1:53: unsupported llvm-cov JSON export version \"4.0.0\""),
+            "{e}"
+        );
+        let e = err("{\"data\":[],\n\"type\":\"x\",\n\"version\":\"3.1.0\"}");
+        assert!(e.starts_with("t.json:2:10: `type` is \"x\""), "{e}");
+        // Written after data this reader rejects: the version is still the message.
+        let e = err(r#"{"data":[{"files":7}],"version":"1.0","type":"llvm.coverage.json.export"}"#);
+        assert!(e.starts_with("t.json:1:37: unsupported"), "{e}");
+        // A huge version string is clipped.
+        let e = err(&format!(r#"{{"version":"{}"}}"#, "9".repeat(10_000)));
+        assert!(e.contains("… (10000 bytes)") && e.len() < 600, "{e}");
+    }
+
+    #[test]
+    fn header_errors_need_a_rejected_value() {
+        // A good header: the data error is the message.
+        assert_eq!(header_error("t", br#"{"version":"3.1.0","data":1}"#), None);
+        // Nothing rejected before the document ends.
+        assert_eq!(header_error("t", br#"{"version":"3.1.0","da"#), None);
+    }
+
+    #[test]
+    fn filenames_must_be_paths() {
+        let good = summary("1", "1");
+        let e = err(&export(&file(r#""src/\u0000lib.rs""#, &good)));
+        assert!(
+            e.starts_with("t.json:1:")
+                && e.contains("`filename` \"src/\\0lib.rs\" holds a NUL byte"),
+            "{e}"
+        );
+        let e = err(&export(&file(r#""""#, &good)));
+        assert!(
+            e.contains("a `files[]` entry has an empty `filename`"),
+            "{e}"
+        );
+        let e = err(&export(
+            &file("\"src/\u{FF}\"", &good).replace('\u{FF}', "\\udc00"),
+        ));
+        assert!(e.contains("not valid JSON"), "a lone surrogate: {e}");
+        let e = err(&export(&format!(
+            "{},{}",
+            file(r#""a.rs""#, &good),
+            file(r#""b.rs""#, &summary("1", "2"))
+        )));
+        assert!(
+            e.contains("summary `regions` has covered 2 above count 1"),
+            "{e}"
+        );
+        let two = format!("{},{}", file(r#""a.rs""#, &good), file(r#""b.rs""#, &good));
+        let report = read("t.json", export(&two).as_bytes()).expect("two files");
+        let names: Vec<&str> = report.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(names, ["a.rs", "b.rs"]);
+    }
+
+    #[test]
+    fn summary_counts_above_u64_are_errors_not_clamps() {
+        for count in ["18446744073709551616", "1.8446744073709552e19", "1e300"] {
+            let e = err(&export(&file(r#""a.rs""#, &summary(count, count))));
+            assert!(
+                e.starts_with("t.json:1:") && e.contains("at most 18446744073709551615"),
+                "{count}: {e}"
+            );
+        }
+        let max = u64::MAX.to_string();
+        let report = read(
+            "t.json",
+            export(&file(r#""a.rs""#, &summary(&max, "0"))).as_bytes(),
+        )
+        .expect("u64::MAX items");
+        let Some(FileCoverage::Llvm(f)) = report.files.first().map(|f| &f.coverage) else {
+            panic!("no file");
+        };
+        assert_eq!(f.summary.lines, Counts::new(0, u64::MAX));
+    }
+
+    #[test]
+    fn long_values_in_parser_messages_are_clipped() {
+        let long = "x".repeat(10_000);
+        let e = err(&export(&file(
+            &format!("\"a.rs\",\"x\":1,\"summary\":\"{long}\""),
+            "1",
+        )));
+        assert!(e.contains("… (") && e.len() < 800, "{e}");
     }
 }

@@ -3,7 +3,7 @@
 //! A record is `{name, count, regions, branches, mcdc_records, filenames}` (keys in any order).
 //! It is held only while it is being reduced: the caller keeps the small [`FunctionStats`].
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, IgnoredAny, SeqAccess, Visitor};
@@ -253,37 +253,59 @@ fn branch_stats(
 }
 
 /// Where each expanded file id of a record is expanded, to place its items in the main file.
+///
+/// Every file id's outermost site is worked out once, when the record is reduced, so a record
+/// with long expansion chains costs O(n log n), not a walk up the chain per region.
 struct ExpansionSites {
     main: u32,
-    /// `expanded_file_id → (file_id, span)` of the first expansion region expanding it.
-    sites: std::collections::BTreeMap<u32, (u32, Span)>,
+    /// Expanded file id → the outermost expansion site in the main file of its chain, or `None`
+    /// when the chain does not lead to the main file (it ends, or loops in a malformed record).
+    sites: BTreeMap<u32, Option<Span>>,
 }
 
 impl ExpansionSites {
     fn new(regions: &[Region], main: u32) -> ExpansionSites {
-        let mut sites = std::collections::BTreeMap::new();
+        // `expanded_file_id → (file_id, span)` of the first expansion region expanding it.
+        let mut parents: BTreeMap<u32, (u32, Span)> = BTreeMap::new();
         for region in regions.iter().filter(|r| r.kind == EXPANSION) {
-            sites
+            parents
                 .entry(region.expanded_file_id)
                 .or_insert((region.file_id, region.span));
+        }
+        let mut sites: BTreeMap<u32, Option<Span>> = BTreeMap::new();
+        for &start in parents.keys() {
+            // Walk up until the main file, a file already resolved, a file with no parent, or a
+            // file seen on this walk (a cycle); every file on the walk shares the answer.
+            let mut walked = BTreeSet::new();
+            let mut file = start;
+            let mut span = None;
+            let site = loop {
+                if file == main {
+                    break span;
+                }
+                if let Some(&known) = sites.get(&file) {
+                    break known;
+                }
+                if !walked.insert(file) {
+                    break None;
+                }
+                let Some(&(parent, site)) = parents.get(&file) else {
+                    break None;
+                };
+                file = parent;
+                span = Some(site);
+            };
+            for file in walked {
+                sites.insert(file, site);
+            }
         }
         ExpansionSites { main, sites }
     }
 
     /// The outermost expansion site in the main file of an item of `file_id`, following the
-    /// chain of expansions (bounded, so cycles in a malformed record end).
+    /// chain of expansions (`None` for the main file itself, or a chain that does not lead there).
     fn site(&self, file_id: u32) -> Option<Span> {
-        let mut file = file_id;
-        let mut span = None;
-        for _ in 0..=self.sites.len() {
-            if file == self.main {
-                return span;
-            }
-            let &(parent, site) = self.sites.get(&file)?;
-            file = parent;
-            span = Some(site);
-        }
-        None
+        self.sites.get(&file_id).copied().flatten()
     }
 
     /// True when `file_id` is the main file or an expansion chain leads there from it.
@@ -430,6 +452,94 @@ mod tests {
         assert!(
             err.to_string().contains("expected a branch [line_start"),
             "{err}"
+        );
+    }
+
+    /// The outermost site by walking up the chain for each file id, as covgate did before the
+    /// sites were resolved once per record (bounded, so cycles end).
+    fn walked_site(regions: &[Region], main: u32, file_id: u32) -> Option<Span> {
+        let mut parents = BTreeMap::new();
+        for region in regions.iter().filter(|r| r.kind == EXPANSION) {
+            parents
+                .entry(region.expanded_file_id)
+                .or_insert((region.file_id, region.span));
+        }
+        let mut file = file_id;
+        let mut span = None;
+        for _ in 0..=parents.len() {
+            if file == main {
+                return span;
+            }
+            let &(parent, site) = parents.get(&file)?;
+            file = parent;
+            span = Some(site);
+        }
+        None
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn resolved_sites_match_walking_the_chain(
+            links in proptest::collection::vec((0u32..6, 0u32..6, 1u32..4, proptest::bool::ANY), 0..12),
+            main in 0u32..6,
+        ) {
+            let regions: Vec<Region> = links
+                .iter()
+                .map(|&(file_id, expanded, line, expansion)| Region {
+                    span: Span { line_start: line, col_start: 1, line_end: line, col_end: 2 },
+                    count: 0,
+                    file_id,
+                    expanded_file_id: expanded,
+                    kind: if expansion { EXPANSION } else { CODE },
+                })
+                .collect();
+            let sites = ExpansionSites::new(&regions, main);
+            for file_id in 0..6 {
+                proptest::prop_assert_eq!(
+                    sites.site(file_id),
+                    if file_id == main { None } else { walked_site(&regions, main, file_id) },
+                    "file {}", file_id
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_long_expansion_chain_takes_no_time() {
+        // File i + 1 is expanded in file i, 50,000 deep, with a region in each file.
+        let n = 50_000u32;
+        let span = Span {
+            line_start: 1,
+            col_start: 1,
+            line_end: 1,
+            col_end: 5,
+        };
+        let mut regions: Vec<Region> = (0..n)
+            .map(|i| Region {
+                span,
+                count: 1,
+                file_id: i,
+                expanded_file_id: i + 1,
+                kind: EXPANSION,
+            })
+            .collect();
+        regions.extend((0..=n).map(|i| Region {
+            span,
+            count: 0,
+            file_id: i,
+            expanded_file_id: 0,
+            kind: CODE,
+        }));
+        let started = std::time::Instant::now();
+        let sites = ExpansionSites::new(&regions, 0);
+        let (counts, uncovered, _) = region_stats(&regions, &sites);
+        assert_eq!(counts, Counts::new(0, u64::from(n) + 1));
+        assert!(uncovered.iter().all(|s| *s == span));
+        assert_eq!(sites.site(n), Some(span));
+        assert!(
+            started.elapsed().as_secs_f64() < 2.0,
+            "{:?}",
+            started.elapsed()
         );
     }
 

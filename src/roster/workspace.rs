@@ -1,0 +1,461 @@
+//! The cargo workspace as the roster sees it: its members, their targets and each target's
+//! files.
+//!
+//! Targets come from `cargo metadata --no-deps --offline` (the `cargo_metadata` crate): no
+//! build, no network. A target's file set is its root file plus the `.rs` files under its
+//! folder:
+//!
+//! - a root file named `main.rs`, `lib.rs` or `mod.rs` owns its own folder:
+//!   `tests/foo/main.rs` owns `tests/foo/**/*.rs`;
+//! - any other root file owns the folder of its stem: `tests/foo.rs` also owns
+//!   `tests/foo/**/*.rs`.
+//!
+//! This is a layout convention, not rustc's module resolution. Its limits: a file that a target
+//! reaches outside its folder (a shared `tests/common/mod.rs` declared with `mod common;`, a
+//! `#[path]` module, an `include!`) belongs to no target; a `.rs` file in a target's folder
+//! belongs to it even when no `mod` declares it; and a `main.rs` root directly in `tests/`
+//! (`[[test]] path = "tests/main.rs"`) owns all of `tests/`. Files are found by a walk of the
+//! root that skips hidden folders, `target/` at the root and folders holding a `CACHEDIR.TAG`,
+//! as `covgate check` does.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use cargo_metadata::{Metadata, MetadataCommand, TargetKind};
+use walkdir::{DirEntry, WalkDir};
+
+use crate::error::{Error, Result};
+use crate::paths::{self, Resolver};
+
+/// What a target is, as cargo classifies it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// A library (`lib`, `rlib`, `dylib`, `cdylib`, `staticlib`, `proc-macro`).
+    Lib,
+    /// A binary.
+    Bin,
+    /// An integration test (`tests/`, `[[test]]`).
+    Test,
+    /// A benchmark (`benches/`, `[[bench]]`).
+    Bench,
+    /// An example (`examples/`, `[[example]]`).
+    Example,
+    /// Anything else (a build script).
+    Other,
+}
+
+impl Kind {
+    /// cargo's flag that selects a target of this kind by name (`--test`, `--bench`,
+    /// `--example`, `--bin`, `--lib`; `""` for a build script).
+    pub fn flag(self) -> &'static str {
+        match self {
+            Kind::Lib => "--lib",
+            Kind::Bin => "--bin",
+            Kind::Test => "--test",
+            Kind::Bench => "--bench",
+            Kind::Example => "--example",
+            Kind::Other => "",
+        }
+    }
+
+    /// How messages name a target of this kind: `test target`, `bench target`, ….
+    pub fn noun(self) -> &'static str {
+        match self {
+            Kind::Test => "test target",
+            Kind::Bench => "bench target",
+            Kind::Example => "example target",
+            Kind::Lib => "library target",
+            Kind::Bin => "binary target",
+            Kind::Other => "target",
+        }
+    }
+
+    fn of(kinds: &[TargetKind]) -> Kind {
+        let first = kinds.first().cloned();
+        match first {
+            Some(TargetKind::Test) => Kind::Test,
+            Some(TargetKind::Bench) => Kind::Bench,
+            Some(TargetKind::Example) => Kind::Example,
+            Some(TargetKind::Bin) => Kind::Bin,
+            Some(
+                TargetKind::Lib
+                | TargetKind::RLib
+                | TargetKind::DyLib
+                | TargetKind::CDyLib
+                | TargetKind::StaticLib
+                | TargetKind::ProcMacro,
+            ) => Kind::Lib,
+            _ => Kind::Other,
+        }
+    }
+}
+
+/// One target of a workspace member.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// The package's name.
+    pub package: String,
+    /// The target's name.
+    pub name: String,
+    /// What it is.
+    pub kind: Kind,
+    /// Its root file: root-relative, or absolute when outside the root (`/`-separated).
+    pub src: String,
+}
+
+impl Target {
+    /// The target as nextest names its test binary (its binary ID): `pkg::name` for a test,
+    /// `pkg::bench/name` and `pkg::example/name` for the others, `pkg::kind/name` in general.
+    pub fn label(&self) -> String {
+        match self.kind {
+            Kind::Test => format!("{}::{}", self.package, self.name),
+            Kind::Bench => format!("{}::bench/{}", self.package, self.name),
+            Kind::Example => format!("{}::example/{}", self.package, self.name),
+            Kind::Lib => self.package.clone(),
+            Kind::Bin => format!("{}::bin/{}", self.package, self.name),
+            Kind::Other => format!("{}::{}", self.package, self.name),
+        }
+    }
+
+    /// The files this target owns among `files` (root-relative): its root file, and every file
+    /// under its folder (see the module docs for the rule).
+    pub fn files(&self, files: &BTreeSet<String>) -> BTreeSet<String> {
+        let (dir, file) = self.src.rsplit_once('/').unwrap_or(("", &self.src));
+        let folder = match file {
+            "main.rs" | "lib.rs" | "mod.rs" => dir,
+            _ => self.src.strip_suffix(".rs").unwrap_or(&self.src),
+        };
+        let mut owned: BTreeSet<String> = files
+            .iter()
+            .filter(|f| paths::strip_base(f, folder).is_some_and(|rest| !rest.is_empty()))
+            .cloned()
+            .collect();
+        owned.insert(self.src.clone());
+        owned
+    }
+}
+
+/// The members of a cargo workspace and their targets.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Workspace {
+    /// Every member's package name, in cargo's order.
+    pub members: Vec<String>,
+    /// The default members (what cargo selects without `-p`): cargo's `workspace_default_members`,
+    /// or every member when cargo is older than 1.71 and does not say.
+    pub defaults: Vec<String>,
+    /// Every target of every member, in cargo's order.
+    pub targets: Vec<Target>,
+}
+
+impl Workspace {
+    /// Runs `cargo metadata --no-deps --offline` in `root` (cargo is `$CARGO`, else `cargo`
+    /// on PATH) and reads the workspace that holds it.
+    ///
+    /// Errors (exit 2): cargo cannot be started, fails (no `Cargo.toml` in `root` or above, a
+    /// bad manifest), or prints what `cargo_metadata` cannot read.
+    pub fn load(root: &str) -> Result<Workspace> {
+        let metadata = MetadataCommand::new()
+            .current_dir(root)
+            .no_deps()
+            .other_options(vec!["--offline".to_string()])
+            .exec()
+            .map_err(|e| {
+                Error::new(format!(
+                    "the [[suite]] roster needs the cargo workspace at the root {root}: {}",
+                    e.to_string().trim_end()
+                ))
+            })?;
+        Ok(Workspace::from_metadata(&metadata, root))
+    }
+
+    /// The workspace described by `metadata`, with target root files made relative to `root`
+    /// (a normalised absolute folder).
+    pub fn from_metadata(metadata: &Metadata, root: &str) -> Workspace {
+        let resolver = Resolver::new(root, Vec::new(), None);
+        let members = metadata.workspace_packages();
+        let defaults = if metadata.workspace_default_members.is_available() {
+            metadata.workspace_default_packages()
+        } else {
+            members.clone()
+        };
+        Workspace {
+            members: members.iter().map(|p| p.name.to_string()).collect(),
+            defaults: defaults.iter().map(|p| p.name.to_string()).collect(),
+            targets: members
+                .iter()
+                .flat_map(|p| {
+                    p.targets.iter().map(|t| Target {
+                        package: p.name.to_string(),
+                        name: t.name.clone(),
+                        kind: Kind::of(&t.kind),
+                        src: resolver.resolve(t.src_path.as_str()).as_str().to_string(),
+                    })
+                })
+                .collect(),
+        }
+    }
+
+    /// True when some member has a target of this kind.
+    pub fn has(&self, kind: Kind) -> bool {
+        self.targets.iter().any(|t| t.kind == kind)
+    }
+}
+
+/// Every `.rs` file under `root`, root-relative and `/`-separated, skipping hidden folders,
+/// `target/` at the root and folders holding a `CACHEDIR.TAG` (cargo's build folders).
+///
+/// Errors: the root is not a folder, or cannot be walked.
+pub fn rust_files(root: &Path) -> Result<BTreeSet<String>> {
+    if !root.is_dir() {
+        return Err(Error::new(format!(
+            "the root {} is not a folder; fix `root` in the policy or --root",
+            root.display()
+        )));
+    }
+    let mut found = BTreeSet::new();
+    let walker = WalkDir::new(root)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !skipped(e));
+    for entry in walker {
+        let entry = entry.map_err(|e| Error::new(format!("walking {}: {e}", root.display())))?;
+        let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
+        let rel = paths::normalize(&rel.to_string_lossy());
+        if entry.file_type().is_file() && rel.ends_with(".rs") {
+            found.insert(rel);
+        }
+    }
+    Ok(found)
+}
+
+fn skipped(entry: &DirEntry) -> bool {
+    let name = entry.file_name().to_string_lossy();
+    entry.file_type().is_dir()
+        && (name.starts_with('.')
+            || (entry.depth() == 1 && name == "target")
+            || entry.path().join("CACHEDIR.TAG").exists())
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    fn target(src: &str) -> Target {
+        Target {
+            package: "p".to_string(),
+            name: "t".to_string(),
+            kind: Kind::Test,
+            src: src.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_target_owns_its_root_file_and_its_folder() {
+        let files: BTreeSet<String> = [
+            "tests/foo.rs",
+            "tests/foo/helper.rs",
+            "tests/foo/deep/more.rs",
+            "tests/foobar.rs",
+            "tests/bar/main.rs",
+            "tests/bar/util.rs",
+            "tests/common/mod.rs",
+        ]
+        .map(String::from)
+        .into();
+        let owned = |src: &str| -> Vec<String> { target(src).files(&files).into_iter().collect() };
+        assert_eq!(
+            owned("tests/foo.rs"),
+            [
+                "tests/foo.rs",
+                "tests/foo/deep/more.rs",
+                "tests/foo/helper.rs"
+            ]
+        );
+        assert_eq!(
+            owned("tests/bar/main.rs"),
+            ["tests/bar/main.rs", "tests/bar/util.rs"]
+        );
+        assert_eq!(owned("tests/common/mod.rs"), ["tests/common/mod.rs"]);
+        // The root file is owned even when the walk did not find it (outside the root).
+        assert_eq!(owned("/elsewhere/x.rs"), ["/elsewhere/x.rs"]);
+        // A main.rs at the root owns everything; a root file without `.rs` owns its folder.
+        assert_eq!(owned("main.rs").len(), 8);
+        assert_eq!(
+            owned("tests/bar"),
+            ["tests/bar", "tests/bar/main.rs", "tests/bar/util.rs"]
+        );
+        assert_eq!(owned("lib.rs").len(), 8);
+    }
+
+    #[test]
+    fn kinds_flags_and_labels() {
+        let all = [
+            (Kind::Lib, "--lib", "library target", "p"),
+            (Kind::Bin, "--bin", "binary target", "p::bin/t"),
+            (Kind::Test, "--test", "test target", "p::t"),
+            (Kind::Bench, "--bench", "bench target", "p::bench/t"),
+            (Kind::Example, "--example", "example target", "p::example/t"),
+            (Kind::Other, "", "target", "p::t"),
+        ];
+        for (kind, flag, noun, label) in all {
+            assert_eq!(kind.flag(), flag);
+            assert_eq!(kind.noun(), noun);
+            let t = Target {
+                kind,
+                ..target("x.rs")
+            };
+            assert_eq!(t.label(), label);
+        }
+        for (kinds, kind) in [
+            (vec![TargetKind::Test], Kind::Test),
+            (vec![TargetKind::Bench], Kind::Bench),
+            (vec![TargetKind::Example], Kind::Example),
+            (vec![TargetKind::Bin], Kind::Bin),
+            (vec![TargetKind::Lib], Kind::Lib),
+            (vec![TargetKind::RLib, TargetKind::CDyLib], Kind::Lib),
+            (vec![TargetKind::DyLib], Kind::Lib),
+            (vec![TargetKind::StaticLib], Kind::Lib),
+            (vec![TargetKind::ProcMacro], Kind::Lib),
+            (vec![TargetKind::CustomBuild], Kind::Other),
+            (vec![], Kind::Other),
+        ] {
+            assert_eq!(Kind::of(&kinds), kind, "{kinds:?}");
+        }
+    }
+
+    /// `cargo metadata` output, trimmed to what the roster reads.
+    fn metadata(defaults: bool) -> Metadata {
+        let package = |name: &str, targets: &str| {
+            format!(
+                r#"{{"name":"{name}","version":"0.1.0","id":"path+file:///ws/{name}#0.1.0","source":null,
+                "dependencies":[],"targets":[{targets}],"features":{{}},"manifest_path":"/ws/{name}/Cargo.toml"}}"#
+            )
+        };
+        let target = |kind: &str, name: &str, src: &str| {
+            format!(
+                r#"{{"kind":["{kind}"],"crate_types":["bin"],"name":"{name}","src_path":"{src}","edition":"2021","doctest":false,"test":true}}"#
+            )
+        };
+        let a = package(
+            "alpha",
+            &[
+                target("lib", "alpha", "/ws/alpha/src/lib.rs"),
+                target("test", "heavy", "/ws/alpha/tests/heavy.rs"),
+                target("custom-build", "build-script-build", "/ws/alpha/build.rs"),
+            ]
+            .join(","),
+        );
+        let b = package("beta", &target("test", "out", "/outside/tests/out.rs"));
+        let default_members = if defaults {
+            r#","workspace_default_members":["path+file:///ws/alpha#0.1.0"]"#
+        } else {
+            ""
+        };
+        let text = format!(
+            r#"{{"packages":[{a},{b}],"workspace_members":["path+file:///ws/alpha#0.1.0","path+file:///ws/beta#0.1.0"]{default_members},
+            "resolve":null,"target_directory":"/ws/target","version":1,"workspace_root":"/ws","metadata":null}}"#
+        );
+        MetadataCommand::parse(text).expect("metadata")
+    }
+
+    #[test]
+    fn workspace_from_metadata() {
+        let ws = Workspace::from_metadata(&metadata(true), "/ws");
+        assert_eq!(ws.members, ["alpha", "beta"]);
+        assert_eq!(ws.defaults, ["alpha"]);
+        let targets: Vec<(String, Kind, String)> = ws
+            .targets
+            .iter()
+            .map(|t| (t.label(), t.kind, t.src.clone()))
+            .collect();
+        assert_eq!(
+            targets,
+            [
+                (
+                    "alpha".to_string(),
+                    Kind::Lib,
+                    "alpha/src/lib.rs".to_string()
+                ),
+                (
+                    "alpha::heavy".to_string(),
+                    Kind::Test,
+                    "alpha/tests/heavy.rs".to_string()
+                ),
+                (
+                    "alpha::build-script-build".to_string(),
+                    Kind::Other,
+                    "alpha/build.rs".to_string()
+                ),
+                (
+                    "beta::out".to_string(),
+                    Kind::Test,
+                    "/outside/tests/out.rs".to_string()
+                ),
+            ]
+        );
+        assert!(ws.has(Kind::Lib));
+        assert!(!ws.has(Kind::Bin));
+        // A cargo older than 1.71 does not list default members: every member is one.
+        let old = Workspace::from_metadata(&metadata(false), "/ws");
+        assert_eq!(old.defaults, ["alpha", "beta"]);
+    }
+
+    #[test]
+    fn walking_for_rust_files() {
+        let dir = tempfile::tempdir().unwrap();
+        for rel in [
+            "tests/a.rs",
+            "tests/a/b.rs",
+            "tests/data.txt",
+            ".hidden/x.rs",
+            "target/debug/y.rs",
+            "sub/target/kept.rs",
+            "build/CACHEDIR.TAG",
+            "build/z.rs",
+        ] {
+            let path = dir.path().join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "").unwrap();
+        }
+        let found: Vec<String> = rust_files(dir.path()).unwrap().into_iter().collect();
+        assert_eq!(found, ["sub/target/kept.rs", "tests/a.rs", "tests/a/b.rs"]);
+        let err = rust_files(&dir.path().join("tests/a.rs")).unwrap_err();
+        assert!(err
+            .message()
+            .ends_with("is not a folder; fix `root` in the policy or --root"));
+        let err = rust_files(&dir.path().join("missing")).unwrap_err();
+        assert!(err.message().starts_with("the root "), "{err}");
+        // A folder nested deeper than PATH_MAX cannot be opened by its full path, even by root.
+        // Built bottom-up by renames, so that no call needs the long path.
+        let long = "d".repeat(200);
+        let mut chain = dir.path().join("chain0");
+        std::fs::create_dir(&chain).unwrap();
+        for i in 1..25 {
+            let next = dir.path().join(format!("chain{i}"));
+            std::fs::create_dir(&next).unwrap();
+            std::fs::rename(&chain, next.join(&long)).unwrap();
+            chain = next;
+        }
+        let err = rust_files(dir.path()).unwrap_err();
+        assert!(
+            err.message()
+                .starts_with(&format!("walking {}: ", dir.path().display())),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn loading_needs_a_cargo_workspace() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().display().to_string();
+        let err = Workspace::load(&root).unwrap_err();
+        assert!(
+            err.message().starts_with(&format!(
+                "the [[suite]] roster needs the cargo workspace at the root {root}: "
+            )),
+            "{err}"
+        );
+        assert!(err.message().contains("Cargo.toml"), "{err}");
+    }
+}

@@ -1,0 +1,396 @@
+//! The bad-input table: every row is an input covgate reads from CI artifacts, other machines or
+//! other tools, run through the binary. A row states the exit code and a piece of the message
+//! that names the file and, where the input has one, the position (`t.json:LINE:COL`,
+//! `t.info:LINE`, `coverage-policy.toml:LINE:COL`). Every row must finish in under a second and
+//! must not panic; a failing row shows the input's name, so each row is its own regression test.
+//!
+//! Most rows are errors (exit 2, no verdict). A few are not, on purpose, and say why in `why`:
+//! a gate fails closed when garbage can never pass, and some odd inputs are not garbage (a
+//! missing `percent`, which covgate never reads) or already fail the gate (exit 1).
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use common::{covgate, Sandbox};
+
+/// The longest a row may take.
+const ROW_LIMIT: Duration = Duration::from_secs(1);
+
+/// The policy of every row that does not write its own: lines only, so that LCOV rows can pass.
+const POLICY: &str = "[measure]\nmetrics = [\"lines\"]\n";
+
+/// The source file every sandbox holds.
+const LIB: &str = "pub fn f() {}\n";
+
+/// A complete, passing llvm-cov export for `src/lib.rs` (one function, one line); the JSON rows
+/// are this document cut or edited.
+const EXPORT: &str = r#"{"type":"llvm.coverage.json.export","version":"2.0.1","data":[{"files":[{"filename":"src/lib.rs","summary":{"lines":{"count":1,"covered":1,"percent":100.0},"functions":{"count":1,"covered":1,"percent":100.0},"instantiations":{"count":1,"covered":1,"percent":100.0},"regions":{"count":1,"covered":1,"percent":100.0}}}],"functions":[{"name":"f","count":1,"regions":[[1,1,1,14,1,0,0,0]],"filenames":["src/lib.rs"]}],"totals":{}}]}"#;
+
+/// A passing LCOV tracefile for `src/lib.rs`.
+const TRACEFILE: &str = "SF:src/lib.rs\nFN:1,f\nFNDA:1,f\nDA:1,1\nend_of_record\n";
+
+/// Sets a sandbox up for a row and returns covgate's arguments.
+type Setup = Box<dyn Fn(&Sandbox) -> Vec<String>>;
+
+/// One row: how to set the sandbox up, and what must happen.
+struct Row {
+    name: &'static str,
+    setup: Setup,
+    code: i32,
+    /// Must be on stderr.
+    message: String,
+    /// Why a row that is not an error is right (empty for error rows).
+    why: &'static str,
+}
+
+fn row(
+    name: &'static str,
+    code: i32,
+    message: &str,
+    setup: impl Fn(&Sandbox) -> Vec<String> + 'static,
+) -> Row {
+    Row {
+        name,
+        setup: Box::new(setup),
+        code,
+        message: message.to_string(),
+        why: "",
+    }
+}
+
+/// A row whose report is `t.json` holding `bytes`.
+fn json(name: &'static str, bytes: impl Into<Vec<u8>>, code: i32, message: &str) -> Row {
+    let bytes = bytes.into();
+    row(name, code, message, move |sb| {
+        write_bytes(sb, "t.json", &bytes);
+        args(&["check", "t.json"])
+    })
+}
+
+/// A row whose report is `t.info` holding `bytes`.
+fn lcov(name: &'static str, bytes: impl Into<Vec<u8>>, code: i32, message: &str) -> Row {
+    let bytes = bytes.into();
+    row(name, code, message, move |sb| {
+        write_bytes(sb, "t.info", &bytes);
+        args(&["check", "t.info"])
+    })
+}
+
+/// A row whose policy is `text`, checking the passing tracefile.
+fn policy(name: &'static str, text: &'static str, code: i32, message: &str) -> Row {
+    row(name, code, message, move |sb| {
+        sb.policy(text);
+        sb.write("t.info", TRACEFILE);
+        args(&["check", "t.info"])
+    })
+}
+
+/// `EXPORT` cut right after the first `marker` (a truncated export).
+fn cut_after(marker: &str) -> String {
+    let at = EXPORT
+        .find(marker)
+        .unwrap_or_else(|| panic!("no {marker} in EXPORT"));
+    EXPORT[..at + marker.len()].to_string()
+}
+
+/// `EXPORT` with its first `from` replaced by `to`.
+fn edit(from: &str, to: &str) -> String {
+    assert!(EXPORT.contains(from), "no {from} in EXPORT");
+    EXPORT.replacen(from, to, 1)
+}
+
+/// `text` with its first `from` replaced by `to`, as bytes (for bytes that are not UTF-8).
+fn edit_bytes(text: &str, from: &str, to: &[u8]) -> Vec<u8> {
+    let at = text.find(from).unwrap_or_else(|| panic!("no {from}"));
+    let mut bytes = text.as_bytes()[..at].to_vec();
+    bytes.extend_from_slice(to);
+    bytes.extend_from_slice(&text.as_bytes()[at + from.len()..]);
+    bytes
+}
+
+fn args(list: &[&str]) -> Vec<String> {
+    list.iter().map(|a| a.to_string()).collect()
+}
+
+fn write_bytes(sb: &Sandbox, rel: &str, bytes: &[u8]) {
+    std::fs::write(sb.path().join(rel), bytes).expect("write input");
+}
+
+/// A fresh sandbox: the policy and `src/lib.rs`.
+fn sandbox() -> Sandbox {
+    let sb = Sandbox::new();
+    sb.policy(POLICY);
+    sb.write("src/lib.rs", LIB);
+    sb
+}
+
+/// Writes `head`, then `size` bytes of `fill`, then `tail` to `path`, a mebibyte at a time.
+fn write_streaming(path: &Path, head: &[u8], fill: u8, size: usize, tail: &[u8]) {
+    let file = std::fs::File::create(path).expect("create");
+    let mut out = std::io::BufWriter::new(file);
+    out.write_all(head).expect("write");
+    let chunk = vec![fill; 1 << 20];
+    let mut left = size;
+    while left > 0 {
+        let n = left.min(chunk.len());
+        out.write_all(&chunk[..n]).expect("write");
+        left -= n;
+    }
+    out.write_all(tail).expect("write");
+    out.flush().expect("flush");
+}
+
+#[cfg(unix)]
+fn symlink(target: &str, link: &Path) {
+    std::os::unix::fs::symlink(target, link).expect("symlink");
+}
+
+fn rows() -> Vec<Row> {
+    let mut rows = vec![
+        // ---- the controls: the untouched inputs pass ------------------------------------
+        Row {
+            why: "the control: the export every JSON row breaks passes untouched",
+            ..json("a complete export", EXPORT, 0, "covgate: PASS")
+        },
+        Row {
+            why: "the control: the tracefile the policy and walk rows use passes untouched",
+            ..lcov("a complete tracefile", TRACEFILE, 0, "covgate: PASS")
+        },
+        // ---- JSON truncated at each structural level -----------------------------------
+        json("JSON cut inside a key", "{\"ty", 2, "t.json:1:4: the llvm-cov JSON export ends early"),
+        json("JSON cut inside the type string", cut_after("{\"type\":\"llvm.cov"), 2, "t.json:1:17: the llvm-cov JSON export ends early"),
+        json("JSON cut after the root's header", cut_after("\"2.0.1\""), 2, "t.json:1:53: the llvm-cov JSON export ends early"),
+        json("JSON cut inside `data`", cut_after("\"data\":["), 2, "t.json:1:62: the llvm-cov JSON export ends early"),
+        json("JSON cut inside an export", cut_after("\"files\":["), 2, "t.json:1:72: the llvm-cov JSON export ends early"),
+        json("JSON cut inside a file's summary", cut_after("{\"lines\":{\"count\":1"), 2, "t.json:1:126: the llvm-cov JSON export ends early"),
+        json("JSON cut inside a region", cut_after("\"regions\":[[1,1,1"), 2, "the llvm-cov JSON export ends early"),
+        json("JSON cut before the final brace", &EXPORT[..EXPORT.len() - 1], 2, "the llvm-cov JSON export ends early"),
+        // ---- wrong types -------------------------------------------------------------------
+        json("`data` is an object", edit("\"data\":[", "\"data\":{"), 2, "t.json:1:61: not a valid llvm-cov JSON export: invalid type: map, expected `data`: an array of export objects"),
+        json("a filename is a number", edit("\"filename\":\"src/lib.rs\"", "\"filename\":7"), 2, "t.json:1:85: not a valid llvm-cov JSON export: invalid type: integer `7`, expected a string"),
+        json("a summary count is a string", edit("{\"lines\":{\"count\":1", "{\"lines\":{\"count\":\"1\""), 2, "t.json:1:128: not a valid llvm-cov JSON export: invalid type: string \"1\", expected a non-negative whole number of items"),
+        json("a region is an object", edit("[[1,1,1,14,1,0,0,0]]", "[{\"line\":1}]"), 2, "not a valid llvm-cov JSON export: invalid type: map, expected a region ["),
+        json("the version is a number", edit("\"2.0.1\"", "2"), 2, "t.json:1:47: not a valid llvm-cov JSON export: invalid type: integer `2`, expected a string"),
+        // ---- negative, fractional and over-u64 counts -----------------------------------
+        json("a negative summary count", edit("{\"lines\":{\"count\":1", "{\"lines\":{\"count\":-1"), 2, "t.json:1:127: not a valid llvm-cov JSON export: invalid value: integer `-1`, expected a non-negative whole number of items"),
+        json("a negative execution count", edit("[[1,1,1,14,1,", "[[1,1,1,14,-1,"), 2, "not a valid llvm-cov JSON export: invalid value: integer `-1`, expected a non-negative whole number"),
+        json("a fractional summary count", edit("{\"lines\":{\"count\":1", "{\"lines\":{\"count\":1.5"), 2, "t.json:1:128: not a valid llvm-cov JSON export: invalid value: floating point `1.5`, expected a non-negative whole number of items"),
+        json("a fractional execution count", edit("[[1,1,1,14,1,", "[[1,1,1,14,0.5,"), 2, "not a valid llvm-cov JSON export: invalid value: floating point `0.5`"),
+        json("a summary count above u64", edit("{\"lines\":{\"count\":1,\"covered\":1", "{\"lines\":{\"count\":18446744073709551616,\"covered\":18446744073709551616"), 2, "t.json:1:145: not a valid llvm-cov JSON export: invalid value: floating point `1.8446744073709552e+19`, expected a non-negative whole number of items, at most 18446744073709551615"),
+        json("a line number above u32", edit("[[1,1,1,14,", "[[4294967296,1,1,14,"), 2, "above the largest line, column or id (4294967295)"),
+        json("covered above count", edit("\"covered\":1,\"percent\":100.0},\"functions\"", "\"covered\":2,\"percent\":100.0},\"functions\""), 2, "summary `lines` has covered 2 above count 1"),
+        // ---- NaN or missing percent ----------------------------------------------------------
+        json("a NaN percent", edit("\"percent\":100.0", "\"percent\":NaN"), 2, "t.json:1:150: not valid JSON: expected value"),
+        Row {
+            why: "`percent` is never read (covgate compares covered/count in integers), so an \
+                  export without it is complete: it passes on its counts",
+            ..json("no percent at all", EXPORT.replace(",\"percent\":100.0", ""), 0, "covgate: PASS")
+        },
+        // ---- versions and types ----------------------------------------------------------------
+        json("an unknown major version", edit("\"2.0.1\"", "\"4.0.0\""), 2, "t.json:1:53: unsupported llvm-cov JSON export version \"4.0.0\""),
+        json("a version after data of another shape", r#"{"data":[{"files":7}],"type":"llvm.coverage.json.export","version":"9.1"}"#, 2, "t.json:1:73: unsupported llvm-cov JSON export version \"9.1\""),
+        json("another document type", edit("llvm.coverage.json.export", "llvm.coverage.json.import"), 2, "t.json:1:35: `type` is \"llvm.coverage.json.import\""),
+        json("an empty `data`", cut_after("\"data\":[") + "]}", 2, "t.json: the report holds no source files"),
+        json("text after the document", format!("{EXPORT} {{}}"), 2, "t.json:1:429: not valid JSON: trailing characters"),
+        // ---- paths: not UTF-8, NUL -----------------------------------------------------------------
+        json("a path that is not UTF-8", edit_bytes(EXPORT, "src/lib.rs", b"src/\xFFlib.rs"), 2, "t.json:1:90: not valid JSON: invalid unicode code point"),
+        json("an escaped NUL in a path", edit("\"filename\":\"src/lib.rs\"", "\"filename\":\"src/\\u0000lib.rs\""), 2, "holds a NUL byte, which no file system allows in a path"),
+        json("a raw NUL byte in a path", edit_bytes(EXPORT, "src/lib.rs", b"src/\0lib.rs"), 2, "t.json:1:90: not valid JSON: control character (\\u0000-\\u001F) found while parsing a string"),
+        // ---- nesting -----------------------------------------------------------------------------------
+        json("nesting 100,000 deep where an export belongs", format!("{}{}{}", cut_after("\"data\":["), "[".repeat(100_000), "]".repeat(100_000) + "]}"), 2, "t.json:1:62: not a valid llvm-cov JSON export: invalid type: sequence, expected an export object"),
+        Row {
+            why: "a key covgate does not read is skipped without recursion, however deep; the rest \
+                  of the export is complete, so it passes on its counts",
+            ..json("nesting 100,000 deep under an unknown key", edit("\"totals\":{}", &format!("\"totals\":{{}},\"x\":{}{}", "[".repeat(100_000), "]".repeat(100_000))), 0, "covgate: PASS")
+        },
+        json("nesting 100,000 deep, never closed", format!("{}{}", cut_after("\"totals\":{}"), ",\"x\":".to_string() + &"[".repeat(100_000)), 2, "t.json:1:100429: the llvm-cov JSON export ends early"),
+        // ---- LCOV ----------------------------------------------------------------------------------------
+        lcov("BRDA without its taken count", "SF:src/lib.rs\nBRDA:1,0,0\nend_of_record\n", 2, "t.info:2: BRDA: missing taken count"),
+        lcov("BRDA with only a line", "SF:src/lib.rs\nBRDA:1\nend_of_record\n", 2, "t.info:2: BRDA: missing block"),
+        lcov("BRDA with an empty block", "SF:src/lib.rs\nBRDA:1,,0,1\nend_of_record\n", 2, "t.info:2: BRDA: empty block"),
+        lcov("BRDA with an empty branch", "SF:src/lib.rs\nBRDA:1,0,,1\nend_of_record\n", 2, "t.info:2: BRDA: empty branch"),
+        lcov("BRDA with no fields", "SF:src/lib.rs\nBRDA:\nend_of_record\n", 2, "t.info:2: BRDA: missing block"),
+        lcov("a negative DA count", "SF:src/lib.rs\nDA:1,-1\nend_of_record\n", 2, "t.info:2: DA execution count `-1` is negative"),
+        lcov("a fractional DA count", "SF:src/lib.rs\nDA:1,1.5\nend_of_record\n", 2, "t.info:2: DA execution count `1.5` is not a non-negative decimal integer"),
+        lcov("a DA count above u64", "SF:src/lib.rs\nDA:1,18446744073709551616\nend_of_record\n", 2, "t.info:2: DA execution count `18446744073709551616` is too large"),
+        lcov("a DA line above u32", "SF:src/lib.rs\nDA:4294967296,1\nend_of_record\n", 2, "t.info:2: DA line `4294967296` is too large"),
+        lcov("a NUL byte in an SF path", "SF:src/\0lib.rs\nDA:1,1\nend_of_record\n", 2, "t.info:1: SF: path \"src/\\0lib.rs\" holds a NUL byte"),
+        Row {
+            why: "LCOV paths are read leniently (lcov's own reader does), with a warning naming the \
+                  line; the mangled name matches no file, so src/lib.rs is unmeasured and the gate \
+                  fails (exit 1): it cannot pass",
+            ..lcov("an SF path that is not UTF-8", edit_bytes(TRACEFILE, "src/lib.rs", b"src/\xFFlib.rs"), 1, "covgate: warning: t.info:1: bytes that are not UTF-8 replaced")
+        },
+        lcov("a record before any SF", "DA:1,1\nSF:src/lib.rs\nend_of_record\n", 2, "t.info:1: record outside an `SF` section"),
+        lcov("text glued after end_of_record", "SF:src/lib.rs\nDA:1,1\nend_of_recordgarbage\n", 2, "t.info:3: unexpected text `garbage` after `end_of_record`"),
+        lcov("a tracefile without SF", "TN:x\nDA:1,1\n", 2, "t.info:2: record outside an `SF` section"),
+        lcov("an empty report", "", 2, "t.info: the report is empty"),
+        lcov("a report of blank lines", "\n\n  \n", 2, "t.info: the report is empty"),
+        row("an LCOV line of 50 MB of digits", 2, "t.info:2: the line is longer than 16777216 bytes", |sb| {
+            // 50 MB rather than 1 GB keeps the row fast; the 1 GB row streams through stdin
+            // (`a_gigabyte_line_on_stdin_in_bounded_memory`).
+            write_streaming(&sb.path().join("t.info"), b"SF:src/lib.rs\nDA:1,", b'9', 50_000_000, b"\nend_of_record\n");
+            args(&["check", "t.info"])
+        }),
+        // ---- the policy ----------------------------------------------------------------------------------
+        policy("a bad glob", "[measure]\ninclude = [\"src/[.rs\"]\n", 2, "coverage-policy.toml:2:12: bad glob `src/[.rs`: unclosed character class"),
+        policy("an unknown key", "[measure]\nincludes = [\"src/**\"]\n", 2, "coverage-policy.toml:2:1: unknown field `includes`"),
+        policy("a duplicate table", "[measure]\nmetrics = [\"lines\"]\n[measure]\nthreshold = 90\n", 2, "coverage-policy.toml:3:1: invalid table header"),
+        policy("an empty reason", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/x.rs\"\nreason = \"  \"\n", 2, "coverage-policy.toml:5:10: an [[exclude]] needs a non-empty `reason`"),
+        policy("a threshold above 100", "[measure]\nthreshold = 100.5\n", 2, "coverage-policy.toml:2:13: threshold 100.5 is not a percent between 0 and 100"),
+        row("a policy nested 100,000 deep", 2, "coverage-policy.toml:1:", |sb| {
+            sb.policy(&format!("x = {}{}\n", "[".repeat(100_000), "]".repeat(100_000)));
+            sb.write("t.info", TRACEFILE);
+            args(&["check", "t.info"])
+        }),
+        // ---- roots, escapes, the walk --------------------------------------------------------------
+        row("a --root that does not exist", 2, "the root", |sb| {
+            sb.write("t.info", TRACEFILE);
+            args(&["check", "t.info", "--root", "nope"])
+        }),
+        policy("a policy root that does not exist", "root = \"nope\"\n[measure]\nmetrics = [\"lines\"]\n", 2, "nope is not a folder"),
+        lcov("a report path escaping the root with ..", "SF:../outside/lib.rs\nDA:1,1\nend_of_record\n", 2, "no file in the report(s) is selected by `include`"),
+        lcov("a report path that climbs out and back in", "SF:src/../../x/src/lib.rs\nDA:1,1\nend_of_record\n", 2, "no file in the report(s) is selected by `include`"),
+        policy("an exclude escaping the root with ..", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"../src/lib.rs\"\nreason = \"x\"\n", 2, "coverage-policy.toml:4:8: `../src/lib.rs` (x)"),
+        policy("an include escaping the root with ..", "[measure]\ninclude = [\"../**/*.rs\"]\nmetrics = [\"lines\"]\n", 2, "`include` (../**/*.rs)"),
+        row("a report path that is a folder", 2, "t.info: is a folder, not a report", |sb| {
+            std::fs::create_dir(sb.path().join("t.info")).expect("mkdir");
+            args(&["check", "t.info"])
+        }),
+        row("a report that does not exist", 2, "gone.info: cannot read the report", |_| args(&["check", "gone.info"])),
+        row("a policy path that is a folder", 2, "cannot read the policy", |sb| {
+            std::fs::create_dir(sb.path().join("policy.d")).expect("mkdir");
+            sb.write("t.info", TRACEFILE);
+            args(&["check", "t.info", "--policy", "policy.d"])
+        }),
+        row("an ignore range without its end", 2, "src/lib.rs:1: covgate range start without its end", |sb| {
+            sb.write("src/lib.rs", "// covgate:ignore-start -- generated\npub fn f() {}\n");
+            sb.write("t.info", TRACEFILE);
+            args(&["check", "t.info"])
+        }),
+    ];
+    #[cfg(unix)]
+    rows.push(Row {
+        why: "the walk does not follow symbolic links to folders, so a loop ends at once; the \
+              only source file passes (following links would need loop detection, and a link \
+              out of the root would widen the scope)",
+        ..row("a symlink loop during the walk", 0, "covgate: PASS", |sb| {
+            symlink(".", &sb.path().join("src/loop"));
+            std::fs::create_dir(sb.path().join("src/a")).expect("mkdir");
+            symlink("..", &sb.path().join("src/a/up"));
+            symlink("../a", &sb.path().join("src/a/self"));
+            sb.write("t.info", TRACEFILE);
+            args(&["check", "t.info"])
+        })
+    });
+    rows
+}
+
+/// What went wrong with one row, if anything.
+fn check_row(row: &Row) -> Option<String> {
+    let sb = sandbox();
+    let args = (row.setup)(&sb);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let started = Instant::now();
+    let run = covgate(sb.path(), &args);
+    let took = started.elapsed();
+    let mut problems = Vec::new();
+    if run.code != row.code {
+        problems.push(format!("exit code {} (want {})", run.code, row.code));
+    }
+    if run.stderr.contains("panicked") || run.code == 101 {
+        problems.push("panicked".to_string());
+    }
+    let output = format!("{}{}", run.stdout, run.stderr);
+    if !output.contains(&row.message) {
+        problems.push(format!("no `{}` in the output", row.message));
+    }
+    if row.code == 2 && !run.stdout.is_empty() {
+        problems.push("a verdict on stdout despite the error".to_string());
+    }
+    if took >= ROW_LIMIT {
+        problems.push(format!("took {took:?}"));
+    }
+    if row.code != 2 && row.why.is_empty() {
+        problems.push("a row that is not an error must say why".to_string());
+    }
+    (!problems.is_empty()).then(|| {
+        let shown: String = output.chars().take(600).collect();
+        format!("{}: {}\n    {shown}", row.name, problems.join("; "))
+    })
+}
+
+#[test]
+fn every_bad_input_fails_cleanly_and_fast() {
+    let rows = rows();
+    assert!(rows.len() >= 30, "{} rows", rows.len());
+    let failures: Vec<String> = rows.iter().filter_map(check_row).collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} rows failed:\n{}",
+        failures.len(),
+        rows.len(),
+        failures.join("\n")
+    );
+}
+
+/// A line of 1 GiB of digits, streamed through standard input, must be refused at once and in
+/// bounded memory (the process may not map 512 MiB). Needs `covgate check` to read reports with
+/// `report::read_from` (streaming) instead of reading them whole.
+#[cfg(unix)]
+#[test]
+#[ignore = "needs check.rs to stream reports through covgate::report::read_from"]
+fn a_gigabyte_line_on_stdin_in_bounded_memory() {
+    use std::process::{Command, Stdio};
+
+    let sb = sandbox();
+    let started = Instant::now();
+    let mut child = Command::new("sh")
+        .args(["-c", "ulimit -v 524288 && exec \"$0\" \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_covgate"))
+        .args(["check", "-", "--no-walk"])
+        .current_dir(sb.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn covgate");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        // covgate stops reading early: the broken pipe ends the write.
+        let chunk = vec![b'9'; 1 << 20];
+        let _ = stdin.write_all(b"SF:src/lib.rs\nDA:1,");
+        for _ in 0..1024 {
+            if stdin.write_all(&chunk).is_err() {
+                break;
+            }
+        }
+    });
+    let out = child.wait_with_output().expect("wait");
+    let _ = writer.join();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("<stdin>:2: the line is longer than 16777216 bytes"),
+        "{stderr}"
+    );
+    assert!(started.elapsed() < ROW_LIMIT, "{:?}", started.elapsed());
+}
+
+/// A source file in scope that is reached through a symbolic link, and that no report names,
+/// must be found by the walk and be unmeasured (exit 1), not skipped (which passes).
+#[cfg(unix)]
+#[test]
+#[ignore = "scope.rs skips symbolic links to files during the walk (a fail-open); fix there"]
+fn a_symlinked_source_file_in_no_report_is_unmeasured() {
+    let sb = sandbox();
+    sb.write("elsewhere/extra.rs", "pub fn g() -> u32 { 1 }\n");
+    symlink("../elsewhere/extra.rs", &sb.path().join("src/extra.rs"));
+    sb.write("t.info", TRACEFILE);
+    let run = sb.run(&["check", "t.info"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("src/extra.rs"), "{}", run.stdout);
+}
