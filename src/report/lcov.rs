@@ -546,13 +546,18 @@ pub fn read_with_warnings(origin: &str, bytes: &[u8]) -> Result<(Report, Vec<Str
 /// # Errors
 /// As [`read`], and a read error of `input` (with the line it happened on).
 pub fn read_from(origin: &str, mut input: impl BufRead) -> Result<(Report, Vec<String>)> {
+    read_lines(origin, &mut input)
+}
+
+/// [`read_from`], compiled once (a generic function would be compiled, and measured, per input
+/// type).
+fn read_lines(origin: &str, input: &mut dyn BufRead) -> Result<(Report, Vec<String>)> {
     let mut parser = Parser::new(origin);
     let mut line = Vec::new();
     let limit = MAX_LINE as u64 + 1;
     for number in 1u64.. {
         line.clear();
-        let read = input
-            .by_ref()
+        let read = (&mut *input)
             .take(limit)
             .read_until(b'\n', &mut line)
             .map_err(|e| parser.error(number, format!("cannot read the report: {e}")))?;

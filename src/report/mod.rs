@@ -105,6 +105,12 @@ pub fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
 /// Errors: as [`read`]; a read error of `input`; more than [`lcov::MAX_LINE`] bytes of blank
 /// space before the first character.
 pub fn read_from(origin: &str, mut input: impl BufRead) -> Result<Report> {
+    read_stream(origin, &mut input)
+}
+
+/// [`read_from`], compiled once (a generic function would be compiled, and measured, per input
+/// type).
+fn read_stream(origin: &str, input: &mut dyn BufRead) -> Result<Report> {
     let io_error = |e: std::io::Error| Error::new(format!("{origin}: cannot read the report: {e}"));
     // What comes before the first character (a byte-order mark, blank space) is kept, so that
     // line and column numbers stay those of the input.
@@ -121,7 +127,7 @@ pub fn read_from(origin: &str, mut input: impl BufRead) -> Result<Report> {
     let first = match head.first() {
         // Part of a byte-order mark is text, as it is for `read`.
         Some(&byte) if head.len() < BOM.len() => Some(byte),
-        _ => skip_blank(origin, &mut input, &mut head)?,
+        _ => skip_blank(origin, input, &mut head)?,
     };
     let Some(first) = first else {
         return Err(empty(origin));
@@ -138,7 +144,7 @@ pub fn read_from(origin: &str, mut input: impl BufRead) -> Result<Report> {
 
 /// Moves ASCII blank space from `input` to `head` and returns the first other byte, left in
 /// `input` (`None` at the end of the input).
-fn skip_blank(origin: &str, input: &mut impl BufRead, head: &mut Vec<u8>) -> Result<Option<u8>> {
+fn skip_blank(origin: &str, input: &mut dyn BufRead, head: &mut Vec<u8>) -> Result<Option<u8>> {
     loop {
         let buffer = input
             .fill_buf()
@@ -258,6 +264,8 @@ mod tests {
         for text in [&b""[..], b"  \n\t\r\n", b"\xEF\xBB\xBF"] {
             let e = stream(text).map(|_| ()).expect_err("empty");
             assert!(e.starts_with("r: the report is empty"), "{e}");
+            let e = read("r", text).map(|_| ()).expect_err("empty");
+            assert!(e.message().starts_with("r: the report is empty"), "{e}");
         }
     }
 
@@ -289,7 +297,8 @@ mod tests {
 
     #[test]
     fn read_errors_name_the_report() {
-        for good in [&b""[..], b"  {\"type\""] {
+        // Failing at the start, in the blank space, and in the JSON document.
+        for good in [&b""[..], b"  ", b"  {\"type\""] {
             let e = stream(Failing(good)).map(|_| ()).expect_err("read error");
             assert_eq!(e, "r: cannot read the report: disk on fire");
         }
@@ -318,6 +327,11 @@ mod tests {
             summary_only: true,
         };
         assert_eq!(kind.describe(), "llvm-cov JSON 3.1.0 (summary only)");
+        let kind = ReportKind::LlvmJson {
+            version: "2.0.1".into(),
+            summary_only: false,
+        };
+        assert_eq!(kind.describe(), "llvm-cov JSON 2.0.1");
         assert_eq!(ReportKind::Lcov.describe(), "LCOV");
     }
 }

@@ -299,15 +299,17 @@ impl Builder {
     fn emit_completed(&mut self, completed: &[SegRegion]) {
         // LLVM uses the count of the last completed region that ends where this one does; with
         // regions sorted by end, that is the last of its run of equal ends.
-        let mut last_of_run: Vec<SegRegion> = completed.to_vec();
-        for i in (1..last_of_run.len()).rev() {
-            let later = last_of_run.get(i).copied();
-            if let (Some(later), Some(region)) = (later, last_of_run.get_mut(i - 1)) {
-                if later.end == region.end {
-                    *region = later;
-                }
-            }
+        let mut last_of_run: Vec<SegRegion> = Vec::with_capacity(completed.len());
+        let mut run: Option<SegRegion> = None;
+        for &region in completed.iter().rev() {
+            let last = match run {
+                Some(later) if later.end == region.end => later,
+                _ => region,
+            };
+            run = Some(last);
+            last_of_run.push(last);
         }
+        last_of_run.reverse();
         let pairs = completed.iter().zip(last_of_run.iter().skip(1));
         for (&prev, &region) in pairs {
             let segment_loc = prev.end;
