@@ -32,7 +32,14 @@ pub fn normalize(raw: &str) -> String {
             other => parts.push(other),
         }
     }
-    format!("{prefix}{}", parts.join("/"))
+    let out = format!("{prefix}{}", parts.join("/"));
+    if absolute || split_prefix(&out).0.is_empty() {
+        out
+    } else {
+        // `..` left a relative path that starts like a drive (`x/../c:` → `c:`): read it as one,
+        // so that normalising twice changes nothing.
+        normalize(&out)
+    }
 }
 
 /// Removes the last component for `..`, keeping leading `..` on relative paths.
@@ -209,6 +216,9 @@ mod tests {
         assert_eq!(normalize("/../a"), "/a");
         assert_eq!(normalize("."), "");
         assert_eq!(normalize("C:rel"), "C:rel");
+        assert_eq!(normalize(": /..\\a:"), "A:");
+        assert_eq!(normalize("x/../c:/y"), "C:/y");
+        assert_eq!(normalize(&normalize("x/../c:/y")), "C:/y");
         assert_eq!(normalize("../../a/./b"), "../../a/b");
         assert_eq!(normalize("1:/x//y"), "1:/x/y");
     }
