@@ -226,7 +226,10 @@ fn walk_root(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<BTreeSet<St
         .filter_entry(|e| e.depth() == 0 || !skipped(e));
     for entry in walker {
         let entry = entry.map_err(|e| Error::new(format!("walking {}: {e}", root.display())))?;
-        if !entry.file_type().is_file() {
+        // A symbolic link to a file is a source file too (skipping it would pass it unseen);
+        // links to folders are not followed, so a link loop ends at once.
+        let is_file = entry.file_type().is_file() || entry.path().is_file();
+        if !is_file {
             continue;
         }
         let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());

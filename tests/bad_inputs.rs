@@ -384,7 +384,6 @@ fn a_gigabyte_line_on_stdin_in_bounded_memory() {
 /// must be found by the walk and be unmeasured (exit 1), not skipped (which passes).
 #[cfg(unix)]
 #[test]
-#[ignore = "scope.rs skips symbolic links to files during the walk (a fail-open); fix there"]
 fn a_symlinked_source_file_in_no_report_is_unmeasured() {
     let sb = sandbox();
     sb.write("elsewhere/extra.rs", "pub fn g() -> u32 { 1 }\n");
