@@ -119,6 +119,21 @@ fn write_bytes(sb: &Sandbox, rel: &str, bytes: &[u8]) {
     std::fs::write(sb.path().join(rel), bytes).expect("write input");
 }
 
+/// A v0 symbol whose back-reference points into itself: rustc-demangle expands it to its 1 MB
+/// limit. Found by the `lcov` fuzz target (a timeout).
+const EXPANDING: &str = "_RNCNvXNtCscpBoQPaMcWV_6semver7displayNtB3_7VersiovXNtCscpBoQPaMcWV_6semver7displayNtB3_7VersionNtNtCsgEmfK2I1SDS_4core3fmt7Display3fmts_0B6_";
+
+/// A tracefile of `src/lib.rs` with 200 functions named `EXPANDING`, each run `count` times.
+fn expanding_symbols(count: u64) -> String {
+    let mut text = String::from("SF:src/lib.rs\nDA:1,1\n");
+    for line in 1..=200 {
+        text.push_str(&format!(
+            "FN:{line},{EXPANDING}\nFNDA:{count},{EXPANDING}\n"
+        ));
+    }
+    text + "end_of_record\n"
+}
+
 /// A fresh sandbox: the policy and `src/lib.rs`.
 fn sandbox() -> Sandbox {
     let sb = Sandbox::new();
@@ -223,6 +238,12 @@ fn rows() -> Vec<Row> {
                   line; the mangled name matches no file, so src/lib.rs is unmeasured and the gate \
                   fails (exit 1): it cannot pass",
             ..lcov("an SF path that is not UTF-8", edit_bytes(TRACEFILE, "src/lib.rs", b"src/\xFFlib.rs"), 1, "covgate: warning: t.info:1: bytes that are not UTF-8 replaced")
+        },
+        Row {
+            why: "200 functions named by a v0 symbol whose back-references expand without end; \
+                  covgate stops demangling such a name (it keeps the mangled one), so the \
+                  tracefile is read at once, and every function ran, so it passes",
+            ..lcov("symbols that expand without end, all run", expanding_symbols(1), 0, "covgate: PASS")
         },
         lcov("a record before any SF", "DA:1,1\nSF:src/lib.rs\nend_of_record\n", 2, "t.info:1: record outside an `SF` section"),
         lcov("text glued after end_of_record", "SF:src/lib.rs\nDA:1,1\nend_of_recordgarbage\n", 2, "t.info:3: unexpected text `garbage` after `end_of_record`"),
@@ -392,4 +413,18 @@ fn a_symlinked_source_file_in_no_report_is_unmeasured() {
     let run = sb.run(&["check", "t.info"]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("src/extra.rs"), "{}", run.stdout);
+}
+
+/// Functions named by symbols that expand without end, none of them run: the gate must list
+/// them as uncovered and finish at once (exit 1).
+#[test]
+#[ignore = "uncovered.rs demangles names without a bound (about 27 ms per such name in release)"]
+fn symbols_that_expand_without_end_listed_as_uncovered_are_fast() {
+    let sb = sandbox();
+    sb.policy("[measure]\nmetrics = [\"lines\", \"functions\"]\n");
+    sb.write("t.info", &expanding_symbols(0));
+    let started = Instant::now();
+    let run = sb.run(&["check", "t.info", "--format", "json"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(started.elapsed() < ROW_LIMIT, "{:?}", started.elapsed());
 }

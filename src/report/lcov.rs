@@ -97,6 +97,7 @@
 //! file with folded sides gets the (lower) detail branch count.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::fmt::Write as _;
 use std::io::{BufRead, Read};
 
 use crate::error::{Error, Result};
@@ -455,10 +456,38 @@ impl LcovFile {
     }
 }
 
+/// The longest demangled name worked out, in bytes. A corrupt or hostile v0 symbol can hold
+/// back-references that expand to rustc-demangle's own limit of a megabyte from a hundred bytes
+/// (milliseconds per name, seconds per file); its demangling is abandoned at this length.
+pub const MAX_DEMANGLED: usize = 4096;
+
+/// `name` demangled as a Rust symbol (legacy or v0) without its hash, or `None` when it is not
+/// one or its demangling is longer than [`MAX_DEMANGLED`].
+pub fn demangle_rust(name: &str) -> Option<String> {
+    let symbol = rustc_demangle::try_demangle(name).ok()?;
+    let mut out = Bounded(String::new());
+    // The demangler stops at the first refused write.
+    write!(out, "{symbol:#}").ok()?;
+    Some(out.0)
+}
+
+/// A string that refuses writes past [`MAX_DEMANGLED`] bytes.
+struct Bounded(String);
+
+impl std::fmt::Write for Bounded {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        if self.0.len() + s.len() > MAX_DEMANGLED {
+            return Err(std::fmt::Error);
+        }
+        self.0.push_str(s);
+        Ok(())
+    }
+}
+
 /// A function's identity across copies: a Rust symbol demangled without its hash and without
-/// generic arguments (`::<…>`); any other name unchanged.
+/// generic arguments (`::<…>`); any other name (or a Rust symbol too long to demangle) unchanged.
 fn function_identity(name: &str) -> String {
-    let demangled = format!("{:#}", rustc_demangle::demangle(name));
+    let demangled = demangle_rust(name).unwrap_or_else(|| name.to_string());
     let mut out = String::with_capacity(demangled.len());
     let mut depth = 0usize;
     let mut rest = demangled.as_str();
@@ -1804,6 +1833,34 @@ mod tests {
         assert_eq!(
             clipped, 2,
             "the unknown tag and the unclosed long path: {warnings:?}"
+        );
+    }
+
+    /// A v0 symbol whose back-reference points into itself: rustc-demangle expands it to its
+    /// 1 MB limit (found by the `lcov` fuzz target as a timeout).
+    const EXPANDING: &str = "_RNCNvXNtCscpBoQPaMcWV_6semver7displayNtB3_7VersiovXNtCscpBoQPaMcWV\
+                             _6semver7displayNtB3_7VersionNtNtCsgEmfK2I1SDS_4core3fmt7Display3fmts_0B6_";
+
+    #[test]
+    fn symbols_that_expand_without_end_keep_their_mangled_name_fast() {
+        assert_eq!(demangle_rust(EXPANDING), None);
+        assert_eq!(function_identity(EXPANDING), EXPANDING);
+        assert_eq!(
+            demangle_rust("_RNvCs7zRqp3NVN0z_4tiny9perimeter").as_deref(),
+            Some("tiny::perimeter")
+        );
+        assert_eq!(demangle_rust("perimeter"), None);
+        let mut text = String::from("SF:a.rs\n");
+        for line in 1..=1000 {
+            text.push_str(&format!("FN:{line},{EXPANDING}\nFNDA:0,{EXPANDING}\n"));
+        }
+        let started = std::time::Instant::now();
+        let (report, _) = read_ok(&text);
+        assert_eq!(lcov(&report, 0).summary().functions, c(0, 1000));
+        assert!(
+            started.elapsed().as_secs_f64() < 2.0,
+            "{:?}",
+            started.elapsed()
         );
     }
 
