@@ -8,7 +8,6 @@
 //! `[[exclude]]` is. Without `[[suite]]` entries, cargo is never run.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
@@ -20,7 +19,7 @@ use crate::paths::{self, Location, Remap, Resolver};
 use crate::platform::{self, Activation, Platform, PlatformOptions};
 use crate::policy::Policy;
 use crate::render::{ConditionFacts, Facts, RosterFacts, SuiteFacts, TargetFacts};
-use crate::report::{self, Report};
+use crate::report::{self, Detail, Report};
 use crate::roster::{self, Roster};
 use crate::scope::{self, Class};
 
@@ -145,8 +144,17 @@ pub fn run(opts: &CheckOptions) -> Result<Outcome> {
 /// whether the caller has verified it (for the facts).
 pub fn judge(setup: &Setup, opts: &CheckOptions, verified: bool) -> Result<Outcome> {
     let policy = &setup.policy;
-    let reports = read_reports(opts, &opts.reports)?;
     let root = setup.root.clone();
+    let sources = Sources::find(setup, opts);
+    let plain = Resolver::new(&root, setup.remaps.clone(), None);
+    let needed = |name: &str| sources.may_mark(&plain.resolve(name));
+    let detail = if opts.reports.len() == 1 {
+        Detail::Needed(&needed)
+    } else {
+        // Several reports may name one file: their records are pooled, so all are kept.
+        Detail::All
+    };
+    let reports = read_reports(opts, &opts.reports, detail)?;
     let resolver = resolver(setup, opts, &reports);
     let parts = resolve_parts(&reports, &resolver);
     let locations: BTreeSet<Location> = parts.keys().cloned().collect();
@@ -167,7 +175,8 @@ pub fn judge(setup: &Setup, opts: &CheckOptions, verified: bool) -> Result<Outco
         })
         .collect();
     let ignores = if opts.walk {
-        ignore::scan_files(Path::new(&root), measured_parts.keys(), &policy.inline)?
+        let scanned = measured_parts.keys().filter(|rel| sources.may_carry(rel));
+        ignore::scan_files(Path::new(&root), scanned, &policy.inline)?
     } else {
         BTreeMap::new()
     };
@@ -181,6 +190,67 @@ pub fn judge(setup: &Setup, opts: &CheckOptions, verified: bool) -> Result<Outco
     })
 }
 
+/// What is known of the sources before the reports are read: the files an `include` glob
+/// selects on disk, and those among them that mention an inline marker
+/// ([`ignore::mentions_markers`]). Both are empty when the root is not walked (`--no-walk`, or
+/// a root that cannot be walked, which [`scope::resolve`] then reports).
+#[derive(Debug, Default)]
+struct Sources {
+    walked: BTreeSet<String>,
+    marked: BTreeSet<String>,
+    /// True when the root was not walked: no file carries markers then.
+    unwalked: bool,
+}
+
+impl Sources {
+    fn find(setup: &Setup, opts: &CheckOptions) -> Sources {
+        let root = Path::new(&setup.root);
+        let walked = match opts.walk.then(|| scope::walk(root, &setup.policy)) {
+            Some(Ok(walked)) => walked,
+            _ => {
+                return Sources {
+                    unwalked: true,
+                    ..Sources::default()
+                }
+            }
+        };
+        let marked = ignore::files_mentioning_markers(root, &walked, &setup.policy.inline.families);
+        Sources {
+            walked,
+            marked,
+            unwalked: false,
+        }
+    }
+
+    /// True when the measured file `rel` may carry markers: it mentions one, or the walk did
+    /// not see it (so it was not read).
+    fn may_carry(&self, rel: &String) -> bool {
+        self.marked.contains(rel) || !self.walked.contains(rel)
+    }
+
+    /// True when a report file, resolved without the report's own manifest hint (which may
+    /// come after its records), may be a file that carries markers: one of its path's
+    /// endings is a marked file, or none of them is a walked file (then nothing is known of it).
+    fn may_mark(&self, location: &Location) -> bool {
+        if self.unwalked {
+            return false;
+        }
+        let path = location.as_str();
+        let endings = std::iter::once(path).chain(
+            path.match_indices('/')
+                .filter_map(|(at, _)| path.get(at + 1..)),
+        );
+        let mut known = false;
+        for ending in endings {
+            if self.marked.contains(ending) {
+                return true;
+            }
+            known |= self.walked.contains(ending);
+        }
+        !known
+    }
+}
+
 /// The root-relative files that `reports` execute: every file with a count above zero on any
 /// metric (no inline markers applied), resolved as `covgate check` resolves report paths.
 /// The roster's admission check reads the roster suites' export with it.
@@ -191,7 +261,7 @@ pub fn executed(
     opts: &CheckOptions,
     reports: &[String],
 ) -> Result<BTreeSet<String>> {
-    let reports = read_reports(opts, reports)?;
+    let reports = read_reports(opts, reports, Detail::Needed(&|_| false))?;
     let resolver = resolver(setup, opts, &reports);
     let inside: BTreeMap<String, Vec<Part<'_>>> = resolve_parts(&reports, &resolver)
         .into_iter()
@@ -212,13 +282,16 @@ pub fn executed(
         .collect())
 }
 
-fn read_reports(opts: &CheckOptions, names: &[String]) -> Result<Vec<Report>> {
+fn read_reports(opts: &CheckOptions, names: &[String], detail: Detail<'_>) -> Result<Vec<Report>> {
     if names.iter().filter(|r| *r == "-").count() > 1 {
         return Err(Error::new(
             "`-` (standard input) is given more than once; stdin can be read only once",
         ));
     }
-    names.iter().map(|r| read_report(&opts.cwd, r)).collect()
+    names
+        .iter()
+        .map(|r| read_report(&opts.cwd, r, detail))
+        .collect()
 }
 
 fn facts(setup: &Setup, reports: &[Report], walked: bool, verified: bool) -> Facts {
@@ -290,13 +363,9 @@ fn facts(setup: &Setup, reports: &[Report], walked: bool, verified: bool) -> Fac
     }
 }
 
-fn read_report(cwd: &Path, name: &str) -> Result<Report> {
-    let (origin, bytes) = if name == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut buf)
-            .map_err(|e| Error::new(format!("<stdin>: cannot read the report: {e}")))?;
-        ("<stdin>".to_string(), buf)
+fn read_report(cwd: &Path, name: &str, detail: Detail<'_>) -> Result<Report> {
+    let report = if name == "-" {
+        report::read_from("<stdin>", std::io::stdin().lock(), detail)?
     } else {
         let path = cwd.join(name);
         if path.is_dir() {
@@ -304,11 +373,9 @@ fn read_report(cwd: &Path, name: &str) -> Result<Report> {
                 "{name}: is a folder, not a report; give the export file (e.g. target/coverage.json)"
             )));
         }
-        let bytes = std::fs::read(&path)
-            .map_err(|e| Error::new(format!("{name}: cannot read the report: {e}")))?;
-        (name.to_string(), bytes)
+        report::read_file(name, &path, detail)?
     };
-    let report = report::read(&origin, &bytes)?;
+    let origin = &report.origin;
     if report.files.is_empty() {
         return Err(Error::new(format!(
             "{origin}: the report holds no source files ({}); an empty report proves nothing. \

@@ -214,6 +214,42 @@ impl ScanState {
     }
 }
 
+/// The text every marker of `family` starts with.
+fn family_token(family: Family) -> &'static str {
+    match family {
+        Family::Covgate => "covgate:ignore",
+        Family::Lcov => "LCOV_EXCL_",
+        Family::Grcov => "grcov-excl-",
+    }
+}
+
+/// True when `text` holds the start of a marker of one of `families` anywhere, in a comment or
+/// not: [`scan`] finds no marker, and no marker error, in a text for which this is false. A
+/// quick test for which files may carry markers, before their coverage is read.
+pub fn mentions_markers(text: &[u8], families: &[Family]) -> bool {
+    families
+        .iter()
+        .any(|family| memchr::memmem::find(text, family_token(*family).as_bytes()).is_some())
+}
+
+/// The files among `paths` (relative to `root`) that [`mentions_markers`] of `families`, read
+/// in parallel; a file that cannot be read is left out (the scan after it reports nothing for it
+/// either).
+pub fn files_mentioning_markers(
+    root: &Path,
+    paths: &BTreeSet<String>,
+    families: &[Family],
+) -> BTreeSet<String> {
+    paths
+        .par_iter()
+        .filter(|rel| {
+            std::fs::read(root.join(rel.as_str()))
+                .is_ok_and(|text| mentions_markers(&text, families))
+        })
+        .cloned()
+        .collect()
+}
+
 /// The markers in one comment's text, with the reason text after ` -- ` (covgate markers).
 fn markers_in<'a>(comment: &'a str, families: &[Family]) -> Vec<(Family, Action, Option<&'a str>)> {
     let mut found = Vec::new();

@@ -218,6 +218,15 @@ fn classify_unreported(file: &Path) -> Class {
 /// Walks `root` for files whose relative path satisfies `included`, skipping hidden folders,
 /// `target/` at the root and any folder holding a `CACHEDIR.TAG` (cargo's build folders).
 /// The caller has checked that `root` is a folder.
+/// The files under `root` that an `include` glob of `policy` selects, root-relative and
+/// `/`-separated, as [`resolve`] walks them (hidden folders, `target/` at the top and folders
+/// holding a `CACHEDIR.TAG` are skipped; links to folders are not followed).
+///
+/// Errors: an entry that cannot be read while walking.
+pub fn walk(root: &Path, policy: &Policy) -> Result<BTreeSet<String>> {
+    walk_root(root, &|p| policy.include.iter().any(|g| g.is_match(p)))
+}
+
 fn walk_root(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<BTreeSet<String>> {
     let mut found = BTreeSet::new();
     let walker = WalkDir::new(root)

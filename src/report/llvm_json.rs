@@ -20,12 +20,17 @@
 
 mod count;
 mod document;
+mod lane;
 mod record;
 mod segments;
+mod stream;
 
 use std::collections::BTreeMap;
 
-use crate::error::Result;
+use std::fmt;
+use std::io::Read;
+
+use crate::error::{Error, Result};
 use crate::model::Counts;
 
 use super::Report;
@@ -216,12 +221,89 @@ fn max_counts(a: Counts, b: Counts) -> Counts {
     Counts::new(a.covered.max(b.covered), a.total.max(b.total))
 }
 
-/// Reads an llvm-cov JSON export (versions 2.x and 3.x).
+/// Which files of an export keep their function records ([`LlvmFile::functions`]): the detail
+/// that recomputing (inline markers, merging reports) and naming uncovered items need. Records
+/// of the other files are checked as strictly, but not kept, so memory follows what a verdict
+/// needs rather than the size of the export.
+#[derive(Clone, Copy)]
+pub enum Detail<'a> {
+    /// Every file keeps its records.
+    All,
+    /// A file keeps its records when its own summary is below 100% on regions, functions, lines
+    /// or branches, or when the function returns true for its name as the export spells it
+    /// (files that carry inline markers).
+    Needed(&'a (dyn Fn(&str) -> bool + Sync)),
+}
+
+impl Detail<'_> {
+    /// True when the file `name` with the summary `summary` keeps its records.
+    pub fn keeps(&self, name: &str, summary: &LlvmSummary) -> bool {
+        match self {
+            Detail::All => true,
+            Detail::Needed(marked) => {
+                let full = [
+                    summary.regions,
+                    summary.functions,
+                    summary.lines,
+                    summary.branches,
+                ]
+                .iter()
+                .all(|c| c.covered >= c.total);
+                !full || marked(name)
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Detail<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Detail::All => "Detail::All",
+            Detail::Needed(_) => "Detail::Needed(..)",
+        })
+    }
+}
+
+/// Reads an llvm-cov JSON export (versions 2.x and 3.x) from its bytes; every file keeps its
+/// records.
 ///
 /// Errors (located by line and column where the JSON parser knows them): malformed or truncated
 /// JSON, a value of the wrong type, a count that is negative or not integral, a missing
 /// `type`/`version`/`data`, a `type` other than `llvm.coverage.json.export`, or an unsupported
 /// major version.
 pub fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
-    document::read(origin, bytes)
+    read_with(origin, bytes, Detail::All)
+}
+
+/// [`read`], keeping the records that `detail` asks for.
+pub fn read_with(origin: &str, bytes: &[u8], detail: Detail<'_>) -> Result<Report> {
+    let mut input = bytes;
+    match stream::read(origin, &mut input, &detail, stream::SIZES) {
+        Ok(report) => Ok(report),
+        // Reading a slice cannot fail: whatever stopped the fast reader, the reference reader
+        // reads the document again and words any error.
+        Err(_) => document::read(origin, bytes),
+    }
+}
+
+/// Reads an export from a stream (a file) in chunks, keeping the records that `detail` asks
+/// for: memory follows the largest element and the kept detail, not the export's size.
+///
+/// When the document is not a plain valid export (any error; rare shapes such as several
+/// exports in `data`), `reread` is called for the whole document and the reference reader
+/// reads it, which words the error as [`read`] does.
+///
+/// Errors: as [`read`]; a read error of `input` or of `reread`.
+pub fn read_stream(
+    origin: &str,
+    input: &mut dyn Read,
+    detail: Detail<'_>,
+    reread: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
+) -> Result<Report> {
+    let io_error = |e: std::io::Error| Error::new(format!("{origin}: cannot read the report: {e}"));
+    match stream::read(origin, input, &detail, stream::SIZES) {
+        Ok(report) => Ok(report),
+        Err(stream::Stop::Io(err)) => Err(io_error(err)),
+        Err(stream::Stop::Fallback) => document::read(origin, &reread().map_err(io_error)?),
+    }
 }

@@ -14,8 +14,11 @@ pub mod llvm_json;
 
 use std::borrow::Cow;
 use std::io::{BufRead, Read};
+use std::path::Path;
 
 use crate::error::{Error, Result};
+
+pub use llvm_json::Detail;
 
 /// The format (and version) of one report.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,19 +101,47 @@ pub fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
     }
 }
 
-/// Reads one report from a stream (a file, standard input), detecting the format as [`read`]
-/// does. An LCOV tracefile is streamed ([`lcov::read_from`]), so a huge line or file costs no
-/// more memory than one line; an llvm-cov JSON export is read whole, then parsed.
+/// Reads one report from a stream (standard input), detecting the format as [`read`] does. An
+/// LCOV tracefile is streamed ([`lcov::read_from`]), so a huge line or file costs no more memory
+/// than one line; an llvm-cov JSON export is read whole, then parsed, keeping the records
+/// `detail` asks for.
 ///
 /// Errors: as [`read`]; a read error of `input`; more than [`lcov::MAX_LINE`] bytes of blank
 /// space before the first character.
-pub fn read_from(origin: &str, mut input: impl BufRead) -> Result<Report> {
-    read_stream(origin, &mut input)
+pub fn read_from(origin: &str, mut input: impl BufRead, detail: Detail<'_>) -> Result<Report> {
+    read_stream(origin, &mut input, detail, None)
 }
 
-/// [`read_from`], compiled once (a generic function would be compiled, and measured, per input
-/// type).
-fn read_stream(origin: &str, input: &mut dyn BufRead) -> Result<Report> {
+/// Reads one report file, detecting the format as [`read`] does. Both formats are streamed: an
+/// LCOV tracefile line by line, an llvm-cov JSON export in chunks ([`llvm_json::read_stream`],
+/// keeping the records `detail` asks for), so memory follows what the verdict needs rather
+/// than the file's size. A JSON document the fast reader does not take (an error, a rare shape)
+/// is read again whole by the reference reader, which words the error.
+///
+/// Errors: as [`read_from`]; the file cannot be opened or read.
+pub fn read_file(origin: &str, path: &Path, detail: Detail<'_>) -> Result<Report> {
+    let io_error = |e: std::io::Error| Error::new(format!("{origin}: cannot read the report: {e}"));
+    let file = std::fs::File::open(path).map_err(io_error)?;
+    let mut reread = || std::fs::read(path);
+    read_stream(
+        origin,
+        &mut std::io::BufReader::new(file),
+        detail,
+        Some(&mut reread),
+    )
+}
+
+/// Reads a whole document again, for the reference JSON reader.
+type Reread<'a> = &'a mut dyn FnMut() -> std::io::Result<Vec<u8>>;
+
+/// [`read_from`] and [`read_file`], compiled once (a generic function would be compiled, and
+/// measured, per input type). Without `reread`, a JSON export is read whole first.
+fn read_stream(
+    origin: &str,
+    input: &mut dyn BufRead,
+    detail: Detail<'_>,
+    reread: Option<Reread<'_>>,
+) -> Result<Report> {
     let io_error = |e: std::io::Error| Error::new(format!("{origin}: cannot read the report: {e}"));
     // What comes before the first character (a byte-order mark, blank space) is kept, so that
     // line and column numbers stay those of the input.
@@ -133,12 +164,14 @@ fn read_stream(origin: &str, input: &mut dyn BufRead) -> Result<Report> {
         return Err(empty(origin));
     };
     let mut input = std::io::Cursor::new(head).chain(input);
-    if first == b'{' {
-        let mut bytes = Vec::new();
-        input.read_to_end(&mut bytes).map_err(io_error)?;
-        llvm_json::read(origin, &bytes)
-    } else {
-        lcov::read_from(origin, input).map(|(report, _)| report)
+    match (first, reread) {
+        (b'{', Some(reread)) => llvm_json::read_stream(origin, &mut input, detail, reread),
+        (b'{', None) => {
+            let mut bytes = Vec::new();
+            input.read_to_end(&mut bytes).map_err(io_error)?;
+            llvm_json::read_with(origin, &bytes, detail)
+        }
+        _ => lcov::read_from(origin, input).map(|(report, _)| report),
     }
 }
 
@@ -209,7 +242,7 @@ mod tests {
         "instantiations":{"count":1,"covered":1},"regions":{"count":1,"covered":1}}}]}]}"#;
 
     fn stream(input: impl Read) -> std::result::Result<Report, String> {
-        read_from("r", BufReader::new(input)).map_err(|e| e.message().to_string())
+        read_from("r", BufReader::new(input), Detail::All).map_err(|e| e.message().to_string())
     }
 
     #[test]

@@ -74,15 +74,15 @@ fn explain(origin: &str, body: &[u8], err: &serde_json::Error) -> Error {
 
 /// The root's `type` and `version`, as far as they can be read.
 #[derive(Debug, Default)]
-struct Header {
-    kind: Option<String>,
-    version: Option<String>,
+pub(super) struct Header {
+    pub(super) kind: Option<String>,
+    pub(super) version: Option<String>,
 }
 
 impl Header {
     /// What is wrong with a `type` other than the export's or an unsupported version; absent
     /// values pass here.
-    fn problem(&self) -> Option<String> {
+    pub(super) fn problem(&self) -> Option<String> {
         if let Some(kind) = self.kind.as_deref().filter(|k| *k != EXPORT_TYPE) {
             return Some(format!(
                 "`type` is \"{}\", not \"{EXPORT_TYPE}\": not an llvm-cov JSON export; {REMAKE}",
@@ -282,9 +282,9 @@ impl<'de> Visitor<'de> for RootVisitor {
 
 /// cargo-llvm-cov's `cargo_llvm_cov: {version, manifest_path}`.
 #[derive(Debug, DeriveDeserialize)]
-struct CargoMeta {
+pub(super) struct CargoMeta {
     #[serde(default)]
-    manifest_path: Option<String>,
+    pub(super) manifest_path: Option<String>,
 }
 
 /// One element of `data`, reduced.
@@ -389,9 +389,9 @@ impl<'de> Visitor<'de> for ExportVisitor {
 /// must be a non-empty path without NUL bytes (no file system allows one, so it can only be
 /// corruption).
 #[derive(Debug, DeriveDeserialize)]
-struct FileEntry {
-    filename: String,
-    summary: SummaryJson,
+pub(super) struct FileEntry {
+    pub(super) filename: String,
+    pub(super) summary: SummaryJson,
 }
 
 struct FilesSeed;
@@ -431,7 +431,7 @@ impl<'de> Visitor<'de> for FilesVisitor {
 }
 
 /// Rejects an empty `filename` or one holding a NUL byte.
-fn check_filename(name: &str) -> std::result::Result<(), String> {
+pub(super) fn check_filename(name: &str) -> std::result::Result<(), String> {
     if name.is_empty() {
         Err("a `files[]` entry has an empty `filename`".to_string())
     } else if name.contains('\0') {
@@ -447,22 +447,22 @@ fn check_filename(name: &str) -> std::result::Result<(), String> {
 /// A `summary` object (`totals` has the same shape). `branches` is absent before LLVM 12;
 /// `mcdc` and `percent` are not read.
 #[derive(Debug, DeriveDeserialize)]
-struct SummaryJson {
-    lines: CountsJson,
-    functions: CountsJson,
-    instantiations: CountsJson,
-    regions: CountsJson,
+pub(super) struct SummaryJson {
+    pub(super) lines: CountsJson,
+    pub(super) functions: CountsJson,
+    pub(super) instantiations: CountsJson,
+    pub(super) regions: CountsJson,
     #[serde(default)]
-    branches: Option<CountsJson>,
+    pub(super) branches: Option<CountsJson>,
 }
 
 /// `{count, covered, percent, notcovered}`: only `count` and `covered` are used, and must be
 /// whole numbers up to `u64::MAX` ([`ExactCount`]). `percent` is never read: it may be absent,
 /// and a `NaN` there is not JSON at all (a syntax error).
 #[derive(Debug, DeriveDeserialize)]
-struct CountsJson {
-    count: ExactCount,
-    covered: ExactCount,
+pub(super) struct CountsJson {
+    pub(super) count: ExactCount,
+    pub(super) covered: ExactCount,
 }
 
 impl CountsJson {
@@ -478,7 +478,7 @@ impl CountsJson {
 }
 
 impl SummaryJson {
-    fn into_summary(self) -> std::result::Result<LlvmSummary, String> {
+    pub(super) fn into_summary(self) -> std::result::Result<LlvmSummary, String> {
         Ok(LlvmSummary {
             regions: self.regions.into_counts("regions")?,
             functions: self.functions.into_counts("functions")?,

@@ -3,6 +3,7 @@
 //! A record is `{name, count, regions, branches, mcdc_records, filenames}` (keys in any order).
 //! It is held only while it is being reduced: the caller keeps the small [`FunctionStats`].
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -24,39 +25,39 @@ const CODE: u32 = 0;
 #[derive(Debug, DeriveDeserialize)]
 pub(super) struct RawRecord {
     /// Mangled name.
-    name: String,
+    pub(super) name: String,
     /// Execution count.
-    count: Count,
+    pub(super) count: Count,
     /// `CountedRegions` of the record, in mapping order.
-    regions: Vec<Region>,
+    pub(super) regions: Vec<Region>,
     /// `CountedBranchRegions` (absent before LLVM 12).
     #[serde(default)]
-    branches: Vec<Branch>,
+    pub(super) branches: Vec<Branch>,
     /// Present (maybe empty) from LLVM 18 on; its entries are not read.
     #[serde(default)]
-    mcdc_records: Option<IgnoredAny>,
+    pub(super) mcdc_records: Option<IgnoredAny>,
     /// The files the record's `file_id`s index.
-    filenames: Vec<String>,
+    pub(super) filenames: Vec<String>,
 }
 
 /// `[line_start, col_start, line_end, col_end, execution_count, file_id, expanded_file_id, kind]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Region {
-    span: Span,
-    count: u64,
-    file_id: u32,
-    expanded_file_id: u32,
-    kind: u32,
+pub(super) struct Region {
+    pub(super) span: Span,
+    pub(super) count: u64,
+    pub(super) file_id: u32,
+    pub(super) expanded_file_id: u32,
+    pub(super) kind: u32,
 }
 
 /// `[line_start, col_start, line_end, col_end, true_count, false_count, file_id,
 /// expanded_file_id, kind]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Branch {
-    span: Span,
-    true_count: u64,
-    false_count: u64,
-    file_id: u32,
+pub(super) struct Branch {
+    pub(super) span: Span,
+    pub(super) true_count: u64,
+    pub(super) false_count: u64,
+    pub(super) file_id: u32,
 }
 
 const REGION_SHAPE: &str = "a region [line_start, col_start, line_end, col_end, \
@@ -140,6 +141,20 @@ impl RawRecord {
         !self.branches.is_empty()
     }
 
+    /// The name of the record's main file (see [`main_file`]), without reducing the record.
+    pub(super) fn main_file_name(&self) -> Option<&str> {
+        let expanded: BTreeSet<u32> = self
+            .regions
+            .iter()
+            .filter(|r| r.kind == EXPANSION)
+            .map(|r| r.expanded_file_id)
+            .collect();
+        (0..u32::MAX)
+            .zip(&self.filenames)
+            .find(|(id, _)| !expanded.contains(id))
+            .map(|(_, name)| name.as_str())
+    }
+
     /// Reduces the record to its main file's name and its statistics.
     ///
     /// `None` when the record has no main file or no region in it (llvm-cov ignores such a
@@ -178,6 +193,104 @@ impl RawRecord {
             function_ignored: false,
         };
         Some((filename, stats))
+    }
+}
+
+/// A function record read only as far as finding its main file: every field is checked as
+/// [`RawRecord`] checks it (so a record that one rejects, the other rejects), but regions and
+/// branches are not kept. Names are borrowed from the input where they hold no escapes.
+#[derive(Debug, DeriveDeserialize)]
+pub(super) struct RecordHead<'a> {
+    /// Mangled name (checked to be a string).
+    #[serde(borrow, rename = "name")]
+    _name: Cow<'a, str>,
+    /// Execution count (checked).
+    #[serde(rename = "count")]
+    _count: Count,
+    /// The expanded file ids of the record's expansion regions.
+    regions: Expansions,
+    /// True when the record lists a branch.
+    #[serde(default)]
+    branches: AnyBranch,
+    /// Present (maybe empty) from LLVM 18 on; its entries are not read.
+    #[serde(default, rename = "mcdc_records")]
+    _mcdc_records: Option<IgnoredAny>,
+    /// The files the record's `file_id`s index.
+    #[serde(borrow)]
+    filenames: Vec<Cow<'a, str>>,
+}
+
+impl RecordHead<'_> {
+    /// True when the record lists at least one branch.
+    pub(super) fn has_branches(&self) -> bool {
+        self.branches.0
+    }
+
+    /// The name of the record's main file, as [`main_file`] finds it; `None` when every file id
+    /// is expanded.
+    pub(super) fn main_file(&self) -> Option<&str> {
+        (0..u32::MAX)
+            .zip(&self.filenames)
+            .find(|(id, _)| !self.regions.0.contains(id))
+            .map(|(_, name)| name.as_ref())
+    }
+}
+
+/// `regions` read for the `expanded_file_id`s of its expansion regions only.
+#[derive(Debug)]
+struct Expansions(Vec<u32>);
+
+impl<'de> Deserialize<'de> for Expansions {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Expansions, D::Error> {
+        deserializer.deserialize_seq(ExpansionsVisitor)
+    }
+}
+
+struct ExpansionsVisitor;
+
+impl<'de> Visitor<'de> for ExpansionsVisitor {
+    type Value = Expansions;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("`regions`: an array of regions")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Expansions, A::Error> {
+        let mut expanded = Vec::new();
+        while let Some(region) = seq.next_element::<Region>()? {
+            if region.kind == EXPANSION {
+                expanded.push(region.expanded_file_id);
+            }
+        }
+        Ok(Expansions(expanded))
+    }
+}
+
+/// `branches` read for whether it holds any branch.
+#[derive(Debug, Default)]
+struct AnyBranch(bool);
+
+impl<'de> Deserialize<'de> for AnyBranch {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<AnyBranch, D::Error> {
+        deserializer.deserialize_seq(AnyBranchVisitor)
+    }
+}
+
+struct AnyBranchVisitor;
+
+impl<'de> Visitor<'de> for AnyBranchVisitor {
+    type Value = AnyBranch;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("`branches`: an array of branches")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<AnyBranch, A::Error> {
+        let mut any = false;
+        while seq.next_element::<Branch>()?.is_some() {
+            any = true;
+        }
+        Ok(AnyBranch(any))
     }
 }
 

@@ -1,0 +1,457 @@
+//! A fast lane for the common shape of an export's elements: `functions[]` records and
+//! `files[]` entries read by hand from their bytes, several times faster than serde's generic
+//! path (whose visitors dominate the cost of a large export).
+//!
+//! The lane takes only a strict subset of JSON: unsigned integers without fraction or exponent
+//! in the fields it reads, strings without escapes (valid UTF-8), regions of exactly eight and
+//! branches of exactly nine numbers, each key at most once, every required key present. On
+//! anything else it declines (`None`) and the element goes to serde ([`super::record`],
+//! [`super::document`]), which reads it or words the error. So what the lane accepts is valid
+//! JSON, and it reads it to the values serde would.
+
+use super::count::{Count, ExactCount};
+use super::document::{CountsJson, FileEntry, SummaryJson};
+use super::record::{Branch, RawRecord, Region};
+use super::Span;
+
+/// Deepest nesting the lane skips through (serde's own limit is 128).
+const MAX_DEPTH: u32 = 64;
+
+/// A cursor over one element's bytes.
+struct Scan<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Scan<'a> {
+    fn blank(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    /// The next non-blank byte, not consumed.
+    fn peek(&mut self) -> Option<u8> {
+        self.blank();
+        self.bytes.get(self.pos).copied()
+    }
+
+    /// Consumes `byte` (after blank space).
+    fn eat(&mut self, byte: u8) -> Option<()> {
+        (self.peek()? == byte).then(|| self.pos += 1)
+    }
+
+    /// After a value in a sequence: true for `,`, false for `close`.
+    fn more(&mut self, close: u8) -> Option<bool> {
+        match self.peek()? {
+            b',' => {
+                self.pos += 1;
+                Some(true)
+            }
+            byte if byte == close => {
+                self.pos += 1;
+                Some(false)
+            }
+            _ => None,
+        }
+    }
+
+    /// An unsigned integer: `0` or digits without a leading zero, not followed by a fraction
+    /// or an exponent, at most `u64::MAX`.
+    fn uint(&mut self) -> Option<u64> {
+        self.blank();
+        let start = self.pos;
+        let mut value: u64 = 0;
+        while let Some(digit @ b'0'..=b'9') = self.bytes.get(self.pos) {
+            value = value
+                .checked_mul(10)?
+                .checked_add(u64::from(digit - b'0'))?;
+            self.pos += 1;
+        }
+        let digits = self.pos - start;
+        let leading_zero = digits > 1 && self.bytes.get(start) == Some(&b'0');
+        let goes_on = matches!(self.bytes.get(self.pos), Some(b'.' | b'e' | b'E'));
+        (digits > 0 && !leading_zero && !goes_on).then_some(value)
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        u32::try_from(self.uint()?).ok()
+    }
+
+    /// A string without escapes or control characters, valid UTF-8.
+    fn str(&mut self) -> Option<&'a str> {
+        self.eat(b'"')?;
+        let start = self.pos;
+        let rest = self.bytes.get(start..)?;
+        let len = memchr::memchr2(b'"', b'\\', rest)?;
+        let text = rest.get(..len)?;
+        if rest.get(len) != Some(&b'"') || text.iter().any(|b| *b < 0x20) {
+            return None;
+        }
+        self.pos = start + len + 1;
+        std::str::from_utf8(text).ok()
+    }
+
+    /// A JSON number of any form, skipped.
+    fn number(&mut self) -> Option<()> {
+        self.eat(b'-').or(Some(()))?;
+        let digits = |scan: &mut Scan<'_>| {
+            let start = scan.pos;
+            while let Some(b'0'..=b'9') = scan.bytes.get(scan.pos) {
+                scan.pos += 1;
+            }
+            scan.pos - start
+        };
+        let first = self.pos;
+        let whole = digits(self);
+        if whole == 0 || (whole > 1 && self.bytes.get(first) == Some(&b'0')) {
+            return None;
+        }
+        if self.bytes.get(self.pos) == Some(&b'.') {
+            self.pos += 1;
+            (digits(self) > 0).then_some(())?;
+        }
+        if let Some(b'e' | b'E') = self.bytes.get(self.pos) {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.bytes.get(self.pos) {
+                self.pos += 1;
+            }
+            (digits(self) > 0).then_some(())?;
+        }
+        Some(())
+    }
+
+    /// Any JSON value in the lane's subset, skipped.
+    fn skip(&mut self, depth: u32) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match self.peek()? {
+            b'"' => self.str().map(drop),
+            b'[' => {
+                self.pos += 1;
+                if self.peek()? == b']' {
+                    self.pos += 1;
+                    return Some(());
+                }
+                loop {
+                    self.skip(depth + 1)?;
+                    if !self.more(b']')? {
+                        return Some(());
+                    }
+                }
+            }
+            b'{' => self.object(|scan, _| scan.skip(depth + 1)),
+            b't' => self.word(b"true"),
+            b'f' => self.word(b"false"),
+            b'n' => self.word(b"null"),
+            _ => self.number(),
+        }
+    }
+
+    fn word(&mut self, word: &[u8]) -> Option<()> {
+        let rest = self.bytes.get(self.pos..)?;
+        rest.starts_with(word).then(|| self.pos += word.len())
+    }
+
+    /// An object: `value` reads the value of each key (the cursor just after the `:`).
+    fn object(&mut self, mut value: impl FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
+        self.eat(b'{')?;
+        if self.peek()? == b'}' {
+            self.pos += 1;
+            return Some(());
+        }
+        loop {
+            let key = self.str()?;
+            self.eat(b':')?;
+            value(self, key)?;
+            if !self.more(b'}')? {
+                return Some(());
+            }
+        }
+    }
+
+    /// An array: `item` reads each element.
+    fn array(&mut self, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.eat(b'[')?;
+        if self.peek()? == b']' {
+            self.pos += 1;
+            return Some(());
+        }
+        loop {
+            item(self)?;
+            if !self.more(b']')? {
+                return Some(());
+            }
+        }
+    }
+
+    fn span(&mut self) -> Option<Span> {
+        Some(Span {
+            line_start: self.u32()?,
+            col_start: self.next_u32()?,
+            line_end: self.next_u32()?,
+            col_end: self.next_u32()?,
+        })
+    }
+
+    fn next_u32(&mut self) -> Option<u32> {
+        self.eat(b',')?;
+        self.u32()
+    }
+
+    fn next_uint(&mut self) -> Option<u64> {
+        self.eat(b',')?;
+        self.uint()
+    }
+
+    /// `[line_start, col_start, line_end, col_end, count, file_id, expanded_file_id, kind]`.
+    fn region(&mut self) -> Option<Region> {
+        self.eat(b'[')?;
+        let region = Region {
+            span: self.span()?,
+            count: self.next_uint()?,
+            file_id: self.next_u32()?,
+            expanded_file_id: self.next_u32()?,
+            kind: self.next_u32()?,
+        };
+        self.eat(b']')?;
+        Some(region)
+    }
+
+    /// `[line_start, col_start, line_end, col_end, true, false, file_id, expanded_file_id, kind]`.
+    fn branch(&mut self) -> Option<Branch> {
+        self.eat(b'[')?;
+        let span = self.span()?;
+        let true_count = self.next_uint()?;
+        let false_count = self.next_uint()?;
+        let file_id = self.next_u32()?;
+        self.next_u32()?;
+        self.next_u32()?;
+        self.eat(b']')?;
+        Some(Branch {
+            span,
+            true_count,
+            false_count,
+            file_id,
+        })
+    }
+
+    /// `{count, covered, …}` of a summary: both counts present, once each.
+    fn counts(&mut self) -> Option<CountsJson> {
+        let (mut count, mut covered) = (None, None);
+        self.object(|scan, key| match key {
+            "count" => once(&mut count, scan.uint()?),
+            "covered" => once(&mut covered, scan.uint()?),
+            _ => scan.skip(1),
+        })?;
+        Some(CountsJson {
+            count: ExactCount(count?),
+            covered: ExactCount(covered?),
+        })
+    }
+
+    fn summary(&mut self) -> Option<SummaryJson> {
+        let (mut lines, mut functions, mut instantiations, mut regions, mut branches) =
+            (None, None, None, None, None);
+        self.object(|scan, key| match key {
+            "lines" => once(&mut lines, scan.counts()?),
+            "functions" => once(&mut functions, scan.counts()?),
+            "instantiations" => once(&mut instantiations, scan.counts()?),
+            "regions" => once(&mut regions, scan.counts()?),
+            "branches" => once(&mut branches, scan.counts()?),
+            _ => scan.skip(1),
+        })?;
+        Some(SummaryJson {
+            lines: lines?,
+            functions: functions?,
+            instantiations: instantiations?,
+            regions: regions?,
+            branches,
+        })
+    }
+}
+
+/// Sets a value that may be given once.
+fn once<T>(slot: &mut Option<T>, value: T) -> Option<()> {
+    slot.replace(value).is_none().then_some(())
+}
+
+/// A function record at the start of `bytes` and its length, when it is in the lane's subset.
+pub(super) fn record(bytes: &[u8]) -> Option<(RawRecord, usize)> {
+    let mut scan = Scan { bytes, pos: 0 };
+    let (mut name, mut count, mut regions, mut branches, mut mcdc, mut filenames) =
+        (None, None, None, None, None, None);
+    scan.object(|scan, key| match key {
+        "name" => once(&mut name, scan.str()?.to_string()),
+        "count" => once(&mut count, scan.uint()?),
+        "regions" => {
+            let mut read = Vec::new();
+            scan.array(|scan| {
+                read.push(scan.region()?);
+                Some(())
+            })?;
+            once(&mut regions, read)
+        }
+        "branches" => {
+            let mut read = Vec::new();
+            scan.array(|scan| {
+                read.push(scan.branch()?);
+                Some(())
+            })?;
+            once(&mut branches, read)
+        }
+        "mcdc_records" => {
+            // `null` reads as absent in serde's path: leave it to serde.
+            (scan.peek()? == b'[').then_some(())?;
+            scan.skip(1)?;
+            once(&mut mcdc, ())
+        }
+        "filenames" => {
+            let mut read = Vec::new();
+            scan.array(|scan| {
+                read.push(scan.str()?.to_string());
+                Some(())
+            })?;
+            once(&mut filenames, read)
+        }
+        _ => scan.skip(1),
+    })?;
+    let record = RawRecord {
+        name: name?,
+        count: Count(count?),
+        regions: regions?,
+        branches: branches.unwrap_or_default(),
+        mcdc_records: mcdc.map(|()| serde::de::IgnoredAny),
+        filenames: filenames?,
+    };
+    Some((record, scan.pos))
+}
+
+/// A `files[]` entry (its filename and summary; the rest skipped) at the start of `bytes` and
+/// its length, when it is in the lane's subset.
+pub(super) fn file_entry(bytes: &[u8]) -> Option<(FileEntry, usize)> {
+    let mut scan = Scan { bytes, pos: 0 };
+    let (mut filename, mut summary) = (None, None);
+    scan.object(|scan, key| match key {
+        "filename" => once(&mut filename, scan.str()?.to_string()),
+        "summary" => once(&mut summary, scan.summary()?),
+        _ => scan.skip(1),
+    })?;
+    let entry = FileEntry {
+        filename: filename?,
+        summary: summary?,
+    };
+    Some((entry, scan.pos))
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    fn skips(text: &str) -> Option<usize> {
+        let mut scan = Scan {
+            bytes: text.as_bytes(),
+            pos: 0,
+        };
+        scan.skip(0).map(|()| scan.pos)
+    }
+
+    #[test]
+    fn the_lane_skips_valid_json_and_declines_the_rest() {
+        for good in [
+            r#"{"a":[1,-2,3.5,4e9,5E-1,0,0.0,-0],"b":{"c":true,"d":false,"e":null},"f":"ü"}"#,
+            "[ ]",
+            "{ }",
+            " [ 1 , { } , [ ] ] ",
+        ] {
+            assert_eq!(skips(good), Some(good.trim_end().len()), "{good}");
+            serde_json::from_str::<serde_json::Value>(good).expect("valid JSON");
+        }
+        for declined in [
+            "01",
+            "-",
+            "1.",
+            "1e",
+            "1e+",
+            ".5",
+            "+1",
+            "tru",
+            "nul",
+            r#""a\"b""#,
+            "\"a\tb\"",
+            "[1,]",
+            "[1 2]",
+            "{\"a\" 1}",
+            "{\"a\":1,}",
+            "{1:2}",
+            "\"open",
+            "[",
+            "",
+        ] {
+            assert_eq!(skips(declined), None, "{declined}");
+        }
+        let deep = format!("{}{}", "[".repeat(70), "]".repeat(70));
+        assert_eq!(skips(&deep), None);
+        let invalid_utf8 = [b'"', 0xFF, b'"'];
+        let mut scan = Scan {
+            bytes: &invalid_utf8,
+            pos: 0,
+        };
+        assert_eq!(scan.skip(0), None);
+    }
+
+    #[test]
+    fn unsigned_integers_are_plain_digits_within_u64() {
+        let read = |text: &str| {
+            let mut scan = Scan {
+                bytes: text.as_bytes(),
+                pos: 0,
+            };
+            scan.uint()
+        };
+        assert_eq!(read("0"), Some(0));
+        assert_eq!(read(" 42]"), Some(42));
+        assert_eq!(read("18446744073709551615"), Some(u64::MAX));
+        for declined in ["18446744073709551616", "01", "1.0", "1e3", "-1", "x", ""] {
+            assert_eq!(read(declined), None, "{declined}");
+        }
+    }
+
+    #[test]
+    fn records_and_entries_read_as_serde_reads_them() {
+        let record_text = r#"{"branches":[[3,8,3,14,1,0,0,0,4]],"mcdc_records":[],"count":2,"filenames":["/s/a.rs","/s/m.rs"],"name":"_RNvC1a1f","regions":[[1,1,9,2,2,0,0,0],[3,5,3,9,0,0,1,1],[1,1,1,5,0,1,0,0]],"x":{"y":[1.5]}} tail"#;
+        let (fast, len) = record(record_text.as_bytes()).expect("in the lane");
+        let mut values = serde_json::Deserializer::from_str(record_text).into_iter::<RawRecord>();
+        let slow = values.next().expect("a value").expect("valid");
+        assert_eq!(len, values.byte_offset());
+        assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
+        for declined in [
+            r#"{"count":1,"filenames":[],"regions":[]}"#,
+            r#"{"name":"f","count":1,"filenames":[],"regions":[],"name":"g"}"#,
+            r#"{"name":"f","count":1.0,"filenames":[],"regions":[]}"#,
+            r#"{"name":"f","count":1,"filenames":[],"regions":[[1,1,1,1,1,0,0]]}"#,
+            r#"{"name":"f","count":1,"filenames":[],"regions":[[1,1,1,1,1,0,0,0,9]]}"#,
+            r#"{"name":"f","count":1,"filenames":[],"regions":[[4294967296,1,1,1,1,0,0,0]]}"#,
+            r#"{"name":"f","count":1,"filenames":[],"regions":[],"mcdc_records":null}"#,
+            r#"{"name":"f","count":1,"filenames":[],"regions":[],"branches":[[1,1,1,1,1,1,0,0]]}"#,
+            r#"{"name":"f","count":1,"filenames":[],"regions":[],"branches":[],"branches":[]}"#,
+        ] {
+            assert!(record(declined.as_bytes()).is_none(), "{declined}");
+        }
+        let entry_text = r#"{"segments":[[1,2,3,true,true,false]],"filename":"/s/a.rs","summary":{"lines":{"count":9,"covered":7,"percent":77.7},"functions":{"count":1,"covered":1},"instantiations":{"count":2,"covered":1},"regions":{"count":4,"covered":3},"branches":{"count":2,"covered":1},"mcdc":{"count":0,"covered":0}}}"#;
+        let (fast, len) = file_entry(entry_text.as_bytes()).expect("in the lane");
+        let slow: FileEntry = serde_json::from_str(entry_text).expect("valid");
+        assert_eq!(len, entry_text.len());
+        assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
+        for declined in [
+            r#"{"filename":"a","summary":{"lines":{"count":1},"functions":{"count":1,"covered":1},"instantiations":{"count":1,"covered":1},"regions":{"count":1,"covered":1}}}"#,
+            r#"{"filename":"a"}"#,
+            r#"{"summary":{}}"#,
+            r#"{"filename":"a","filename":"b","summary":{}}"#,
+        ] {
+            assert!(file_entry(declined.as_bytes()).is_none(), "{declined}");
+        }
+    }
+}

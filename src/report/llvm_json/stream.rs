@@ -1,0 +1,845 @@
+//! The fast reader: an export read from a stream in chunks, its `files[]` and `functions[]`
+//! elements parsed on every core.
+//!
+//! The document's outer layers (root, `data[]`, each export object) are walked here by hand; every
+//! value in them and every array element is parsed by serde_json from the chunk in memory, so
+//! nothing is accepted that serde would reject. The two big arrays are cut into pieces that are
+//! parsed in parallel (rayon): a piece starts at its first *candidate* element start (`{` after
+//! `,`, with the first key of the array's first element), which may be wrong (a `{` inside a
+//! string, or a nested object); the pieces are then stitched in order, and a piece is taken
+//! only from the element where the previous one ended. Parsing from a true element start is
+//! deterministic, so a piece that started at a false candidate either meets the true sequence
+//! (and is taken from there) or is parsed again from where the previous piece ended. The result
+//! is the one a sequential parse gives.
+//!
+//! Records of files that need no detail ([`Detail`]) are checked as strictly as the others (see
+//! [`RecordHead`]) but not reduced: that is most of an export, and most of the time saved.
+//!
+//! Anything unusual (an error, a duplicate key, `functions` before `files`, several exports in
+//! one document) makes this reader give up with [`Stop::Fallback`]; the caller then reads the
+//! document with the reference reader ([`super::document`]), which words errors and handles the
+//! rare shapes. Only input errors ([`Stop::Io`]) are final.
+
+use std::collections::HashMap;
+use std::io::Read;
+
+use rayon::prelude::*;
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::Deserialize;
+use serde_json::Deserializer;
+
+use crate::report::{FileCoverage, FileData, Report, ReportKind};
+
+use super::document::{check_filename, CargoMeta, FileEntry, Header};
+use super::lane;
+use super::record::{RawRecord, RecordHead};
+use super::{Detail, FunctionStats, LlvmFile, LlvmSummary};
+
+/// Why the fast reader stopped without a report.
+#[derive(Debug)]
+pub(super) enum Stop {
+    /// The input could not be read.
+    Io(std::io::Error),
+    /// The document is not a plain, valid export: read it with the reference reader.
+    Fallback,
+}
+
+impl From<std::io::Error> for Stop {
+    fn from(err: std::io::Error) -> Stop {
+        Stop::Io(err)
+    }
+}
+
+type Step<T> = std::result::Result<T, Stop>;
+
+/// Sizes of the reader's work: bytes read at a time, and bytes per parallel piece.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Sizes {
+    /// Bytes read from the input at a time (the window grows past it for larger elements).
+    pub chunk: usize,
+    /// Bytes of window per parallel piece.
+    pub piece: usize,
+}
+
+/// The sizes used outside tests: 16 MiB reads, 256 KiB pieces.
+pub(super) const SIZES: Sizes = Sizes {
+    chunk: 16 << 20,
+    piece: 256 << 10,
+};
+
+/// Reads a whole export from `input` (see the module documentation).
+pub(super) fn read(
+    origin: &str,
+    input: &mut dyn Read,
+    detail: &Detail<'_>,
+    sizes: Sizes,
+) -> Step<Report> {
+    let mut reader = Reader {
+        input,
+        buf: Vec::new(),
+        pos: 0,
+        eof: false,
+        sizes,
+    };
+    reader.more()?;
+    if reader.buf.starts_with(b"\xEF\xBB\xBF") {
+        reader.pos = 3;
+    }
+    let root = reader.root(detail)?;
+    if reader.peek()?.is_some() {
+        return Err(Stop::Fallback);
+    }
+    let (Some(_), Some(version), Some(export)) = (root.kind, root.version, root.export) else {
+        return Err(Stop::Fallback);
+    };
+    Ok(assemble(origin, version, root.manifest_path, export))
+}
+
+/// The root's values.
+#[derive(Default)]
+struct Root {
+    kind: Option<String>,
+    version: Option<String>,
+    manifest_path: Option<String>,
+    export: Option<Export>,
+}
+
+/// The one export of `data`.
+struct Export {
+    files: Vec<(String, LlvmSummary)>,
+    /// Records by main file, for the files that keep detail; `None` without `functions`.
+    functions: Option<HashMap<String, Vec<FunctionStats>>>,
+    /// The files whose records were read without being kept.
+    skipped: HashMap<String, ()>,
+    has_branch_records: bool,
+}
+
+fn assemble(
+    origin: &str,
+    version: String,
+    manifest_path: Option<String>,
+    export: Export,
+) -> Report {
+    let Export {
+        files,
+        mut functions,
+        skipped,
+        has_branch_records,
+    } = export;
+    let summary_only = functions.is_none();
+    let mut has_branch_data = has_branch_records;
+    let files = files
+        .into_iter()
+        .map(|(path, summary)| {
+            has_branch_data |= summary.branches.total > 0;
+            let functions = match functions.as_mut() {
+                Some(_) if skipped.contains_key(&path) => None,
+                Some(by_file) => Some(by_file.remove(&path).unwrap_or_default()),
+                None => None,
+            };
+            let coverage = FileCoverage::Llvm(LlvmFile { summary, functions });
+            FileData { path, coverage }
+        })
+        .collect();
+    Report {
+        origin: origin.to_string(),
+        kind: ReportKind::LlvmJson {
+            version,
+            summary_only,
+        },
+        manifest_path,
+        has_branch_data,
+        files,
+        warnings: Vec::new(),
+    }
+}
+
+/// The input and the window of it in memory: `buf[pos..]` is not yet consumed.
+struct Reader<'i> {
+    input: &'i mut dyn Read,
+    buf: Vec<u8>,
+    pos: usize,
+    eof: bool,
+    sizes: Sizes,
+}
+
+impl Reader<'_> {
+    /// Drops the consumed bytes and reads at least a chunk more (or as much again as the window
+    /// holds, so an element larger than a chunk is read in a few steps). False when the input
+    /// has ended and nothing was added.
+    fn more(&mut self) -> Step<bool> {
+        if self.eof {
+            return Ok(false);
+        }
+        self.buf.drain(..self.pos);
+        self.pos = 0;
+        let want = self.sizes.chunk.max(self.buf.len());
+        let got = (&mut *self.input)
+            .take(want as u64)
+            .read_to_end(&mut self.buf)?;
+        self.eof = got < want;
+        Ok(got > 0)
+    }
+
+    /// The next byte that is not JSON white space, left unconsumed; `None` at the end.
+    fn peek(&mut self) -> Step<Option<u8>> {
+        loop {
+            let window = self.buf.get(self.pos..).unwrap_or_default();
+            let blank = window.iter().take_while(|b| is_blank(**b)).count();
+            self.pos += blank;
+            if let Some(&byte) = window.get(blank) {
+                return Ok(Some(byte));
+            }
+            if !self.more()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Consumes the next non-blank byte.
+    fn next_byte(&mut self) -> Step<u8> {
+        let byte = self.peek()?.ok_or(Stop::Fallback)?;
+        self.pos += 1;
+        Ok(byte)
+    }
+
+    fn expect(&mut self, wanted: u8) -> Step<()> {
+        if self.next_byte()? == wanted {
+            Ok(())
+        } else {
+            Err(Stop::Fallback)
+        }
+    }
+
+    /// Parses one JSON value with serde, reading more input while it is incomplete (or while
+    /// it ends right at the end of the window, where a number could go on).
+    fn value<T: DeserializeOwned>(&mut self) -> Step<T> {
+        loop {
+            let window = self.buf.get(self.pos..).unwrap_or_default();
+            let mut values = Deserializer::from_slice(window).into_iter::<T>();
+            let parsed = values.next();
+            let end = values.byte_offset();
+            match parsed {
+                Some(Ok(value)) if end < window.len() || self.eof => {
+                    self.pos += end;
+                    return Ok(value);
+                }
+                Some(Ok(_)) => {}
+                Some(Err(err)) if !at_end(&err, window) => return Err(Stop::Fallback),
+                Some(Err(_)) | None => {}
+            }
+            if !self.more()? {
+                return Err(Stop::Fallback);
+            }
+        }
+    }
+
+    /// Reads the root object.
+    fn root(&mut self, detail: &Detail<'_>) -> Step<Root> {
+        let mut root = Root::default();
+        self.expect(b'{')?;
+        loop {
+            let key: String = self.value()?;
+            self.expect(b':')?;
+            match key.as_str() {
+                "type" => set(&mut root.kind, self.value()?)?,
+                "version" => set(&mut root.version, self.value()?)?,
+                "data" => {
+                    let export = self.data(detail)?;
+                    set(&mut root.export, export)?;
+                }
+                "cargo_llvm_cov" => {
+                    let meta: CargoMeta = self.value()?;
+                    root.manifest_path = meta.manifest_path;
+                }
+                _ => {
+                    self.value::<IgnoredAny>()?;
+                }
+            }
+            let header = Header {
+                kind: root.kind.clone(),
+                version: root.version.clone(),
+            };
+            if header.problem().is_some() {
+                return Err(Stop::Fallback);
+            }
+            match self.next_byte()? {
+                b',' => {}
+                b'}' => return Ok(root),
+                _ => return Err(Stop::Fallback),
+            }
+        }
+    }
+
+    /// Reads `data`: exactly one export object (other shapes go to the reference reader).
+    fn data(&mut self, detail: &Detail<'_>) -> Step<Export> {
+        self.expect(b'[')?;
+        let export = self.export(detail)?;
+        self.expect(b']')?;
+        Ok(export)
+    }
+
+    /// Reads one export object: `files` must come before `functions`.
+    fn export(&mut self, detail: &Detail<'_>) -> Step<Export> {
+        self.expect(b'{')?;
+        let mut files: Option<Vec<(String, LlvmSummary)>> = None;
+        let mut functions = None;
+        loop {
+            let key: String = self.value()?;
+            self.expect(b':')?;
+            match key.as_str() {
+                "files" => {
+                    let read = self.array(&Files)?;
+                    set(&mut files, read.into_iter().collect::<Step<Vec<_>>>()?)?;
+                }
+                "functions" => {
+                    let known = files.as_ref().ok_or(Stop::Fallback)?;
+                    let records = Records::new(known, detail);
+                    let read = self.array(&records)?;
+                    set(&mut functions, (records.skipped, read))?;
+                }
+                _ => {
+                    self.value::<IgnoredAny>()?;
+                }
+            }
+            match self.next_byte()? {
+                b',' => {}
+                b'}' => break,
+                _ => return Err(Stop::Fallback),
+            }
+        }
+        let files = files.ok_or(Stop::Fallback)?;
+        Ok(collect(files, functions))
+    }
+}
+
+/// Sets a value that may be given once.
+fn set<T>(slot: &mut Option<T>, value: T) -> Step<()> {
+    match slot.replace(value) {
+        None => Ok(()),
+        Some(_) => Err(Stop::Fallback),
+    }
+}
+
+fn is_blank(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\n' | b'\r' | b'\t')
+}
+
+/// Groups the kept records by main file.
+fn collect(
+    files: Vec<(String, LlvmSummary)>,
+    functions: Option<(HashMap<String, ()>, Vec<RecordOut>)>,
+) -> Export {
+    let mut has_branch_records = false;
+    let (skipped, functions) = match functions {
+        Some((skipped, records)) => {
+            let mut by_file: HashMap<String, Vec<FunctionStats>> = HashMap::new();
+            for record in records {
+                has_branch_records |= record.has_branches;
+                if let Some((file, stats)) = record.kept {
+                    by_file.entry(file).or_default().push(stats);
+                }
+            }
+            (skipped, Some(by_file))
+        }
+        None => (HashMap::new(), None),
+    };
+    Export {
+        files,
+        functions,
+        skipped,
+        has_branch_records,
+    }
+}
+
+/// An array whose elements are parsed in parallel.
+trait Element: Sync {
+    /// What one element gives.
+    type Out: Send;
+
+    /// Parses the element at the start of `bytes`: its value and length in bytes, `Eof` when
+    /// `bytes` ends inside it, `Bad` when it is not a valid element.
+    fn parse(&self, bytes: &[u8]) -> Parsed<Self::Out>;
+}
+
+/// The result of parsing one element.
+enum Parsed<T> {
+    Done(T, usize),
+    Eof,
+    Bad,
+}
+
+/// Parses one value of type `T` at the start of `bytes`.
+fn parse_value<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Parsed<T> {
+    let mut values = Deserializer::from_slice(bytes).into_iter::<T>();
+    match values.next() {
+        Some(Ok(value)) => Parsed::Done(value, values.byte_offset()),
+        Some(Err(err)) if at_end(&err, bytes) => Parsed::Eof,
+        Some(Err(_)) => Parsed::Bad,
+        None => Parsed::Eof,
+    }
+}
+
+/// True when a parse error of `bytes` may be due only to their end: an end-of-input error, or
+/// an error at the last byte or after it (a number cut short reads as a malformed number). More
+/// input then decides.
+fn at_end(err: &serde_json::Error, bytes: &[u8]) -> bool {
+    if err.is_eof() {
+        return true;
+    }
+    // serde_json locates an error of a slice at `line` and `column` (1-based, in bytes).
+    let line_start = match err.line() {
+        0 | 1 => Some(0),
+        line => memchr::memchr_iter(b'\n', bytes)
+            .nth(line - 2)
+            .map(|newline| newline + 1),
+    };
+    line_start.is_some_and(|start| start + err.column() >= bytes.len())
+}
+
+/// `files[]`: each entry's filename and summary, checked.
+struct Files;
+
+impl Element for Files {
+    type Out = Step<(String, LlvmSummary)>;
+
+    fn parse(&self, bytes: &[u8]) -> Parsed<Self::Out> {
+        let parsed = match lane::file_entry(bytes) {
+            Some((entry, len)) => Parsed::Done(entry, len),
+            None => parse_value::<FileEntry>(bytes),
+        };
+        match parsed {
+            Parsed::Done(entry, len) => {
+                let checked = check_filename(&entry.filename)
+                    .and_then(|()| entry.summary.into_summary())
+                    .map(|summary| (entry.filename, summary))
+                    .map_err(|_| Stop::Fallback);
+                Parsed::Done(checked, len)
+            }
+            Parsed::Eof => Parsed::Eof,
+            Parsed::Bad => Parsed::Bad,
+        }
+    }
+}
+
+/// `functions[]`: records reduced for the files that keep detail.
+struct Records {
+    /// Every file of `files[]`: true when its records are kept.
+    keep: HashMap<String, bool>,
+    /// The files whose records are not kept.
+    skipped: HashMap<String, ()>,
+    /// True when every file keeps its records (no need to read a record's head first).
+    all: bool,
+}
+
+impl Records {
+    fn new(files: &[(String, LlvmSummary)], detail: &Detail<'_>) -> Records {
+        let keep: HashMap<String, bool> = files
+            .iter()
+            .map(|(name, summary)| (name.clone(), detail.keeps(name, summary)))
+            .collect();
+        let skipped = keep
+            .iter()
+            .filter(|(_, kept)| !**kept)
+            .map(|(name, _)| (name.clone(), ()))
+            .collect();
+        let all = keep.values().all(|kept| *kept);
+        Records { keep, skipped, all }
+    }
+
+    /// Reads and reduces a whole record, kept when its main file is in `files[]`.
+    fn reduce(&self, bytes: &[u8]) -> Parsed<RecordOut> {
+        match parse_value::<RawRecord>(bytes) {
+            Parsed::Done(record, len) => Parsed::Done(self.reduced(record, true), len),
+            Parsed::Eof => Parsed::Eof,
+            Parsed::Bad => Parsed::Bad,
+        }
+    }
+
+    /// A record's contribution; `wanted` is known true, or else decided by its main file.
+    fn reduced(&self, record: RawRecord, wanted: bool) -> RecordOut {
+        let has_branches = record.has_branches();
+        let wanted = wanted
+            || record
+                .main_file_name()
+                .is_some_and(|main| self.keep.get(main) == Some(&true));
+        let kept = wanted
+            .then(|| record.into_stats())
+            .flatten()
+            .filter(|(file, _)| self.keep.contains_key(file));
+        RecordOut { has_branches, kept }
+    }
+}
+
+/// One record's contribution.
+struct RecordOut {
+    has_branches: bool,
+    /// The main file and the reduced record, when kept.
+    kept: Option<(String, FunctionStats)>,
+}
+
+impl Element for Records {
+    type Out = RecordOut;
+
+    fn parse(&self, bytes: &[u8]) -> Parsed<RecordOut> {
+        if let Some((record, len)) = lane::record(bytes) {
+            return Parsed::Done(self.reduced(record, self.all), len);
+        }
+        if self.all {
+            return self.reduce(bytes);
+        }
+        let (head, len) = match parse_value::<RecordHead<'_>>(bytes) {
+            Parsed::Done(head, len) => (head, len),
+            Parsed::Eof => return Parsed::Eof,
+            Parsed::Bad => return Parsed::Bad,
+        };
+        let wanted = head
+            .main_file()
+            .is_some_and(|main| self.keep.get(main) == Some(&true));
+        if !wanted {
+            let out = RecordOut {
+                has_branches: head.has_branches(),
+                kept: None,
+            };
+            return Parsed::Done(out, len);
+        }
+        match bytes.get(..len).map(|record| self.reduce(record)) {
+            Some(Parsed::Done(out, _)) => Parsed::Done(out, len),
+            _ => Parsed::Bad,
+        }
+    }
+}
+
+/// How a run of elements ended.
+enum End {
+    /// The next element starts at or after the run's limit, at this offset.
+    Open(usize),
+    /// The array closed; the offset is just after its `]`.
+    Closed(usize),
+    /// The window ends inside the element that starts at this offset.
+    Short(usize),
+    /// Not a valid array.
+    Bad,
+}
+
+/// Elements parsed one after the other from a start offset.
+struct Run<T> {
+    /// Each element's start offset and value.
+    items: Vec<(usize, T)>,
+    end: End,
+}
+
+/// Parses elements from `start` while they start before `limit` (offsets into `window`).
+fn run<E: Element>(element: &E, window: &[u8], start: usize, limit: usize) -> Run<E::Out> {
+    let mut items = Vec::new();
+    let mut at = start;
+    let end = loop {
+        if at >= limit {
+            break End::Open(at);
+        }
+        let Some(bytes) = window.get(at..) else {
+            break End::Short(at);
+        };
+        let (value, len) = match element.parse(bytes) {
+            Parsed::Done(value, len) => (value, len),
+            Parsed::Eof => break End::Short(at),
+            Parsed::Bad => break End::Bad,
+        };
+        let after = at + len;
+        let rest = window.get(after..).unwrap_or_default();
+        let blank = rest.iter().take_while(|b| is_blank(**b)).count();
+        match rest.get(blank) {
+            Some(b',') => {
+                items.push((at, value));
+                let next = after + blank + 1;
+                let rest = window.get(next..).unwrap_or_default();
+                at = next + rest.iter().take_while(|b| is_blank(**b)).count();
+            }
+            Some(b']') => {
+                items.push((at, value));
+                break End::Closed(after + blank + 1);
+            }
+            // The separator is not in the window yet: parse this element again later.
+            None => break End::Short(at),
+            Some(_) => break End::Bad,
+        }
+    };
+    Run { items, end }
+}
+
+/// The first offset in `from..to` where an element may start: a `{` whose previous non-blank
+/// byte is `,`, followed by `"` + `key` + `"` (blank space allowed around). `None` when there
+/// is none.
+fn candidate(window: &[u8], from: usize, to: usize, key: &[u8]) -> Option<usize> {
+    let mut at = from;
+    while at < to {
+        let offset = memchr::memchr(b'{', window.get(at..to)?)?;
+        let brace = at + offset;
+        at = brace + 1;
+        let before = window.get(..brace)?;
+        let after_comma = before
+            .iter()
+            .rev()
+            .find(|b| !is_blank(**b))
+            .is_some_and(|b| *b == b',');
+        let rest = window.get(at..).unwrap_or_default();
+        let rest = &rest[rest.iter().take_while(|b| is_blank(**b)).count()..];
+        if after_comma
+            && rest.first() == Some(&b'"')
+            && rest.get(1..).is_some_and(|r| r.starts_with(key))
+            && rest.get(1 + key.len()) == Some(&b'"')
+        {
+            return Some(brace);
+        }
+    }
+    None
+}
+
+/// The first key of the object at the start of `window` (the bytes between the first two
+/// quotes), or an empty key when there is none.
+fn first_key(window: &[u8]) -> &[u8] {
+    let Some(open) = memchr::memchr(b'"', window) else {
+        return &[];
+    };
+    let rest = window.get(open + 1..).unwrap_or_default();
+    match memchr::memchr2(b'"', b'\\', rest) {
+        Some(close) if rest.get(close) == Some(&b'"') => rest.get(..close).unwrap_or_default(),
+        _ => &[],
+    }
+}
+
+impl Reader<'_> {
+    /// Reads an array of elements, parsing pieces of each window in parallel.
+    fn array<E: Element>(&mut self, element: &E) -> Step<Vec<E::Out>> {
+        self.expect(b'[')?;
+        let mut out = Vec::new();
+        if self.peek()? == Some(b']') {
+            self.pos += 1;
+            return Ok(out);
+        }
+        loop {
+            let window = self.buf.get(self.pos..).unwrap_or_default();
+            match stitch(element, window, self.sizes.piece, &mut out) {
+                End::Closed(after) => {
+                    self.pos += after;
+                    return Ok(out);
+                }
+                End::Open(next) | End::Short(next) => self.pos += next,
+                End::Bad => return Err(Stop::Fallback),
+            }
+            if !self.more()? {
+                return Err(Stop::Fallback);
+            }
+        }
+    }
+}
+
+/// Parses the elements of `window` (which starts at an element) in pieces of `piece` bytes on
+/// every core, appends them to `out` in order, and says where the array, or the window, ended.
+fn stitch<E: Element>(element: &E, window: &[u8], piece: usize, out: &mut Vec<E::Out>) -> End {
+    let key = first_key(window);
+    let limits: Vec<(usize, usize)> = (0..window.len())
+        .step_by(piece.max(1))
+        .map(|start| (start, (start + piece).min(window.len())))
+        .collect();
+    let runs: Vec<Run<E::Out>> = limits
+        .par_iter()
+        .enumerate()
+        .map(|(index, &(start, limit))| {
+            let first = if index == 0 {
+                Some(0)
+            } else {
+                candidate(window, start, limit, key)
+            };
+            match first {
+                Some(first) => run(element, window, first, limit),
+                None => Run {
+                    items: Vec::new(),
+                    end: End::Open(limit),
+                },
+            }
+        })
+        .collect();
+    let mut next = 0;
+    for (run_here, &(_, limit)) in runs.into_iter().zip(&limits) {
+        if next >= limit {
+            // A re-parse already went past this piece.
+            continue;
+        }
+        let taken = match run_here.items.iter().position(|(at, _)| *at == next) {
+            Some(from) => Run {
+                items: run_here.items.into_iter().skip(from).collect(),
+                end: run_here.end,
+            },
+            // The piece started at a false candidate, or after the true start: parse again.
+            None => run(element, window, next, limit),
+        };
+        out.extend(taken.items.into_iter().map(|(_, value)| value));
+        match taken.end {
+            End::Open(at) => next = at,
+            end => return end,
+        }
+    }
+    End::Open(next)
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    /// A comma-separated list of `{"k":N}` objects, as a test element.
+    struct Numbers;
+
+    #[derive(Deserialize)]
+    struct Number {
+        k: u64,
+    }
+
+    impl Element for Numbers {
+        type Out = u64;
+
+        fn parse(&self, bytes: &[u8]) -> Parsed<u64> {
+            match parse_value::<Number>(bytes) {
+                Parsed::Done(n, len) => Parsed::Done(n.k, len),
+                Parsed::Eof => Parsed::Eof,
+                Parsed::Bad => Parsed::Bad,
+            }
+        }
+    }
+
+    fn stitched(window: &str, piece: usize) -> (Vec<u64>, String) {
+        let mut out = Vec::new();
+        let end = match stitch(&Numbers, window.as_bytes(), piece, &mut out) {
+            End::Open(at) => format!("open {at}"),
+            End::Closed(at) => format!("closed {at}"),
+            End::Short(at) => format!("short {at}"),
+            End::Bad => "bad".to_string(),
+        };
+        (out, end)
+    }
+
+    #[test]
+    fn every_piece_size_gives_the_sequential_result() {
+        let window = r#"{"k":1}, {"k":22} ,{"k":333},{"k":4}] tail"#;
+        for piece in 1..window.len() + 2 {
+            assert_eq!(
+                stitched(window, piece),
+                (vec![1, 22, 333, 4], "closed 37".to_string()),
+                "piece {piece}"
+            );
+        }
+    }
+
+    #[test]
+    fn false_candidates_inside_strings_are_parsed_again() {
+        // `,{"k"` inside a string of another key looks like an element start.
+        #[derive(Deserialize)]
+        struct Tagged {
+            k: u64,
+            #[serde(default, rename = "s")]
+            _s: Option<String>,
+        }
+        struct TaggedNumbers;
+        impl Element for TaggedNumbers {
+            type Out = u64;
+            fn parse(&self, bytes: &[u8]) -> Parsed<u64> {
+                match parse_value::<Tagged>(bytes) {
+                    Parsed::Done(n, len) => Parsed::Done(n.k, len),
+                    Parsed::Eof => Parsed::Eof,
+                    Parsed::Bad => Parsed::Bad,
+                }
+            }
+        }
+        let window = r#"{"k":1,"s":"x,{\"k\":9}, ,{"},{"k":2,"s":",{\"k\":8},{\"k\":7}"},{"k":3}]"#;
+        for piece in 1..window.len() + 2 {
+            let mut out = Vec::new();
+            let end = stitch(&TaggedNumbers, window.as_bytes(), piece, &mut out);
+            assert_eq!(out, vec![1, 2, 3], "piece {piece}");
+            assert!(
+                matches!(end, End::Closed(at) if at == window.len()),
+                "piece {piece}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_window_ending_inside_an_element_is_short_there() {
+        for piece in [1, 3, 8, 100] {
+            assert_eq!(
+                stitched(r#"{"k":1},{"k":2},{"k":"#, piece),
+                (vec![1, 2], "short 16".to_string())
+            );
+            // The separator after the last element is not in the window yet.
+            assert_eq!(
+                stitched(r#"{"k":1},{"k":2} "#, piece),
+                (vec![1], "short 8".to_string())
+            );
+            assert_eq!(
+                stitched(r#"{"k":1},{"k":2}, "#, piece),
+                (vec![1, 2], "open 17".to_string())
+            );
+        }
+    }
+
+    #[test]
+    fn bad_elements_and_separators_are_bad() {
+        for piece in [1, 4, 100] {
+            assert_eq!(stitched(r#"{"k":1},{"k":"x"}]"#, piece).1, "bad");
+            assert_eq!(stitched(r#"{"k":1};{"k":2}]"#, piece).1, "bad");
+            assert_eq!(stitched(r#"{"k":1},] ..."#, piece).1, "bad");
+            // At the end of the window, the same may be a cut: more input decides.
+            assert_eq!(stitched(r#"{"k":1},]"#, piece).1, "short 8");
+            assert_eq!(stitched(r#"{"k":1},{"k":1."#, piece).1, "short 8");
+            assert_eq!(stitched("{\"k\":1},\n{\"k\":1.", piece).1, "short 9");
+            assert_eq!(stitched("{\"k\":1},\n{\"k\":1.x\n", piece).1, "bad");
+        }
+    }
+
+    #[test]
+    fn candidates_need_a_comma_before_and_the_key_after() {
+        let w = br#"[{"a":1}, {"b":2},{ "a" :3},{"ab":4}"#;
+        assert_eq!(candidate(w, 0, w.len(), b"a"), Some(18));
+        assert_eq!(candidate(w, 19, w.len(), b"a"), None);
+        assert_eq!(candidate(w, 0, w.len(), b"b"), Some(10));
+        assert_eq!(first_key(br#" {"name":1}"#), b"name");
+        assert_eq!(first_key(br#"{"na\"me":1}"#), b"");
+        assert_eq!(first_key(b"{}"), b"");
+        assert_eq!(first_key(br#"{"open"#), b"");
+    }
+
+    fn fixtures() -> Vec<std::path::PathBuf> {
+        let mut paths = Vec::new();
+        for dir in ["tests/fixtures/real", "tests/fixtures/llvm"] {
+            for entry in std::fs::read_dir(dir).expect("fixture folder") {
+                let path = entry.expect("entry").path();
+                if path.extension().is_some_and(|e| e == "json") {
+                    paths.push(path);
+                }
+            }
+        }
+        paths.sort();
+        assert!(paths.len() >= 8, "{paths:?}");
+        paths
+    }
+
+    #[test]
+    fn every_fixture_reads_as_the_reference_reads_it_at_any_size() {
+        for path in fixtures() {
+            let bytes = std::fs::read(&path).expect("fixture");
+            let reference = super::super::document::read("f.json", &bytes).expect("reference");
+            for (chunk, piece) in [(1 << 20, 1 << 16), (1000, 300), (64, 7), (1, 1)] {
+                let sizes = Sizes { chunk, piece };
+                let mut input = bytes.as_slice();
+                let fast = read("f.json", &mut input, &Detail::All, sizes)
+                    .unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
+                assert_eq!(
+                    format!("{fast:?}"),
+                    format!("{reference:?}"),
+                    "{} at {chunk}/{piece}",
+                    path.display()
+                );
+            }
+        }
+    }
+}
