@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 use crate::model::Counts;
 use crate::policy::Inline;
 use crate::report::lcov::LcovFile;
-use crate::report::llvm_json::{self, FunctionStats, LineRange, LlvmFile};
+use crate::report::llvm_json::{self, FunctionStats, LineRange, LlvmFile, RecordItems};
 use crate::report::FileCoverage;
 
 /// A marker family.
@@ -634,31 +634,31 @@ fn without(record: &FunctionStats, ignores: &Ignores) -> FunctionStats {
     let line_kept = |line: &u32| !ignores.lines.contains(line);
     let branch_kept = |line: &u32| !ignores.ignores_branch(*line);
     let covered_region_lines: Vec<u32> = record
-        .covered_region_lines
+        .covered_region_lines()
         .iter()
         .copied()
         .filter(line_kept)
         .collect();
     let uncovered_regions: Vec<_> = record
-        .uncovered_regions
+        .uncovered_regions()
         .iter()
         .copied()
         .filter(|s| line_kept(&s.line_start))
         .collect();
     let covered_branch_lines: Vec<u32> = record
-        .covered_branch_lines
+        .covered_branch_lines()
         .iter()
         .copied()
         .filter(branch_kept)
         .collect();
     let uncovered_branches: Vec<_> = record
-        .uncovered_branches
+        .uncovered_branches()
         .iter()
         .copied()
         .filter(|b| branch_kept(&b.span.line_start))
         .collect();
-    let (covered_lines, covered) = subtract(&record.covered_lines, &ignores.lines);
-    let (uncovered_lines, uncovered) = subtract(&record.uncovered_lines, &ignores.lines);
+    let (covered_lines, covered) = subtract(record.covered_lines(), &ignores.lines);
+    let (uncovered_lines, uncovered) = subtract(record.uncovered_lines(), &ignores.lines);
     FunctionStats {
         name: record.name.clone(),
         count: record.count,
@@ -666,13 +666,15 @@ fn without(record: &FunctionStats, ignores: &Ignores) -> FunctionStats {
         regions: counts(covered_region_lines.len(), uncovered_regions.len()),
         lines: Counts::new(covered, covered + uncovered),
         branches: counts(covered_branch_lines.len(), uncovered_branches.len()),
-        uncovered_regions,
-        uncovered_branches,
-        uncovered_lines,
-        covered_region_lines,
-        covered_branch_lines,
-        covered_lines,
         function_ignored: ignores.lines.contains(&record.key.0),
+        items: Some(Box::new(RecordItems {
+            uncovered_regions,
+            uncovered_branches,
+            uncovered_lines,
+            covered_region_lines,
+            covered_branch_lines,
+            covered_lines,
+        })),
     }
 }
 

@@ -185,12 +185,12 @@ fn from_llvm(records: &[FunctionStats]) -> Uncovered {
                 .expect("an instantiation group holds at least one record")
         };
         let r = best(|r| (r.regions.covered, r.regions.total));
-        out.regions.extend(r.uncovered_regions.iter().cloned());
+        out.regions.extend(r.uncovered_regions().iter().cloned());
         let r = best(|r| (r.lines.covered, r.lines.total));
-        out.lines.extend(r.uncovered_lines.iter().cloned());
+        out.lines.extend(r.uncovered_lines().iter().cloned());
         let r = best(|r| (r.branches.covered, r.branches.total));
         out.branches
-            .extend(r.uncovered_branches.iter().map(|b| BranchItem {
+            .extend(r.uncovered_branches().iter().map(|b| BranchItem {
                 line: b.span.line_start,
                 column: Some(b.span.col_start),
                 side: b.outcome.to_string(),

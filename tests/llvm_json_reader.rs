@@ -264,7 +264,7 @@ fn folded_branch_sides_exceed_the_summary() {
     assert_eq!(llvm_json::recompute(functions(lib)).branches, c(11, 22));
     let zero_sides: usize = functions(lib)
         .iter()
-        .map(|f| f.uncovered_branches.len())
+        .map(|f| f.uncovered_branches().len())
         .sum();
     assert_eq!(zero_sides, 11);
 }
@@ -351,7 +351,7 @@ fn macro_expanded_from_a_header_belongs_to_the_file_that_uses_it() {
     // Items inside the expansion are placed at the macro's use site in d.c.
     let uncovered: Vec<_> = functions(user)
         .iter()
-        .flat_map(|f| f.uncovered_regions.iter())
+        .flat_map(|f| f.uncovered_regions().iter())
         .map(|s| s.line_start)
         .collect();
     assert_eq!(uncovered.len(), 2);
@@ -369,7 +369,7 @@ fn numbers(report: &Report, suffix: &str) -> (Counts, Counts, Counts, Counts) {
 fn uncovered_lines(report: &Report, suffix: &str) -> Vec<(u32, u32)> {
     let mut ranges: Vec<LineRange> = functions(file(report, suffix))
         .iter()
-        .flat_map(|f| f.uncovered_lines.iter().copied())
+        .flat_map(|f| f.uncovered_lines().iter().copied())
         .collect();
     ranges.sort();
     ranges.dedup();
@@ -407,7 +407,7 @@ fn case_02_generic_instantiations() {
         .all(|f| f.regions == c(4, 5) && f.branches == c(1, 2)));
     let arms: Vec<u32> = generic
         .iter()
-        .flat_map(|f| f.uncovered_lines.iter().map(|r| r.start))
+        .flat_map(|f| f.uncovered_lines().iter().map(|r| r.start))
         .collect();
     assert_eq!(arms, vec![3, 5]);
 }
@@ -782,7 +782,7 @@ fn records_without_a_region_are_dropped() {
     let report = read_bytes("t.json", tiny("3.1.0", &records, "1").as_bytes());
     let names: Vec<&str> = functions(file(&report, "/a.rs"))
         .iter()
-        .map(|f| f.name.as_str())
+        .map(|f| &*f.name)
         .collect();
     assert_eq!(names, ["f"]);
 }

@@ -51,18 +51,18 @@ fuzz_target!(|data: &[u8]| {
             common::assert_counts("record lines", r.lines);
             common::assert_counts("record branches", r.branches);
             assert_eq!(
-                r.uncovered_regions.len() + r.covered_region_lines.len(),
+                r.uncovered_regions().len() + r.covered_region_lines().len(),
                 r.regions.total as usize
             );
             assert_eq!(
-                r.uncovered_branches.len() + r.covered_branch_lines.len(),
+                r.uncovered_branches().len() + r.covered_branch_lines().len(),
                 r.branches.total as usize
             );
             assert_eq!(
-                range_lines(&r.uncovered_lines),
+                range_lines(&r.uncovered_lines()),
                 r.lines.total - r.lines.covered
             );
-            assert_eq!(range_lines(&r.covered_lines), r.lines.covered);
+            assert_eq!(range_lines(&r.covered_lines()), r.lines.covered);
         }
         let again = llvm_json::recompute(records);
         common::assert_counts("recomputed regions", again.regions);

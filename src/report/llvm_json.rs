@@ -108,12 +108,14 @@ pub struct LineRange {
 
 /// Per-record statistics of one function record whose main file is this file.
 ///
-/// Only the *uncovered* items are kept as detail, so a record costs a few dozen bytes plus its
+/// The counts are always there; the items behind them ([`RecordItems`]) only as far as the
+/// reader was asked to keep them ([`Kept`]), so a record costs about a hundred bytes plus its
 /// misses, whatever its size in the export.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FunctionStats {
-    /// Mangled name.
-    pub name: String,
+    /// Mangled name; empty when not kept (a record that ran, of a file kept for its misses
+    /// only: names are listed only for functions that never ran).
+    pub name: Box<str>,
     /// Execution count of the record.
     pub count: u64,
     /// Group key: (line, column) where the record's first main-file region starts.
@@ -124,6 +126,18 @@ pub struct FunctionStats {
     pub lines: Counts,
     /// Branch sides of the record (two per branch entry reachable from the main file).
     pub branches: Counts,
+    /// True when an inline ignore marker covers the function's start line: its group then
+    /// leaves the functions and instantiations metrics (set by [`crate::ignore`]).
+    pub function_ignored: bool,
+    /// The record's items; `None` when none was kept (nothing uncovered, and covered items not
+    /// asked for).
+    pub items: Option<Box<RecordItems>>,
+}
+
+/// The items of one function record: its misses, and (for files that carry inline markers) the
+/// start lines of what it covers, so ignored items can be taken out of both sides.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RecordItems {
     /// Code regions with count 0, in record order. A region inside a macro expansion (another
     /// file id) is given as the span of the expansion site in the main file, so one macro call
     /// may appear several times; a region whose expansion chain does not lead to the main file
@@ -139,9 +153,74 @@ pub struct FunctionStats {
     pub covered_branch_lines: Vec<u32>,
     /// Mapped lines with a count above 0, as sorted, disjoint, inclusive ranges.
     pub covered_lines: Vec<LineRange>,
-    /// True when an inline ignore marker covers the function's start line: its group then
-    /// leaves the functions and instantiations metrics (set by [`crate::ignore`]).
-    pub function_ignored: bool,
+}
+
+impl RecordItems {
+    /// True when no item is held.
+    pub fn is_empty(&self) -> bool {
+        self.uncovered_regions.is_empty()
+            && self.uncovered_branches.is_empty()
+            && self.uncovered_lines.is_empty()
+            && self.covered_region_lines.is_empty()
+            && self.covered_branch_lines.is_empty()
+            && self.covered_lines.is_empty()
+    }
+}
+
+/// What a reader keeps of a file's function records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kept {
+    /// No record: the file's own summary is all that is needed.
+    Nothing,
+    /// Counts, and the uncovered items (with the names of records that never ran).
+    Misses,
+    /// Counts, every item and every name (inline markers are applied to the file).
+    Everything,
+}
+
+impl FunctionStats {
+    /// The kept items (empty when none was kept).
+    fn held(&self) -> &RecordItems {
+        static NONE: RecordItems = RecordItems {
+            uncovered_regions: Vec::new(),
+            uncovered_branches: Vec::new(),
+            uncovered_lines: Vec::new(),
+            covered_region_lines: Vec::new(),
+            covered_branch_lines: Vec::new(),
+            covered_lines: Vec::new(),
+        };
+        self.items.as_deref().unwrap_or(&NONE)
+    }
+
+    /// See [`RecordItems::uncovered_regions`].
+    pub fn uncovered_regions(&self) -> &[Span] {
+        &self.held().uncovered_regions
+    }
+
+    /// See [`RecordItems::uncovered_branches`].
+    pub fn uncovered_branches(&self) -> &[BranchSide] {
+        &self.held().uncovered_branches
+    }
+
+    /// See [`RecordItems::uncovered_lines`].
+    pub fn uncovered_lines(&self) -> &[LineRange] {
+        &self.held().uncovered_lines
+    }
+
+    /// See [`RecordItems::covered_region_lines`].
+    pub fn covered_region_lines(&self) -> &[u32] {
+        &self.held().covered_region_lines
+    }
+
+    /// See [`RecordItems::covered_branch_lines`].
+    pub fn covered_branch_lines(&self) -> &[u32] {
+        &self.held().covered_branch_lines
+    }
+
+    /// See [`RecordItems::covered_lines`].
+    pub fn covered_lines(&self) -> &[LineRange] {
+        &self.held().covered_lines
+    }
 }
 
 /// One file of a JSON export.
@@ -227,20 +306,21 @@ fn max_counts(a: Counts, b: Counts) -> Counts {
 /// needs rather than the size of the export.
 #[derive(Clone, Copy)]
 pub enum Detail<'a> {
-    /// Every file keeps its records.
+    /// Every file keeps everything ([`Kept::Everything`]).
     All,
-    /// A file keeps its records when its own summary is below 100% on regions, functions, lines
-    /// or branches, or when the function returns true for its name as the export spells it
-    /// (files that carry inline markers).
+    /// A file keeps everything when the function returns true for its name as the export
+    /// spells it (files that may carry inline markers); else its misses when its own summary is
+    /// below 100% on regions, functions, lines or branches; else nothing.
     Needed(&'a (dyn Fn(&str) -> bool + Sync)),
 }
 
 impl Detail<'_> {
-    /// True when the file `name` with the summary `summary` keeps its records.
-    pub fn keeps(&self, name: &str, summary: &LlvmSummary) -> bool {
+    /// What the file `name` with the summary `summary` keeps of its records.
+    pub fn kept(&self, name: &str, summary: &LlvmSummary) -> Kept {
         match self {
-            Detail::All => true,
-            Detail::Needed(marked) => {
+            Detail::All => Kept::Everything,
+            Detail::Needed(marked) if marked(name) => Kept::Everything,
+            Detail::Needed(_) => {
                 let full = [
                     summary.regions,
                     summary.functions,
@@ -249,7 +329,11 @@ impl Detail<'_> {
                 ]
                 .iter()
                 .all(|c| c.covered >= c.total);
-                !full || marked(name)
+                if full {
+                    Kept::Nothing
+                } else {
+                    Kept::Misses
+                }
             }
         }
     }

@@ -18,7 +18,7 @@ use crate::report::{clip, FileCoverage, FileData, Report, ReportKind};
 
 use super::count::ExactCount;
 use super::record::RawRecord;
-use super::{FunctionStats, LlvmFile, LlvmSummary};
+use super::{FunctionStats, Kept, LlvmFile, LlvmSummary};
 
 /// The only `type` an llvm-cov export has.
 const EXPORT_TYPE: &str = "llvm.coverage.json.export";
@@ -527,7 +527,7 @@ impl<'de> Visitor<'de> for FunctionsSeed {
         let mut functions = Functions::default();
         while let Some(record) = seq.next_element::<RawRecord>()? {
             functions.has_branches |= record.has_branches();
-            let Some((file, stats)) = record.into_stats() else {
+            let Some((file, stats)) = record.into_stats(Kept::Everything) else {
                 continue;
             };
             if self

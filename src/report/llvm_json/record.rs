@@ -14,7 +14,7 @@ use crate::model::Counts;
 
 use super::count::{next_count, next_u32, skip_rest, Count};
 use super::segments::{line_summary, LineRule, SegRegion, SegmentKind};
-use super::{BranchSide, FunctionStats, Span};
+use super::{BranchSide, FunctionStats, Kept, RecordItems, Span};
 
 /// Region kind of an expansion (macro use site) region.
 const EXPANSION: u32 = 1;
@@ -155,11 +155,12 @@ impl RawRecord {
             .map(|(_, name)| name.as_str())
     }
 
-    /// Reduces the record to its main file's name and its statistics.
+    /// Reduces the record to its main file's name and its statistics, with the items `kept`
+    /// asks for ([`Kept::Misses`] or [`Kept::Everything`]).
     ///
     /// `None` when the record has no main file or no region in it (llvm-cov ignores such a
     /// record for file summaries).
-    pub(super) fn into_stats(self) -> Option<(String, FunctionStats)> {
+    pub(super) fn into_stats(self, kept: Kept) -> Option<(String, FunctionStats)> {
         let (main, filename) = main_file(&self.regions, self.filenames)?;
         let key = self
             .regions
@@ -171,26 +172,39 @@ impl RawRecord {
         } else {
             LineRule::Legacy
         };
+        let everything = kept == Kept::Everything;
         let sites = ExpansionSites::new(&self.regions, main);
         let (regions, uncovered_regions, covered_region_lines) =
-            region_stats(&self.regions, &sites);
+            region_stats(&self.regions, &sites, everything);
         let (branches, uncovered_branches, covered_branch_lines) =
-            branch_stats(&self.branches, &sites);
+            branch_stats(&self.branches, &sites, everything);
         let lines = line_summary(main_segment_regions(&self.regions, main), rule);
-        let stats = FunctionStats {
-            name: self.name,
-            count: self.count.0,
-            key,
-            regions,
-            lines: lines.counts,
-            branches,
+        let items = RecordItems {
             uncovered_regions,
             uncovered_branches,
             uncovered_lines: lines.uncovered,
             covered_region_lines,
             covered_branch_lines,
-            covered_lines: lines.covered,
+            covered_lines: if everything {
+                lines.covered
+            } else {
+                Vec::new()
+            },
+        };
+        let count = self.count.0;
+        let stats = FunctionStats {
+            name: if everything || count == 0 {
+                self.name.into_boxed_str()
+            } else {
+                Box::default()
+            },
+            count,
+            key,
+            regions,
+            lines: lines.counts,
+            branches,
             function_ignored: false,
+            items: (!items.is_empty()).then(|| Box::new(items)),
         };
         Some((filename, stats))
     }
@@ -326,19 +340,22 @@ fn main_segment_regions(regions: &[Region], main: u32) -> Vec<SegRegion> {
 /// Regions: every code region of any file id counts (LLVM `sumRegions` over
 /// `Function.CountedRegions`); the uncovered ones are kept, located in the main file, and the
 /// start lines (in the main file) of the covered ones.
-fn region_stats(regions: &[Region], sites: &ExpansionSites) -> (Counts, Vec<Span>, Vec<u32>) {
+fn region_stats(
+    regions: &[Region],
+    sites: &ExpansionSites,
+    keep_covered: bool,
+) -> (Counts, Vec<Span>, Vec<u32>) {
+    let mut counts = Counts::default();
     let mut uncovered = Vec::new();
     let mut covered = Vec::new();
     for r in regions.iter().filter(|r| r.kind == CODE) {
-        let span = sites.locate(r.file_id, r.span);
-        if r.count > 0 {
-            covered.push(span.line_start);
-        } else {
-            uncovered.push(span);
+        counts = counts + Counts::new(u64::from(r.count > 0), 1);
+        if r.count == 0 {
+            uncovered.push(sites.locate(r.file_id, r.span));
+        } else if keep_covered {
+            covered.push(sites.locate(r.file_id, r.span).line_start);
         }
     }
-    let total = covered.len() + uncovered.len();
-    let counts = Counts::new(covered.len() as u64, total as u64);
     (counts, uncovered, covered)
 }
 
@@ -347,6 +364,7 @@ fn region_stats(regions: &[Region], sites: &ExpansionSites) -> (Counts, Vec<Span
 fn branch_stats(
     branches: &[Branch],
     sites: &ExpansionSites,
+    keep_covered: bool,
 ) -> (Counts, Vec<BranchSide>, Vec<u32>) {
     let mut counts = Counts::default();
     let mut uncovered = Vec::new();
@@ -357,7 +375,7 @@ fn branch_stats(
             counts = counts + Counts::new(u64::from(count > 0), 1);
             if count == 0 {
                 uncovered.push(BranchSide { span, outcome });
-            } else {
+            } else if keep_covered {
                 covered.push(span.line_start);
             }
         }
@@ -454,7 +472,7 @@ mod tests {
             r#"{"name":"f","count":1,"filenames":["d.c","mh.h"],"branches":[[1,24,1,27,0,1,1,0,4]],
                 "regions":[[3,17,7,2,1,0,0,0],[4,11,4,15,1,0,1,1],[1,23,1,40,0,1,0,0]]}"#,
         );
-        let Some((file, stats)) = raw.into_stats() else {
+        let Some((file, stats)) = raw.into_stats(Kept::Everything) else {
             panic!("no main file");
         };
         assert_eq!(file, "d.c");
@@ -466,10 +484,10 @@ mod tests {
             line_end: 4,
             col_end: 15,
         };
-        assert_eq!(stats.uncovered_regions, vec![site]);
+        assert_eq!(stats.uncovered_regions(), vec![site]);
         assert_eq!(stats.branches, Counts::new(1, 2));
         assert_eq!(
-            stats.uncovered_branches,
+            stats.uncovered_branches(),
             vec![BranchSide {
                 span: site,
                 outcome: true
@@ -481,9 +499,9 @@ mod tests {
     #[test]
     fn record_without_regions_is_dropped() {
         let raw = record(r#"{"name":"f","count":0,"filenames":["a.rs"],"regions":[]}"#);
-        assert!(raw.into_stats().is_none());
+        assert!(raw.into_stats(Kept::Everything).is_none());
         let raw = record(r#"{"name":"f","count":0,"filenames":[],"regions":[[1,1,1,2,0,0,0,0]]}"#);
-        assert!(raw.into_stats().is_none());
+        assert!(raw.into_stats(Kept::Everything).is_none());
     }
 
     #[test]
@@ -492,7 +510,7 @@ mod tests {
             r#"{"name":"f","count":1,"filenames":["a","b","c"],
                 "regions":[[1,1,9,1,1,0,0,0],[2,1,2,5,0,1,2,1],[3,1,3,5,0,2,1,1],[1,1,1,2,0,2,0,0]]}"#,
         );
-        let Some((file, stats)) = raw.into_stats() else {
+        let Some((file, stats)) = raw.into_stats(Kept::Everything) else {
             panic!("no main file");
         };
         assert_eq!(file, "a");
@@ -509,14 +527,14 @@ mod tests {
                 "regions":[[1,1,1,5,0,0,0,4],[2,1,4,2,1,0,0,0],[3,1,3,5,0,1,0,0]],
                 "branches":[[2,3,2,6,1,0,1,0,4]]}"#,
         );
-        let Some((file, stats)) = raw.into_stats() else {
+        let Some((file, stats)) = raw.into_stats(Kept::Everything) else {
             panic!("no main file");
         };
         assert_eq!(file, "a");
         assert_eq!(stats.key, (2, 1));
         assert_eq!(stats.regions, Counts::new(1, 2));
         assert_eq!(
-            stats.uncovered_regions,
+            stats.uncovered_regions(),
             vec![Span {
                 line_start: 3,
                 col_start: 1,
@@ -525,7 +543,7 @@ mod tests {
             }]
         );
         assert_eq!(stats.branches, Counts::new(0, 0));
-        assert!(stats.uncovered_branches.is_empty());
+        assert!(stats.uncovered_branches().is_empty());
         assert_eq!(stats.lines, Counts::new(3, 3));
     }
 
@@ -537,14 +555,14 @@ mod tests {
             r#"{"name":"m","count":2,"filenames":["m.h","a.c"],
                 "regions":[[1,10,1,20,0,0,0,0],[5,1,8,2,2,1,0,0],[6,5,6,9,2,1,0,1]]}"#,
         );
-        let Some((file, stats)) = raw.into_stats() else {
+        let Some((file, stats)) = raw.into_stats(Kept::Everything) else {
             panic!("no main file");
         };
         assert_eq!(file, "a.c");
         assert_eq!(stats.key, (5, 1));
         assert_eq!(stats.regions, Counts::new(1, 2));
         assert_eq!(
-            stats.uncovered_regions,
+            stats.uncovered_regions(),
             vec![Span {
                 line_start: 6,
                 col_start: 5,
@@ -645,7 +663,7 @@ mod tests {
         }));
         let started = std::time::Instant::now();
         let sites = ExpansionSites::new(&regions, 0);
-        let (counts, uncovered, _) = region_stats(&regions, &sites);
+        let (counts, uncovered, _) = region_stats(&regions, &sites, true);
         assert_eq!(counts, Counts::new(0, u64::from(n) + 1));
         assert!(uncovered.iter().all(|s| *s == span));
         assert_eq!(sites.site(n), Some(span));

@@ -33,7 +33,7 @@ use crate::report::{FileCoverage, FileData, Report, ReportKind};
 use super::document::{check_filename, CargoMeta, FileEntry, Header};
 use super::lane;
 use super::record::{RawRecord, RecordHead};
-use super::{Detail, FunctionStats, LlvmFile, LlvmSummary};
+use super::{Detail, FunctionStats, Kept, LlvmFile, LlvmSummary};
 
 /// Why the fast reader stopped without a report.
 #[derive(Debug)]
@@ -424,8 +424,8 @@ impl Element for Files {
 
 /// `functions[]`: records reduced for the files that keep detail.
 struct Records {
-    /// Every file of `files[]`: true when its records are kept.
-    keep: HashMap<String, bool>,
+    /// Every file of `files[]`, with what it keeps of its records.
+    keep: HashMap<String, Kept>,
     /// The files whose records are not kept.
     skipped: HashMap<String, ()>,
     /// True when every file keeps its records (no need to read a record's head first).
@@ -434,39 +434,36 @@ struct Records {
 
 impl Records {
     fn new(files: &[(String, LlvmSummary)], detail: &Detail<'_>) -> Records {
-        let keep: HashMap<String, bool> = files
+        let keep: HashMap<String, Kept> = files
             .iter()
-            .map(|(name, summary)| (name.clone(), detail.keeps(name, summary)))
+            .map(|(name, summary)| (name.clone(), detail.kept(name, summary)))
             .collect();
         let skipped = keep
             .iter()
-            .filter(|(_, kept)| !**kept)
+            .filter(|(_, kept)| **kept == Kept::Nothing)
             .map(|(name, _)| (name.clone(), ()))
             .collect();
-        let all = keep.values().all(|kept| *kept);
+        let all = keep.values().all(|kept| *kept == Kept::Everything);
         Records { keep, skipped, all }
     }
 
     /// Reads and reduces a whole record, kept when its main file is in `files[]`.
     fn reduce(&self, bytes: &[u8]) -> Parsed<RecordOut> {
         match parse_value::<RawRecord>(bytes) {
-            Parsed::Done(record, len) => Parsed::Done(self.reduced(record, true), len),
+            Parsed::Done(record, len) => Parsed::Done(self.reduced(record), len),
             Parsed::Eof => Parsed::Eof,
             Parsed::Bad => Parsed::Bad,
         }
     }
 
-    /// A record's contribution; `wanted` is known true, or else decided by its main file.
-    fn reduced(&self, record: RawRecord, wanted: bool) -> RecordOut {
+    /// A record's contribution: reduced as its main file asks (not at all for a file that
+    /// keeps nothing, or one that is not in `files[]`).
+    fn reduced(&self, record: RawRecord) -> RecordOut {
         let has_branches = record.has_branches();
-        let wanted = wanted
-            || record
-                .main_file_name()
-                .is_some_and(|main| self.keep.get(main) == Some(&true));
-        let kept = wanted
-            .then(|| record.into_stats())
-            .flatten()
-            .filter(|(file, _)| self.keep.contains_key(file));
+        let kept = match record.main_file_name().and_then(|main| self.keep.get(main)) {
+            Some(&kept) if kept != Kept::Nothing => record.into_stats(kept),
+            _ => None,
+        };
         RecordOut { has_branches, kept }
     }
 }
@@ -483,7 +480,7 @@ impl Element for Records {
 
     fn parse(&self, bytes: &[u8]) -> Parsed<RecordOut> {
         if let Some((record, len)) = lane::record(bytes) {
-            return Parsed::Done(self.reduced(record, self.all), len);
+            return Parsed::Done(self.reduced(record), len);
         }
         if self.all {
             return self.reduce(bytes);
@@ -495,7 +492,8 @@ impl Element for Records {
         };
         let wanted = head
             .main_file()
-            .is_some_and(|main| self.keep.get(main) == Some(&true));
+            .and_then(|main| self.keep.get(main))
+            .is_some_and(|kept| *kept != Kept::Nothing);
         if !wanted {
             let out = RecordOut {
                 has_branches: head.has_branches(),
