@@ -38,6 +38,11 @@ impl<'a> Scan<'a> {
 
     /// Consumes `byte` (after blank space).
     fn eat(&mut self, byte: u8) -> Option<()> {
+        // Exports are written without blank space: look at the next byte first.
+        if self.bytes.get(self.pos) == Some(&byte) {
+            self.pos += 1;
+            return Some(());
+        }
         (self.peek()? == byte).then(|| self.pos += 1)
     }
 
@@ -57,25 +62,27 @@ impl<'a> Scan<'a> {
     }
 
     /// An unsigned integer: `0` or digits without a leading zero, not followed by a fraction
-    /// or an exponent, at most `u64::MAX`.
+    /// or an exponent. At most 19 digits (so no overflow is possible): longer numbers, which
+    /// are rare and may pass `u64::MAX`, are left to serde.
     fn uint(&mut self) -> Option<u64> {
         self.blank();
         let start = self.pos;
         let mut value: u64 = 0;
-        while let Some(digit @ b'0'..=b'9') = self.bytes.get(self.pos) {
-            value = value
-                .checked_mul(10)?
-                .checked_add(u64::from(digit - b'0'))?;
+        while let Some(&byte) = self.bytes.get(self.pos) {
+            let digit = byte.wrapping_sub(b'0');
+            if digit > 9 {
+                break;
+            }
+            value = value * 10 + u64::from(digit);
             self.pos += 1;
+            if self.pos - start > 19 {
+                return None;
+            }
         }
         let digits = self.pos - start;
         let leading_zero = digits > 1 && self.bytes.get(start) == Some(&b'0');
         let goes_on = matches!(self.bytes.get(self.pos), Some(b'.' | b'e' | b'E'));
         (digits > 0 && !leading_zero && !goes_on).then_some(value)
-    }
-
-    fn u32(&mut self) -> Option<u32> {
-        u32::try_from(self.uint()?).ok()
     }
 
     /// A string without escapes or control characters, valid UTF-8.
@@ -129,6 +136,9 @@ impl<'a> Scan<'a> {
         match self.peek()? {
             b'"' => self.str().map(drop),
             b'[' => {
+                if self.flat().is_some() {
+                    return Some(());
+                }
                 self.pos += 1;
                 if self.peek()? == b']' {
                     self.pos += 1;
@@ -147,6 +157,90 @@ impl<'a> Scan<'a> {
             b'n' => self.word(b"null"),
             _ => self.number(),
         }
+    }
+
+    /// The fast path of [`Scan::skip`] for an array of unsigned integers and literals written
+    /// without blank space (`segments` entries); `None`, with the cursor unmoved, for anything
+    /// else.
+    fn flat(&mut self) -> Option<()> {
+        let bytes = self.bytes.get(self.pos..)?;
+        (bytes.first() == Some(&b'[')).then_some(())?;
+        let mut at = 1;
+        if bytes.get(at) == Some(&b']') {
+            self.pos += 2;
+            return Some(());
+        }
+        loop {
+            let start = at;
+            match bytes.get(at)? {
+                b'0'..=b'9' => {
+                    while bytes.get(at).is_some_and(u8::is_ascii_digit) {
+                        at += 1;
+                    }
+                    let leading_zero = at - start > 1 && bytes.get(start) == Some(&b'0');
+                    (!leading_zero).then_some(())?;
+                }
+                b't' => at += literal(bytes, at, b"true")?,
+                b'f' => at += literal(bytes, at, b"false")?,
+                b'n' => at += literal(bytes, at, b"null")?,
+                _ => return None,
+            }
+            match bytes.get(at)? {
+                b',' => at += 1,
+                b']' => {
+                    self.pos += at + 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// `N` unsigned integers as `[a,b,…]`: a fast path for regions and branches written
+    /// without blank space, falling back to the general reading otherwise.
+    fn uints<const N: usize>(&mut self) -> Option<[u64; N]> {
+        if let Some(values) = self.packed_uints() {
+            return Some(values);
+        }
+        self.eat(b'[')?;
+        let mut values = [0; N];
+        for (index, value) in values.iter_mut().enumerate() {
+            if index > 0 {
+                self.eat(b',')?;
+            }
+            *value = self.uint()?;
+        }
+        self.eat(b']')?;
+        Some(values)
+    }
+
+    /// [`Scan::uints`] when the array has no blank space; `None`, with the cursor unmoved,
+    /// otherwise.
+    fn packed_uints<const N: usize>(&mut self) -> Option<[u64; N]> {
+        let bytes = self.bytes.get(self.pos..)?;
+        (bytes.first() == Some(&b'[')).then_some(())?;
+        let mut at = 1;
+        let mut values = [0; N];
+        for (index, value) in values.iter_mut().enumerate() {
+            let start = at;
+            let mut number: u64 = 0;
+            while let Some(&byte) = bytes.get(at) {
+                let digit = byte.wrapping_sub(b'0');
+                if digit > 9 || at - start >= 19 {
+                    break;
+                }
+                number = number * 10 + u64::from(digit);
+                at += 1;
+            }
+            let digits = at - start;
+            let leading_zero = digits > 1 && bytes.get(start) == Some(&b'0');
+            let separator = if index + 1 == N { b']' } else { b',' };
+            (digits > 0 && !leading_zero && bytes.get(at) == Some(&separator)).then_some(())?;
+            *value = number;
+            at += 1;
+        }
+        self.pos += at;
+        Some(values)
     }
 
     fn word(&mut self, word: &[u8]) -> Option<()> {
@@ -186,54 +280,30 @@ impl<'a> Scan<'a> {
         }
     }
 
-    fn span(&mut self) -> Option<Span> {
-        Some(Span {
-            line_start: self.u32()?,
-            col_start: self.next_u32()?,
-            line_end: self.next_u32()?,
-            col_end: self.next_u32()?,
-        })
-    }
-
-    fn next_u32(&mut self) -> Option<u32> {
-        self.eat(b',')?;
-        self.u32()
-    }
-
-    fn next_uint(&mut self) -> Option<u64> {
-        self.eat(b',')?;
-        self.uint()
-    }
-
     /// `[line_start, col_start, line_end, col_end, count, file_id, expanded_file_id, kind]`.
     fn region(&mut self) -> Option<Region> {
-        self.eat(b'[')?;
-        let region = Region {
-            span: self.span()?,
-            count: self.next_uint()?,
-            file_id: self.next_u32()?,
-            expanded_file_id: self.next_u32()?,
-            kind: self.next_u32()?,
-        };
-        self.eat(b']')?;
-        Some(region)
+        let [line_start, col_start, line_end, col_end, count, file_id, expanded, kind] =
+            self.uints::<8>()?;
+        Some(Region {
+            span: span([line_start, col_start, line_end, col_end])?,
+            count,
+            file_id: u32::try_from(file_id).ok()?,
+            expanded_file_id: u32::try_from(expanded).ok()?,
+            kind: u32::try_from(kind).ok()?,
+        })
     }
 
     /// `[line_start, col_start, line_end, col_end, true, false, file_id, expanded_file_id, kind]`.
     fn branch(&mut self) -> Option<Branch> {
-        self.eat(b'[')?;
-        let span = self.span()?;
-        let true_count = self.next_uint()?;
-        let false_count = self.next_uint()?;
-        let file_id = self.next_u32()?;
-        self.next_u32()?;
-        self.next_u32()?;
-        self.eat(b']')?;
+        let [line_start, col_start, line_end, col_end, true_count, false_count, file_id, expanded, kind] =
+            self.uints::<9>()?;
+        u32::try_from(expanded).ok()?;
+        u32::try_from(kind).ok()?;
         Some(Branch {
-            span,
+            span: span([line_start, col_start, line_end, col_end])?,
             true_count,
             false_count,
-            file_id,
+            file_id: u32::try_from(file_id).ok()?,
         })
     }
 
@@ -272,23 +342,60 @@ impl<'a> Scan<'a> {
     }
 }
 
+/// The length of `word` when `bytes` holds it at `at`.
+fn literal(bytes: &[u8], at: usize, word: &[u8]) -> Option<usize> {
+    bytes.get(at..)?.starts_with(word).then_some(word.len())
+}
+
+/// A span from four positions, each at most `u32::MAX`.
+fn span([line_start, col_start, line_end, col_end]: [u64; 4]) -> Option<Span> {
+    Some(Span {
+        line_start: u32::try_from(line_start).ok()?,
+        col_start: u32::try_from(col_start).ok()?,
+        line_end: u32::try_from(line_end).ok()?,
+        col_end: u32::try_from(col_end).ok()?,
+    })
+}
+
 /// Sets a value that may be given once.
 fn once<T>(slot: &mut Option<T>, value: T) -> Option<()> {
     slot.replace(value).is_none().then_some(())
 }
 
+/// A function record read by the lane.
+pub(super) enum Record {
+    /// The whole record.
+    Read(RawRecord),
+    /// A record checked but not kept: `skip` said none of its files keeps records.
+    Skipped {
+        /// True when the record lists a branch.
+        has_branches: bool,
+    },
+}
+
 /// A function record at the start of `bytes` and its length, when it is in the lane's subset.
-pub(super) fn record(bytes: &[u8]) -> Option<(RawRecord, usize)> {
+///
+/// `skip` is asked about the record's `filenames` once they are read: when it says none of
+/// them keeps records, the rest of the record is checked without being kept (exports write
+/// `filenames` before `name` and `regions`, the bulk of a record).
+pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[String]) -> bool) -> Option<(Record, usize)> {
     let mut scan = Scan { bytes, pos: 0 };
     let (mut name, mut count, mut regions, mut branches, mut mcdc, mut filenames) =
         (None, None, None, None, None, None);
+    let mut skipping = false;
     scan.object(|scan, key| match key {
-        "name" => once(&mut name, scan.str()?.to_string()),
+        "name" => {
+            let text = scan.str()?;
+            once(&mut name, (!skipping).then(|| text.to_string()))
+        }
         "count" => once(&mut count, scan.uint()?),
         "regions" => {
-            let mut read = Vec::new();
+            let mut read = Vec::with_capacity(if skipping { 0 } else { 16 });
             scan.array(|scan| {
-                read.push(scan.region()?);
+                let region = scan.region()?;
+                if !skipping {
+                    read.push(region);
+                }
                 Some(())
             })?;
             once(&mut regions, read)
@@ -313,17 +420,25 @@ pub(super) fn record(bytes: &[u8]) -> Option<(RawRecord, usize)> {
                 read.push(scan.str()?.to_string());
                 Some(())
             })?;
+            skipping = skip(&read);
             once(&mut filenames, read)
         }
         _ => scan.skip(1),
     })?;
-    let record = RawRecord {
-        name: name?,
-        count: Count(count?),
-        regions: regions?,
-        branches: branches.unwrap_or_default(),
-        mcdc_records: mcdc.map(|()| serde::de::IgnoredAny),
-        filenames: filenames?,
+    let (name, count, regions, filenames) = (name?, count?, regions?, filenames?);
+    let branches = branches.unwrap_or_default();
+    let record = match name {
+        Some(name) if !skipping => Record::Read(RawRecord {
+            name,
+            count: Count(count),
+            regions,
+            branches,
+            mcdc_records: mcdc.map(|()| serde::de::IgnoredAny),
+            filenames,
+        }),
+        _ => Record::Skipped {
+            has_branches: !branches.is_empty(),
+        },
     };
     Some((record, scan.pos))
 }
@@ -413,8 +528,8 @@ mod tests {
         };
         assert_eq!(read("0"), Some(0));
         assert_eq!(read(" 42]"), Some(42));
-        assert_eq!(read("18446744073709551615"), Some(u64::MAX));
-        for declined in ["18446744073709551616", "01", "1.0", "1e3", "-1", "x", ""] {
+        assert_eq!(read("9999999999999999999"), Some(9_999_999_999_999_999_999));
+        for declined in ["18446744073709551615", "01", "1.0", "1e3", "-1", "x", ""] {
             assert_eq!(read(declined), None, "{declined}");
         }
     }
@@ -422,7 +537,12 @@ mod tests {
     #[test]
     fn records_and_entries_read_as_serde_reads_them() {
         let record_text = r#"{"branches":[[3,8,3,14,1,0,0,0,4]],"mcdc_records":[],"count":2,"filenames":["/s/a.rs","/s/m.rs"],"name":"_RNvC1a1f","regions":[[1,1,9,2,2,0,0,0],[3,5,3,9,0,0,1,1],[1,1,1,5,0,1,0,0]],"x":{"y":[1.5]}} tail"#;
-        let (fast, len) = record(record_text.as_bytes()).expect("in the lane");
+        let keep_all = |_: &[String]| false;
+        let (Record::Read(fast), len) =
+            record(record_text.as_bytes(), &keep_all).expect("in the lane")
+        else {
+            panic!("read whole");
+        };
         let mut values = serde_json::Deserializer::from_str(record_text).into_iter::<RawRecord>();
         let slow = values.next().expect("a value").expect("valid");
         assert_eq!(len, values.byte_offset());
@@ -438,7 +558,10 @@ mod tests {
             r#"{"name":"f","count":1,"filenames":[],"regions":[],"branches":[[1,1,1,1,1,1,0,0]]}"#,
             r#"{"name":"f","count":1,"filenames":[],"regions":[],"branches":[],"branches":[]}"#,
         ] {
-            assert!(record(declined.as_bytes()).is_none(), "{declined}");
+            assert!(
+                record(declined.as_bytes(), &keep_all).is_none(),
+                "{declined}"
+            );
         }
         let entry_text = r#"{"segments":[[1,2,3,true,true,false]],"filename":"/s/a.rs","summary":{"lines":{"count":9,"covered":7,"percent":77.7},"functions":{"count":1,"covered":1},"instantiations":{"count":2,"covered":1},"regions":{"count":4,"covered":3},"branches":{"count":2,"covered":1},"mcdc":{"count":0,"covered":0}}}"#;
         let (fast, len) = file_entry(entry_text.as_bytes()).expect("in the lane");

@@ -143,16 +143,29 @@ impl RawRecord {
 
     /// The name of the record's main file (see [`main_file`]), without reducing the record.
     pub(super) fn main_file_name(&self) -> Option<&str> {
-        let expanded: BTreeSet<u32> = self
-            .regions
-            .iter()
-            .filter(|r| r.kind == EXPANSION)
-            .map(|r| r.expanded_file_id)
-            .collect();
-        (0..u32::MAX)
-            .zip(&self.filenames)
-            .find(|(id, _)| !expanded.contains(id))
-            .map(|(_, name)| name.as_str())
+        // Most records name one to three files: a scan of the regions per file beats building
+        // a set; records naming many files (macro-heavy code, or hostile input) build it.
+        let found = if self.filenames.len() <= 4 {
+            let expanded = |id: u32| {
+                self.regions
+                    .iter()
+                    .any(|r| r.kind == EXPANSION && r.expanded_file_id == id)
+            };
+            (0..u32::MAX)
+                .zip(&self.filenames)
+                .find(|(id, _)| !expanded(*id))
+        } else {
+            let expanded: BTreeSet<u32> = self
+                .regions
+                .iter()
+                .filter(|r| r.kind == EXPANSION)
+                .map(|r| r.expanded_file_id)
+                .collect();
+            (0..u32::MAX)
+                .zip(&self.filenames)
+                .find(|(id, _)| !expanded.contains(id))
+        };
+        found.map(|(_, name)| name.as_str())
     }
 
     /// Reduces the record to its main file's name and its statistics, with the items `kept`

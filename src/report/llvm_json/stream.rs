@@ -289,13 +289,21 @@ impl Reader<'_> {
             self.expect(b':')?;
             match key.as_str() {
                 "files" => {
-                    let read = self.array(&Files)?;
-                    set(&mut files, read.into_iter().collect::<Step<Vec<_>>>()?)?;
+                    let mut read = Vec::new();
+                    self.array(&Files, &mut |entry| {
+                        read.push(entry?);
+                        Ok(())
+                    })?;
+                    set(&mut files, read)?;
                 }
                 "functions" => {
                     let known = files.as_ref().ok_or(Stop::Fallback)?;
                     let records = Records::new(known, detail);
-                    let read = self.array(&records)?;
+                    let mut read = KeptRecords::default();
+                    self.array(&records, &mut |record| {
+                        read.add(record);
+                        Ok(())
+                    })?;
                     set(&mut functions, (records.skipped, read))?;
                 }
                 _ => {
@@ -325,22 +333,32 @@ fn is_blank(byte: u8) -> bool {
     matches!(byte, b' ' | b'\n' | b'\r' | b'\t')
 }
 
-/// Groups the kept records by main file.
+/// The kept records by main file, gathered in order as they are read.
+#[derive(Default)]
+struct KeptRecords {
+    by_file: HashMap<String, Vec<FunctionStats>>,
+    has_branches: bool,
+}
+
+impl KeptRecords {
+    fn add(&mut self, record: RecordOut) {
+        self.has_branches |= record.has_branches;
+        if let Some((file, stats)) = record.kept {
+            self.by_file.entry(file).or_default().push(stats);
+        }
+    }
+}
+
+/// The export from its files and records.
 fn collect(
     files: Vec<(String, LlvmSummary)>,
-    functions: Option<(HashMap<String, ()>, Vec<RecordOut>)>,
+    functions: Option<(HashMap<String, ()>, KeptRecords)>,
 ) -> Export {
     let mut has_branch_records = false;
     let (skipped, functions) = match functions {
         Some((skipped, records)) => {
-            let mut by_file: HashMap<String, Vec<FunctionStats>> = HashMap::new();
-            for record in records {
-                has_branch_records |= record.has_branches;
-                if let Some((file, stats)) = record.kept {
-                    by_file.entry(file).or_default().push(stats);
-                }
-            }
-            (skipped, Some(by_file))
+            has_branch_records = records.has_branches;
+            (skipped, Some(records.by_file))
         }
         None => (HashMap::new(), None),
     };
@@ -456,6 +474,13 @@ impl Records {
         }
     }
 
+    /// True when the file keeps no record (or is not in `files[]`).
+    fn keeps_nothing(&self, name: &str) -> bool {
+        self.keep
+            .get(name)
+            .map_or(true, |kept| *kept == Kept::Nothing)
+    }
+
     /// A record's contribution: reduced as its main file asks (not at all for a file that
     /// keeps nothing, or one that is not in `files[]`).
     fn reduced(&self, record: RawRecord) -> RecordOut {
@@ -479,8 +504,20 @@ impl Element for Records {
     type Out = RecordOut;
 
     fn parse(&self, bytes: &[u8]) -> Parsed<RecordOut> {
-        if let Some((record, len)) = lane::record(bytes) {
-            return Parsed::Done(self.reduced(record), len);
+        let skip =
+            |names: &[String]| !self.all && names.iter().all(|name| self.keeps_nothing(name));
+        match lane::record(bytes, &skip) {
+            Some((lane::Record::Read(record), len)) => {
+                return Parsed::Done(self.reduced(record), len)
+            }
+            Some((lane::Record::Skipped { has_branches }, len)) => {
+                let out = RecordOut {
+                    has_branches,
+                    kept: None,
+                };
+                return Parsed::Done(out, len);
+            }
+            None => {}
         }
         if self.all {
             return self.reduce(bytes);
@@ -607,20 +644,27 @@ fn first_key(window: &[u8]) -> &[u8] {
 }
 
 impl Reader<'_> {
-    /// Reads an array of elements, parsing pieces of each window in parallel.
-    fn array<E: Element>(&mut self, element: &E) -> Step<Vec<E::Out>> {
+    /// Reads an array of elements, parsing pieces of each window in parallel, and gives them
+    /// to `sink` in order.
+    fn array<E: Element>(
+        &mut self,
+        element: &E,
+        sink: &mut dyn FnMut(E::Out) -> Step<()>,
+    ) -> Step<()> {
         self.expect(b'[')?;
-        let mut out = Vec::new();
         if self.peek()? == Some(b']') {
             self.pos += 1;
-            return Ok(out);
+            return Ok(());
         }
         loop {
             let window = self.buf.get(self.pos..).unwrap_or_default();
-            match stitch(element, window, self.sizes.piece, &mut out) {
+            let mut out = Vec::new();
+            let end = stitch(element, window, self.sizes.piece, &mut out);
+            out.into_iter().try_for_each(&mut *sink)?;
+            match end {
                 End::Closed(after) => {
                     self.pos += after;
-                    return Ok(out);
+                    return Ok(());
                 }
                 End::Open(next) | End::Short(next) => self.pos += next,
                 End::Bad => return Err(Stop::Fallback),
