@@ -164,6 +164,7 @@ pub fn judge(setup: &Setup, opts: &CheckOptions, verified: bool) -> Result<Outco
         &setup.activations,
         Path::new(&root),
         opts.walk,
+        sources.walked(),
     )?;
     let measured_parts: BTreeMap<String, Vec<Part<'_>>> = parts
         .into_iter()
@@ -220,6 +221,11 @@ impl Sources {
             marked,
             unwalked: false,
         }
+    }
+
+    /// The files the walk found; `None` when the root was not walked.
+    fn walked(&self) -> Option<&BTreeSet<String>> {
+        (!self.unwalked).then_some(&self.walked)
     }
 
     /// True when the measured file `rel` may carry markers: it mentions one, or the walk did

@@ -14,6 +14,11 @@ use covgate::render::table::TableOptions;
 use covgate::render::Show;
 use covgate::roster::command::{self, Mode};
 
+/// mimalloc: a reader of a large export allocates and frees millions of small records, where it
+/// is measurably faster than the system allocator (README "Performance").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {

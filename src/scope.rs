@@ -49,7 +49,8 @@ pub struct Scope {
     pub inactive: Vec<usize>,
 }
 
-/// Classifies the report files and, when `walk` is set, the files on disk under `root`.
+/// Classifies the report files and, when `walk` is set, the files on disk under `root` (the
+/// files [`walk`] finds, or `walked` when the caller has walked the root already).
 /// `activations` holds one entry per `[[exclude]]` of the policy, in order (an entry without
 /// one is taken as active); only active entries exclude files.
 ///
@@ -69,6 +70,7 @@ pub fn resolve(
     activations: &[Activation],
     root: &Path,
     walk: bool,
+    walked: Option<&BTreeSet<String>>,
 ) -> Result<Scope> {
     let included = |p: &str| policy.include.iter().any(|g| g.is_match(p));
     let active = active_excludes(policy, activations);
@@ -99,10 +101,10 @@ pub fn resolve(
     if reported.is_empty() {
         return Err(irrelevant_report(report_files, policy, root));
     }
-    let on_disk = if walk {
-        walk_root(root, &included)?
-    } else {
-        BTreeSet::new()
+    let on_disk = match (walk, walked) {
+        (true, Some(walked)) => walked.clone(),
+        (true, None) => walk_root(root, &included)?,
+        (false, _) => BTreeSet::new(),
     };
     if walk && on_disk.is_empty() {
         return Err(Error::new(format!(
@@ -312,13 +314,21 @@ mod tests {
         assert_eq!(scope.files["src/win.rs"], Class::Excluded(2));
         assert_eq!(scope.inactive, vec![0, 1]);
         // Active (or without an activation): the first entry excludes, the second is stale.
-        let err = resolve(&reported, &policy, &[on(true)], dir.path(), true).expect_err("stale");
+        let err =
+            resolve(&reported, &policy, &[on(true)], dir.path(), true, None).expect_err("stale");
         assert!(
             err.message().contains("  p.toml:6:8: `src/gone.rs` (g)"),
             "{err}"
         );
-        let scope = resolve(&reported, &policy, &[on(true), on(true)], dir.path(), false)
-            .expect("no walk, no staleness");
+        let scope = resolve(
+            &reported,
+            &policy,
+            &[on(true), on(true)],
+            dir.path(),
+            false,
+            None,
+        )
+        .expect("no walk, no staleness");
         assert_eq!(scope.files["src/win.rs"], Class::Excluded(0));
         assert!(scope.inactive.is_empty());
     }

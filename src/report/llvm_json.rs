@@ -380,7 +380,7 @@ pub fn read_with(origin: &str, bytes: &[u8], detail: Detail<'_>) -> Result<Repor
 /// Errors: as [`read`]; a read error of `input` or of `reread`.
 pub fn read_stream(
     origin: &str,
-    input: &mut dyn Read,
+    input: &mut (dyn Read + Send),
     detail: Detail<'_>,
     reread: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
 ) -> Result<Report> {

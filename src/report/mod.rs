@@ -109,7 +109,7 @@ pub fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
 /// Errors: as [`read`]; a read error of `input`; more than [`lcov::MAX_LINE`] bytes of blank
 /// space before the first character.
 pub fn read_from(origin: &str, mut input: impl BufRead, detail: Detail<'_>) -> Result<Report> {
-    read_stream(origin, &mut input, detail, None)
+    read_stream(origin, &mut input, detail)
 }
 
 /// Reads one report file, detecting the format as [`read`] does. Both formats are streamed: an
@@ -121,31 +121,48 @@ pub fn read_from(origin: &str, mut input: impl BufRead, detail: Detail<'_>) -> R
 /// Errors: as [`read_from`]; the file cannot be opened or read.
 pub fn read_file(origin: &str, path: &Path, detail: Detail<'_>) -> Result<Report> {
     let io_error = |e: std::io::Error| Error::new(format!("{origin}: cannot read the report: {e}"));
-    let file = std::fs::File::open(path).map_err(io_error)?;
-    let mut reread = || std::fs::read(path);
-    read_stream(
-        origin,
-        &mut std::io::BufReader::new(file),
-        detail,
-        Some(&mut reread),
-    )
+    let open = || std::fs::File::open(path).map_err(io_error);
+    let mut input = std::io::BufReader::new(open()?);
+    let mut head = Vec::new();
+    match first_byte(origin, &mut input, &mut head)? {
+        // The JSON reader skips the byte-order mark and blank space itself, and reads the
+        // file on another thread while it parses: it opens it again.
+        Some(b'{') => {
+            let mut reread = || std::fs::read(path);
+            llvm_json::read_stream(origin, &mut open()?, detail, &mut reread)
+        }
+        Some(_) => {
+            let input = std::io::Cursor::new(head).chain(input);
+            lcov::read_from(origin, input).map(|(report, _)| report)
+        }
+        None => Err(empty(origin)),
+    }
 }
 
-/// Reads a whole document again, for the reference JSON reader.
-type Reread<'a> = &'a mut dyn FnMut() -> std::io::Result<Vec<u8>>;
-
-/// [`read_from`] and [`read_file`], compiled once (a generic function would be compiled, and
-/// measured, per input type). Without `reread`, a JSON export is read whole first.
-fn read_stream(
-    origin: &str,
-    input: &mut dyn BufRead,
-    detail: Detail<'_>,
-    reread: Option<Reread<'_>>,
-) -> Result<Report> {
-    let io_error = |e: std::io::Error| Error::new(format!("{origin}: cannot read the report: {e}"));
-    // What comes before the first character (a byte-order mark, blank space) is kept, so that
-    // line and column numbers stay those of the input.
+/// [`read_from`], compiled once (a generic function would be compiled, and measured, per input
+/// type): a JSON export is read whole first.
+fn read_stream(origin: &str, input: &mut dyn BufRead, detail: Detail<'_>) -> Result<Report> {
     let mut head = Vec::new();
+    let first = first_byte(origin, input, &mut head)?;
+    let mut input = std::io::Cursor::new(head).chain(input);
+    match first {
+        Some(b'{') => {
+            let mut bytes = Vec::new();
+            input
+                .read_to_end(&mut bytes)
+                .map_err(|e| Error::new(format!("{origin}: cannot read the report: {e}")))?;
+            llvm_json::read_with(origin, &bytes, detail)
+        }
+        Some(_) => lcov::read_from(origin, input).map(|(report, _)| report),
+        None => Err(empty(origin)),
+    }
+}
+
+/// The first byte of a report that is not part of a byte-order mark or blank space, left in
+/// `input`; what comes before it is moved to `head` (so line and column numbers stay those of
+/// the input). `None` for an empty or blank input.
+fn first_byte(origin: &str, input: &mut dyn BufRead, head: &mut Vec<u8>) -> Result<Option<u8>> {
+    let io_error = |e: std::io::Error| Error::new(format!("{origin}: cannot read the report: {e}"));
     while let Some(&next) = BOM.get(head.len()) {
         match input.fill_buf().map_err(io_error)?.first() {
             Some(&byte) if byte == next => {
@@ -155,23 +172,10 @@ fn read_stream(
             _ => break,
         }
     }
-    let first = match head.first() {
+    match head.first() {
         // Part of a byte-order mark is text, as it is for `read`.
-        Some(&byte) if head.len() < BOM.len() => Some(byte),
-        _ => skip_blank(origin, input, &mut head)?,
-    };
-    let Some(first) = first else {
-        return Err(empty(origin));
-    };
-    let mut input = std::io::Cursor::new(head).chain(input);
-    match (first, reread) {
-        (b'{', Some(reread)) => llvm_json::read_stream(origin, &mut input, detail, reread),
-        (b'{', None) => {
-            let mut bytes = Vec::new();
-            input.read_to_end(&mut bytes).map_err(io_error)?;
-            llvm_json::read_with(origin, &bytes, detail)
-        }
-        _ => lcov::read_from(origin, input).map(|(report, _)| report),
+        Some(&byte) if head.len() < BOM.len() => Ok(Some(byte)),
+        _ => skip_blank(origin, input, head),
     }
 }
 

@@ -73,11 +73,11 @@ impl<'a> Scan<'a> {
             if digit > 9 {
                 break;
             }
-            value = value * 10 + u64::from(digit);
-            self.pos += 1;
-            if self.pos - start > 19 {
+            if self.pos - start == 19 {
                 return None;
             }
+            value = value * 10 + u64::from(digit);
+            self.pos += 1;
         }
         let digits = self.pos - start;
         let leading_zero = digits > 1 && self.bytes.get(start) == Some(&b'0');
@@ -529,7 +529,16 @@ mod tests {
         assert_eq!(read("0"), Some(0));
         assert_eq!(read(" 42]"), Some(42));
         assert_eq!(read("9999999999999999999"), Some(9_999_999_999_999_999_999));
-        for declined in ["18446744073709551615", "01", "1.0", "1e3", "-1", "x", ""] {
+        for declined in [
+            "18446744073709551615",
+            "99999999999999999999",
+            "01",
+            "1.0",
+            "1e3",
+            "-1",
+            "x",
+            "",
+        ] {
             assert_eq!(read(declined), None, "{declined}");
         }
     }

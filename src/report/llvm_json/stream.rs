@@ -70,12 +70,13 @@ pub(super) const SIZES: Sizes = Sizes {
 /// Reads a whole export from `input` (see the module documentation).
 pub(super) fn read(
     origin: &str,
-    input: &mut dyn Read,
+    input: &mut (dyn Read + Send),
     detail: &Detail<'_>,
     sizes: Sizes,
 ) -> Step<Report> {
     let mut reader = Reader {
         input,
+        ahead: Vec::new(),
         buf: Vec::new(),
         pos: 0,
         eof: false,
@@ -156,7 +157,9 @@ fn assemble(
 
 /// The input and the window of it in memory: `buf[pos..]` is not yet consumed.
 struct Reader<'i> {
-    input: &'i mut dyn Read,
+    input: &'i mut (dyn Read + Send),
+    /// Input read ahead (while the window was being parsed), not yet in `buf`.
+    ahead: Vec<u8>,
     buf: Vec<u8>,
     pos: usize,
     eof: bool,
@@ -168,16 +171,19 @@ impl Reader<'_> {
     /// holds, so an element larger than a chunk is read in a few steps). False when the input
     /// has ended and nothing was added.
     fn more(&mut self) -> Step<bool> {
-        if self.eof {
-            return Ok(false);
-        }
         self.buf.drain(..self.pos);
         self.pos = 0;
         let want = self.sizes.chunk.max(self.buf.len());
-        let got = (&mut *self.input)
-            .take(want as u64)
-            .read_to_end(&mut self.buf)?;
-        self.eof = got < want;
+        let ahead = std::mem::take(&mut self.ahead);
+        let mut got = ahead.len();
+        self.buf.extend_from_slice(&ahead);
+        if got < want && !self.eof {
+            let read = (&mut *self.input)
+                .take((want - got) as u64)
+                .read_to_end(&mut self.buf)?;
+            self.eof = read < want - got;
+            got += read;
+        }
         Ok(got > 0)
     }
 
@@ -658,8 +664,21 @@ impl Reader<'_> {
         }
         loop {
             let window = self.buf.get(self.pos..).unwrap_or_default();
-            let mut out = Vec::new();
-            let end = stitch(element, window, self.sizes.piece, &mut out);
+            // The next chunk is read while this window is parsed (unless one is read already).
+            let idle = self.eof || !self.ahead.is_empty();
+            let (input, chunk) = (&mut *self.input, self.sizes.chunk);
+            let ((end, out), ahead) = rayon::join(
+                || {
+                    let mut out = Vec::new();
+                    let end = stitch(element, window, self.sizes.piece, &mut out);
+                    (end, out)
+                },
+                || (!idle).then(|| read_ahead(input, chunk)).transpose(),
+            );
+            if let Some((ahead, eof)) = ahead? {
+                self.ahead = ahead;
+                self.eof = eof;
+            }
             out.into_iter().try_for_each(&mut *sink)?;
             match end {
                 End::Closed(after) => {
@@ -674,6 +693,13 @@ impl Reader<'_> {
             }
         }
     }
+}
+
+/// Reads up to `chunk` bytes from `input`, and whether it has now ended.
+fn read_ahead(input: &mut (dyn Read + Send), chunk: usize) -> std::io::Result<(Vec<u8>, bool)> {
+    let mut ahead = Vec::new();
+    let read = input.take(chunk as u64).read_to_end(&mut ahead)?;
+    Ok((ahead, read < chunk))
 }
 
 /// Parses the elements of `window` (which starts at an element) in pieces of `piece` bytes on
