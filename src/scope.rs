@@ -309,6 +309,7 @@ mod tests {
             &[on(false), on(false)],
             dir.path(),
             true,
+            None,
         )
         .expect("scope");
         assert_eq!(scope.files["src/win.rs"], Class::Excluded(2));
