@@ -174,9 +174,10 @@ impl Reader<'_> {
         self.buf.drain(..self.pos);
         self.pos = 0;
         let want = self.sizes.chunk.max(self.buf.len());
-        let ahead = std::mem::take(&mut self.ahead);
-        let mut got = ahead.len();
-        self.buf.extend_from_slice(&ahead);
+        let mut got = self.ahead.len();
+        self.buf.extend_from_slice(&self.ahead);
+        // The read-ahead buffer keeps its memory for the next chunk.
+        self.ahead.clear();
         if got < want && !self.eof {
             let read = (&mut *self.input)
                 .take((want - got) as u64)
@@ -666,17 +667,16 @@ impl Reader<'_> {
             let window = self.buf.get(self.pos..).unwrap_or_default();
             // The next chunk is read while this window is parsed (unless one is read already).
             let idle = self.eof || !self.ahead.is_empty();
-            let (input, chunk) = (&mut *self.input, self.sizes.chunk);
+            let (input, chunk, ahead) = (&mut *self.input, self.sizes.chunk, &mut self.ahead);
             let ((end, out), ahead) = rayon::join(
                 || {
                     let mut out = Vec::new();
                     let end = stitch(element, window, self.sizes.piece, &mut out);
                     (end, out)
                 },
-                || (!idle).then(|| read_ahead(input, chunk)).transpose(),
+                || (!idle).then(|| read_ahead(input, chunk, ahead)).transpose(),
             );
-            if let Some((ahead, eof)) = ahead? {
-                self.ahead = ahead;
+            if let Some(eof) = ahead? {
                 self.eof = eof;
             }
             out.into_iter().try_for_each(&mut *sink)?;
@@ -695,11 +695,15 @@ impl Reader<'_> {
     }
 }
 
-/// Reads up to `chunk` bytes from `input`, and whether it has now ended.
-fn read_ahead(input: &mut (dyn Read + Send), chunk: usize) -> std::io::Result<(Vec<u8>, bool)> {
-    let mut ahead = Vec::new();
-    let read = input.take(chunk as u64).read_to_end(&mut ahead)?;
-    Ok((ahead, read < chunk))
+/// Reads up to `chunk` bytes from `input` into `ahead` (empty), and says whether the input has
+/// now ended.
+fn read_ahead(
+    input: &mut (dyn Read + Send),
+    chunk: usize,
+    ahead: &mut Vec<u8>,
+) -> std::io::Result<bool> {
+    let read = input.take(chunk as u64).read_to_end(ahead)?;
+    Ok(read < chunk)
 }
 
 /// Parses the elements of `window` (which starts at an element) in pieces of `piece` bytes on
