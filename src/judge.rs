@@ -142,7 +142,11 @@ impl Verdict {
 }
 
 /// Judges every in-scope file of `scope`, with the counts in `measured`.
-pub fn evaluate(scope: &Scope, measured: &BTreeMap<String, Measured>, policy: &Policy) -> Verdict {
+pub fn evaluate(
+    scope: &Scope,
+    measured: &BTreeMap<String, Measured<'_>>,
+    policy: &Policy,
+) -> Verdict {
     let mut files: Vec<FileVerdict> = scope
         .files
         .iter()
@@ -168,7 +172,7 @@ pub fn evaluate(scope: &Scope, measured: &BTreeMap<String, Measured>, policy: &P
 fn judge_file(
     path: &str,
     class: &Class,
-    measured: Option<&Measured>,
+    measured: Option<&Measured<'_>>,
     policy: &Policy,
 ) -> FileVerdict {
     let metrics = measured.map_or_else(Vec::new, |m| judge_metrics(&m.summary, policy));

@@ -12,6 +12,7 @@
 //! - LCOV with JSON for the same file: refused (the formats count differently).
 //! - A file named once keeps its report's own numbers (llvm-cov's per-file summary, exactly).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use crate::error::{Error, Result};
@@ -31,11 +32,12 @@ pub struct Part<'a> {
 
 /// A measured file: its merged coverage and the summary judged.
 #[derive(Debug, Clone)]
-pub struct Measured {
+pub struct Measured<'a> {
     /// The four metric counts (`None` = not available from this input).
     pub summary: Summary,
-    /// The merged coverage behind the summary (for listing uncovered items).
-    pub coverage: FileCoverage,
+    /// The merged coverage behind the summary (for listing uncovered items): the report's own
+    /// when one report names the file and no marker applies, so nothing is copied.
+    pub coverage: Cow<'a, FileCoverage>,
     /// Origins of the reports that named the file.
     pub origins: Vec<String>,
     /// What inline ignore markers took out of the file's metrics.
@@ -54,25 +56,32 @@ pub struct Measured {
 ///
 /// Errors: a file that is in both an LCOV and a JSON report; JSON parts that cannot be merged;
 /// markers in a file that only a `-summary-only` export names.
-pub fn measure(
-    parts: &BTreeMap<String, Vec<Part<'_>>>,
+pub fn measure<'a>(
+    parts: &BTreeMap<String, Vec<Part<'a>>>,
     ignores: &BTreeMap<String, Ignores>,
-) -> Result<BTreeMap<String, Measured>> {
+) -> Result<BTreeMap<String, Measured<'a>>> {
     parts
         .iter()
         .map(|(path, parts)| Ok((path.clone(), measure_one(path, parts, ignores.get(path))?)))
         .collect()
 }
 
-fn measure_one(path: &str, parts: &[Part<'_>], ignores: Option<&Ignores>) -> Result<Measured> {
+fn measure_one<'a>(
+    path: &str,
+    parts: &[Part<'a>],
+    ignores: Option<&Ignores>,
+) -> Result<Measured<'a>> {
     let origins: Vec<String> = parts.iter().map(|p| p.report.origin.clone()).collect();
     let branches_available = parts.iter().any(|p| p.report.has_branch_data);
     let merged = merge(path, parts)?;
     let (coverage, ignored) = match ignores {
-        Some(ignores) => ignore::apply(path, &merged, ignores, &origins)?,
+        Some(ignores) => {
+            let (applied, ignored) = ignore::apply(path, &merged, ignores, &origins)?;
+            (Cow::Owned(applied), ignored)
+        }
         None => (merged, Ignored::default()),
     };
-    let mut summary = match &coverage {
+    let mut summary = match &*coverage {
         FileCoverage::Lcov(file) => file.summary(),
         FileCoverage::Llvm(file) => llvm_summary(&file.summary),
     };
@@ -95,7 +104,15 @@ pub fn llvm_summary(s: &LlvmSummary) -> Summary {
     }
 }
 
-fn merge(path: &str, parts: &[Part<'_>]) -> Result<FileCoverage> {
+/// The coverage of a file from its parts: borrowed when there is one part.
+fn merge<'a>(path: &str, parts: &[Part<'a>]) -> Result<Cow<'a, FileCoverage>> {
+    if let [only] = parts {
+        return Ok(Cow::Borrowed(only.coverage));
+    }
+    merge_parts(path, parts).map(Cow::Owned)
+}
+
+fn merge_parts(path: &str, parts: &[Part<'_>]) -> Result<FileCoverage> {
     let mut lcov = Vec::new();
     let mut llvm = Vec::new();
     for part in parts {
@@ -120,9 +137,6 @@ fn merge(path: &str, parts: &[Part<'_>]) -> Result<FileCoverage> {
 }
 
 fn merge_llvm(path: &str, parts: &[(&str, &LlvmFile)]) -> Result<LlvmFile> {
-    if let [(_, only)] = parts {
-        return Ok((*only).clone());
-    }
     let detail: Option<Vec<_>> = parts
         .iter()
         .map(|(_, f)| f.functions.as_ref())
