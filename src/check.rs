@@ -444,3 +444,79 @@ fn resolve_parts<'a>(
     }
     parts
 }
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    fn set(paths: &[&str]) -> BTreeSet<String> {
+        paths.iter().map(|p| p.to_string()).collect()
+    }
+
+    #[test]
+    fn report_files_may_carry_markers_unless_the_walk_knows_better() {
+        let sources = Sources {
+            walked: set(&["src/a.rs", "src/m.rs"]),
+            marked: set(&["src/m.rs"]),
+            unwalked: false,
+        };
+        let inside = |p: &str| Location::Inside(p.to_string());
+        let outside = |p: &str| Location::Outside(p.to_string());
+        assert!(sources.may_mark(&inside("src/m.rs")));
+        assert!(!sources.may_mark(&inside("src/a.rs")));
+        // Resolved later through the export's manifest hint: an ending is the file.
+        assert!(sources.may_mark(&outside("/ci/ws/src/m.rs")));
+        assert!(!sources.may_mark(&outside("/ci/ws/src/a.rs")));
+        // Not seen by the walk: nothing is known, so its records are kept.
+        assert!(sources.may_mark(&outside("/ci/ws/src/new.rs")));
+        assert!(sources.may_carry(&"src/m.rs".to_string()));
+        assert!(!sources.may_carry(&"src/a.rs".to_string()));
+        assert!(sources.may_carry(&"src/hidden.rs".to_string()));
+        assert_eq!(sources.walked(), Some(&sources.walked));
+        let unwalked = Sources {
+            unwalked: true,
+            ..Sources::default()
+        };
+        assert!(!unwalked.may_mark(&inside("src/m.rs")));
+        assert_eq!(unwalked.walked(), None);
+    }
+
+    #[test]
+    fn sources_are_walked_and_scanned_before_the_reports_are_read() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("src")).expect("mkdir");
+        std::fs::write(
+            root.join("coverage-policy.toml"),
+            "[measure]\ninclude = [\"src/**/*.rs\"]\n",
+        )
+        .expect("policy");
+        std::fs::write(root.join("src/a.rs"), "fn a() {}\n").expect("a");
+        std::fs::write(
+            root.join("src/m.rs"),
+            "fn m() {} // covgate:ignore -- why\n",
+        )
+        .expect("m");
+        let opts = CheckOptions {
+            walk: true,
+            cwd: root.to_path_buf(),
+            ..CheckOptions::default()
+        };
+        let setup = Setup::load(&opts).expect("setup");
+        let sources = Sources::find(&setup, &opts);
+        assert_eq!(sources.walked, set(&["src/a.rs", "src/m.rs"]));
+        assert_eq!(sources.marked, set(&["src/m.rs"]));
+        let unwalked = Sources::find(
+            &setup,
+            &CheckOptions {
+                walk: false,
+                ..opts.clone()
+            },
+        );
+        assert!(unwalked.unwalked);
+        let mut gone = setup.clone();
+        gone.root = root.join("missing").to_string_lossy().into_owned();
+        assert!(Sources::find(&gone, &opts).unwalked);
+    }
+}

@@ -895,4 +895,28 @@ mod tests {
             vec![(1, " a"), (2, "b ")]
         );
     }
+
+    #[test]
+    fn a_quick_look_finds_every_family_it_is_asked_for() {
+        let all = Family::ALL;
+        for (text, family) in [
+            ("// covgate:ignore-next -- x", Family::Covgate),
+            ("/* LCOV_EXCL_LINE */", Family::Lcov),
+            ("// grcov-excl-start", Family::Grcov),
+        ] {
+            assert!(mentions_markers(text.as_bytes(), &all), "{text}");
+            assert!(mentions_markers(text.as_bytes(), &[family]), "{text}");
+            let others: Vec<Family> = all.into_iter().filter(|f| *f != family).collect();
+            assert!(!mentions_markers(text.as_bytes(), &others), "{text}");
+        }
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("m.rs"), "// LCOV_EXCL_LINE\n").expect("m");
+        std::fs::write(dir.path().join("a.rs"), "fn a() {}\n").expect("a");
+        let paths: BTreeSet<String> = ["m.rs", "a.rs", "missing.rs"]
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        let found = files_mentioning_markers(dir.path(), &paths, &all);
+        assert_eq!(found.into_iter().collect::<Vec<_>>(), ["m.rs"]);
+    }
 }

@@ -1857,8 +1857,10 @@ mod tests {
         let started = std::time::Instant::now();
         let (report, _) = read_ok(&text);
         assert_eq!(lcov(&report, 0).summary().functions, c(0, 1000));
+        // A guard against the megabyte expansions (minutes without the limit), not a benchmark:
+        // the bound is loose so a busy CI machine passes it.
         assert!(
-            started.elapsed().as_secs_f64() < 2.0,
+            started.elapsed().as_secs_f64() < 20.0,
             "{:?}",
             started.elapsed()
         );

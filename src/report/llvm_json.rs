@@ -391,3 +391,91 @@ pub fn read_stream(
         Err(stream::Stop::Fallback) => document::read(origin, &reread().map_err(io_error)?),
     }
 }
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_keep_what_their_summary_and_markers_need() {
+        let full = LlvmSummary {
+            regions: Counts::new(2, 2),
+            lines: Counts::new(3, 3),
+            ..LlvmSummary::default()
+        };
+        let short = |counts: Counts, set: fn(&mut LlvmSummary, Counts)| {
+            let mut summary = full;
+            set(&mut summary, counts);
+            summary
+        };
+        let marked = |name: &str| name == "m.rs";
+        let needed = Detail::Needed(&marked);
+        assert_eq!(Detail::All.kept("a.rs", &full), Kept::Everything);
+        assert_eq!(needed.kept("m.rs", &full), Kept::Everything);
+        assert_eq!(needed.kept("a.rs", &full), Kept::Nothing);
+        let setters: [fn(&mut LlvmSummary, Counts); 4] = [
+            |s, c| s.regions = c,
+            |s, c| s.functions = c,
+            |s, c| s.lines = c,
+            |s, c| s.branches = c,
+        ];
+        for set in setters {
+            assert_eq!(
+                needed.kept("a.rs", &short(Counts::new(1, 2), set)),
+                Kept::Misses
+            );
+        }
+        // Instantiations are not judged: one that never ran needs no detail.
+        let mut summary = full;
+        summary.instantiations = Counts::new(1, 2);
+        assert_eq!(needed.kept("a.rs", &summary), Kept::Nothing);
+        assert_eq!(format!("{:?}", Detail::All), "Detail::All");
+        assert_eq!(format!("{needed:?}"), "Detail::Needed(..)");
+    }
+
+    #[test]
+    fn records_without_items_read_as_empty() {
+        let record = FunctionStats {
+            name: Box::default(),
+            count: 1,
+            key: (1, 1),
+            regions: Counts::new(1, 1),
+            lines: Counts::new(1, 1),
+            branches: Counts::default(),
+            function_ignored: false,
+            items: None,
+        };
+        assert!(record.uncovered_regions().is_empty());
+        assert!(record.uncovered_branches().is_empty());
+        assert!(record.uncovered_lines().is_empty());
+        assert!(record.covered_region_lines().is_empty());
+        assert!(record.covered_branch_lines().is_empty());
+        assert!(record.covered_lines().is_empty());
+        assert!(RecordItems::default().is_empty());
+        let items = RecordItems {
+            covered_lines: vec![LineRange { start: 1, end: 1 }],
+            ..RecordItems::default()
+        };
+        assert!(!items.is_empty());
+    }
+
+    #[test]
+    fn stream_errors_are_read_errors() {
+        struct Failing;
+        impl Read for Failing {
+            fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("unplugged"))
+            }
+        }
+        let mut never = || -> std::io::Result<Vec<u8>> { panic!("not read again") };
+        let e = read_stream("r.json", &mut Failing, Detail::All, &mut never).expect_err("io");
+        assert_eq!(e.message(), "r.json: cannot read the report: unplugged");
+        let mut gone = || Err(std::io::Error::other("deleted"));
+        let e = read_stream("r.json", &mut &b"{"[..], Detail::All, &mut gone).expect_err("io");
+        assert_eq!(e.message(), "r.json: cannot read the report: deleted");
+        let mut again = || Ok(b"{".to_vec());
+        let e = read_stream("r.json", &mut &b"{"[..], Detail::All, &mut again).expect_err("cut");
+        assert!(e.message().contains("ends early"), "{}", e.message());
+    }
+}

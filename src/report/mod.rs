@@ -371,4 +371,33 @@ mod tests {
         assert_eq!(kind.describe(), "llvm-cov JSON 2.0.1");
         assert_eq!(ReportKind::Lcov.describe(), "LCOV");
     }
+
+    #[test]
+    fn files_are_read_in_either_format() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let write = |name: &str, text: &[u8]| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).expect("write");
+            path
+        };
+        let file =
+            |path: &Path| read_file("r", path, Detail::All).map_err(|e| e.message().to_string());
+        let json = file(&write("a.json", format!("\u{FEFF} {JSON}").as_bytes())).expect("json");
+        assert_eq!(json.files.len(), 1);
+        let lcov = file(&write("a.info", b"\nSF:a.rs\nDA:1,1\nend_of_record\n")).expect("lcov");
+        assert!(matches!(lcov.kind, ReportKind::Lcov), "{:?}", lcov.kind);
+        let e = file(&write("blank.json", b" \n"))
+            .map(|_| ())
+            .expect_err("blank");
+        assert!(e.contains("the report is empty"), "{e}");
+        let e = file(&dir.path().join("missing.json"))
+            .map(|_| ())
+            .expect_err("missing");
+        assert!(e.starts_with("r: cannot read the report: "), "{e}");
+        // A broken export is read again by the reference reader, which words the error.
+        let e = file(&write("cut.json", &JSON.as_bytes()[..40]))
+            .map(|_| ())
+            .expect_err("cut");
+        assert!(e.contains("ends early (truncated?)"), "{e}");
+    }
 }

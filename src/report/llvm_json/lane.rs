@@ -586,4 +586,92 @@ mod tests {
             assert!(file_entry(declined.as_bytes()).is_none(), "{declined}");
         }
     }
+
+    #[test]
+    fn records_of_files_that_keep_nothing_are_checked_not_stored() {
+        let text = r#"{"branches":[[3,8,3,14,1,0,0,0,4]],"count":2,"filenames":["/s/a.rs"],"name":"f","regions":[[1,1,9,2,2,0,0,0]]}"#;
+        let skip_all = |_: &[String]| true;
+        let Some((Record::Skipped { has_branches }, len)) = record(text.as_bytes(), &skip_all)
+        else {
+            panic!("skipped");
+        };
+        assert!(has_branches && len == text.len());
+        // Checked all the same: a bad region is declined.
+        let bad = text.replace("[1,1,9,2,2,0,0,0]", "[1,1,9,2,2,0,0]");
+        assert!(record(bad.as_bytes(), &skip_all).is_none());
+        // `filenames` after `regions`: the regions are read, then the record is skipped.
+        let late = r#"{"regions":[[1,1,9,2,2,0,0,0]],"name":"f","count":0,"filenames":["a"]}"#;
+        assert!(matches!(
+            record(late.as_bytes(), &skip_all),
+            Some((
+                Record::Skipped {
+                    has_branches: false
+                },
+                _
+            ))
+        ));
+    }
+
+    #[test]
+    fn blank_space_takes_the_general_path() {
+        let spaced = "{ \"name\" : \"f\" , \"count\" : 1 , \"filenames\" : [ \"a\" ] ,\n \"regions\" : [ [ 1 , 1 , 2 , 2 , 1 , 0 , 0 , 0 ] ] , \"branches\" : [ [ 1 , 1 , 1 , 5 , 0 , 1 , 0 , 0 , 4 ] ] }";
+        let keep_all = |_: &[String]| false;
+        let (Record::Read(fast), len) = record(spaced.as_bytes(), &keep_all).expect("in the lane")
+        else {
+            panic!("read whole");
+        };
+        let slow: RawRecord = serde_json::from_str(spaced).expect("valid");
+        assert_eq!(len, spaced.len());
+        assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
+        for declined in [
+            "[ 1 , 2 ]",
+            "[1,2,3]",
+            "[1,2",
+            "[01,2]",
+            "[4294967296,1,1,1,1,0,0,0]",
+            "[1,1,1,1,1,4294967296,0,0]",
+            "[1,1,1,1,1,0,4294967296,0]",
+            "[1,1,1,1,1,0,0,4294967296]",
+        ] {
+            let mut scan = Scan {
+                bytes: declined.as_bytes(),
+                pos: 0,
+            };
+            assert!(scan.region().is_none(), "{declined}");
+        }
+        for declined in [
+            "[1,1,1,1,1,1,0,4294967296,0]",
+            "[1,1,1,1,1,1,0,0,4294967296]",
+            "[1,1,1,1,1,1,4294967296,0,0]",
+            "[1,1,4294967296,1,1,1,0,0,0]",
+        ] {
+            let mut scan = Scan {
+                bytes: declined.as_bytes(),
+                pos: 0,
+            };
+            assert!(scan.branch().is_none(), "{declined}");
+        }
+    }
+
+    #[test]
+    fn flat_arrays_take_the_fast_path_or_none() {
+        for (text, len) in [
+            ("[]", Some(2)),
+            ("[1,true,false,null,0]", Some(21)),
+            ("[1.5]", None),
+            ("[01]", None),
+            ("[tru]", None),
+            ("[fals]", None),
+            ("[nul]", None),
+            ("[\"s\"]", None),
+            ("[1", None),
+            ("x", None),
+        ] {
+            let mut scan = Scan {
+                bytes: text.as_bytes(),
+                pos: 0,
+            };
+            assert_eq!(scan.flat().map(|()| scan.pos), len, "{text}");
+        }
+    }
 }

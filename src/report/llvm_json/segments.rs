@@ -904,8 +904,10 @@ mod reference_tests {
         let started = std::time::Instant::now();
         let summary = line_summary(regions, LineRule::Current);
         assert_eq!(summary.counts.total, u64::from(2 * n));
+        // A guard against quadratic time (which takes minutes here), not a benchmark: the bound
+        // is loose so a busy CI machine passes it.
         assert!(
-            started.elapsed().as_secs_f64() < 2.0,
+            started.elapsed().as_secs_f64() < 20.0,
             "{:?}",
             started.elapsed()
         );

@@ -227,7 +227,7 @@ impl Reader<'_> {
             let parsed = values.next();
             let end = values.byte_offset();
             match parsed {
-                Some(Ok(value)) if end < window.len() || self.eof => {
+                Some(Ok(value)) if end < window.len() || (self.eof && self.ahead.is_empty()) => {
                     self.pos += end;
                     return Ok(value);
                 }
@@ -545,10 +545,8 @@ impl Element for Records {
             };
             return Parsed::Done(out, len);
         }
-        match bytes.get(..len).map(|record| self.reduce(record)) {
-            Some(Parsed::Done(out, _)) => Parsed::Done(out, len),
-            _ => Parsed::Bad,
-        }
+        // Read again, whole: the head took the same checks, so this reads the same element.
+        self.reduce(bytes)
     }
 }
 
@@ -913,5 +911,223 @@ mod tests {
                 );
             }
         }
+    }
+
+    const FULL: &str = r#"{"lines":{"count":2,"covered":2},"functions":{"count":1,"covered":1},"instantiations":{"count":1,"covered":1},"regions":{"count":1,"covered":1}}"#;
+    const PART: &str = r#"{"lines":{"count":2,"covered":1},"functions":{"count":1,"covered":1},"instantiations":{"count":1,"covered":1},"regions":{"count":2,"covered":1},"branches":{"count":0,"covered":0}}"#;
+
+    fn entry(name: &str, summary: &str) -> String {
+        format!(r#"{{"filename":{name},"summary":{summary},"segments":[[1,1,1,true,true,false]]}}"#)
+    }
+
+    fn rec(name: &str, file: &str) -> String {
+        format!(
+            r#"{{"branches":[],"count":1,"filenames":[{file}],"name":{name},"regions":[[1,1,3,2,1,0,0,0],[2,5,2,9,0,0,0,0]]}}"#
+        )
+    }
+
+    fn doc(export: &str) -> String {
+        format!(
+            r#"{{"data":[{export}],"type":"llvm.coverage.json.export","version":"2.0.1","cargo_llvm_cov":{{"manifest_path":"/m/Cargo.toml"}},"extra":[1,{{"x":null}}]}}"#
+        )
+    }
+
+    fn standard() -> String {
+        // The last record expands four macro files into b.rs (its main file is the last one).
+        let expanding = r#"{"count":0,"filenames":["h1","h2","h3","h4","b.rs"],"name":"fe","regions":[[1,1,1,9,0,0,0,0],[1,1,1,9,0,4,0,1],[1,1,1,9,0,4,1,1],[1,1,1,9,0,4,2,1],[1,1,1,9,0,4,3,1],[2,1,2,5,0,4,0,0]]}"#;
+        format!(
+            r#"{{"files":[{},{}],"functions":[{},{},{},{expanding}],"totals":{{}}}}"#,
+            entry(r#""a.rs""#, FULL),
+            entry(r#""b.rs""#, PART),
+            rec(r#""fa""#, r#""a.rs""#),
+            rec(r#""fb""#, r#""b.rs""#),
+            rec(r#""fc""#, r#""c.rs""#),
+        )
+    }
+
+    /// The files of a report with how many records each kept (`-` for none), or why it stopped.
+    fn outcome(text: &str, detail: &Detail<'_>, sizes: Sizes) -> String {
+        let mut input = text.as_bytes();
+        match read("t.json", &mut input, detail, sizes) {
+            Ok(report) => report
+                .files
+                .iter()
+                .map(|f| match &f.coverage {
+                    FileCoverage::Llvm(LlvmFile {
+                        functions: Some(records),
+                        ..
+                    }) => format!("{}:{}", f.path, records.len()),
+                    _ => format!("{}:-", f.path),
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+            Err(Stop::Fallback) => "fallback".to_string(),
+            Err(Stop::Io(e)) => format!("io {e}"),
+        }
+    }
+
+    const NONE_MARKED: Detail<'static> = Detail::Needed(&|_| false);
+    const SMALL: Sizes = Sizes { chunk: 7, piece: 5 };
+
+    #[test]
+    fn records_are_kept_as_their_file_needs() {
+        for sizes in [SIZES, SMALL] {
+            let text = doc(&standard());
+            assert_eq!(outcome(&text, &Detail::All, sizes), "a.rs:1 b.rs:2");
+            assert_eq!(outcome(&text, &NONE_MARKED, sizes), "a.rs:- b.rs:2");
+            let marked = |name: &str| name == "a.rs";
+            assert_eq!(
+                outcome(&text, &Detail::Needed(&marked), sizes),
+                "a.rs:1 b.rs:2"
+            );
+            let bom = format!("\u{FEFF}{text}\n");
+            assert_eq!(outcome(&bom, &NONE_MARKED, sizes), "a.rs:- b.rs:2");
+        }
+        let mut input = doc(&standard()).into_bytes();
+        let report = read("t.json", &mut input.as_slice(), &NONE_MARKED, SMALL).expect("read");
+        assert_eq!(report.manifest_path.as_deref(), Some("/m/Cargo.toml"));
+        assert!(matches!(
+            report.kind,
+            ReportKind::LlvmJson { summary_only: false, ref version } if version == "2.0.1"
+        ));
+        // Kept for its misses only: a record that ran keeps no name.
+        let Some(FileCoverage::Llvm(b)) = report.files.get(1).map(|f| &f.coverage) else {
+            panic!("b.rs");
+        };
+        let records = b.functions.as_deref().unwrap_or_default();
+        let names: Vec<&str> = records.iter().map(|r| &*r.name).collect();
+        assert_eq!(names, ["", "fe"], "a record that never ran keeps its name");
+        input.clear();
+    }
+
+    #[test]
+    fn elements_the_lane_declines_are_read_by_serde() {
+        // An escaped name or filename, and `mcdc_records: null`, are not in the lane.
+        let export = format!(
+            r#"{{"files":[{},{}],"functions":[{},{},{}]}}"#,
+            entry(r#""a\u002ers""#, FULL),
+            entry(r#""b.rs""#, PART),
+            rec(r#""f\u0061""#, r#""a.rs""#),
+            rec(r#""f\u0062""#, r#""b.rs""#).replace(r#""branches":[]"#, r#""mcdc_records":null"#),
+            rec(r#""f\u0063""#, r#""c.rs""#),
+        );
+        for sizes in [SIZES, SMALL] {
+            assert_eq!(outcome(&doc(&export), &Detail::All, sizes), "a.rs:1 b.rs:1");
+            assert_eq!(outcome(&doc(&export), &NONE_MARKED, sizes), "a.rs:- b.rs:1");
+        }
+        // A summary-only export, and empty arrays.
+        let summary_only = format!(r#"{{"files":[{}]}}"#, entry(r#""a.rs""#, FULL));
+        assert_eq!(outcome(&doc(&summary_only), &NONE_MARKED, SIZES), "a.rs:-");
+        assert_eq!(
+            outcome(&doc(r#"{"files":[],"functions":[]}"#), &NONE_MARKED, SMALL),
+            ""
+        );
+    }
+
+    #[test]
+    fn anything_unusual_falls_back() {
+        let good = doc(&standard());
+        let type_first = good.replacen(r#"{"data""#, r#"{"type":"x","data""#, 1);
+        let cases = [
+            format!("{good} x"),
+            good.replace(r#","version":"2.0.1""#, ""),
+            good.replace(r#""data":"#, r#""other":"#),
+            good.replace(r#""type":"llvm.coverage.json.export""#, r#""type":"other""#),
+            type_first,
+            good.replace(r#","type":"#, r#" "type":"#),
+            good.replace(r#""type":"llvm.coverage.json.export""#, r#""type":7"#),
+            good.replace("\"data\":[{", "\"data\":[{\"files\":[]},{"),
+            good.replacen(r#""files":"#, r#""functions":[],"files":"#, 1),
+            good.replacen(r#""files":"#, r#""files":[],"files":"#, 1),
+            good.replace(r#","totals":{}"#, r#" "totals":{}"#),
+            good.replace(r#""files":"#, r#""fils":"#),
+            good.replace(r#""count":2,"covered":1"#, r#""count":1,"covered":2"#),
+            good.replace(r#""filename":"a.rs""#, r#""filename":"""#),
+            good.replace(r#""count":1,"filenames""#, r#""count":-1,"filenames""#),
+            good.replace(
+                r#""filenames":["c.rs"]"#,
+                r#""filenames":["c.rs"],"name":"x""#,
+            ),
+            good.replace(r#"[2,5,2,9,0,0,0,0]]"#, r#"[2,5,2,9,0,0,0,0],]"#),
+            good.replace(r#""files":["#, r#""files":{"#),
+            good.get(..good.len() / 2).unwrap_or_default().to_string(),
+            "[]".to_string(),
+            String::new(),
+            " \n".to_string(),
+        ];
+        for (index, text) in cases.iter().enumerate() {
+            for sizes in [SIZES, SMALL, Sizes { chunk: 1, piece: 1 }] {
+                assert_eq!(
+                    outcome(text, &NONE_MARKED, sizes),
+                    "fallback",
+                    "case {index}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn values_cut_by_the_window_are_read_whole() {
+        // A number at the end of a window may go on: the reader reads more before taking it.
+        let text = doc(&standard()).replace(r#""extra":[1,"#, r#""n":1234567,"extra":[1,"#);
+        for chunk in 1..40 {
+            let sizes = Sizes { chunk, piece: 3 };
+            assert_eq!(
+                outcome(&text, &NONE_MARKED, sizes),
+                "a.rs:- b.rs:2",
+                "{chunk}"
+            );
+        }
+    }
+
+    #[test]
+    fn read_errors_stop_the_reader() {
+        struct Failing;
+        impl Read for Failing {
+            fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("disk on fire"))
+            }
+        }
+        match read("t.json", &mut Failing, &Detail::All, SIZES) {
+            Err(Stop::Io(e)) => assert_eq!(e.to_string(), "disk on fire"),
+            other => panic!("{other:?}"),
+        }
+        /// Fails after its first chunk: the error comes from a read ahead.
+        struct Once(Vec<u8>);
+        impl Read for Once {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                if self.0.is_empty() {
+                    return Err(std::io::Error::other("gone"));
+                }
+                let n = buf.len().min(self.0.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0.drain(..n);
+                Ok(n)
+            }
+        }
+        let text = doc(&standard());
+        let head = text.get(..60).unwrap_or_default().as_bytes().to_vec();
+        let mut input = Once(head);
+        let sizes = Sizes {
+            chunk: 60,
+            piece: 8,
+        };
+        assert!(matches!(
+            read("t.json", &mut input, &Detail::All, sizes),
+            Err(Stop::Io(_))
+        ));
+    }
+
+    #[test]
+    fn errors_at_the_end_of_the_bytes_may_be_cuts() {
+        let err =
+            |text: &str| serde_json::from_str::<serde_json::Value>(text).expect_err("invalid");
+        assert!(at_end(&err("[1,"), b"[1,"));
+        assert!(at_end(&err("[1,]"), b"[1,]"));
+        assert!(!at_end(&err("[1,] "), b"[1,] "));
+        assert!(at_end(&err("[\n1,\n]"), b"[\n1,\n]"));
+        assert!(!at_end(&err("[\n1,\n] "), b"[\n1,\n] "));
+        // A position past the bytes given (cannot happen for the bytes parsed): not a cut.
+        assert!(!at_end(&err("[\n\n\n1,\n]"), b"[1,]"));
     }
 }
