@@ -170,19 +170,23 @@ fn demangle_cpp(name: &str) -> Option<String> {
 }
 
 fn from_llvm(records: &[FunctionStats]) -> Uncovered {
-    let mut groups: BTreeMap<(u32, u32), Vec<&FunctionStats>> = BTreeMap::new();
+    // Each group: the record that created it, and the others.
+    type Group<'a> = (&'a FunctionStats, Vec<&'a FunctionStats>);
+    let mut groups: BTreeMap<(u32, u32), Group<'_>> = BTreeMap::new();
     for record in records {
-        groups.entry(record.key).or_default().push(record);
+        groups
+            .entry(record.key)
+            .and_modify(|(_, rest)| rest.push(record))
+            .or_insert((record, Vec::new()));
     }
     let mut out = Uncovered::default();
-    for group in groups.values() {
-        // Every group holds the record that created it, so a best record always exists.
+    for (first, rest) in groups.values() {
+        // The record with the largest (covered, total), the last of equals (as `max_by_key`).
         let best = |metric: fn(&FunctionStats) -> (u64, u64)| {
-            group
-                .iter()
-                .copied()
-                .max_by_key(|r| metric(r))
-                .expect("an instantiation group holds at least one record")
+            rest.iter().fold(
+                *first,
+                |best, r| if metric(r) >= metric(best) { r } else { best },
+            )
         };
         let r = best(|r| (r.regions.covered, r.regions.total));
         out.regions.extend(r.uncovered_regions().iter().cloned());
@@ -196,8 +200,10 @@ fn from_llvm(records: &[FunctionStats]) -> Uncovered {
                 side: b.outcome.to_string(),
                 what: "never taken",
             }));
-        let never_ran = group.iter().all(|r| r.count == 0 && !r.function_ignored);
-        if let Some(first) = group.first().filter(|_| never_ran) {
+        let never_ran = std::iter::once(first)
+            .chain(rest)
+            .all(|r| r.count == 0 && !r.function_ignored);
+        if never_ran {
             out.functions.push(FunctionItem {
                 line: Some(first.key.0),
                 name: demangle(&first.name),

@@ -623,7 +623,8 @@ fn candidate(window: &[u8], from: usize, to: usize, key: &[u8]) -> Option<usize>
             .find(|b| !is_blank(**b))
             .is_some_and(|b| *b == b',');
         let rest = window.get(at..).unwrap_or_default();
-        let rest = &rest[rest.iter().take_while(|b| is_blank(**b)).count()..];
+        let blank = rest.iter().take_while(|b| is_blank(**b)).count();
+        let rest = rest.get(blank..).unwrap_or_default();
         if after_comma
             && rest.first() == Some(&b'"')
             && rest.get(1..).is_some_and(|r| r.starts_with(key))
