@@ -359,11 +359,10 @@ fn every_bad_input_fails_cleanly_and_fast() {
 }
 
 /// A line of 1 GiB of digits, streamed through standard input, must be refused at once and in
-/// bounded memory (the process may not map 512 MiB). Needs `covgate check` to read reports with
-/// `report::read_from` (streaming) instead of reading them whole.
+/// bounded memory (the process may not map 512 MiB): `covgate check -` streams an LCOV
+/// tracefile from stdin.
 #[cfg(unix)]
 #[test]
-#[ignore = "needs check.rs to stream reports through covgate::report::read_from"]
 fn a_gigabyte_line_on_stdin_in_bounded_memory() {
     use std::process::{Command, Stdio};
 
