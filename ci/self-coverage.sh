@@ -10,7 +10,10 @@ cd "$(dirname "$0")/.."
 
 export_path=target/self-coverage.json
 
-# A clean profile and build folder, so stale profiles cannot help.
+# A clean profile and build folder, so stale profiles cannot help. The folder is removed whole:
+# `cargo llvm-cov clean` leaves test binaries of an older cargo build layout in place, and those
+# (with their uncovered copies of every function) would be counted too.
+rm -rf target/llvm-cov-target
 cargo +nightly llvm-cov clean --workspace
 cargo +nightly llvm-cov --branch --json --output-path "$export_path"
 

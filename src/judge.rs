@@ -6,6 +6,8 @@
 
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
+
 use crate::ignore::Ignored;
 use crate::measure::Measured;
 use crate::model::{Counts, Metric, Summary};
@@ -147,9 +149,10 @@ pub fn evaluate(
     measured: &BTreeMap<String, Measured<'_>>,
     policy: &Policy,
 ) -> Verdict {
+    // Files are judged on every core: a failing file's uncovered items take some work.
     let mut files: Vec<FileVerdict> = scope
         .files
-        .iter()
+        .par_iter()
         .map(|(path, class)| judge_file(path, class, measured.get(path), policy))
         .collect();
     files.sort_by(|a, b| (a.status, &a.path).cmp(&(b.status, &b.path)));
