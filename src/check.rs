@@ -148,13 +148,7 @@ pub fn judge(setup: &Setup, opts: &CheckOptions, verified: bool) -> Result<Outco
     let sources = Sources::find(setup, opts);
     let plain = Resolver::new(&root, setup.remaps.clone(), None);
     let needed = |name: &str| sources.may_mark(&plain.resolve(name));
-    let detail = if opts.reports.len() == 1 {
-        Detail::Needed(&needed)
-    } else {
-        // Several reports may name one file: their records are pooled, so all are kept.
-        Detail::All
-    };
-    let reports = read_reports(opts, &opts.reports, detail)?;
+    let reports = read_reports(opts, &opts.reports, detail_for(opts.reports.len(), &needed))?;
     let resolver = resolver(setup, opts, &reports);
     let parts = resolve_parts(&reports, &resolver);
     let locations: BTreeSet<Location> = parts.keys().cloned().collect();
@@ -189,6 +183,17 @@ pub fn judge(setup: &Setup, opts: &CheckOptions, verified: bool) -> Result<Outco
         metrics: policy.metrics.clone(),
         warnings: reports.iter().flat_map(|r| r.warnings.clone()).collect(),
     })
+}
+
+/// What to keep of the records of `count` reports: what each file needs (see [`Detail`]) when
+/// there is one; everything when there are several, since a file they both name has its
+/// records pooled.
+fn detail_for<'a>(count: usize, marked: &'a (dyn Fn(&str) -> bool + Sync)) -> Detail<'a> {
+    if count == 1 {
+        Detail::Needed(marked)
+    } else {
+        Detail::All
+    }
 }
 
 /// What is known of the sources before the reports are read: the files an `include` glob
@@ -267,7 +272,7 @@ pub fn executed(
     opts: &CheckOptions,
     reports: &[String],
 ) -> Result<BTreeSet<String>> {
-    let reports = read_reports(opts, reports, Detail::Needed(&|_| false))?;
+    let reports = read_reports(opts, reports, detail_for(reports.len(), &|_| false))?;
     let resolver = resolver(setup, opts, &reports);
     let inside: BTreeMap<String, Vec<Part<'_>>> = resolve_parts(&reports, &resolver)
         .into_iter()
@@ -480,6 +485,13 @@ mod tests {
         };
         assert!(!unwalked.may_mark(&inside("src/m.rs")));
         assert_eq!(unwalked.walked(), None);
+    }
+
+    #[test]
+    fn several_reports_keep_every_record() {
+        let none = |_: &str| false;
+        assert_eq!(format!("{:?}", detail_for(1, &none)), "Detail::Needed(..)");
+        assert_eq!(format!("{:?}", detail_for(2, &none)), "Detail::All");
     }
 
     #[test]
