@@ -229,7 +229,8 @@ pub struct LlvmFile {
     /// The export's own per-file `summary`.
     pub summary: LlvmSummary,
     /// Function records whose main file is this file; `None` when the export has no
-    /// `functions` array (`-summary-only`, or `-skip-functions`).
+    /// `functions` array (`-summary-only`, or `-skip-functions`), or when the reader kept none
+    /// of them ([`Kept::Nothing`]: the summary is at 100% and the file carries no marker).
     pub functions: Option<Vec<FunctionStats>>,
 }
 

@@ -20,7 +20,7 @@
 //! document with the reference reader ([`super::document`]), which words errors and handles the
 //! rare shapes. Only input errors ([`Stop::Io`]) are final.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Read;
 
 use rayon::prelude::*;
@@ -111,7 +111,7 @@ struct Export {
     /// Records by main file, for the files that keep detail; `None` without `functions`.
     functions: Option<HashMap<String, Vec<FunctionStats>>>,
     /// The files whose records were read without being kept.
-    skipped: HashMap<String, ()>,
+    skipped: HashSet<String>,
     has_branch_records: bool,
 }
 
@@ -134,7 +134,7 @@ fn assemble(
         .map(|(path, summary)| {
             has_branch_data |= summary.branches.total > 0;
             let functions = match functions.as_mut() {
-                Some(_) if skipped.contains_key(&path) => None,
+                Some(_) if skipped.contains(&path) => None,
                 Some(by_file) => Some(by_file.remove(&path).unwrap_or_default()),
                 None => None,
             };
@@ -359,7 +359,7 @@ impl KeptRecords {
 /// The export from its files and records.
 fn collect(
     files: Vec<(String, LlvmSummary)>,
-    functions: Option<(HashMap<String, ()>, KeptRecords)>,
+    functions: Option<(HashSet<String>, KeptRecords)>,
 ) -> Export {
     let mut has_branch_records = false;
     let (skipped, functions) = match functions {
@@ -367,7 +367,7 @@ fn collect(
             has_branch_records = records.has_branches;
             (skipped, Some(records.by_file))
         }
-        None => (HashMap::new(), None),
+        None => (HashSet::new(), None),
     };
     Export {
         files,
@@ -452,7 +452,7 @@ struct Records {
     /// Every file of `files[]`, with what it keeps of its records.
     keep: HashMap<String, Kept>,
     /// The files whose records are not kept.
-    skipped: HashMap<String, ()>,
+    skipped: HashSet<String>,
     /// True when every file keeps its records (no need to read a record's head first).
     all: bool,
 }
@@ -466,7 +466,7 @@ impl Records {
         let skipped = keep
             .iter()
             .filter(|(_, kept)| **kept == Kept::Nothing)
-            .map(|(name, _)| (name.clone(), ()))
+            .map(|(name, _)| name.clone())
             .collect();
         let all = keep.values().all(|kept| *kept == Kept::Everything);
         Records { keep, skipped, all }
