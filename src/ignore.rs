@@ -919,4 +919,26 @@ mod tests {
         let found = files_mentioning_markers(dir.path(), &paths, &all);
         assert_eq!(found.into_iter().collect::<Vec<_>>(), ["m.rs"]);
     }
+
+    #[test]
+    fn files_that_only_mention_a_marker_have_no_ignores() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(
+            dir.path().join("s.rs"),
+            "const M: &str = \"covgate:ignore\";\n",
+        )
+        .expect("s");
+        std::fs::write(
+            dir.path().join("m.rs"),
+            "fn m() {} // covgate:ignore -- why\n",
+        )
+        .expect("m");
+        let inline = Inline {
+            families: Family::ALL.to_vec(),
+            require_reason: true,
+        };
+        let paths = ["s.rs".to_string(), "m.rs".to_string()];
+        let found = scan_files(dir.path(), paths.iter(), &inline).expect("scan");
+        assert_eq!(found.keys().collect::<Vec<_>>(), ["m.rs"]);
+    }
 }

@@ -120,21 +120,18 @@ pub fn read_from(origin: &str, mut input: impl BufRead, detail: Detail<'_>) -> R
 ///
 /// Errors: as [`read_from`]; the file cannot be opened or read.
 pub fn read_file(origin: &str, path: &Path, detail: Detail<'_>) -> Result<Report> {
-    let io_error = |e: std::io::Error| Error::new(format!("{origin}: cannot read the report: {e}"));
-    let open = || std::fs::File::open(path).map_err(io_error);
-    let mut input = std::io::BufReader::new(open()?);
+    let file = std::fs::File::open(path)
+        .map_err(|e| Error::new(format!("{origin}: cannot read the report: {e}")))?;
+    let mut input = std::io::BufReader::new(file);
     let mut head = Vec::new();
-    match first_byte(origin, &mut input, &mut head)? {
-        // The JSON reader skips the byte-order mark and blank space itself, and reads the
-        // file on another thread while it parses: it opens it again.
+    let first = first_byte(origin, &mut input, &mut head)?;
+    let mut input = std::io::Cursor::new(head).chain(input);
+    match first {
         Some(b'{') => {
             let mut reread = || std::fs::read(path);
-            llvm_json::read_stream(origin, &mut open()?, detail, &mut reread)
+            llvm_json::read_stream(origin, &mut input, detail, &mut reread)
         }
-        Some(_) => {
-            let input = std::io::Cursor::new(head).chain(input);
-            lcov::read_from(origin, input).map(|(report, _)| report)
-        }
+        Some(_) => lcov::read_from(origin, input).map(|(report, _)| report),
         None => Err(empty(origin)),
     }
 }
@@ -394,6 +391,14 @@ mod tests {
             .map(|_| ())
             .expect_err("missing");
         assert!(e.starts_with("r: cannot read the report: "), "{e}");
+        let blank = vec![b' '; lcov::MAX_LINE + 1];
+        let e = file(&write("wide.json", &blank))
+            .map(|_| ())
+            .expect_err("blank");
+        assert!(
+            e.contains("bytes of blank space before the first character"),
+            "{e}"
+        );
         // A broken export is read again by the reference reader, which words the error.
         let e = file(&write("cut.json", &JSON.as_bytes()[..40]))
             .map(|_| ())

@@ -89,9 +89,9 @@ impl<'a> Scan<'a> {
     fn str(&mut self) -> Option<&'a str> {
         self.eat(b'"')?;
         let start = self.pos;
-        let rest = self.bytes.get(start..)?;
+        let rest = self.bytes.get(start..).unwrap_or_default();
         let len = memchr::memchr2(b'"', b'\\', rest)?;
-        let text = rest.get(..len)?;
+        let text = rest.get(..len).unwrap_or_default();
         if rest.get(len) != Some(&b'"') || text.iter().any(|b| *b < 0x20) {
             return None;
         }
@@ -101,7 +101,9 @@ impl<'a> Scan<'a> {
 
     /// A JSON number of any form, skipped.
     fn number(&mut self) -> Option<()> {
-        self.eat(b'-').or(Some(()))?;
+        if self.bytes.get(self.pos) == Some(&b'-') {
+            self.pos += 1;
+        }
         let digits = |scan: &mut Scan<'_>| {
             let start = scan.pos;
             while let Some(b'0'..=b'9') = scan.bytes.get(scan.pos) {
@@ -163,7 +165,7 @@ impl<'a> Scan<'a> {
     /// without blank space (`segments` entries); `None`, with the cursor unmoved, for anything
     /// else.
     fn flat(&mut self) -> Option<()> {
-        let bytes = self.bytes.get(self.pos..)?;
+        let bytes = self.bytes.get(self.pos..).unwrap_or_default();
         (bytes.first() == Some(&b'[')).then_some(())?;
         let mut at = 1;
         if bytes.get(at) == Some(&b']') {
@@ -217,7 +219,7 @@ impl<'a> Scan<'a> {
     /// [`Scan::uints`] when the array has no blank space; `None`, with the cursor unmoved,
     /// otherwise.
     fn packed_uints<const N: usize>(&mut self) -> Option<[u64; N]> {
-        let bytes = self.bytes.get(self.pos..)?;
+        let bytes = self.bytes.get(self.pos..).unwrap_or_default();
         (bytes.first() == Some(&b'[')).then_some(())?;
         let mut at = 1;
         let mut values = [0; N];
@@ -244,7 +246,7 @@ impl<'a> Scan<'a> {
     }
 
     fn word(&mut self, word: &[u8]) -> Option<()> {
-        let rest = self.bytes.get(self.pos..)?;
+        let rest = self.bytes.get(self.pos..).unwrap_or_default();
         rest.starts_with(word).then(|| self.pos += word.len())
     }
 
@@ -344,7 +346,8 @@ impl<'a> Scan<'a> {
 
 /// The length of `word` when `bytes` holds it at `at`.
 fn literal(bytes: &[u8], at: usize, word: &[u8]) -> Option<usize> {
-    bytes.get(at..)?.starts_with(word).then_some(word.len())
+    let rest = bytes.get(at..).unwrap_or_default();
+    rest.starts_with(word).then_some(word.len())
 }
 
 /// A span from four positions, each at most `u32::MAX`.
@@ -665,6 +668,7 @@ mod tests {
             ("[nul]", None),
             ("[\"s\"]", None),
             ("[1", None),
+            ("[1,", None),
             ("x", None),
         ] {
             let mut scan = Scan {
@@ -672,6 +676,39 @@ mod tests {
                 pos: 0,
             };
             assert_eq!(scan.flat().map(|()| scan.pos), len, "{text}");
+        }
+    }
+
+    #[test]
+    fn incomplete_or_oversized_parts_are_declined() {
+        let scan = |text: &str| Scan {
+            bytes: text.as_bytes().to_vec().leak(),
+            pos: 0,
+        };
+        assert!(scan("[12345678901234567890,1,1,1,1,0,0,0]")
+            .region()
+            .is_none());
+        assert!(scan("[1,4294967296,1,1,1,0,0,0]").region().is_none());
+        assert!(scan("[1,1,1,4294967296,1,0,0,0]").region().is_none());
+        assert!(scan("{").skip(0).is_none());
+        assert!(scan(r#"{"covered":1}"#).counts().is_none());
+        let pair = r#"{"count":1,"covered":1}"#;
+        for missing in ["functions", "instantiations", "regions", "lines"] {
+            let present: Vec<String> = ["lines", "functions", "instantiations", "regions"]
+                .iter()
+                .filter(|k| **k != missing)
+                .map(|k| format!("\"{k}\":{pair}"))
+                .collect();
+            let text = format!("{{{}}}", present.join(","));
+            assert!(scan(&text).summary().is_none(), "{missing}");
+        }
+        let keep_all = |_: &[String]| false;
+        for text in [
+            r#"{"name":"f","filenames":[],"regions":[]}"#,
+            r#"{"name":"f","count":1,"filenames":[]}"#,
+            r#"{"name":"f","count":1,"regions":[]}"#,
+        ] {
+            assert!(record(text.as_bytes(), &keep_all).is_none(), "{text}");
         }
     }
 }

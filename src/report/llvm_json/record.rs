@@ -700,4 +700,26 @@ mod tests {
             assert!(serde_json::from_str::<RawRecord>(bad).is_err(), "{bad}");
         }
     }
+
+    #[test]
+    fn a_record_head_checks_as_the_record_does() {
+        fn head(text: &str) -> Result<RecordHead<'_>, String> {
+            serde_json::from_str(text).map_err(|e| e.to_string())
+        }
+        let good = r#"{"name":"f","count":1,"filenames":["h.rs","m.rs"],"regions":[[1,1,1,9,1,1,0,1],[2,1,2,5,1,1,0,0]],"branches":[[2,1,2,5,1,0,1,0,4]]}"#;
+        let read = head(good).expect("a record");
+        assert!(read.has_branches());
+        assert_eq!(read.main_file(), Some("m.rs"));
+        let no_branches = good.replace(r#","branches":[[2,1,2,5,1,0,1,0,4]]"#, "");
+        assert!(!head(&no_branches).expect("a record").has_branches());
+        let e = head(&good.replace(
+            r#""regions":[[1,1,1,9,1,1,0,1],[2,1,2,5,1,1,0,0]]"#,
+            r#""regions":5"#,
+        ))
+        .expect_err("regions");
+        assert!(e.contains("`regions`: an array of regions"), "{e}");
+        let e = head(&good.replace(r#""branches":[[2,1,2,5,1,0,1,0,4]]"#, r#""branches":5"#))
+            .expect_err("branches");
+        assert!(e.contains("`branches`: an array of branches"), "{e}");
+    }
 }

@@ -44,12 +44,6 @@ pub(super) enum Stop {
     Fallback,
 }
 
-impl From<std::io::Error> for Stop {
-    fn from(err: std::io::Error) -> Stop {
-        Stop::Io(err)
-    }
-}
-
 type Step<T> = std::result::Result<T, Stop>;
 
 /// Sizes of the reader's work: bytes read at a time, and bytes per parallel piece.
@@ -80,20 +74,14 @@ pub(super) fn read(
         buf: Vec::new(),
         pos: 0,
         eof: false,
+        failed: None,
         sizes,
     };
-    reader.more()?;
-    if reader.buf.starts_with(b"\xEF\xBB\xBF") {
-        reader.pos = 3;
+    let report = reader.document(origin, detail);
+    match reader.failed.take() {
+        Some(err) => Err(Stop::Io(err)),
+        None => report.ok_or(Stop::Fallback),
     }
-    let root = reader.root(detail)?;
-    if reader.peek()?.is_some() {
-        return Err(Stop::Fallback);
-    }
-    let (Some(_), Some(version), Some(export)) = (root.kind, root.version, root.export) else {
-        return Err(Stop::Fallback);
-    };
-    Ok(assemble(origin, version, root.manifest_path, export))
 }
 
 /// The root's values.
@@ -162,15 +150,34 @@ struct Reader<'i> {
     ahead: Vec<u8>,
     buf: Vec<u8>,
     pos: usize,
+    /// True once the input has ended (or failed).
     eof: bool,
+    /// The input's read error, if any: the reader then stops as at the end.
+    failed: Option<std::io::Error>,
     sizes: Sizes,
 }
 
 impl Reader<'_> {
+    /// The whole document; `None` when it is not a plain, valid export.
+    fn document(&mut self, origin: &str, detail: &Detail<'_>) -> Option<Report> {
+        self.more();
+        if self.buf.starts_with(b"\xEF\xBB\xBF") {
+            self.pos = 3;
+        }
+        let root = self.root(detail)?;
+        if self.peek().is_some() {
+            return None;
+        }
+        let (Some(_), Some(version), Some(export)) = (root.kind, root.version, root.export) else {
+            return None;
+        };
+        Some(assemble(origin, version, root.manifest_path, export))
+    }
+
     /// Drops the consumed bytes and reads at least a chunk more (or as much again as the window
     /// holds, so an element larger than a chunk is read in a few steps). False when the input
-    /// has ended and nothing was added.
-    fn more(&mut self) -> Step<bool> {
+    /// has ended (or failed: the error is kept for [`read`]) and nothing was added.
+    fn more(&mut self) -> bool {
         self.buf.drain(..self.pos);
         self.pos = 0;
         let want = self.sizes.chunk.max(self.buf.len());
@@ -181,68 +188,76 @@ impl Reader<'_> {
         if got < want && !self.eof {
             let read = (&mut *self.input)
                 .take((want - got) as u64)
-                .read_to_end(&mut self.buf)?;
-            self.eof = read < want - got;
-            got += read;
+                .read_to_end(&mut self.buf);
+            match read {
+                Ok(read) => {
+                    self.eof = read < want - got;
+                    got += read;
+                }
+                Err(err) => self.fail(err),
+            }
         }
-        Ok(got > 0)
+        got > 0
+    }
+
+    /// Keeps a read error and stops reading.
+    fn fail(&mut self, err: std::io::Error) {
+        self.failed = Some(err);
+        self.eof = true;
     }
 
     /// The next byte that is not JSON white space, left unconsumed; `None` at the end.
-    fn peek(&mut self) -> Step<Option<u8>> {
+    fn peek(&mut self) -> Option<u8> {
         loop {
             let window = self.buf.get(self.pos..).unwrap_or_default();
             let blank = window.iter().take_while(|b| is_blank(**b)).count();
             self.pos += blank;
             if let Some(&byte) = window.get(blank) {
-                return Ok(Some(byte));
+                return Some(byte);
             }
-            if !self.more()? {
-                return Ok(None);
+            if !self.more() {
+                return None;
             }
         }
+    }
+
+    /// Consumes the next non-blank byte when it is `wanted`.
+    fn expect(&mut self, wanted: u8) -> Option<()> {
+        (self.next_byte()? == wanted).then_some(())
     }
 
     /// Consumes the next non-blank byte.
-    fn next_byte(&mut self) -> Step<u8> {
-        let byte = self.peek()?.ok_or(Stop::Fallback)?;
+    fn next_byte(&mut self) -> Option<u8> {
+        let byte = self.peek()?;
         self.pos += 1;
-        Ok(byte)
-    }
-
-    fn expect(&mut self, wanted: u8) -> Step<()> {
-        if self.next_byte()? == wanted {
-            Ok(())
-        } else {
-            Err(Stop::Fallback)
-        }
+        Some(byte)
     }
 
     /// Parses one JSON value with serde, reading more input while it is incomplete (or while
     /// it ends right at the end of the window, where a number could go on).
-    fn value<T: DeserializeOwned>(&mut self) -> Step<T> {
+    fn value<T: DeserializeOwned>(&mut self) -> Option<T> {
         loop {
             let window = self.buf.get(self.pos..).unwrap_or_default();
             let mut values = Deserializer::from_slice(window).into_iter::<T>();
             let parsed = values.next();
             let end = values.byte_offset();
+            let complete = end < window.len() || (self.eof && self.ahead.is_empty());
             match parsed {
-                Some(Ok(value)) if end < window.len() || (self.eof && self.ahead.is_empty()) => {
+                Some(Ok(value)) if complete => {
                     self.pos += end;
-                    return Ok(value);
+                    return Some(value);
                 }
-                Some(Ok(_)) => {}
-                Some(Err(err)) if !at_end(&err, window) => return Err(Stop::Fallback),
-                Some(Err(_)) | None => {}
+                Some(Err(err)) if !at_end(&err, window) => return None,
+                _ => {}
             }
-            if !self.more()? {
-                return Err(Stop::Fallback);
+            if !self.more() {
+                return None;
             }
         }
     }
 
     /// Reads the root object.
-    fn root(&mut self, detail: &Detail<'_>) -> Step<Root> {
+    fn root(&mut self, detail: &Detail<'_>) -> Option<Root> {
         let mut root = Root::default();
         self.expect(b'{')?;
         loop {
@@ -268,26 +283,26 @@ impl Reader<'_> {
                 version: root.version.clone(),
             };
             if header.problem().is_some() {
-                return Err(Stop::Fallback);
+                return None;
             }
             match self.next_byte()? {
                 b',' => {}
-                b'}' => return Ok(root),
-                _ => return Err(Stop::Fallback),
+                b'}' => return Some(root),
+                _ => return None,
             }
         }
     }
 
     /// Reads `data`: exactly one export object (other shapes go to the reference reader).
-    fn data(&mut self, detail: &Detail<'_>) -> Step<Export> {
+    fn data(&mut self, detail: &Detail<'_>) -> Option<Export> {
         self.expect(b'[')?;
         let export = self.export(detail)?;
         self.expect(b']')?;
-        Ok(export)
+        Some(export)
     }
 
     /// Reads one export object: `files` must come before `functions`.
-    fn export(&mut self, detail: &Detail<'_>) -> Step<Export> {
+    fn export(&mut self, detail: &Detail<'_>) -> Option<Export> {
         self.expect(b'{')?;
         let mut files: Option<Vec<(String, LlvmSummary)>> = None;
         let mut functions = None;
@@ -299,17 +314,16 @@ impl Reader<'_> {
                     let mut read = Vec::new();
                     self.array(&Files, &mut |entry| {
                         read.push(entry?);
-                        Ok(())
+                        Some(())
                     })?;
                     set(&mut files, read)?;
                 }
                 "functions" => {
-                    let known = files.as_ref().ok_or(Stop::Fallback)?;
-                    let records = Records::new(known, detail);
+                    let records = Records::new(files.as_ref()?, detail);
                     let mut read = KeptRecords::default();
                     self.array(&records, &mut |record| {
                         read.add(record);
-                        Ok(())
+                        Some(())
                     })?;
                     set(&mut functions, (records.skipped, read))?;
                 }
@@ -319,21 +333,16 @@ impl Reader<'_> {
             }
             match self.next_byte()? {
                 b',' => {}
-                b'}' => break,
-                _ => return Err(Stop::Fallback),
+                b'}' => return Some(collect(files?, functions)),
+                _ => return None,
             }
         }
-        let files = files.ok_or(Stop::Fallback)?;
-        Ok(collect(files, functions))
     }
 }
 
 /// Sets a value that may be given once.
-fn set<T>(slot: &mut Option<T>, value: T) -> Step<()> {
-    match slot.replace(value) {
-        None => Ok(()),
-        Some(_) => Err(Stop::Fallback),
-    }
+fn set<T>(slot: &mut Option<T>, value: T) -> Option<()> {
+    slot.replace(value).is_none().then_some(())
 }
 
 fn is_blank(byte: u8) -> bool {
@@ -399,9 +408,9 @@ fn parse_value<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Parsed<T> {
     let mut values = Deserializer::from_slice(bytes).into_iter::<T>();
     match values.next() {
         Some(Ok(value)) => Parsed::Done(value, values.byte_offset()),
-        Some(Err(err)) if at_end(&err, bytes) => Parsed::Eof,
-        Some(Err(_)) => Parsed::Bad,
-        None => Parsed::Eof,
+        Some(Err(err)) if !at_end(&err, bytes) => Parsed::Bad,
+        // Nothing but blank space, or an error that more input may undo.
+        _ => Parsed::Eof,
     }
 }
 
@@ -426,7 +435,7 @@ fn at_end(err: &serde_json::Error, bytes: &[u8]) -> bool {
 struct Files;
 
 impl Element for Files {
-    type Out = Step<(String, LlvmSummary)>;
+    type Out = Option<(String, LlvmSummary)>;
 
     fn parse(&self, bytes: &[u8]) -> Parsed<Self::Out> {
         let parsed = match lane::file_entry(bytes) {
@@ -438,7 +447,7 @@ impl Element for Files {
                 let checked = check_filename(&entry.filename)
                     .and_then(|()| entry.summary.into_summary())
                     .map(|summary| (entry.filename, summary))
-                    .map_err(|_| Stop::Fallback);
+                    .ok();
                 Parsed::Done(checked, len)
             }
             Parsed::Eof => Parsed::Eof,
@@ -577,9 +586,7 @@ fn run<E: Element>(element: &E, window: &[u8], start: usize, limit: usize) -> Ru
         if at >= limit {
             break End::Open(at);
         }
-        let Some(bytes) = window.get(at..) else {
-            break End::Short(at);
-        };
+        let bytes = window.get(at..).unwrap_or_default();
         let (value, len) = match element.parse(bytes) {
             Parsed::Done(value, len) => (value, len),
             Parsed::Eof => break End::Short(at),
@@ -613,10 +620,10 @@ fn run<E: Element>(element: &E, window: &[u8], start: usize, limit: usize) -> Ru
 fn candidate(window: &[u8], from: usize, to: usize, key: &[u8]) -> Option<usize> {
     let mut at = from;
     while at < to {
-        let offset = memchr::memchr(b'{', window.get(at..to)?)?;
+        let offset = memchr::memchr(b'{', window.get(at..to).unwrap_or_default())?;
         let brace = at + offset;
         at = brace + 1;
-        let before = window.get(..brace)?;
+        let before = window.get(..brace).unwrap_or_default();
         let after_comma = before
             .iter()
             .rev()
@@ -655,12 +662,12 @@ impl Reader<'_> {
     fn array<E: Element>(
         &mut self,
         element: &E,
-        sink: &mut dyn FnMut(E::Out) -> Step<()>,
-    ) -> Step<()> {
+        sink: &mut dyn FnMut(E::Out) -> Option<()>,
+    ) -> Option<()> {
         self.expect(b'[')?;
-        if self.peek()? == Some(b']') {
+        if self.peek()? == b']' {
             self.pos += 1;
-            return Ok(());
+            return Some(());
         }
         loop {
             let window = self.buf.get(self.pos..).unwrap_or_default();
@@ -673,22 +680,24 @@ impl Reader<'_> {
                     let end = stitch(element, window, self.sizes.piece, &mut out);
                     (end, out)
                 },
-                || (!idle).then(|| read_ahead(input, chunk, ahead)).transpose(),
+                || (!idle).then(|| read_ahead(input, chunk, ahead)),
             );
-            if let Some(eof) = ahead? {
-                self.eof = eof;
+            match ahead {
+                Some(Ok(eof)) => self.eof = eof,
+                Some(Err(err)) => self.fail(err),
+                None => {}
             }
             out.into_iter().try_for_each(&mut *sink)?;
             match end {
                 End::Closed(after) => {
                     self.pos += after;
-                    return Ok(());
+                    return Some(());
                 }
                 End::Open(next) | End::Short(next) => self.pos += next,
-                End::Bad => return Err(Stop::Fallback),
+                End::Bad => return None,
             }
-            if !self.more()? {
-                return Err(Stop::Fallback);
+            if !self.more() {
+                return None;
             }
         }
     }
@@ -936,8 +945,11 @@ mod tests {
     fn standard() -> String {
         // The last record expands four macro files into b.rs (its main file is the last one).
         let expanding = r#"{"count":0,"filenames":["h1","h2","h3","h4","b.rs"],"name":"fe","regions":[[1,1,1,9,0,0,0,0],[1,1,1,9,0,4,0,1],[1,1,1,9,0,4,1,1],[1,1,1,9,0,4,2,1],[1,1,1,9,0,4,3,1],[2,1,2,5,0,4,0,0]]}"#;
+        // A record of a.rs that expands a macro of b.rs: read (b.rs keeps records), then not
+        // kept unless a.rs keeps its own.
+        let into_a = r#"{"count":1,"filenames":["a.rs","b.rs"],"name":"fx","regions":[[5,1,9,2,1,0,0,0],[6,1,6,9,1,0,1,1],[1,1,1,5,1,1,0,0]]}"#;
         format!(
-            r#"{{"files":[{},{}],"functions":[{},{},{},{expanding}],"totals":{{}}}}"#,
+            r#"{{"files":[{},{}],"functions":[{},{},{},{expanding},{into_a}],"totals":{{}}}}"#,
             entry(r#""a.rs""#, FULL),
             entry(r#""b.rs""#, PART),
             rec(r#""fa""#, r#""a.rs""#),
@@ -974,12 +986,12 @@ mod tests {
     fn records_are_kept_as_their_file_needs() {
         for sizes in [SIZES, SMALL] {
             let text = doc(&standard());
-            assert_eq!(outcome(&text, &Detail::All, sizes), "a.rs:1 b.rs:2");
+            assert_eq!(outcome(&text, &Detail::All, sizes), "a.rs:2 b.rs:2");
             assert_eq!(outcome(&text, &NONE_MARKED, sizes), "a.rs:- b.rs:2");
             let marked = |name: &str| name == "a.rs";
             assert_eq!(
                 outcome(&text, &Detail::Needed(&marked), sizes),
-                "a.rs:1 b.rs:2"
+                "a.rs:2 b.rs:2"
             );
             let bom = format!("\u{FEFF}{text}\n");
             assert_eq!(outcome(&bom, &NONE_MARKED, sizes), "a.rs:- b.rs:2");
@@ -1037,6 +1049,16 @@ mod tests {
             type_first,
             good.replace(r#","type":"#, r#" "type":"#),
             good.replace(r#""type":"llvm.coverage.json.export""#, r#""type":7"#),
+            good.replace(
+                r#""version":"2.0.1""#,
+                r#""version":"2.0.1","version":"2.0.1""#,
+            ),
+            good.replace(
+                r#""type":"llvm.coverage.json.export""#,
+                r#""type":"llvm.coverage.json.export","type":"llvm.coverage.json.export""#,
+            ),
+            good.replace(r#""extra":"#, r#""data":[{"files":[]}],"extra":"#),
+            good.replace(r#""cargo_llvm_cov":{"#, r#""cargo_llvm_cov":5,"x":{"#),
             good.replace("\"data\":[{", "\"data\":[{\"files\":[]},{"),
             good.replacen(r#""files":"#, r#""functions":[],"files":"#, 1),
             good.replacen(r#""files":"#, r#""files":[],"files":"#, 1),
