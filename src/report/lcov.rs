@@ -96,9 +96,13 @@
 //! answer where they do. It cannot see llvm-cov's folded branch sides: LCOV writes them as 0, so a
 //! file with folded sides gets the (lower) detail branch count.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::hash_map::{Entry, RandomState};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 use std::io::{BufRead, Read};
+
+use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::model::{Counts, Summary};
@@ -192,28 +196,95 @@ struct DeclaredTotals {
     functions: Declared,
 }
 
-type BranchKey = (u32, String, String);
-type FunctionKey = (Option<u32>, String);
+/// Positions of keyed items in a vector, found through a hash of the key, so that a key (a
+/// function name, a branch id) is stored once, in its item. The hash is SipHash with random keys
+/// ([`RandomState`]), so input cannot be made to collide; a collision is still handled (the item
+/// is then found by a scan of the few colliding positions).
+#[derive(Debug, Clone, Default)]
+struct Index<S = RandomState> {
+    hasher: S,
+    /// Hash → position of the first item with that hash.
+    first: HashMap<u64, usize, BuildHasherDefault<Passthrough>>,
+    /// Positions of items whose hash an earlier item already had.
+    collided: Vec<usize>,
+}
+
+impl<S: BuildHasher> Index<S> {
+    fn hash(&self, key: impl Hash) -> u64 {
+        self.hasher.hash_one(key)
+    }
+
+    /// The position of the item with hash `hash` for which `is` holds.
+    fn find(&self, hash: u64, is: impl Fn(usize) -> bool) -> Option<usize> {
+        match self.first.get(&hash) {
+            None => None,
+            Some(&at) if is(at) => Some(at),
+            Some(_) => self.collided.iter().copied().find(|at| is(*at)),
+        }
+    }
+
+    /// Records that the item at `at`, not yet indexed, has hash `hash`.
+    fn insert(&mut self, hash: u64, at: usize) {
+        match self.first.entry(hash) {
+            Entry::Occupied(_) => self.collided.push(at),
+            Entry::Vacant(slot) => {
+                slot.insert(at);
+            }
+        }
+    }
+}
+
+/// A hasher for keys that are hashes already: the key's `u64` is the hash.
+#[derive(Debug, Clone, Copy, Default)]
+struct Passthrough(u64);
+
+impl Hasher for Passthrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*byte);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
 
 /// The records of one source file, all sections of one path merged.
 ///
 /// Read-only views: [`lines`](Self::lines), [`branches`](Self::branches),
 /// [`functions`](Self::functions) and the `uncovered_*` lists; counts via
 /// [`summary`](Self::summary).
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 pub struct LcovFile {
     /// `DA`: line → summed execution count.
     lines: BTreeMap<u32, u64>,
     /// `BRDA` sides in first-appearance order.
     branches: Vec<Branch>,
-    branch_index: HashMap<BranchKey, usize>,
+    branch_index: Index,
     /// Functions in first-appearance order.
     functions: Vec<Function>,
-    function_index: HashMap<FunctionKey, usize>,
+    function_index: Index,
     /// Declared totals, kept only while the file is a single section.
     declared: DeclaredTotals,
     /// Number of sections merged into this file (0 for an empty default value).
     sections: u32,
+}
+
+/// Files are equal when their records, declared totals and section counts are (the indexes are
+/// derived from the records).
+impl PartialEq for LcovFile {
+    fn eq(&self, other: &LcovFile) -> bool {
+        self.lines == other.lines
+            && self.branches == other.branches
+            && self.functions == other.functions
+            && self.declared == other.declared
+            && self.sections == other.sections
+    }
 }
 
 impl LcovFile {
@@ -357,27 +428,37 @@ impl LcovFile {
     }
 
     fn add_branch(&mut self, branch: Branch) {
-        let key = (branch.line, branch.block.clone(), branch.branch.clone());
-        match self
-            .branch_index
-            .get(&key)
-            .and_then(|i| self.branches.get_mut(*i))
-        {
+        let key = (branch.line, branch.block.as_str(), branch.branch.as_str());
+        let hash = self.branch_index.hash(key);
+        let branches = &self.branches;
+        let found = self.branch_index.find(hash, |at| {
+            branches
+                .get(at)
+                .is_some_and(|b| (b.line, b.block.as_str(), b.branch.as_str()) == key)
+        });
+        match found.and_then(|at| self.branches.get_mut(at)) {
             Some(existing) => existing.taken = add_taken(existing.taken, branch.taken),
             None => {
-                self.branch_index.insert(key, self.branches.len());
+                self.branch_index.insert(hash, self.branches.len());
                 self.branches.push(branch);
             }
         }
     }
 
+    /// The position of the function keyed (`start`, `name`), with the key's hash.
+    fn find_function(&self, start: Option<u32>, name: &str) -> (Option<usize>, u64) {
+        let hash = self.function_index.hash((start, name));
+        let found = self.function_index.find(hash, |at| {
+            self.functions
+                .get(at)
+                .is_some_and(|f| f.start == start && f.name == name)
+        });
+        (found, hash)
+    }
+
     fn add_function(&mut self, function: Function) {
-        let key = (function.start, function.name.clone());
-        match self
-            .function_index
-            .get(&key)
-            .and_then(|i| self.functions.get_mut(*i))
-        {
+        let (found, hash) = self.find_function(function.start, &function.name);
+        match found.and_then(|at| self.functions.get_mut(at)) {
             Some(existing) => {
                 existing.count = existing.count.saturating_add(function.count);
                 existing.end = existing.end.or(function.end);
@@ -388,7 +469,7 @@ impl LcovFile {
                 }
             }
             None => {
-                self.function_index.insert(key, self.functions.len());
+                self.function_index.insert(hash, self.functions.len());
                 self.functions.push(function);
             }
         }
@@ -564,8 +645,104 @@ pub fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
 /// # Errors
 /// As [`read`].
 pub fn read_with_warnings(origin: &str, bytes: &[u8]) -> Result<(Report, Vec<String>)> {
-    // A byte slice is a stream that cannot fail; its lines are found with std's `memchr`.
-    read_from(origin, bytes)
+    let blocks = blocks(bytes, block_size(bytes.len()));
+    let parsed: Vec<Result<Parser<'_>>> = match blocks.as_slice() {
+        [one] => vec![parse_block(origin, 1, one)],
+        _ => {
+            // Blocks are parsed in parallel, each from its own first line number; their files
+            // and warnings are then joined in input order, as one pass would have met them.
+            let lines: Vec<u64> = blocks.par_iter().map(|b| line_breaks(b)).collect();
+            let firsts = lines.iter().scan(1u64, |next, n| {
+                let first = *next;
+                *next += n;
+                Some(first)
+            });
+            let work: Vec<(u64, &[u8])> = firsts.zip(blocks.iter().copied()).collect();
+            work.into_par_iter()
+                .map(|(first, block)| parse_block(origin, first, block))
+                .collect()
+        }
+    };
+    let mut parsed = parsed.into_iter();
+    let mut parser = Parser::new(origin);
+    // The first error in input order is the one a single pass would have stopped at.
+    for block in parsed.by_ref() {
+        parser.absorb(block?);
+    }
+    parser.finish()
+}
+
+/// The smallest block of a tracefile parsed on its own thread, in bytes.
+const MIN_BLOCK: usize = 1 << 20;
+
+/// The block size for a tracefile of `len` bytes: a few blocks per thread, at least
+/// [`MIN_BLOCK`].
+fn block_size(len: usize) -> usize {
+    MIN_BLOCK.max(len / (4 * rayon::current_num_threads()))
+}
+
+/// `bytes` cut into blocks of whole sections: every block but the last is at least `size` bytes
+/// long and ends just after a line that is exactly `end_of_record` (optionally with `\r`), so no
+/// section is open across blocks and every block starts in the state a single pass would have
+/// there. Without such a line, the rest is one block.
+fn blocks(bytes: &[u8], size: usize) -> Vec<&[u8]> {
+    let mut blocks = Vec::new();
+    let mut rest = bytes;
+    while let Some(end) = section_end(rest, size) {
+        let (block, after) = rest.split_at(end);
+        blocks.push(block);
+        rest = after;
+    }
+    blocks.push(rest);
+    blocks
+}
+
+/// The offset just after the first whole line `end_of_record` (or `end_of_record\r`) that ends
+/// at or after `from`, when bytes follow it.
+fn section_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut at = from.checked_sub(1)?;
+    loop {
+        let newline = at + bytes.get(at..)?.iter().position(|b| *b == b'\n')?;
+        let next = bytes.get(newline + 1..)?;
+        let line = next.strip_prefix(END_OF_RECORD.as_bytes());
+        let end = line.and_then(|l| match l {
+            [b'\n', ..] => Some(1),
+            [b'\r', b'\n', ..] => Some(2),
+            _ => None,
+        });
+        match end {
+            Some(n) if newline + 1 + END_OF_RECORD.len() + n < bytes.len() => {
+                return Some(newline + 1 + END_OF_RECORD.len() + n);
+            }
+            Some(_) => return None,
+            None => at = newline + 1,
+        }
+    }
+}
+
+/// The number of line breaks in `bytes`.
+fn line_breaks(bytes: &[u8]) -> u64 {
+    bytes.iter().filter(|b| **b == b'\n').count() as u64
+}
+
+/// Parses one block of whole lines whose first line is line `first` of the tracefile.
+fn parse_block<'a>(origin: &'a str, first: u64, block: &[u8]) -> Result<Parser<'a>> {
+    let mut parser = Parser::new(origin);
+    // A block that is UTF-8 as a whole needs no check per line (lines split at an ASCII byte).
+    match std::str::from_utf8(block) {
+        Ok(text) => {
+            for (number, line) in (first..).zip(text.split('\n')) {
+                parser.check_length(number, line.len())?;
+                parser.line(number, line)?;
+            }
+        }
+        Err(_) => {
+            for (number, line) in (first..).zip(block.split(|b| *b == b'\n')) {
+                parser.raw_line(number, line)?;
+            }
+        }
+    }
+    Ok(parser)
 }
 
 /// Reads an LCOV tracefile from a stream, line by line, like [`read_with_warnings`]: memory
@@ -655,10 +832,8 @@ struct Section {
     file: LcovFile,
     /// `FN` records: (start, end, name).
     fn_records: Vec<(u32, Option<u32>, String)>,
-    /// `FNDA` counts by name, summed.
-    fnda: HashMap<String, u64>,
-    /// `FNDA` names in first-appearance order.
-    fnda_order: Vec<String>,
+    /// `FNDA` records (name, count), in input order.
+    fnda: Vec<(String, u64)>,
     /// `FNL`: index → (start, end).
     fnl: BTreeMap<u64, (u32, Option<u32>)>,
     /// `FNA`: index → (alias, count).
@@ -670,16 +845,6 @@ impl Section {
         Section {
             path: path.to_string(),
             ..Section::default()
-        }
-    }
-
-    fn add_fnda(&mut self, name: &str, count: u64) {
-        match self.fnda.get_mut(name) {
-            Some(c) => *c = c.saturating_add(count),
-            None => {
-                self.fnda.insert(name.to_string(), count);
-                self.fnda_order.push(name.to_string());
-            }
         }
     }
 
@@ -699,17 +864,28 @@ impl Section {
     /// Resolves the section's functions and returns its path and file.
     fn close(mut self) -> (String, LcovFile) {
         let records = std::mem::take(&mut self.fn_records);
-        let mut named = HashSet::new();
+        let fnda = std::mem::take(&mut self.fnda);
+        // Name → (summed count, taken by an `FN` or already added).
+        let mut counts: HashMap<&str, (u64, bool)> = HashMap::with_capacity(fnda.len());
+        for (name, count) in &fnda {
+            let entry = counts.entry(name.as_str()).or_insert((0, false));
+            entry.0 = entry.0.saturating_add(*count);
+        }
         for (start, end, name) in records {
-            let count = self.fnda.get(&name).copied().unwrap_or(0);
-            named.insert(name.clone());
+            let count = match counts.get_mut(name.as_str()) {
+                Some((count, taken)) => {
+                    *taken = true;
+                    *count
+                }
+                None => 0,
+            };
             self.add_fn_record(start, end, name, count);
         }
-        for name in std::mem::take(&mut self.fnda_order) {
-            if !named.contains(&name) {
-                let count = self.fnda.get(&name).copied().unwrap_or(0);
+        for (name, _) in &fnda {
+            if let Some((count, taken @ false)) = counts.get_mut(name.as_str()) {
+                *taken = true;
                 self.file
-                    .add_function(plain_function(None, None, name, count));
+                    .add_function(plain_function(None, None, name.clone(), *count));
             }
         }
         self.close_groups();
@@ -719,18 +895,14 @@ impl Section {
 
     /// Adds one `FN` record; a repeated (start, name) in a section is one function, not two.
     fn add_fn_record(&mut self, start: u32, end: Option<u32>, name: String, count: u64) {
-        let key = (Some(start), name);
-        match self
-            .file
-            .function_index
-            .get(&key)
-            .and_then(|i| self.file.functions.get_mut(*i))
-        {
+        let (found, hash) = self.file.find_function(Some(start), &name);
+        match found.and_then(|at| self.file.functions.get_mut(at)) {
             Some(existing) => existing.end = existing.end.or(end),
             None => {
-                let (start, name) = key;
-                self.file
-                    .add_function(plain_function(start, end, name, count));
+                let file = &mut self.file;
+                file.function_index.insert(hash, file.functions.len());
+                file.functions
+                    .push(plain_function(Some(start), end, name, count));
             }
         }
     }
@@ -814,15 +986,7 @@ impl<'a> Parser<'a> {
 
     /// Handles one physical line as bytes: checks its length and encoding, then parses it.
     fn raw_line(&mut self, number: u64, raw: &[u8]) -> Result<()> {
-        if raw.len() > MAX_LINE {
-            return Err(self.error(
-                number,
-                format!(
-                    "the line is longer than {MAX_LINE} bytes (16 MiB), the longest LCOV line \
-                     covgate reads; this is not a usable tracefile"
-                ),
-            ));
-        }
+        self.check_length(number, raw.len())?;
         let text = String::from_utf8_lossy(raw);
         if matches!(text, std::borrow::Cow::Owned(_)) {
             self.warn(
@@ -831,6 +995,20 @@ impl<'a> Parser<'a> {
             );
         }
         self.line(number, &text)
+    }
+
+    /// A line of `len` bytes is longer than [`MAX_LINE`]: an error.
+    fn check_length(&self, number: u64, len: usize) -> Result<()> {
+        if len > MAX_LINE {
+            return Err(self.error(
+                number,
+                format!(
+                    "the line is longer than {MAX_LINE} bytes (16 MiB), the longest LCOV line \
+                     covgate reads; this is not a usable tracefile"
+                ),
+            ));
+        }
+        Ok(())
     }
 
     fn error(&self, line: u64, message: impl std::fmt::Display) -> Error {
@@ -865,7 +1043,7 @@ impl<'a> Parser<'a> {
         if !closed || rest.is_empty() {
             return Ok(rest);
         }
-        let tag = rest.split_once(':').map(|(tag, _)| tag);
+        let tag = split_at(rest, b':').map(|(tag, _)| tag);
         if tag.is_some_and(|t| KNOWN_TAGS.contains(&t)) {
             self.warn(
                 number,
@@ -889,6 +1067,11 @@ impl<'a> Parser<'a> {
 
     fn store(&mut self, section: Section) {
         let (path, file) = section.close();
+        self.store_file(path, file);
+    }
+
+    /// Merges `file` into the file of `path`, or adds it as a new file.
+    fn store_file(&mut self, path: String, file: LcovFile) {
         match self.index.get(&path).and_then(|i| self.files.get_mut(*i)) {
             Some((_, existing)) => existing.merge(file),
             None => {
@@ -933,6 +1116,25 @@ impl<'a> Parser<'a> {
                 Ok(())
             }
         }
+    }
+
+    /// Takes over what a parser of the next block found: its files (merged in order), its
+    /// warnings (up to the limit), its open section and last record line. No section is open
+    /// here when the next block starts (blocks end with `end_of_record`).
+    fn absorb(&mut self, next: Parser<'a>) {
+        for (path, file) in next.files {
+            self.store_file(path, file);
+        }
+        for warning in next.warnings {
+            if self.warnings.len() < MAX_WARNINGS {
+                self.warnings.push(warning);
+            } else {
+                self.unshown_warnings += 1;
+            }
+        }
+        self.unshown_warnings += next.unshown_warnings;
+        self.section = next.section;
+        self.last_line = self.last_line.max(next.last_line);
     }
 
     fn finish(mut self) -> Result<(Report, Vec<String>)> {
@@ -980,7 +1182,7 @@ impl<'a> Parser<'a> {
 fn apply(section: &mut Section, record: Record<'_>) {
     match record {
         Record::Fn { start, end, name } => section.fn_records.push((start, end, name.to_string())),
-        Record::Fnda { count, name } => section.add_fnda(name, count),
+        Record::Fnda { count, name } => section.fnda.push((name.to_string(), count)),
         Record::Fnl { index, start, end } => {
             section.fnl.insert(index, (start, end));
         }
@@ -1011,7 +1213,7 @@ const KNOWN_TAGS: [&str; 18] = [
 /// Lexes one trimmed, non-empty, non-comment line that does not start with `end_of_record`.
 /// The error is the message without location.
 fn lex(text: &str) -> std::result::Result<Record<'_>, String> {
-    let Some((tag, value)) = text.split_once(':') else {
+    let Some((tag, value)) = split_at(text, b':') else {
         return Ok(Record::Unknown(text));
     };
     match tag {
@@ -1068,7 +1270,7 @@ fn lex_sf(value: &str) -> std::result::Result<Record<'_>, String> {
 fn lex_fn(value: &str) -> std::result::Result<Record<'_>, String> {
     let (start, rest) = split_field(value, "FN", "name", FN_SYNTAX)?;
     let start = line_number(start, "FN", "start line", FN_SYNTAX)?;
-    let (end, name) = match rest.split_once(',') {
+    let (end, name) = match split_at(rest, b',') {
         Some((end, name)) if is_digits(end.trim()) => {
             (Some(line_number(end, "FN", "end line", FN_SYNTAX)?), name)
         }
@@ -1091,7 +1293,7 @@ fn lex_fnda(value: &str) -> std::result::Result<Record<'_>, String> {
 
 fn lex_fnl(value: &str) -> std::result::Result<Record<'_>, String> {
     let (index, rest) = split_field(value, "FNL", "start line", FNL_SYNTAX)?;
-    let (start, end) = match rest.split_once(',') {
+    let (start, end) = match split_at(rest, b',') {
         Some((start, end)) => (
             start,
             Some(line_number(end, "FNL", "end line", FNL_SYNTAX)?),
@@ -1137,7 +1339,7 @@ fn lex_brda(value: &str) -> std::result::Result<Record<'_>, String> {
 
 fn lex_da(value: &str) -> std::result::Result<Record<'_>, String> {
     let (line, rest) = split_field(value, "DA", "execution count", DA_SYNTAX)?;
-    let (c, checksum) = match rest.split_once(',') {
+    let (c, checksum) = match split_at(rest, b',') {
         Some((c, sum)) => (c, Some(sum.trim())),
         None => (rest, None),
     };
@@ -1159,9 +1361,7 @@ fn split_field<'v>(
     missing: &str,
     syntax: &str,
 ) -> std::result::Result<(&'v str, &'v str), String> {
-    value
-        .split_once(',')
-        .ok_or_else(|| format!("{tag}: missing {missing}; expected {syntax}"))
+    split_at(value, b',').ok_or_else(|| format!("{tag}: missing {missing}; expected {syntax}"))
 }
 
 fn non_empty<'v>(
@@ -1175,6 +1375,13 @@ fn non_empty<'v>(
     } else {
         Ok(field)
     }
+}
+
+/// `text` split at the first `byte` (ASCII), which is dropped; `str::split_once` with a search
+/// set up for short fields.
+fn split_at(text: &str, byte: u8) -> Option<(&str, &str)> {
+    let at = text.bytes().position(|b| b == byte)?;
+    Some((text.get(..at)?, text.get(at + 1..)?))
 }
 
 fn is_digits(s: &str) -> bool {
@@ -1209,9 +1416,23 @@ fn line_number(
     })
 }
 
+/// `field` as a number when it is 1 to 19 ASCII digits and nothing else (a number that cannot
+/// overflow `u64`): the common case, without trimming or checks.
+fn plain_number(field: &str) -> Option<u64> {
+    if field.is_empty() || field.len() > 19 {
+        return None;
+    }
+    field.bytes().try_fold(0u64, |n, b| {
+        b.is_ascii_digit().then(|| n * 10 + u64::from(b - b'0'))
+    })
+}
+
 /// A non-negative decimal integer up to `u64::MAX`. The error names the record (`tag`) and the
 /// field (`what`), says what was wrong and what was `expected`.
 fn number(field: &str, tag: &str, what: &str, expected: &str) -> std::result::Result<u64, String> {
+    if let Some(n) = plain_number(field) {
+        return Ok(n);
+    }
     let f = field.trim();
     let problem = if f.is_empty() {
         return Err(format!("{tag} {what} is missing; expected {expected}"));
