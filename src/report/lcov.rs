@@ -261,8 +261,8 @@ impl Hasher for Passthrough {
 /// [`summary`](Self::summary).
 #[derive(Debug, Clone, Default)]
 pub struct LcovFile {
-    /// `DA`: line → summed execution count.
-    lines: BTreeMap<u32, u64>,
+    /// `DA`: (line, summed execution count), ascending by line, one entry per line.
+    lines: Vec<(u32, u64)>,
     /// `BRDA` sides in first-appearance order.
     branches: Vec<Branch>,
     branch_index: Index,
@@ -302,9 +302,7 @@ impl LcovFile {
             *self = other;
             return;
         }
-        for (line, count) in other.lines {
-            self.add_line(line, count);
-        }
+        self.lines = merge_lines(std::mem::take(&mut self.lines), other.lines);
         for branch in other.branches {
             self.add_branch(branch);
         }
@@ -328,9 +326,12 @@ impl LcovFile {
             sections: self.sections,
             ..LcovFile::default()
         };
-        for (line, count) in self.lines.iter().filter(|(line, _)| !drop_line(**line)) {
-            kept.add_line(*line, *count);
-        }
+        kept.lines = self
+            .lines
+            .iter()
+            .filter(|(line, _)| !drop_line(*line))
+            .copied()
+            .collect();
         for branch in self.branches.iter().filter(|b| !drop_branch(b.line)) {
             kept.add_branch(branch.clone());
         }
@@ -372,7 +373,7 @@ impl LcovFile {
 
     /// Every `DA` line with its summed execution count, in line order.
     pub fn lines(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
-        self.lines.iter().map(|(line, count)| (*line, *count))
+        self.lines.iter().copied()
     }
 
     /// Every `BRDA` side, in first-appearance order.
@@ -392,7 +393,7 @@ impl LcovFile {
     pub fn uncovered_lines(&self) -> Vec<u32> {
         self.lines
             .iter()
-            .filter(|(_, count)| **count == 0)
+            .filter(|(_, count)| *count == 0)
             .map(|(line, _)| *line)
             .collect()
     }
@@ -420,11 +421,6 @@ impl LcovFile {
             .collect();
         list.sort_by_key(|u| u.function.start);
         list
-    }
-
-    fn add_line(&mut self, line: u32, count: u64) {
-        let entry = self.lines.entry(line).or_insert(0);
-        *entry = entry.saturating_add(count);
     }
 
     fn add_branch(&mut self, branch: Branch) {
@@ -476,7 +472,7 @@ impl LcovFile {
     }
 
     fn detail_lines(&self) -> Counts {
-        let covered = self.lines.values().filter(|c| **c > 0).count();
+        let covered = self.lines.iter().filter(|(_, c)| *c > 0).count();
         Counts::new(covered as u64, self.lines.len() as u64)
     }
 
@@ -535,6 +531,56 @@ impl LcovFile {
         }
         per_line.values().sum()
     }
+}
+
+/// `DA` records as (line, count) pairs in any order, sorted by line with the counts of one line
+/// summed: the `lines` of an [`LcovFile`].
+fn sorted_lines(mut lines: Vec<(u32, u64)>) -> Vec<(u32, u64)> {
+    lines.sort_by_key(|(line, _)| *line);
+    lines.dedup_by(|next, kept| {
+        let same = next.0 == kept.0;
+        if same {
+            kept.1 = kept.1.saturating_add(next.1);
+        }
+        same
+    });
+    lines.shrink_to_fit();
+    lines
+}
+
+/// Two `lines` lists of [`LcovFile`] (sorted, one entry per line) as one, counts of a line
+/// summed.
+fn merge_lines(a: Vec<(u32, u64)>, b: Vec<(u32, u64)>) -> Vec<(u32, u64)> {
+    if b.is_empty() {
+        return a;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let mut a = a.into_iter().peekable();
+    let mut b = b.into_iter().peekable();
+    loop {
+        let next = match (a.peek().copied(), b.peek().copied()) {
+            (Some(x), Some(y)) if x.0 == y.0 => {
+                a.next();
+                b.next();
+                (x.0, x.1.saturating_add(y.1))
+            }
+            (Some(x), Some(y)) if x.0 < y.0 => {
+                a.next();
+                x
+            }
+            (Some(x), None) => {
+                a.next();
+                x
+            }
+            (_, Some(y)) => {
+                b.next();
+                y
+            }
+            (None, None) => break,
+        };
+        out.push(next);
+    }
+    out
 }
 
 /// The longest demangled name worked out, in bytes. A corrupt or hostile v0 symbol can hold
@@ -830,6 +876,8 @@ enum TotalKind {
 struct Section {
     path: String,
     file: LcovFile,
+    /// `DA` records: (line, count), in input order.
+    da: Vec<(u32, u64)>,
     /// `FN` records: (start, end, name).
     fn_records: Vec<(u32, Option<u32>, String)>,
     /// `FNDA` records (name, count), in input order.
@@ -889,6 +937,7 @@ impl Section {
             }
         }
         self.close_groups();
+        self.file.lines = sorted_lines(std::mem::take(&mut self.da));
         self.file.sections = 1;
         (self.path, self.file)
     }
@@ -952,7 +1001,10 @@ fn plain_function(start: Option<u32>, end: Option<u32>, name: String, count: u64
 /// The reader's state across lines.
 struct Parser<'a> {
     origin: &'a str,
-    files: Vec<(String, LcovFile)>,
+    /// Files by first appearance, each with the `DA` records of its later sections, merged
+    /// into its lines once at the end (merging sorted lines per section would take time
+    /// quadratic in the number of sections of one file).
+    files: Vec<(String, LcovFile, Vec<(u32, u64)>)>,
     index: HashMap<String, usize>,
     section: Option<Section>,
     warnings: Vec<String>,
@@ -1067,16 +1119,21 @@ impl<'a> Parser<'a> {
 
     fn store(&mut self, section: Section) {
         let (path, file) = section.close();
-        self.store_file(path, file);
+        self.store_file(path, file, Vec::new());
     }
 
-    /// Merges `file` into the file of `path`, or adds it as a new file.
-    fn store_file(&mut self, path: String, file: LcovFile) {
+    /// Merges `file` (with `more_lines`, `DA` records of further sections) into the file of
+    /// `path`, or adds it as a new file.
+    fn store_file(&mut self, path: String, mut file: LcovFile, mut more_lines: Vec<(u32, u64)>) {
         match self.index.get(&path).and_then(|i| self.files.get_mut(*i)) {
-            Some((_, existing)) => existing.merge(file),
+            Some((_, existing, pending)) => {
+                pending.append(&mut file.lines);
+                pending.append(&mut more_lines);
+                existing.merge(file);
+            }
             None => {
                 self.index.insert(path.clone(), self.files.len());
-                self.files.push((path, file));
+                self.files.push((path, file, more_lines));
             }
         }
     }
@@ -1122,8 +1179,8 @@ impl<'a> Parser<'a> {
     /// warnings (up to the limit), its open section and last record line. No section is open
     /// here when the next block starts (blocks end with `end_of_record`).
     fn absorb(&mut self, next: Parser<'a>) {
-        for (path, file) in next.files {
-            self.store_file(path, file);
+        for (path, file, more_lines) in next.files {
+            self.store_file(path, file, more_lines);
         }
         for warning in next.warnings {
             if self.warnings.len() < MAX_WARNINGS {
@@ -1157,13 +1214,19 @@ impl<'a> Parser<'a> {
                 self.origin
             )));
         }
-        let has_branch_data = self.files.iter().any(|(_, f)| !f.branches.is_empty());
+        let has_branch_data = self.files.iter().any(|(_, f, _)| !f.branches.is_empty());
         let files = self
             .files
             .into_iter()
-            .map(|(path, file)| FileData {
-                path,
-                coverage: FileCoverage::Lcov(file),
+            .map(|(path, mut file, mut more_lines)| {
+                if !more_lines.is_empty() {
+                    more_lines.append(&mut file.lines);
+                    file.lines = sorted_lines(more_lines);
+                }
+                FileData {
+                    path,
+                    coverage: FileCoverage::Lcov(file),
+                }
             })
             .collect();
         let report = Report {
@@ -1196,7 +1259,7 @@ fn apply(section: &mut Section, record: Record<'_>) {
             .or_default()
             .push((alias.to_string(), count)),
         Record::Brda(branch) => section.file.add_branch(branch),
-        Record::Da { line, count } => section.file.add_line(line, count),
+        Record::Da { line, count } => section.da.push((line, count)),
         Record::Total(kind, value) => section.set_total(kind, value),
         Record::Ignored | Record::Skipped | Record::Sf(_) | Record::Unknown(_) => {}
     }
