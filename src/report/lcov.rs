@@ -96,11 +96,12 @@
 //! answer where they do. It cannot see llvm-cov's folded branch sides: LCOV writes them as 0, so a
 //! file with folded sides gets the (lower) detail branch count.
 
-use std::collections::hash_map::{Entry, RandomState};
+use std::collections::hash_map::{DefaultHasher, Entry, RandomState};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 use std::io::{BufRead, Read};
+use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
@@ -198,15 +199,15 @@ struct DeclaredTotals {
 
 /// Positions of keyed items in a vector, found through a hash of the key, so that a key (a
 /// function name, a branch id) is stored once, in its item. The hash is SipHash with random keys
-/// ([`RandomState`]), so input cannot be made to collide; a collision is still handled (the item
-/// is then found by a scan of the few colliding positions).
+/// ([`Keys`]), so input cannot be made to collide; a collision is still handled (the item is then
+/// found by a scan of the few colliding positions).
 #[derive(Debug, Clone, Default)]
-struct Index<S = RandomState> {
+struct Index<S = Keys> {
     hasher: S,
     /// Hash → position of the first item with that hash.
     first: HashMap<u64, usize, BuildHasherDefault<Passthrough>>,
-    /// Positions of items whose hash an earlier item already had.
-    collided: Vec<usize>,
+    /// Positions of items whose hash an earlier item already had (a box: almost always empty).
+    collided: Box<[usize]>,
 }
 
 impl<S: BuildHasher> Index<S> {
@@ -226,11 +227,29 @@ impl<S: BuildHasher> Index<S> {
     /// Records that the item at `at`, not yet indexed, has hash `hash`.
     fn insert(&mut self, hash: u64, at: usize) {
         match self.first.entry(hash) {
-            Entry::Occupied(_) => self.collided.push(at),
+            Entry::Occupied(_) => {
+                let mut collided = std::mem::take(&mut self.collided).into_vec();
+                collided.push(at);
+                self.collided = collided.into_boxed_slice();
+            }
             Entry::Vacant(slot) => {
                 slot.insert(at);
             }
         }
+    }
+}
+
+/// The process's random SipHash keys, drawn once ([`RandomState`]): one set for every index, so
+/// an index takes no room for them.
+#[derive(Debug, Clone, Copy, Default)]
+struct Keys;
+
+impl BuildHasher for Keys {
+    type Hasher = DefaultHasher;
+
+    fn build_hasher(&self) -> DefaultHasher {
+        static KEYS: OnceLock<RandomState> = OnceLock::new();
+        KEYS.get_or_init(RandomState::new).build_hasher()
     }
 }
 
@@ -691,7 +710,12 @@ pub fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
 /// # Errors
 /// As [`read`].
 pub fn read_with_warnings(origin: &str, bytes: &[u8]) -> Result<(Report, Vec<String>)> {
-    let blocks = blocks(bytes, block_size(bytes.len()));
+    read_in_blocks(origin, bytes, block_size(bytes.len()))
+}
+
+/// [`read_with_warnings`] with blocks of about `size` bytes (see [`blocks`]).
+fn read_in_blocks(origin: &str, bytes: &[u8], size: usize) -> Result<(Report, Vec<String>)> {
+    let blocks = blocks(bytes, size);
     let parsed: Vec<Result<Parser<'_>>> = match blocks.as_slice() {
         [one] => vec![parse_block(origin, 1, one)],
         _ => {
@@ -709,10 +733,9 @@ pub fn read_with_warnings(origin: &str, bytes: &[u8]) -> Result<(Report, Vec<Str
                 .collect()
         }
     };
-    let mut parsed = parsed.into_iter();
     let mut parser = Parser::new(origin);
     // The first error in input order is the one a single pass would have stopped at.
-    for block in parsed.by_ref() {
+    for block in parsed {
         parser.absorb(block?);
     }
     parser.finish()
@@ -749,7 +772,7 @@ fn section_end(bytes: &[u8], from: usize) -> Option<usize> {
     let mut at = from.checked_sub(1)?;
     loop {
         let newline = at + bytes.get(at..)?.iter().position(|b| *b == b'\n')?;
-        let next = bytes.get(newline + 1..)?;
+        let next = bytes.get(newline + 1..).unwrap_or_default();
         let line = next.strip_prefix(END_OF_RECORD.as_bytes());
         let end = line.and_then(|l| match l {
             [b'\n', ..] => Some(1),
@@ -998,13 +1021,16 @@ fn plain_function(start: Option<u32>, end: Option<u32>, name: String, count: u64
     }
 }
 
+/// A file as the parser holds it: path, file, `DA` records of its later sections.
+type StoredFile = (String, LcovFile, Vec<(u32, u64)>);
+
 /// The reader's state across lines.
 struct Parser<'a> {
     origin: &'a str,
     /// Files by first appearance, each with the `DA` records of its later sections, merged
     /// into its lines once at the end (merging sorted lines per section would take time
     /// quadratic in the number of sections of one file).
-    files: Vec<(String, LcovFile, Vec<(u32, u64)>)>,
+    files: Vec<StoredFile>,
     index: HashMap<String, usize>,
     section: Option<Section>,
     warnings: Vec<String>,
@@ -2146,6 +2172,146 @@ mod tests {
             "{:?}",
             started.elapsed()
         );
+    }
+
+    /// `read_in_blocks` with blocks of `size` bytes, as the messages a test compares.
+    fn blocks_of(text: &[u8], size: usize) -> std::result::Result<(Report, Vec<String>), String> {
+        read_in_blocks("t.info", text, size).map_err(|e| e.message().to_string())
+    }
+
+    #[test]
+    fn blocks_end_after_whole_end_of_record_lines() {
+        let text =
+            b"SF:a\nend_of_recordX\nend_of_record\nSF:b\r\nend_of_record\r\nSF:c\nend_of_record\n";
+        let pieces: Vec<&[u8]> = blocks(text, 1);
+        assert_eq!(
+            pieces,
+            [
+                &b"SF:a\nend_of_recordX\nend_of_record\n"[..],
+                b"SF:b\r\nend_of_record\r\n",
+                b"SF:c\nend_of_record\n"
+            ]
+        );
+        // A block is at least `size` bytes; no line break after `from`; no empty last block.
+        assert_eq!(blocks(text, 40).len(), 2);
+        assert_eq!(blocks(text, text.len() + 5), [&text[..]]);
+        assert_eq!(blocks(text, 0), [&text[..]]);
+        assert_eq!(blocks(b"SF:a\nend_of_record", 1).len(), 1);
+        assert_eq!(line_breaks(text), 7);
+        assert_eq!(block_size(0), MIN_BLOCK);
+    }
+
+    #[test]
+    fn blocks_read_as_one_pass_does() {
+        let mut many_warnings = String::new();
+        for i in 0..MAX_WARNINGS + 20 {
+            many_warnings.push_str(&format!(
+                "SF:w{}\nXYZ:{i}\nDA:{i},1\nend_of_record\n",
+                i % 7
+            ));
+        }
+        let texts: Vec<Vec<u8>> = vec![
+            b"TN:\nSF:a\nFN:1,f\nFNDA:2,f\nDA:1,2\nBRDA:1,0,0,1\nend_of_record\nend_of_record\nSF:b\nDA:3,0\nend_of_record\nSF:a\nDA:1,1\nDA:2,0\nFN:1,f\nFNDA:1,f\nBRDA:1,0,0,-\nend_of_record\nSF:b\nDA:1,1\nSF:a\nDA:0,4".to_vec(),
+            b"SF:a\nDA:1,1\nend_of_record\nSF:\xff\nDA:2,1\nend_of_record\nSF:a\nDA:1,3\nend_of_record\n".to_vec(),
+            many_warnings.into_bytes(),
+            b"SF:a\nDA:1,1\nend_of_record\nSF:b\nDA:x,1\nend_of_record\nSF:c\nDA:y,1\nend_of_record\n".to_vec(),
+            b"SF:a\nDA:1,1\nend_of_record\nDA:1,1\nend_of_record\n".to_vec(),
+        ];
+        for text in &texts {
+            let one_pass = read_from("t.info", &text[..]).map_err(|e| e.message().to_string());
+            for size in [1, 5, 20, 64, usize::MAX] {
+                let parsed = blocks_of(text, size);
+                match (&one_pass, &parsed) {
+                    (Ok((a, wa)), Ok((b, wb))) => {
+                        assert_eq!(wa, wb, "{size}");
+                        assert_eq!(a.warnings, b.warnings);
+                        assert_eq!(a.has_branch_data, b.has_branch_data);
+                        let paths = |r: &Report| -> Vec<String> {
+                            r.files.iter().map(|f| f.path.clone()).collect()
+                        };
+                        assert_eq!(paths(a), paths(b), "{size}");
+                        for (x, y) in a.files.iter().zip(&b.files) {
+                            assert_eq!(lcov_of(x), lcov_of(y), "{size} {}", x.path);
+                        }
+                    }
+                    (Err(a), Err(b)) => assert_eq!(a, b, "{size}"),
+                    _ => panic!("{size}: {one_pass:?} vs {parsed:?}"),
+                }
+            }
+        }
+        // The merged file and the first error are those of a single pass.
+        let (report, _) = blocks_of(&texts[0], 1).expect("reads");
+        assert_eq!(
+            lcov(&report, 0).lines().collect::<Vec<_>>(),
+            [(0, 4), (1, 3), (2, 0)]
+        );
+        assert_eq!(lcov(&report, 0).branches()[0].taken, Some(1));
+        assert_eq!(lcov(&report, 0).functions()[0].count, 3);
+        let e = blocks_of(&texts[3], 1).map(|_| ()).expect_err("bad DA");
+        assert!(e.starts_with("t.info:5: DA line `x`"), "{e}");
+        let (_, warnings) = blocks_of(&texts[2], 1).expect("reads");
+        assert_eq!(warnings.len(), MAX_WARNINGS + 1);
+        assert_eq!(
+            warnings[MAX_WARNINGS],
+            "t.info: 20 more warning(s) not shown"
+        );
+    }
+
+    #[test]
+    fn lines_sort_merge_and_sum() {
+        assert_eq!(
+            sorted_lines(vec![(3, 1), (1, 0), (3, u64::MAX), (2, 5), (1, 0)]),
+            [(1, 0), (2, 5), (3, u64::MAX)]
+        );
+        assert_eq!(
+            merge_lines(
+                vec![(1, 1), (4, 1), (6, 2)],
+                vec![(2, 1), (4, 2), (7, 0), (9, 1)]
+            ),
+            [(1, 1), (2, 1), (4, 3), (6, 2), (7, 0), (9, 1)]
+        );
+        assert_eq!(merge_lines(vec![(1, 1)], vec![]), [(1, 1)]);
+        assert_eq!(merge_lines(vec![], vec![(1, 1)]), [(1, 1)]);
+    }
+
+    /// A hasher under which every key collides.
+    #[derive(Default)]
+    struct Colliding;
+
+    impl Hasher for Colliding {
+        fn finish(&self) -> u64 {
+            7
+        }
+
+        fn write(&mut self, _: &[u8]) {}
+    }
+
+    #[test]
+    fn an_index_finds_items_whose_hashes_collide() {
+        let items = ["a", "b", "c"];
+        let mut index: Index<BuildHasherDefault<Colliding>> = Index::default();
+        for (at, item) in items.iter().enumerate() {
+            let hash = index.hash(item);
+            assert_eq!(index.find(hash, |i| items[i] == *item), None);
+            index.insert(hash, at);
+        }
+        for (at, item) in items.iter().enumerate() {
+            assert_eq!(
+                index.find(index.hash(item), |i| items[i] == *item),
+                Some(at)
+            );
+        }
+        assert_eq!(index.find(index.hash("d"), |i| items[i] == "d"), None);
+        assert_eq!(index.find(8, |_| true), None);
+        // The hash of a real index tells keys apart; `Passthrough` keeps a `u64` key as it is.
+        let keys = Index::<Keys>::default();
+        assert_ne!(keys.hash("a"), keys.hash("b"));
+        assert_eq!(keys.hash("a"), Index::<Keys>::default().hash("a"));
+        let mut hasher = Passthrough::default();
+        hasher.write(&[1, 2]);
+        assert_eq!(hasher.finish(), 0x0102);
+        hasher.write_u64(9);
+        assert_eq!(hasher.finish(), 9);
     }
 
     #[test]
