@@ -100,7 +100,7 @@ use std::collections::hash_map::{DefaultHasher, Entry, RandomState};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 use std::sync::OnceLock;
 
 use rayon::prelude::*;
@@ -715,30 +715,44 @@ pub fn read_with_warnings(origin: &str, bytes: &[u8]) -> Result<(Report, Vec<Str
 
 /// [`read_with_warnings`] with blocks of about `size` bytes (see [`blocks`]).
 fn read_in_blocks(origin: &str, bytes: &[u8], size: usize) -> Result<(Report, Vec<String>)> {
-    let blocks = blocks(bytes, size);
-    let parsed: Vec<Result<Parser<'_>>> = match blocks.as_slice() {
-        [one] => vec![parse_block(origin, 1, one)],
-        _ => {
-            // Blocks are parsed in parallel, each from its own first line number; their files
-            // and warnings are then joined in input order, as one pass would have met them.
-            let lines: Vec<u64> = blocks.par_iter().map(|b| line_breaks(b)).collect();
-            let firsts = lines.iter().scan(1u64, |next, n| {
-                let first = *next;
-                *next += n;
-                Some(first)
-            });
-            let work: Vec<(u64, &[u8])> = firsts.zip(blocks.iter().copied()).collect();
-            work.into_par_iter()
-                .map(|(first, block)| parse_block(origin, first, block))
-                .collect()
-        }
-    };
     let mut parser = Parser::new(origin);
-    // The first error in input order is the one a single pass would have stopped at.
+    parse_lines(&mut parser, 1, bytes, size)?;
+    parser.finish()
+}
+
+/// Parses `text`, whole lines from line `first` on, into `parser` as one pass would: the lines
+/// up to the first whole `end_of_record` line in order (they may continue an open section), the
+/// rest in blocks of about `size` bytes ([`blocks`]), in parallel when there are several. Each
+/// block is parsed from its own first line number; the blocks' files and warnings are then
+/// joined in input order, and the first error in input order is returned.
+fn parse_lines(parser: &mut Parser<'_>, first: u64, text: &[u8], size: usize) -> Result<()> {
+    let head_end = section_end(text, 1).unwrap_or(text.len());
+    let (head, rest) = text.split_at_checked(head_end).unwrap_or((text, &[]));
+    parser.feed(first, head)?;
+    let first = first + line_breaks(head);
+    let blocks = blocks(rest, size);
+    if let [one] = blocks.as_slice() {
+        return parser.feed(first, one);
+    }
+    let lines: Vec<u64> = blocks.par_iter().map(|b| line_breaks(b)).collect();
+    let firsts = lines.iter().scan(first, |next, n| {
+        let first = *next;
+        *next += n;
+        Some(first)
+    });
+    let work: Vec<(u64, &[u8])> = firsts.zip(blocks.iter().copied()).collect();
+    let origin = parser.origin;
+    let parsed: Vec<Result<Parser<'_>>> = work
+        .into_par_iter()
+        .map(|(first, block)| {
+            let mut block_parser = Parser::new(origin);
+            block_parser.feed(first, block).map(|()| block_parser)
+        })
+        .collect();
     for block in parsed {
         parser.absorb(block?);
     }
-    parser.finish()
+    Ok(())
 }
 
 /// The smallest block of a tracefile parsed on its own thread, in bytes.
@@ -758,7 +772,7 @@ fn blocks(bytes: &[u8], size: usize) -> Vec<&[u8]> {
     let mut blocks = Vec::new();
     let mut rest = bytes;
     while let Some(end) = section_end(rest, size) {
-        let (block, after) = rest.split_at(end);
+        let (block, after) = rest.split_at_checked(end).unwrap_or((rest, &[]));
         blocks.push(block);
         rest = after;
     }
@@ -794,29 +808,11 @@ fn line_breaks(bytes: &[u8]) -> u64 {
     bytes.iter().filter(|b| **b == b'\n').count() as u64
 }
 
-/// Parses one block of whole lines whose first line is line `first` of the tracefile.
-fn parse_block<'a>(origin: &'a str, first: u64, block: &[u8]) -> Result<Parser<'a>> {
-    let mut parser = Parser::new(origin);
-    // A block that is UTF-8 as a whole needs no check per line (lines split at an ASCII byte).
-    match std::str::from_utf8(block) {
-        Ok(text) => {
-            for (number, line) in (first..).zip(text.split('\n')) {
-                parser.check_length(number, line.len())?;
-                parser.line(number, line)?;
-            }
-        }
-        Err(_) => {
-            for (number, line) in (first..).zip(block.split(|b| *b == b'\n')) {
-                parser.raw_line(number, line)?;
-            }
-        }
-    }
-    Ok(parser)
-}
-
-/// Reads an LCOV tracefile from a stream, line by line, like [`read_with_warnings`]: memory
-/// holds one line (at most [`MAX_LINE`] bytes) plus the records read, never the whole input, and
-/// a line over the limit is an error as soon as its first [`MAX_LINE`] bytes have been read.
+/// Reads an LCOV tracefile from a stream like [`read_with_warnings`]: in chunks of whole lines
+/// (about [`STREAM_CHUNK`] bytes, each parsed in parallel blocks as [`read_with_warnings`]
+/// parses a whole input), so memory holds one chunk plus the records read, never the whole
+/// input. A line over [`MAX_LINE`] is an error as soon as its first [`MAX_LINE`] + 1 bytes have
+/// been read.
 ///
 /// # Errors
 /// As [`read`], and a read error of `input` (with the line it happened on).
@@ -824,27 +820,70 @@ pub fn read_from(origin: &str, mut input: impl BufRead) -> Result<(Report, Vec<S
     read_lines(origin, &mut input)
 }
 
+/// How many bytes [`read_from`] reads before it parses the whole lines among them.
+pub const STREAM_CHUNK: usize = 8 << 20;
+
 /// [`read_from`], compiled once (a generic function would be compiled, and measured, per input
 /// type).
 fn read_lines(origin: &str, input: &mut dyn BufRead) -> Result<(Report, Vec<String>)> {
+    read_chunks(origin, input, STREAM_CHUNK, block_size(STREAM_CHUNK))
+}
+
+/// [`read_lines`] with chunks of `chunk` bytes parsed in blocks of `size` bytes.
+fn read_chunks(
+    origin: &str,
+    input: &mut dyn BufRead,
+    chunk: usize,
+    size: usize,
+) -> Result<(Report, Vec<String>)> {
     let mut parser = Parser::new(origin);
-    let mut line = Vec::new();
-    let limit = MAX_LINE as u64 + 1;
-    for number in 1u64.. {
-        line.clear();
-        let read = (&mut *input)
-            .take(limit)
-            .read_until(b'\n', &mut line)
-            .map_err(|e| parser.error(number, format!("cannot read the report: {e}")))?;
-        if read == 0 {
-            break;
+    // Bytes read and not parsed yet, from the start of line `first`.
+    let mut pending = Vec::new();
+    let mut first = 1u64;
+    loop {
+        // At least `chunk` more bytes: a line longer than a chunk needs several.
+        // What is pending already holds no line break (whole lines were parsed).
+        let old = pending.len();
+        let filled = fill(input, &mut pending, old.saturating_add(chunk));
+        // At the end of the input, the last line needs no line break.
+        let whole = match filled {
+            Ok(true) => pending.len(),
+            _ => pending
+                .get(old..)
+                .and_then(|new| new.iter().rposition(|b| *b == b'\n'))
+                .map_or(0, |at| old + at + 1),
+        };
+        let lines = pending.get(..whole).unwrap_or_default();
+        parse_lines(&mut parser, first, lines, size)?;
+        first += line_breaks(lines);
+        pending.drain(..whole);
+        match filled {
+            Ok(true) => break,
+            Ok(false) => parser.check_length(first, pending.len())?,
+            Err(e) => return Err(parser.error(first, format!("cannot read the report: {e}"))),
         }
-        if line.last() == Some(&b'\n') {
-            line.pop();
-        }
-        parser.raw_line(number, &line)?;
     }
     parser.finish()
+}
+
+/// Moves bytes from `input` to `pending` until it holds at least `want` bytes (taking no more
+/// than that from a reader that offers more) or the input ends: `Ok(true)` at the end.
+/// Interrupted reads are retried.
+fn fill(input: &mut dyn BufRead, pending: &mut Vec<u8>, want: usize) -> std::io::Result<bool> {
+    while pending.len() < want {
+        let available = match input.fill_buf() {
+            Ok(available) => available,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(true);
+        }
+        let taken = available.len().min(want - pending.len());
+        pending.extend_from_slice(available.get(..taken).unwrap_or_default());
+        input.consume(taken);
+    }
+    Ok(false)
 }
 
 /// One lexed record.
@@ -1073,6 +1112,25 @@ impl<'a> Parser<'a> {
             );
         }
         self.line(number, &text)
+    }
+
+    /// Parses whole lines (`bytes`, the first being line `first`) one after the other.
+    fn feed(&mut self, first: u64, bytes: &[u8]) -> Result<()> {
+        // Bytes that are UTF-8 as a whole need no check per line (lines split at an ASCII byte).
+        match std::str::from_utf8(bytes) {
+            Ok(text) => {
+                for (number, line) in (first..).zip(text.split('\n')) {
+                    self.check_length(number, line.len())?;
+                    self.line(number, line)?;
+                }
+            }
+            Err(_) => {
+                for (number, line) in (first..).zip(bytes.split(|b| *b == b'\n')) {
+                    self.raw_line(number, line)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A line of `len` bytes is longer than [`MAX_LINE`]: an error.
@@ -2093,6 +2151,32 @@ mod tests {
         assert_eq!(e, "t.info:3: cannot read the report: disk on fire");
     }
 
+    /// Interrupted once per read, then gives the next byte of `self.0`.
+    struct Interrupting(&'static [u8], bool);
+
+    impl std::io::Read for Interrupting {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.1 = !self.1;
+            if self.1 {
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+            let Some((first, rest)) = self.0.split_first() else {
+                return Ok(0);
+            };
+            buf[0] = *first;
+            self.0 = rest;
+            Ok(1)
+        }
+    }
+
+    #[test]
+    fn interrupted_reads_are_retried() {
+        let (report, warnings) =
+            read_stream(Interrupting(b"SF:a.c\nDA:1,1\nend_of_record\n", false)).expect("reads");
+        assert_eq!(warnings, Vec::<String>::new());
+        assert_eq!(lcov(&report, 0).summary().lines, c(1, 1));
+    }
+
     #[test]
     fn a_nul_byte_in_a_path_is_an_error() {
         let e = read_err(b"SF:src/\0lib.rs\nDA:1,1\nend_of_record\n");
@@ -2218,9 +2302,24 @@ mod tests {
             b"SF:a\nDA:1,1\nend_of_record\nDA:1,1\nend_of_record\n".to_vec(),
         ];
         for text in &texts {
-            let one_pass = read_from("t.info", &text[..]).map_err(|e| e.message().to_string());
-            for size in [1, 5, 20, 64, usize::MAX] {
-                let parsed = blocks_of(text, size);
+            let mut sequential = Parser::new("t.info");
+            let one_pass = sequential
+                .feed(1, text)
+                .and_then(|()| sequential.finish())
+                .map_err(|e| e.message().to_string());
+            let streamed = |chunk: usize, size: usize| {
+                read_chunks("t.info", &mut &text[..], chunk, size)
+                    .map_err(|e| e.message().to_string())
+            };
+            let ways = [1, 5, 20, 64, usize::MAX].into_iter().flat_map(|size| {
+                [
+                    blocks_of(text, size),
+                    streamed(1, size),
+                    streamed(16, size),
+                    streamed(100, size),
+                ]
+            });
+            for (size, parsed) in ways.enumerate() {
                 match (&one_pass, &parsed) {
                     (Ok((a, wa)), Ok((b, wb))) => {
                         assert_eq!(wa, wb, "{size}");
