@@ -724,15 +724,16 @@ fn read_in_blocks(origin: &str, bytes: &[u8], size: usize) -> Result<(Report, Ve
 /// up to the first whole `end_of_record` line in order (they may continue an open section), the
 /// rest in blocks of about `size` bytes ([`blocks`]), in parallel when there are several. Each
 /// block is parsed from its own first line number; the blocks' files and warnings are then
-/// joined in input order, and the first error in input order is returned.
-fn parse_lines(parser: &mut Parser<'_>, first: u64, text: &[u8], size: usize) -> Result<()> {
+/// joined in input order, and the first error in input order is returned. Returns the number
+/// of line breaks in `text`.
+fn parse_lines(parser: &mut Parser<'_>, first: u64, text: &[u8], size: usize) -> Result<u64> {
     let head_end = section_end(text, 1).unwrap_or(text.len());
     let (head, rest) = text.split_at_checked(head_end).unwrap_or((text, &[]));
-    parser.feed(first, head)?;
-    let first = first + line_breaks(head);
+    let head_lines = parser.feed(first, head)?;
+    let first = first + head_lines;
     let blocks = blocks(rest, size);
     if let [one] = blocks.as_slice() {
-        return parser.feed(first, one);
+        return Ok(head_lines + parser.feed(first, one)?);
     }
     let lines: Vec<u64> = blocks.par_iter().map(|b| line_breaks(b)).collect();
     let firsts = lines.iter().scan(first, |next, n| {
@@ -746,13 +747,13 @@ fn parse_lines(parser: &mut Parser<'_>, first: u64, text: &[u8], size: usize) ->
         .into_par_iter()
         .map(|(first, block)| {
             let mut block_parser = Parser::new(origin);
-            block_parser.feed(first, block).map(|()| block_parser)
+            block_parser.feed(first, block).map(|_| block_parser)
         })
         .collect();
     for block in parsed {
         parser.absorb(block?);
     }
-    Ok(())
+    Ok(head_lines + lines.iter().sum::<u64>())
 }
 
 /// The smallest block of a tracefile parsed on its own thread, in bytes.
@@ -854,8 +855,7 @@ fn read_chunks(
                 .map_or(0, |at| old + at + 1),
         };
         let lines = pending.get(..whole).unwrap_or_default();
-        parse_lines(&mut parser, first, lines, size)?;
-        first += line_breaks(lines);
+        first += parse_lines(&mut parser, first, lines, size)?;
         pending.drain(..whole);
         match filled {
             Ok(true) => break,
@@ -981,9 +981,11 @@ impl Section {
             let entry = counts.entry(name.as_str()).or_insert((0, false));
             entry.0 = entry.0.saturating_add(*count);
         }
+        let mut untaken = counts.len();
         for (start, end, name) in records {
             let count = match counts.get_mut(name.as_str()) {
                 Some((count, taken)) => {
+                    untaken -= usize::from(!*taken);
                     *taken = true;
                     *count
                 }
@@ -991,9 +993,14 @@ impl Section {
             };
             self.add_fn_record(start, end, name, count);
         }
+        // `FNDA` names without an `FN`, in first-appearance order (none, most often).
         for (name, _) in &fnda {
+            if untaken == 0 {
+                break;
+            }
             if let Some((count, taken @ false)) = counts.get_mut(name.as_str()) {
                 *taken = true;
+                untaken -= 1;
                 self.file
                     .add_function(plain_function(None, None, name.clone(), *count));
             }
@@ -1114,23 +1121,28 @@ impl<'a> Parser<'a> {
         self.line(number, &text)
     }
 
-    /// Parses whole lines (`bytes`, the first being line `first`) one after the other.
-    fn feed(&mut self, first: u64, bytes: &[u8]) -> Result<()> {
+    /// Parses whole lines (`bytes`, the first being line `first`) one after the other and
+    /// returns the number of line breaks passed.
+    fn feed(&mut self, first: u64, bytes: &[u8]) -> Result<u64> {
+        let mut number = first;
         // Bytes that are UTF-8 as a whole need no check per line (lines split at an ASCII byte).
         match std::str::from_utf8(bytes) {
             Ok(text) => {
-                for (number, line) in (first..).zip(text.split('\n')) {
+                for line in text.split('\n') {
                     self.check_length(number, line.len())?;
                     self.line(number, line)?;
+                    number += 1;
                 }
             }
             Err(_) => {
-                for (number, line) in (first..).zip(bytes.split(|b| *b == b'\n')) {
+                for line in bytes.split(|b| *b == b'\n') {
                     self.raw_line(number, line)?;
+                    number += 1;
                 }
             }
         }
-        Ok(())
+        // `split` gives one piece more than there are line breaks.
+        Ok(number - first - 1)
     }
 
     /// A line of `len` bytes is longer than [`MAX_LINE`]: an error.
@@ -2305,7 +2317,7 @@ mod tests {
             let mut sequential = Parser::new("t.info");
             let one_pass = sequential
                 .feed(1, text)
-                .and_then(|()| sequential.finish())
+                .and_then(|_| sequential.finish())
                 .map_err(|e| e.message().to_string());
             let streamed = |chunk: usize, size: usize| {
                 read_chunks("t.info", &mut &text[..], chunk, size)
@@ -2353,6 +2365,22 @@ mod tests {
         assert_eq!(
             warnings[MAX_WARNINGS],
             "t.info: 20 more warning(s) not shown"
+        );
+    }
+
+    #[test]
+    fn fnda_names_without_fn_are_added_once_in_first_appearance_order() {
+        let (report, _) = read_ok(
+            "SF:a\nFNDA:1,g\nFNDA:2,g\nFNDA:0,h\nFN:1,f\nFNDA:3,f\nFNDA:1,h\nend_of_record\n",
+        );
+        let functions: Vec<(Option<u32>, &str, u64)> = lcov(&report, 0)
+            .functions()
+            .iter()
+            .map(|f| (f.start, f.name.as_str(), f.count))
+            .collect();
+        assert_eq!(
+            functions,
+            [(Some(1), "f", 3), (None, "g", 3), (None, "h", 1)]
         );
     }
 
