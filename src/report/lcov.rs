@@ -503,15 +503,26 @@ impl LcovFile {
     /// Distinct functions by (start line, identity): llvm-cov writes one `FN` per test binary
     /// and per instantiation, whose Rust names differ only in the crate hash and the generic
     /// arguments, so those count once (covered when any copy ran).
+    ///
+    /// Only records that share a start line need their identity (a demangling) worked out.
     fn detail_functions(&self) -> Counts {
-        let mut seen: HashMap<(Option<u32>, String), bool> = HashMap::new();
-        for f in &self.functions {
-            *seen
-                .entry((f.start, function_identity(&f.name)))
-                .or_insert(false) |= f.is_covered();
+        let mut by_start: Vec<&Function> = self.functions.iter().collect();
+        by_start.sort_by_key(|f| f.start);
+        let (mut covered, mut total) = (0u64, 0u64);
+        for group in by_start.chunk_by(|a, b| a.start == b.start) {
+            if let [one] = group {
+                covered += u64::from(one.is_covered());
+                total += 1;
+                continue;
+            }
+            let mut seen: HashMap<String, bool> = HashMap::new();
+            for f in group {
+                *seen.entry(function_identity(&f.name)).or_insert(false) |= f.is_covered();
+            }
+            covered += seen.values().filter(|ran| **ran).count() as u64;
+            total += seen.len() as u64;
         }
-        let covered = seen.values().filter(|ran| **ran).count();
-        Counts::new(covered as u64, seen.len() as u64)
+        Counts::new(covered, total)
     }
 
     /// The start lines where at least one function record ran.
