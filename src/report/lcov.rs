@@ -15,7 +15,8 @@
 //!   says so. (covgate's walk names files on disk the same lossy way, so such a file still
 //!   meets its record.) A NUL byte in an `SF` path is an error: no file system allows one.
 //! - A line may be at most [`MAX_LINE`] bytes long; a longer one is an error, found without
-//!   holding the line in memory ([`read_from`] streams). Quoted input in messages is clipped.
+//!   holding more than [`MAX_LINE`] + [`STREAM_CHUNK`] bytes of it ([`read_from`] streams).
+//!   Quoted input in messages is clipped.
 //! - A record is `TAG:value`, split at the first `:`; `SF: path` keeps working because the path
 //!   is trimmed.
 //! - `end_of_record` may carry trailing whitespace and may be missing before the next `SF` or at
@@ -60,6 +61,13 @@
 //! [`MAX_LINE`], and a tracefile with no `SF` at all
 //! (an empty tracefile is an error, never an empty pass). Sums that would pass `u64::MAX`
 //! saturate. At most [`MAX_WARNINGS`] warnings are kept; a last one counts the rest.
+//!
+//! # Speed
+//! Sections are independent until files are merged by path, so the input is cut into blocks of
+//! whole sections (after a line that is exactly `end_of_record`), parsed in parallel, and joined
+//! in input order: files, merges, warnings and the first error are those of one pass over the
+//! lines. [`read_from`] does the same per chunk of [`STREAM_CHUNK`] bytes. Function names and
+//! branch ids are stored once (their indexes hold hashes), `DA` lines are a sorted vector.
 //!
 //! # Merging
 //! All sections of one `SF` string are merged, and [`LcovFile::merge`] merges shards and reports
