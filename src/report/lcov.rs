@@ -1559,7 +1559,11 @@ fn non_empty<'v>(
 /// set up for short fields.
 fn split_at(text: &str, byte: u8) -> Option<(&str, &str)> {
     let at = text.bytes().position(|b| b == byte)?;
-    Some((text.get(..at)?, text.get(at + 1..)?))
+    // `at` is the index of an ASCII byte: both gets succeed.
+    Some((
+        text.get(..at).unwrap_or_default(),
+        text.get(at + 1..).unwrap_or_default(),
+    ))
 }
 
 fn is_digits(s: &str) -> bool {
