@@ -306,11 +306,19 @@ pub struct LcovFile {
 /// derived from the records).
 impl PartialEq for LcovFile {
     fn eq(&self, other: &LcovFile) -> bool {
-        self.lines == other.lines
-            && self.branches == other.branches
-            && self.functions == other.functions
-            && self.declared == other.declared
-            && self.sections == other.sections
+        (
+            &self.lines,
+            &self.branches,
+            &self.functions,
+            self.declared,
+            self.sections,
+        ) == (
+            &other.lines,
+            &other.branches,
+            &other.functions,
+            other.declared,
+            other.sections,
+        )
     }
 }
 
@@ -474,7 +482,7 @@ impl LcovFile {
         let found = self.function_index.find(hash, |at| {
             self.functions
                 .get(at)
-                .is_some_and(|f| f.start == start && f.name == name)
+                .is_some_and(|f| (f.start, f.name.as_str()) == (start, name))
         });
         (found, hash)
     }
@@ -2100,6 +2108,16 @@ mod tests {
             "{}",
             clip(&e)
         );
+        // The same with a byte that is not UTF-8 (the line is checked before it is decoded).
+        let last = text.len() - 1;
+        text[last] = 0xFF;
+        let e = read_err(&text);
+        assert!(
+            e.starts_with("t.info:2: the line is longer than 16777216 bytes"),
+            "{}",
+            clip(&e)
+        );
+        text[last] = b'9';
         // One byte less is a line of exactly MAX_LINE bytes: read, and its count is too large.
         text.pop();
         let e = read_err(&text);
@@ -2421,7 +2439,38 @@ mod tests {
             [(1, 1), (2, 1), (4, 3), (6, 2), (7, 0), (9, 1)]
         );
         assert_eq!(merge_lines(vec![(1, 1)], vec![]), [(1, 1)]);
+        assert_eq!(
+            merge_lines(vec![(1, 1), (5, 0)], vec![(2, 1)]),
+            [(1, 1), (2, 1), (5, 0)]
+        );
         assert_eq!(merge_lines(vec![], vec![(1, 1)]), [(1, 1)]);
+    }
+
+    #[test]
+    fn records_on_one_line_count_once_per_identity() {
+        assert_eq!(function_identity("a::<Vec<u8>>::b::<u8>"), "a::b");
+        assert_eq!(function_identity("a<b>"), "a<b>");
+        let (report, _) = read_ok(
+            "SF:a\nFN:3,f::<u8>\nFN:3,f::<Vec<u8>>\nFN:3,g\nFN:4,f::<u8>\nFNDA:1,f::<u8>\nend_of_record\n",
+        );
+        // Line 3: `f` (ran as `f::<u8>`) and `g` (never ran); line 4: `f`, ran.
+        assert_eq!(lcov(&report, 0).summary().functions, c(2, 3));
+    }
+
+    #[test]
+    fn files_differing_in_any_record_are_unequal() {
+        let file = |text: &str| lcov(&read_ok(text).0, 0).clone();
+        let base = file("SF:a\nDA:1,1\nend_of_record\n");
+        assert_eq!(base, file("SF:a\nDA:1,1\nend_of_record\n"));
+        for other in [
+            "SF:a\nDA:1,2\nend_of_record\n",
+            "SF:a\nDA:1,1\nBRDA:1,0,0,1\nend_of_record\n",
+            "SF:a\nDA:1,1\nFN:1,f\nend_of_record\n",
+            "SF:a\nDA:1,1\nLF:1\nend_of_record\n",
+            "SF:a\nDA:1,1\nend_of_record\nSF:a\nend_of_record\n",
+        ] {
+            assert_ne!(base, file(other), "{other}");
+        }
     }
 
     /// A hasher under which every key collides.
