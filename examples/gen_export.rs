@@ -1,39 +1,105 @@
-//! Writes a large llvm-cov JSON export by replicating a real one under renamed paths, so the
-//! performance figures in the README can be reproduced:
+//! Writes a large llvm-cov JSON export by replicating a real one under renamed paths, and
+//! optionally a source tree that makes `covgate check` of it run end to end, so the performance
+//! figures can be reproduced:
 //!
 //! ```sh
-//! cargo run --release --example gen_export -- tests/fixtures/real/walkdir.branch.json 3000 target/big.json
+//! cargo run --release --example gen_export -- \
+//!     tests/fixtures/real/walkdir.branch.json target/bench/json/big.json --copies 7000 \
+//!     --sources target/bench/json
+//! cd target/bench/json && covgate check big.json
 //! ```
 //!
-//! Every file and function record of the source export is written `COPIES` times; copy `i`
-//! renames each path `/x/y.rs` to `/x/copyNNNNN/y.rs` (under the same parent folder), so the
-//! result has `COPIES ×` the files, with the same per-file numbers.
+//! Usage: `gen_export SOURCE.json OUT.json --copies N [--sources DIR]`.
+//!
+//! Every file and function record of the source export is written `N` times; copy `i` renames
+//! each path `/x/y.rs` to `/x/copyNNNNN/y.rs` (under the same parent folder, `NNNNN` = `i` on five
+//! digits), so the result has `N ×` the files, with the same per-file numbers. The export's
+//! `version` and `cargo_llvm_cov` object are kept (its `totals` are the source's, not multiplied).
+//!
+//! With `--sources DIR`, every renamed path below the folder of `cargo_llvm_cov.manifest_path`
+//! also gets a source file at the same relative place under `DIR` (e.g.
+//! `DIR/src/copy00001/dent.rs`) holding as many comment lines as the highest line the export
+//! mentions for it, and `DIR/coverage-policy.toml` includes `src/**/*.rs` (threshold 0; no
+//! branch metric when the export has no branches), so
+//! `cd DIR && covgate check OUT.json` finds every file of the report in scope (covgate maps the
+//! report's paths onto `DIR` through the manifest folder).
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let [source, copies, out] = args.as_slice() else {
-        return Err("usage: gen_export SOURCE.json COPIES OUT.json".into());
-    };
-    let copies: usize = copies.parse()?;
-    let doc: Value = serde_json::from_slice(&std::fs::read(source)?)?;
+    let args = Args::parse(std::env::args().skip(1))?;
+    let doc: Value = serde_json::from_slice(&std::fs::read(&args.source)?)?;
     let export = &doc["data"][0];
-    let mut w = BufWriter::new(File::create(out)?);
+    let mut w = BufWriter::new(File::create(&args.out)?);
     write!(
         w,
-        "{{\"type\":\"llvm.coverage.json.export\",\"version\":{},\"data\":[{{\"files\":[",
+        "{{\"type\":\"llvm.coverage.json.export\",\"version\":{},",
         doc["version"]
     )?;
-    write_copies(&mut w, export["files"].as_array(), copies, "filename")?;
+    if let Some(cargo) = doc.get("cargo_llvm_cov") {
+        write!(w, "\"cargo_llvm_cov\":{cargo},")?;
+    }
+    write!(w, "\"data\":[{{\"files\":[")?;
+    write_copies(&mut w, export["files"].as_array(), args.copies, "filename")?;
     write!(w, "],\"functions\":[")?;
-    write_copies(&mut w, export["functions"].as_array(), copies, "filenames")?;
+    write_copies(
+        &mut w,
+        export["functions"].as_array(),
+        args.copies,
+        "filenames",
+    )?;
     write!(w, "],\"totals\":{}}}]}}", export["totals"])?;
     w.flush()?;
+    if let Some(dir) = &args.sources {
+        let manifest = doc["cargo_llvm_cov"]["manifest_path"]
+            .as_str()
+            .ok_or("--sources needs the export's cargo_llvm_cov.manifest_path")?;
+        let base = manifest.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let branches = export["files"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|f| f["branches"].as_array().is_some_and(|b| !b.is_empty()));
+        write_sources(dir, base, &highest_lines(export), args.copies, branches)?;
+    }
     Ok(())
+}
+
+/// The command line.
+struct Args {
+    source: PathBuf,
+    out: PathBuf,
+    copies: usize,
+    sources: Option<PathBuf>,
+}
+
+impl Args {
+    fn parse(args: impl Iterator<Item = String>) -> Result<Args, Box<dyn std::error::Error>> {
+        const USAGE: &str = "usage: gen_export SOURCE.json OUT.json --copies N [--sources DIR]";
+        let mut positional = Vec::new();
+        let (mut copies, mut sources) = (None, None);
+        let mut args = args.into_iter();
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "--copies" => copies = Some(args.next().ok_or(USAGE)?.parse()?),
+                "--sources" => sources = Some(PathBuf::from(args.next().ok_or(USAGE)?)),
+                _ if arg.starts_with("--") => return Err(format!("{arg}?\n{USAGE}").into()),
+                _ => positional.push(PathBuf::from(arg)),
+            }
+        }
+        let [source, out] = <[PathBuf; 2]>::try_from(positional).map_err(|_| USAGE)?;
+        Ok(Args {
+            source,
+            out,
+            copies: copies.ok_or(USAGE)?,
+            sources,
+        })
+    }
 }
 
 fn write_copies(
@@ -59,12 +125,92 @@ fn write_copies(
 
 fn rename(value: &mut Value, copy: usize) {
     match value {
-        Value::String(path) => {
-            if let Some((dir, name)) = path.rsplit_once('/') {
-                *path = format!("{dir}/copy{copy:05}/{name}");
-            }
-        }
+        Value::String(path) => *path = renamed(path, copy),
         Value::Array(paths) => paths.iter_mut().for_each(|p| rename(p, copy)),
         _ => {}
     }
+}
+
+/// `/x/y.rs` as copy `copy` names it: `/x/copyNNNNN/y.rs`.
+fn renamed(path: &str, copy: usize) -> String {
+    match path.rsplit_once('/') {
+        Some((dir, name)) => format!("{dir}/copy{copy:05}/{name}"),
+        None => path.to_string(),
+    }
+}
+
+/// The highest line each file of the export mentions: in its segments and branches, and in the
+/// regions of the functions that point at it.
+fn highest_lines(export: &Value) -> BTreeMap<String, u64> {
+    let mut highest: BTreeMap<String, u64> = BTreeMap::new();
+    let mut note = |file: &str, line: Option<u64>| {
+        let slot = highest.entry(file.to_string()).or_insert(0);
+        *slot = (*slot).max(line.unwrap_or(0));
+    };
+    let items = |v: &Value| v.as_array().cloned().unwrap_or_default();
+    for file in items(&export["files"]) {
+        let Some(name) = file["filename"].as_str() else {
+            continue;
+        };
+        for segment in items(&file["segments"]) {
+            note(name, segment[0].as_u64());
+        }
+        for branch in items(&file["branches"]) {
+            note(name, branch[2].as_u64());
+        }
+    }
+    for function in items(&export["functions"]) {
+        for region in items(&function["regions"]) {
+            let file_id = region[5].as_u64().unwrap_or(0) as usize;
+            if let Some(name) = function["filenames"][file_id].as_str() {
+                note(name, region[2].as_u64());
+            }
+        }
+    }
+    highest
+}
+
+/// One source file per renamed path below `base`, under `dir`, and a policy in `dir`.
+fn write_sources(
+    dir: &Path,
+    base: &str,
+    highest: &BTreeMap<String, u64>,
+    copies: usize,
+    branches: bool,
+) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let metrics = if branches {
+        ""
+    } else {
+        "metrics = [\"regions\", \"functions\", \"lines\"]\n"
+    };
+    std::fs::write(
+        dir.join("coverage-policy.toml"),
+        format!(
+            "# Written by examples/gen_export.rs: every generated source in scope.\n\
+             [measure]\ninclude = [\"src/**/*.rs\"]\n{metrics}threshold = 0\n"
+        ),
+    )?;
+    for (path, lines) in highest {
+        let Some(relative) = path
+            .strip_prefix(base)
+            .and_then(|rest| rest.strip_prefix('/'))
+        else {
+            continue;
+        };
+        let text = comment_lines(*lines);
+        for copy in 0..copies {
+            let target = dir.join(renamed(relative, copy));
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::write(target, &text)?;
+        }
+    }
+    Ok(())
+}
+
+/// `lines` lines of Rust comments.
+fn comment_lines(lines: u64) -> String {
+    (1..=lines).map(|n| format!("// line {n}\n")).collect()
 }

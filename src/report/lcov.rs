@@ -15,7 +15,8 @@
 //!   says so. (covgate's walk names files on disk the same lossy way, so such a file still
 //!   meets its record.) A NUL byte in an `SF` path is an error: no file system allows one.
 //! - A line may be at most [`MAX_LINE`] bytes long; a longer one is an error, found without
-//!   holding the line in memory ([`read_from`] streams). Quoted input in messages is clipped.
+//!   holding more than [`MAX_LINE`] + [`STREAM_CHUNK`] bytes of it ([`read_from`] streams).
+//!   Quoted input in messages is clipped.
 //! - A record is `TAG:value`, split at the first `:`; `SF: path` keeps working because the path
 //!   is trimmed.
 //! - `end_of_record` may carry trailing whitespace and may be missing before the next `SF` or at
@@ -61,6 +62,13 @@
 //! (an empty tracefile is an error, never an empty pass). Sums that would pass `u64::MAX`
 //! saturate. At most [`MAX_WARNINGS`] warnings are kept; a last one counts the rest.
 //!
+//! # Speed
+//! Sections are independent until files are merged by path, so the input is cut into blocks of
+//! whole sections (after a line that is exactly `end_of_record`), parsed in parallel, and joined
+//! in input order: files, merges, warnings and the first error are those of one pass over the
+//! lines. [`read_from`] does the same per chunk of [`STREAM_CHUNK`] bytes. Function names and
+//! branch ids are stored once (their indexes hold hashes), `DA` lines are a sorted vector.
+//!
 //! # Merging
 //! All sections of one `SF` string are merged, and [`LcovFile::merge`] merges shards and reports
 //! the same way: `DA` counts summed per line; `BRDA` summed per (line, block, branch) with
@@ -96,9 +104,14 @@
 //! answer where they do. It cannot see llvm-cov's folded branch sides: LCOV writes them as 0, so a
 //! file with folded sides gets the (lower) detail branch count.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::hash_map::{DefaultHasher, Entry, RandomState};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
-use std::io::{BufRead, Read};
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
+use std::io::BufRead;
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::model::{Counts, Summary};
@@ -192,28 +205,121 @@ struct DeclaredTotals {
     functions: Declared,
 }
 
-type BranchKey = (u32, String, String);
-type FunctionKey = (Option<u32>, String);
+/// Positions of keyed items in a vector, found through a hash of the key, so that a key (a
+/// function name, a branch id) is stored once, in its item. The hash is SipHash with random keys
+/// ([`Keys`]), so input cannot be made to collide; a collision is still handled (the item is then
+/// found by a scan of the few colliding positions).
+#[derive(Debug, Clone, Default)]
+struct Index<S = Keys> {
+    hasher: S,
+    /// Hash → position of the first item with that hash.
+    first: HashMap<u64, usize, BuildHasherDefault<Passthrough>>,
+    /// Positions of items whose hash an earlier item already had (a box: almost always empty).
+    collided: Box<[usize]>,
+}
+
+impl<S: BuildHasher> Index<S> {
+    fn hash(&self, key: impl Hash) -> u64 {
+        self.hasher.hash_one(key)
+    }
+
+    /// The position of the item with hash `hash` for which `is` holds.
+    fn find(&self, hash: u64, is: impl Fn(usize) -> bool) -> Option<usize> {
+        match self.first.get(&hash) {
+            None => None,
+            Some(&at) if is(at) => Some(at),
+            Some(_) => self.collided.iter().copied().find(|at| is(*at)),
+        }
+    }
+
+    /// Records that the item at `at`, not yet indexed, has hash `hash`.
+    fn insert(&mut self, hash: u64, at: usize) {
+        match self.first.entry(hash) {
+            Entry::Occupied(_) => {
+                let mut collided = std::mem::take(&mut self.collided).into_vec();
+                collided.push(at);
+                self.collided = collided.into_boxed_slice();
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(at);
+            }
+        }
+    }
+}
+
+/// The process's random SipHash keys, drawn once ([`RandomState`]): one set for every index, so
+/// an index takes no room for them.
+#[derive(Debug, Clone, Copy, Default)]
+struct Keys;
+
+impl BuildHasher for Keys {
+    type Hasher = DefaultHasher;
+
+    fn build_hasher(&self) -> DefaultHasher {
+        static KEYS: OnceLock<RandomState> = OnceLock::new();
+        KEYS.get_or_init(RandomState::new).build_hasher()
+    }
+}
+
+/// A hasher for keys that are hashes already: the key's `u64` is the hash.
+#[derive(Debug, Clone, Copy, Default)]
+struct Passthrough(u64);
+
+impl Hasher for Passthrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*byte);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
 
 /// The records of one source file, all sections of one path merged.
 ///
 /// Read-only views: [`lines`](Self::lines), [`branches`](Self::branches),
 /// [`functions`](Self::functions) and the `uncovered_*` lists; counts via
 /// [`summary`](Self::summary).
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 pub struct LcovFile {
-    /// `DA`: line → summed execution count.
-    lines: BTreeMap<u32, u64>,
+    /// `DA`: (line, summed execution count), ascending by line, one entry per line.
+    lines: Vec<(u32, u64)>,
     /// `BRDA` sides in first-appearance order.
     branches: Vec<Branch>,
-    branch_index: HashMap<BranchKey, usize>,
+    branch_index: Index,
     /// Functions in first-appearance order.
     functions: Vec<Function>,
-    function_index: HashMap<FunctionKey, usize>,
+    function_index: Index,
     /// Declared totals, kept only while the file is a single section.
     declared: DeclaredTotals,
     /// Number of sections merged into this file (0 for an empty default value).
     sections: u32,
+}
+
+/// Files are equal when their records, declared totals and section counts are (the indexes are
+/// derived from the records).
+impl PartialEq for LcovFile {
+    fn eq(&self, other: &LcovFile) -> bool {
+        (
+            &self.lines,
+            &self.branches,
+            &self.functions,
+            self.declared,
+            self.sections,
+        ) == (
+            &other.lines,
+            &other.branches,
+            &other.functions,
+            other.declared,
+            other.sections,
+        )
+    }
 }
 
 impl LcovFile {
@@ -231,9 +337,7 @@ impl LcovFile {
             *self = other;
             return;
         }
-        for (line, count) in other.lines {
-            self.add_line(line, count);
-        }
+        self.lines = merge_lines(std::mem::take(&mut self.lines), other.lines);
         for branch in other.branches {
             self.add_branch(branch);
         }
@@ -257,9 +361,12 @@ impl LcovFile {
             sections: self.sections,
             ..LcovFile::default()
         };
-        for (line, count) in self.lines.iter().filter(|(line, _)| !drop_line(**line)) {
-            kept.add_line(*line, *count);
-        }
+        kept.lines = self
+            .lines
+            .iter()
+            .filter(|(line, _)| !drop_line(*line))
+            .copied()
+            .collect();
         for branch in self.branches.iter().filter(|b| !drop_branch(b.line)) {
             kept.add_branch(branch.clone());
         }
@@ -301,7 +408,7 @@ impl LcovFile {
 
     /// Every `DA` line with its summed execution count, in line order.
     pub fn lines(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
-        self.lines.iter().map(|(line, count)| (*line, *count))
+        self.lines.iter().copied()
     }
 
     /// Every `BRDA` side, in first-appearance order.
@@ -321,7 +428,7 @@ impl LcovFile {
     pub fn uncovered_lines(&self) -> Vec<u32> {
         self.lines
             .iter()
-            .filter(|(_, count)| **count == 0)
+            .filter(|(_, count)| *count == 0)
             .map(|(line, _)| *line)
             .collect()
     }
@@ -351,33 +458,38 @@ impl LcovFile {
         list
     }
 
-    fn add_line(&mut self, line: u32, count: u64) {
-        let entry = self.lines.entry(line).or_insert(0);
-        *entry = entry.saturating_add(count);
-    }
-
     fn add_branch(&mut self, branch: Branch) {
-        let key = (branch.line, branch.block.clone(), branch.branch.clone());
-        match self
-            .branch_index
-            .get(&key)
-            .and_then(|i| self.branches.get_mut(*i))
-        {
+        let key = (branch.line, branch.block.as_str(), branch.branch.as_str());
+        let hash = self.branch_index.hash(key);
+        let branches = &self.branches;
+        let found = self.branch_index.find(hash, |at| {
+            branches
+                .get(at)
+                .is_some_and(|b| (b.line, b.block.as_str(), b.branch.as_str()) == key)
+        });
+        match found.and_then(|at| self.branches.get_mut(at)) {
             Some(existing) => existing.taken = add_taken(existing.taken, branch.taken),
             None => {
-                self.branch_index.insert(key, self.branches.len());
+                self.branch_index.insert(hash, self.branches.len());
                 self.branches.push(branch);
             }
         }
     }
 
+    /// The position of the function keyed (`start`, `name`), with the key's hash.
+    fn find_function(&self, start: Option<u32>, name: &str) -> (Option<usize>, u64) {
+        let hash = self.function_index.hash((start, name));
+        let found = self.function_index.find(hash, |at| {
+            self.functions
+                .get(at)
+                .is_some_and(|f| (f.start, f.name.as_str()) == (start, name))
+        });
+        (found, hash)
+    }
+
     fn add_function(&mut self, function: Function) {
-        let key = (function.start, function.name.clone());
-        match self
-            .function_index
-            .get(&key)
-            .and_then(|i| self.functions.get_mut(*i))
-        {
+        let (found, hash) = self.find_function(function.start, &function.name);
+        match found.and_then(|at| self.functions.get_mut(at)) {
             Some(existing) => {
                 existing.count = existing.count.saturating_add(function.count);
                 existing.end = existing.end.or(function.end);
@@ -388,14 +500,14 @@ impl LcovFile {
                 }
             }
             None => {
-                self.function_index.insert(key, self.functions.len());
+                self.function_index.insert(hash, self.functions.len());
                 self.functions.push(function);
             }
         }
     }
 
     fn detail_lines(&self) -> Counts {
-        let covered = self.lines.values().filter(|c| **c > 0).count();
+        let covered = self.lines.iter().filter(|(_, c)| *c > 0).count();
         Counts::new(covered as u64, self.lines.len() as u64)
     }
 
@@ -407,15 +519,26 @@ impl LcovFile {
     /// Distinct functions by (start line, identity): llvm-cov writes one `FN` per test binary
     /// and per instantiation, whose Rust names differ only in the crate hash and the generic
     /// arguments, so those count once (covered when any copy ran).
+    ///
+    /// Only records that share a start line need their identity (a demangling) worked out.
     fn detail_functions(&self) -> Counts {
-        let mut seen: HashMap<(Option<u32>, String), bool> = HashMap::new();
-        for f in &self.functions {
-            *seen
-                .entry((f.start, function_identity(&f.name)))
-                .or_insert(false) |= f.is_covered();
+        let mut by_start: Vec<&Function> = self.functions.iter().collect();
+        by_start.sort_by_key(|f| f.start);
+        let (mut covered, mut total) = (0u64, 0u64);
+        for group in by_start.chunk_by(|a, b| a.start == b.start) {
+            if let [one] = group {
+                covered += u64::from(one.is_covered());
+                total += 1;
+                continue;
+            }
+            let mut seen: HashMap<String, bool> = HashMap::new();
+            for f in group {
+                *seen.entry(function_identity(&f.name)).or_insert(false) |= f.is_covered();
+            }
+            covered += seen.values().filter(|ran| **ran).count() as u64;
+            total += seen.len() as u64;
         }
-        let covered = seen.values().filter(|ran| **ran).count();
-        Counts::new(covered as u64, seen.len() as u64)
+        Counts::new(covered, total)
     }
 
     /// The start lines where at least one function record ran.
@@ -454,6 +577,56 @@ impl LcovFile {
         }
         per_line.values().sum()
     }
+}
+
+/// `DA` records as (line, count) pairs in any order, sorted by line with the counts of one line
+/// summed: the `lines` of an [`LcovFile`].
+fn sorted_lines(mut lines: Vec<(u32, u64)>) -> Vec<(u32, u64)> {
+    lines.sort_by_key(|(line, _)| *line);
+    lines.dedup_by(|next, kept| {
+        let same = next.0 == kept.0;
+        if same {
+            kept.1 = kept.1.saturating_add(next.1);
+        }
+        same
+    });
+    lines.shrink_to_fit();
+    lines
+}
+
+/// Two `lines` lists of [`LcovFile`] (sorted, one entry per line) as one, counts of a line
+/// summed.
+fn merge_lines(a: Vec<(u32, u64)>, b: Vec<(u32, u64)>) -> Vec<(u32, u64)> {
+    if b.is_empty() {
+        return a;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let mut a = a.into_iter().peekable();
+    let mut b = b.into_iter().peekable();
+    loop {
+        let next = match (a.peek().copied(), b.peek().copied()) {
+            (Some(x), Some(y)) if x.0 == y.0 => {
+                a.next();
+                b.next();
+                (x.0, x.1.saturating_add(y.1))
+            }
+            (Some(x), Some(y)) if x.0 < y.0 => {
+                a.next();
+                x
+            }
+            (Some(x), None) => {
+                a.next();
+                x
+            }
+            (_, Some(y)) => {
+                b.next();
+                y
+            }
+            (None, None) => break,
+        };
+        out.push(next);
+    }
+    out
 }
 
 /// The longest demangled name worked out, in bytes. A corrupt or hostile v0 symbol can hold
@@ -564,13 +737,110 @@ pub fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
 /// # Errors
 /// As [`read`].
 pub fn read_with_warnings(origin: &str, bytes: &[u8]) -> Result<(Report, Vec<String>)> {
-    // A byte slice is a stream that cannot fail; its lines are found with std's `memchr`.
-    read_from(origin, bytes)
+    read_in_blocks(origin, bytes, block_size(bytes.len()))
 }
 
-/// Reads an LCOV tracefile from a stream, line by line, like [`read_with_warnings`]: memory
-/// holds one line (at most [`MAX_LINE`] bytes) plus the records read, never the whole input, and
-/// a line over the limit is an error as soon as its first [`MAX_LINE`] bytes have been read.
+/// [`read_with_warnings`] with blocks of about `size` bytes (see [`blocks`]).
+fn read_in_blocks(origin: &str, bytes: &[u8], size: usize) -> Result<(Report, Vec<String>)> {
+    let mut parser = Parser::new(origin);
+    parse_lines(&mut parser, 1, bytes, size)?;
+    parser.finish()
+}
+
+/// Parses `text`, whole lines from line `first` on, into `parser` as one pass would: the lines
+/// up to the first whole `end_of_record` line in order (they may continue an open section), the
+/// rest in blocks of about `size` bytes ([`blocks`]), in parallel when there are several. Each
+/// block is parsed from its own first line number; the blocks' files and warnings are then
+/// joined in input order, and the first error in input order is returned. Returns the number
+/// of line breaks in `text`.
+fn parse_lines(parser: &mut Parser<'_>, first: u64, text: &[u8], size: usize) -> Result<u64> {
+    let head_end = section_end(text, 1).unwrap_or(text.len());
+    let (head, rest) = text.split_at_checked(head_end).unwrap_or((text, &[]));
+    let head_lines = parser.feed(first, head)?;
+    let first = first + head_lines;
+    let blocks = blocks(rest, size);
+    if let [one] = blocks.as_slice() {
+        return Ok(head_lines + parser.feed(first, one)?);
+    }
+    let lines: Vec<u64> = blocks.par_iter().map(|b| line_breaks(b)).collect();
+    let firsts = lines.iter().scan(first, |next, n| {
+        let first = *next;
+        *next += n;
+        Some(first)
+    });
+    let work: Vec<(u64, &[u8])> = firsts.zip(blocks.iter().copied()).collect();
+    let origin = parser.origin;
+    let parsed: Vec<Result<Parser<'_>>> = work
+        .into_par_iter()
+        .map(|(first, block)| {
+            let mut block_parser = Parser::new(origin);
+            block_parser.feed(first, block).map(|_| block_parser)
+        })
+        .collect();
+    for block in parsed {
+        parser.absorb(block?);
+    }
+    Ok(head_lines + lines.iter().sum::<u64>())
+}
+
+/// The smallest block of a tracefile parsed on its own thread, in bytes.
+const MIN_BLOCK: usize = 1 << 20;
+
+/// The block size for a tracefile of `len` bytes: a few blocks per thread, at least
+/// [`MIN_BLOCK`].
+fn block_size(len: usize) -> usize {
+    MIN_BLOCK.max(len / (4 * rayon::current_num_threads()))
+}
+
+/// `bytes` cut into blocks of whole sections: every block but the last is at least `size` bytes
+/// long and ends just after a line that is exactly `end_of_record` (optionally with `\r`), so no
+/// section is open across blocks and every block starts in the state a single pass would have
+/// there. Without such a line, the rest is one block.
+fn blocks(bytes: &[u8], size: usize) -> Vec<&[u8]> {
+    let mut blocks = Vec::new();
+    let mut rest = bytes;
+    while let Some(end) = section_end(rest, size) {
+        let (block, after) = rest.split_at_checked(end).unwrap_or((rest, &[]));
+        blocks.push(block);
+        rest = after;
+    }
+    blocks.push(rest);
+    blocks
+}
+
+/// The offset just after the first whole line `end_of_record` (or `end_of_record\r`) that ends
+/// at or after `from`, when bytes follow it.
+fn section_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut at = from.checked_sub(1)?;
+    loop {
+        let newline = at + bytes.get(at..)?.iter().position(|b| *b == b'\n')?;
+        let next = bytes.get(newline + 1..).unwrap_or_default();
+        let line = next.strip_prefix(END_OF_RECORD.as_bytes());
+        let end = line.and_then(|l| match l {
+            [b'\n', ..] => Some(1),
+            [b'\r', b'\n', ..] => Some(2),
+            _ => None,
+        });
+        match end {
+            Some(n) if newline + 1 + END_OF_RECORD.len() + n < bytes.len() => {
+                return Some(newline + 1 + END_OF_RECORD.len() + n);
+            }
+            Some(_) => return None,
+            None => at = newline + 1,
+        }
+    }
+}
+
+/// The number of line breaks in `bytes`.
+fn line_breaks(bytes: &[u8]) -> u64 {
+    bytes.iter().filter(|b| **b == b'\n').count() as u64
+}
+
+/// Reads an LCOV tracefile from a stream like [`read_with_warnings`]: in chunks of whole lines
+/// (about [`STREAM_CHUNK`] bytes, each parsed in parallel blocks as [`read_with_warnings`]
+/// parses a whole input), so memory holds one chunk plus the records read, never the whole
+/// input. A line over [`MAX_LINE`] is an error as soon as its first [`MAX_LINE`] + 1 bytes have
+/// been read.
 ///
 /// # Errors
 /// As [`read`], and a read error of `input` (with the line it happened on).
@@ -578,27 +848,69 @@ pub fn read_from(origin: &str, mut input: impl BufRead) -> Result<(Report, Vec<S
     read_lines(origin, &mut input)
 }
 
+/// How many bytes [`read_from`] reads before it parses the whole lines among them.
+pub const STREAM_CHUNK: usize = 8 << 20;
+
 /// [`read_from`], compiled once (a generic function would be compiled, and measured, per input
 /// type).
 fn read_lines(origin: &str, input: &mut dyn BufRead) -> Result<(Report, Vec<String>)> {
+    read_chunks(origin, input, STREAM_CHUNK, block_size(STREAM_CHUNK))
+}
+
+/// [`read_lines`] with chunks of `chunk` bytes parsed in blocks of `size` bytes.
+fn read_chunks(
+    origin: &str,
+    input: &mut dyn BufRead,
+    chunk: usize,
+    size: usize,
+) -> Result<(Report, Vec<String>)> {
     let mut parser = Parser::new(origin);
-    let mut line = Vec::new();
-    let limit = MAX_LINE as u64 + 1;
-    for number in 1u64.. {
-        line.clear();
-        let read = (&mut *input)
-            .take(limit)
-            .read_until(b'\n', &mut line)
-            .map_err(|e| parser.error(number, format!("cannot read the report: {e}")))?;
-        if read == 0 {
-            break;
+    // Bytes read and not parsed yet, from the start of line `first`.
+    let mut pending = Vec::new();
+    let mut first = 1u64;
+    loop {
+        // At least `chunk` more bytes: a line longer than a chunk needs several.
+        // What is pending already holds no line break (whole lines were parsed).
+        let old = pending.len();
+        let filled = fill(input, &mut pending, old.saturating_add(chunk));
+        // At the end of the input, the last line needs no line break.
+        let whole = match filled {
+            Ok(true) => pending.len(),
+            _ => pending
+                .get(old..)
+                .and_then(|new| new.iter().rposition(|b| *b == b'\n'))
+                .map_or(0, |at| old + at + 1),
+        };
+        let lines = pending.get(..whole).unwrap_or_default();
+        first += parse_lines(&mut parser, first, lines, size)?;
+        pending.drain(..whole);
+        match filled {
+            Ok(true) => break,
+            Ok(false) => parser.check_length(first, pending.len())?,
+            Err(e) => return Err(parser.error(first, format!("cannot read the report: {e}"))),
         }
-        if line.last() == Some(&b'\n') {
-            line.pop();
-        }
-        parser.raw_line(number, &line)?;
     }
     parser.finish()
+}
+
+/// Moves bytes from `input` to `pending` until it holds at least `want` bytes (taking no more
+/// than that from a reader that offers more) or the input ends: `Ok(true)` at the end.
+/// Interrupted reads are retried.
+fn fill(input: &mut dyn BufRead, pending: &mut Vec<u8>, want: usize) -> std::io::Result<bool> {
+    while pending.len() < want {
+        let available = match input.fill_buf() {
+            Ok(available) => available,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(true);
+        }
+        let taken = available.len().min(want - pending.len());
+        pending.extend_from_slice(available.get(..taken).unwrap_or_default());
+        input.consume(taken);
+    }
+    Ok(false)
 }
 
 /// One lexed record.
@@ -653,12 +965,12 @@ enum TotalKind {
 struct Section {
     path: String,
     file: LcovFile,
+    /// `DA` records: (line, count), in input order.
+    da: Vec<(u32, u64)>,
     /// `FN` records: (start, end, name).
     fn_records: Vec<(u32, Option<u32>, String)>,
-    /// `FNDA` counts by name, summed.
-    fnda: HashMap<String, u64>,
-    /// `FNDA` names in first-appearance order.
-    fnda_order: Vec<String>,
+    /// `FNDA` records (name, count), in input order.
+    fnda: Vec<(String, u64)>,
     /// `FNL`: index → (start, end).
     fnl: BTreeMap<u64, (u32, Option<u32>)>,
     /// `FNA`: index → (alias, count).
@@ -670,16 +982,6 @@ impl Section {
         Section {
             path: path.to_string(),
             ..Section::default()
-        }
-    }
-
-    fn add_fnda(&mut self, name: &str, count: u64) {
-        match self.fnda.get_mut(name) {
-            Some(c) => *c = c.saturating_add(count),
-            None => {
-                self.fnda.insert(name.to_string(), count);
-                self.fnda_order.push(name.to_string());
-            }
         }
     }
 
@@ -699,38 +1001,53 @@ impl Section {
     /// Resolves the section's functions and returns its path and file.
     fn close(mut self) -> (String, LcovFile) {
         let records = std::mem::take(&mut self.fn_records);
-        let mut named = HashSet::new();
+        let fnda = std::mem::take(&mut self.fnda);
+        // Name → (summed count, taken by an `FN` or already added).
+        let mut counts: HashMap<&str, (u64, bool)> = HashMap::with_capacity(fnda.len());
+        for (name, count) in &fnda {
+            let entry = counts.entry(name.as_str()).or_insert((0, false));
+            entry.0 = entry.0.saturating_add(*count);
+        }
+        let mut untaken = counts.len();
         for (start, end, name) in records {
-            let count = self.fnda.get(&name).copied().unwrap_or(0);
-            named.insert(name.clone());
+            let count = match counts.get_mut(name.as_str()) {
+                Some((count, taken)) => {
+                    untaken -= usize::from(!*taken);
+                    *taken = true;
+                    *count
+                }
+                None => 0,
+            };
             self.add_fn_record(start, end, name, count);
         }
-        for name in std::mem::take(&mut self.fnda_order) {
-            if !named.contains(&name) {
-                let count = self.fnda.get(&name).copied().unwrap_or(0);
+        // `FNDA` names without an `FN`, in first-appearance order (none, most often).
+        for (name, _) in &fnda {
+            if untaken == 0 {
+                break;
+            }
+            if let Some((count, taken @ false)) = counts.get_mut(name.as_str()) {
+                *taken = true;
+                untaken -= 1;
                 self.file
-                    .add_function(plain_function(None, None, name, count));
+                    .add_function(plain_function(None, None, name.clone(), *count));
             }
         }
         self.close_groups();
+        self.file.lines = sorted_lines(std::mem::take(&mut self.da));
         self.file.sections = 1;
         (self.path, self.file)
     }
 
     /// Adds one `FN` record; a repeated (start, name) in a section is one function, not two.
     fn add_fn_record(&mut self, start: u32, end: Option<u32>, name: String, count: u64) {
-        let key = (Some(start), name);
-        match self
-            .file
-            .function_index
-            .get(&key)
-            .and_then(|i| self.file.functions.get_mut(*i))
-        {
+        let (found, hash) = self.file.find_function(Some(start), &name);
+        match found.and_then(|at| self.file.functions.get_mut(at)) {
             Some(existing) => existing.end = existing.end.or(end),
             None => {
-                let (start, name) = key;
-                self.file
-                    .add_function(plain_function(start, end, name, count));
+                let file = &mut self.file;
+                file.function_index.insert(hash, file.functions.len());
+                file.functions
+                    .push(plain_function(Some(start), end, name, count));
             }
         }
     }
@@ -777,10 +1094,16 @@ fn plain_function(start: Option<u32>, end: Option<u32>, name: String, count: u64
     }
 }
 
+/// A file as the parser holds it: path, file, `DA` records of its later sections.
+type StoredFile = (String, LcovFile, Vec<(u32, u64)>);
+
 /// The reader's state across lines.
 struct Parser<'a> {
     origin: &'a str,
-    files: Vec<(String, LcovFile)>,
+    /// Files by first appearance, each with the `DA` records of its later sections, merged
+    /// into its lines once at the end (merging sorted lines per section would take time
+    /// quadratic in the number of sections of one file).
+    files: Vec<StoredFile>,
     index: HashMap<String, usize>,
     section: Option<Section>,
     warnings: Vec<String>,
@@ -814,15 +1137,7 @@ impl<'a> Parser<'a> {
 
     /// Handles one physical line as bytes: checks its length and encoding, then parses it.
     fn raw_line(&mut self, number: u64, raw: &[u8]) -> Result<()> {
-        if raw.len() > MAX_LINE {
-            return Err(self.error(
-                number,
-                format!(
-                    "the line is longer than {MAX_LINE} bytes (16 MiB), the longest LCOV line \
-                     covgate reads; this is not a usable tracefile"
-                ),
-            ));
-        }
+        self.check_length(number, raw.len())?;
         let text = String::from_utf8_lossy(raw);
         if matches!(text, std::borrow::Cow::Owned(_)) {
             self.warn(
@@ -831,6 +1146,44 @@ impl<'a> Parser<'a> {
             );
         }
         self.line(number, &text)
+    }
+
+    /// Parses whole lines (`bytes`, the first being line `first`) one after the other and
+    /// returns the number of line breaks passed.
+    fn feed(&mut self, first: u64, bytes: &[u8]) -> Result<u64> {
+        let mut number = first;
+        // Bytes that are UTF-8 as a whole need no check per line (lines split at an ASCII byte).
+        match std::str::from_utf8(bytes) {
+            Ok(text) => {
+                for line in text.split('\n') {
+                    self.check_length(number, line.len())?;
+                    self.line(number, line)?;
+                    number += 1;
+                }
+            }
+            Err(_) => {
+                for line in bytes.split(|b| *b == b'\n') {
+                    self.raw_line(number, line)?;
+                    number += 1;
+                }
+            }
+        }
+        // `split` gives one piece more than there are line breaks.
+        Ok(number - first - 1)
+    }
+
+    /// A line of `len` bytes is longer than [`MAX_LINE`]: an error.
+    fn check_length(&self, number: u64, len: usize) -> Result<()> {
+        if len > MAX_LINE {
+            return Err(self.error(
+                number,
+                format!(
+                    "the line is longer than {MAX_LINE} bytes (16 MiB), the longest LCOV line \
+                     covgate reads; this is not a usable tracefile"
+                ),
+            ));
+        }
+        Ok(())
     }
 
     fn error(&self, line: u64, message: impl std::fmt::Display) -> Error {
@@ -865,7 +1218,7 @@ impl<'a> Parser<'a> {
         if !closed || rest.is_empty() {
             return Ok(rest);
         }
-        let tag = rest.split_once(':').map(|(tag, _)| tag);
+        let tag = split_at(rest, b':').map(|(tag, _)| tag);
         if tag.is_some_and(|t| KNOWN_TAGS.contains(&t)) {
             self.warn(
                 number,
@@ -889,11 +1242,21 @@ impl<'a> Parser<'a> {
 
     fn store(&mut self, section: Section) {
         let (path, file) = section.close();
+        self.store_file(path, file, Vec::new());
+    }
+
+    /// Merges `file` (with `more_lines`, `DA` records of further sections) into the file of
+    /// `path`, or adds it as a new file.
+    fn store_file(&mut self, path: String, mut file: LcovFile, mut more_lines: Vec<(u32, u64)>) {
         match self.index.get(&path).and_then(|i| self.files.get_mut(*i)) {
-            Some((_, existing)) => existing.merge(file),
+            Some((_, existing, pending)) => {
+                pending.append(&mut file.lines);
+                pending.append(&mut more_lines);
+                existing.merge(file);
+            }
             None => {
                 self.index.insert(path.clone(), self.files.len());
-                self.files.push((path, file));
+                self.files.push((path, file, more_lines));
             }
         }
     }
@@ -935,6 +1298,25 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Takes over what a parser of the next block found: its files (merged in order), its
+    /// warnings (up to the limit), its open section and last record line. No section is open
+    /// here when the next block starts (blocks end with `end_of_record`).
+    fn absorb(&mut self, next: Parser<'a>) {
+        for (path, file, more_lines) in next.files {
+            self.store_file(path, file, more_lines);
+        }
+        for warning in next.warnings {
+            if self.warnings.len() < MAX_WARNINGS {
+                self.warnings.push(warning);
+            } else {
+                self.unshown_warnings += 1;
+            }
+        }
+        self.unshown_warnings += next.unshown_warnings;
+        self.section = next.section;
+        self.last_line = self.last_line.max(next.last_line);
+    }
+
     fn finish(mut self) -> Result<(Report, Vec<String>)> {
         if let Some(open) = self.section.take() {
             self.warn(
@@ -955,13 +1337,19 @@ impl<'a> Parser<'a> {
                 self.origin
             )));
         }
-        let has_branch_data = self.files.iter().any(|(_, f)| !f.branches.is_empty());
+        let has_branch_data = self.files.iter().any(|(_, f, _)| !f.branches.is_empty());
         let files = self
             .files
             .into_iter()
-            .map(|(path, file)| FileData {
-                path,
-                coverage: FileCoverage::Lcov(file),
+            .map(|(path, mut file, mut more_lines)| {
+                if !more_lines.is_empty() {
+                    more_lines.append(&mut file.lines);
+                    file.lines = sorted_lines(more_lines);
+                }
+                FileData {
+                    path,
+                    coverage: FileCoverage::Lcov(file),
+                }
             })
             .collect();
         let report = Report {
@@ -980,7 +1368,7 @@ impl<'a> Parser<'a> {
 fn apply(section: &mut Section, record: Record<'_>) {
     match record {
         Record::Fn { start, end, name } => section.fn_records.push((start, end, name.to_string())),
-        Record::Fnda { count, name } => section.add_fnda(name, count),
+        Record::Fnda { count, name } => section.fnda.push((name.to_string(), count)),
         Record::Fnl { index, start, end } => {
             section.fnl.insert(index, (start, end));
         }
@@ -994,7 +1382,7 @@ fn apply(section: &mut Section, record: Record<'_>) {
             .or_default()
             .push((alias.to_string(), count)),
         Record::Brda(branch) => section.file.add_branch(branch),
-        Record::Da { line, count } => section.file.add_line(line, count),
+        Record::Da { line, count } => section.da.push((line, count)),
         Record::Total(kind, value) => section.set_total(kind, value),
         Record::Ignored | Record::Skipped | Record::Sf(_) | Record::Unknown(_) => {}
     }
@@ -1011,7 +1399,7 @@ const KNOWN_TAGS: [&str; 18] = [
 /// Lexes one trimmed, non-empty, non-comment line that does not start with `end_of_record`.
 /// The error is the message without location.
 fn lex(text: &str) -> std::result::Result<Record<'_>, String> {
-    let Some((tag, value)) = text.split_once(':') else {
+    let Some((tag, value)) = split_at(text, b':') else {
         return Ok(Record::Unknown(text));
     };
     match tag {
@@ -1068,7 +1456,7 @@ fn lex_sf(value: &str) -> std::result::Result<Record<'_>, String> {
 fn lex_fn(value: &str) -> std::result::Result<Record<'_>, String> {
     let (start, rest) = split_field(value, "FN", "name", FN_SYNTAX)?;
     let start = line_number(start, "FN", "start line", FN_SYNTAX)?;
-    let (end, name) = match rest.split_once(',') {
+    let (end, name) = match split_at(rest, b',') {
         Some((end, name)) if is_digits(end.trim()) => {
             (Some(line_number(end, "FN", "end line", FN_SYNTAX)?), name)
         }
@@ -1091,7 +1479,7 @@ fn lex_fnda(value: &str) -> std::result::Result<Record<'_>, String> {
 
 fn lex_fnl(value: &str) -> std::result::Result<Record<'_>, String> {
     let (index, rest) = split_field(value, "FNL", "start line", FNL_SYNTAX)?;
-    let (start, end) = match rest.split_once(',') {
+    let (start, end) = match split_at(rest, b',') {
         Some((start, end)) => (
             start,
             Some(line_number(end, "FNL", "end line", FNL_SYNTAX)?),
@@ -1137,7 +1525,7 @@ fn lex_brda(value: &str) -> std::result::Result<Record<'_>, String> {
 
 fn lex_da(value: &str) -> std::result::Result<Record<'_>, String> {
     let (line, rest) = split_field(value, "DA", "execution count", DA_SYNTAX)?;
-    let (c, checksum) = match rest.split_once(',') {
+    let (c, checksum) = match split_at(rest, b',') {
         Some((c, sum)) => (c, Some(sum.trim())),
         None => (rest, None),
     };
@@ -1159,9 +1547,7 @@ fn split_field<'v>(
     missing: &str,
     syntax: &str,
 ) -> std::result::Result<(&'v str, &'v str), String> {
-    value
-        .split_once(',')
-        .ok_or_else(|| format!("{tag}: missing {missing}; expected {syntax}"))
+    split_at(value, b',').ok_or_else(|| format!("{tag}: missing {missing}; expected {syntax}"))
 }
 
 fn non_empty<'v>(
@@ -1175,6 +1561,17 @@ fn non_empty<'v>(
     } else {
         Ok(field)
     }
+}
+
+/// `text` split at the first `byte` (ASCII), which is dropped; `str::split_once` with a search
+/// set up for short fields.
+fn split_at(text: &str, byte: u8) -> Option<(&str, &str)> {
+    let at = text.bytes().position(|b| b == byte)?;
+    // `at` is the index of an ASCII byte: both gets succeed.
+    Some((
+        text.get(..at).unwrap_or_default(),
+        text.get(at + 1..).unwrap_or_default(),
+    ))
 }
 
 fn is_digits(s: &str) -> bool {
@@ -1209,9 +1606,23 @@ fn line_number(
     })
 }
 
+/// `field` as a number when it is 1 to 19 ASCII digits and nothing else (a number that cannot
+/// overflow `u64`): the common case, without trimming or checks.
+fn plain_number(field: &str) -> Option<u64> {
+    if field.is_empty() || field.len() > 19 {
+        return None;
+    }
+    field.bytes().try_fold(0u64, |n, b| {
+        b.is_ascii_digit().then(|| n * 10 + u64::from(b - b'0'))
+    })
+}
+
 /// A non-negative decimal integer up to `u64::MAX`. The error names the record (`tag`) and the
 /// field (`what`), says what was wrong and what was `expected`.
 fn number(field: &str, tag: &str, what: &str, expected: &str) -> std::result::Result<u64, String> {
+    if let Some(n) = plain_number(field) {
+        return Ok(n);
+    }
     let f = field.trim();
     let problem = if f.is_empty() {
         return Err(format!("{tag} {what} is missing; expected {expected}"));
@@ -1697,6 +2108,16 @@ mod tests {
             "{}",
             clip(&e)
         );
+        // The same with a byte that is not UTF-8 (the line is checked before it is decoded).
+        let last = text.len() - 1;
+        text[last] = 0xFF;
+        let e = read_err(&text);
+        assert!(
+            e.starts_with("t.info:2: the line is longer than 16777216 bytes"),
+            "{}",
+            clip(&e)
+        );
+        text[last] = b'9';
         // One byte less is a line of exactly MAX_LINE bytes: read, and its count is too large.
         text.pop();
         let e = read_err(&text);
@@ -1783,6 +2204,32 @@ mod tests {
         assert_eq!(e, "t.info:3: cannot read the report: disk on fire");
     }
 
+    /// Interrupted once per read, then gives the next byte of `self.0`.
+    struct Interrupting(&'static [u8], bool);
+
+    impl std::io::Read for Interrupting {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.1 = !self.1;
+            if self.1 {
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+            let Some((first, rest)) = self.0.split_first() else {
+                return Ok(0);
+            };
+            buf[0] = *first;
+            self.0 = rest;
+            Ok(1)
+        }
+    }
+
+    #[test]
+    fn interrupted_reads_are_retried() {
+        let (report, warnings) =
+            read_stream(Interrupting(b"SF:a.c\nDA:1,1\nend_of_record\n", false)).expect("reads");
+        assert_eq!(warnings, Vec::<String>::new());
+        assert_eq!(lcov(&report, 0).summary().lines, c(1, 1));
+    }
+
     #[test]
     fn a_nul_byte_in_a_path_is_an_error() {
         let e = read_err(b"SF:src/\0lib.rs\nDA:1,1\nend_of_record\n");
@@ -1864,6 +2311,208 @@ mod tests {
             "{:?}",
             started.elapsed()
         );
+    }
+
+    /// `read_in_blocks` with blocks of `size` bytes, as the messages a test compares.
+    fn blocks_of(text: &[u8], size: usize) -> std::result::Result<(Report, Vec<String>), String> {
+        read_in_blocks("t.info", text, size).map_err(|e| e.message().to_string())
+    }
+
+    #[test]
+    fn blocks_end_after_whole_end_of_record_lines() {
+        let text =
+            b"SF:a\nend_of_recordX\nend_of_record\nSF:b\r\nend_of_record\r\nSF:c\nend_of_record\n";
+        let pieces: Vec<&[u8]> = blocks(text, 1);
+        assert_eq!(
+            pieces,
+            [
+                &b"SF:a\nend_of_recordX\nend_of_record\n"[..],
+                b"SF:b\r\nend_of_record\r\n",
+                b"SF:c\nend_of_record\n"
+            ]
+        );
+        // A block is at least `size` bytes; no line break after `from`; no empty last block.
+        assert_eq!(blocks(text, 40).len(), 2);
+        assert_eq!(blocks(text, text.len() + 5), [&text[..]]);
+        assert_eq!(blocks(text, 0), [&text[..]]);
+        assert_eq!(blocks(b"SF:a\nend_of_record", 1).len(), 1);
+        assert_eq!(line_breaks(text), 7);
+        assert_eq!(block_size(0), MIN_BLOCK);
+    }
+
+    #[test]
+    fn blocks_read_as_one_pass_does() {
+        let mut many_warnings = String::new();
+        for i in 0..MAX_WARNINGS + 20 {
+            many_warnings.push_str(&format!(
+                "SF:w{}\nXYZ:{i}\nDA:{i},1\nend_of_record\n",
+                i % 7
+            ));
+        }
+        let texts: Vec<Vec<u8>> = vec![
+            b"TN:\nSF:a\nFN:1,f\nFNDA:2,f\nDA:1,2\nBRDA:1,0,0,1\nend_of_record\nend_of_record\nSF:b\nDA:3,0\nend_of_record\nSF:a\nDA:1,1\nDA:2,0\nFN:1,f\nFNDA:1,f\nBRDA:1,0,0,-\nend_of_record\nSF:b\nDA:1,1\nSF:a\nDA:0,4".to_vec(),
+            b"SF:a\nDA:1,1\nend_of_record\nSF:\xff\nDA:2,1\nend_of_record\nSF:a\nDA:1,3\nend_of_record\n".to_vec(),
+            many_warnings.into_bytes(),
+            b"SF:a\nDA:1,1\nend_of_record\nSF:b\nDA:x,1\nend_of_record\nSF:c\nDA:y,1\nend_of_record\n".to_vec(),
+            b"SF:a\nDA:1,1\nend_of_record\nDA:1,1\nend_of_record\n".to_vec(),
+        ];
+        for text in &texts {
+            let mut sequential = Parser::new("t.info");
+            let one_pass = sequential
+                .feed(1, text)
+                .and_then(|_| sequential.finish())
+                .map_err(|e| e.message().to_string());
+            let streamed = |chunk: usize, size: usize| {
+                read_chunks("t.info", &mut &text[..], chunk, size)
+                    .map_err(|e| e.message().to_string())
+            };
+            let ways = [1, 5, 20, 64, usize::MAX].into_iter().flat_map(|size| {
+                [
+                    blocks_of(text, size),
+                    streamed(1, size),
+                    streamed(16, size),
+                    streamed(100, size),
+                ]
+            });
+            for (size, parsed) in ways.enumerate() {
+                match (&one_pass, &parsed) {
+                    (Ok((a, wa)), Ok((b, wb))) => {
+                        assert_eq!(wa, wb, "{size}");
+                        assert_eq!(a.warnings, b.warnings);
+                        assert_eq!(a.has_branch_data, b.has_branch_data);
+                        let paths = |r: &Report| -> Vec<String> {
+                            r.files.iter().map(|f| f.path.clone()).collect()
+                        };
+                        assert_eq!(paths(a), paths(b), "{size}");
+                        for (x, y) in a.files.iter().zip(&b.files) {
+                            assert_eq!(lcov_of(x), lcov_of(y), "{size} {}", x.path);
+                        }
+                    }
+                    (Err(a), Err(b)) => assert_eq!(a, b, "{size}"),
+                    _ => panic!("{size}: {one_pass:?} vs {parsed:?}"),
+                }
+            }
+        }
+        // The merged file and the first error are those of a single pass.
+        let (report, _) = blocks_of(&texts[0], 1).expect("reads");
+        assert_eq!(
+            lcov(&report, 0).lines().collect::<Vec<_>>(),
+            [(0, 4), (1, 3), (2, 0)]
+        );
+        assert_eq!(lcov(&report, 0).branches()[0].taken, Some(1));
+        assert_eq!(lcov(&report, 0).functions()[0].count, 3);
+        let e = blocks_of(&texts[3], 1).map(|_| ()).expect_err("bad DA");
+        assert!(e.starts_with("t.info:5: DA line `x`"), "{e}");
+        let (_, warnings) = blocks_of(&texts[2], 1).expect("reads");
+        assert_eq!(warnings.len(), MAX_WARNINGS + 1);
+        assert_eq!(
+            warnings[MAX_WARNINGS],
+            "t.info: 20 more warning(s) not shown"
+        );
+    }
+
+    #[test]
+    fn fnda_names_without_fn_are_added_once_in_first_appearance_order() {
+        let (report, _) = read_ok(
+            "SF:a\nFNDA:1,g\nFNDA:2,g\nFNDA:0,h\nFN:1,f\nFNDA:3,f\nFNDA:1,h\nend_of_record\n",
+        );
+        let functions: Vec<(Option<u32>, &str, u64)> = lcov(&report, 0)
+            .functions()
+            .iter()
+            .map(|f| (f.start, f.name.as_str(), f.count))
+            .collect();
+        assert_eq!(
+            functions,
+            [(Some(1), "f", 3), (None, "g", 3), (None, "h", 1)]
+        );
+    }
+
+    #[test]
+    fn lines_sort_merge_and_sum() {
+        assert_eq!(
+            sorted_lines(vec![(3, 1), (1, 0), (3, u64::MAX), (2, 5), (1, 0)]),
+            [(1, 0), (2, 5), (3, u64::MAX)]
+        );
+        assert_eq!(
+            merge_lines(
+                vec![(1, 1), (4, 1), (6, 2)],
+                vec![(2, 1), (4, 2), (7, 0), (9, 1)]
+            ),
+            [(1, 1), (2, 1), (4, 3), (6, 2), (7, 0), (9, 1)]
+        );
+        assert_eq!(merge_lines(vec![(1, 1)], vec![]), [(1, 1)]);
+        assert_eq!(
+            merge_lines(vec![(1, 1), (5, 0)], vec![(2, 1)]),
+            [(1, 1), (2, 1), (5, 0)]
+        );
+        assert_eq!(merge_lines(vec![], vec![(1, 1)]), [(1, 1)]);
+    }
+
+    #[test]
+    fn records_on_one_line_count_once_per_identity() {
+        assert_eq!(function_identity("a::<Vec<u8>>::b::<u8>"), "a::b");
+        assert_eq!(function_identity("a<b>"), "a<b>");
+        let (report, _) = read_ok(
+            "SF:a\nFN:3,f::<u8>\nFN:3,f::<Vec<u8>>\nFN:3,g\nFN:4,f::<u8>\nFNDA:1,f::<u8>\nend_of_record\n",
+        );
+        // Line 3: `f` (ran as `f::<u8>`) and `g` (never ran); line 4: `f`, ran.
+        assert_eq!(lcov(&report, 0).summary().functions, c(2, 3));
+    }
+
+    #[test]
+    fn files_differing_in_any_record_are_unequal() {
+        let file = |text: &str| lcov(&read_ok(text).0, 0).clone();
+        let base = file("SF:a\nDA:1,1\nend_of_record\n");
+        assert_eq!(base, file("SF:a\nDA:1,1\nend_of_record\n"));
+        for other in [
+            "SF:a\nDA:1,2\nend_of_record\n",
+            "SF:a\nDA:1,1\nBRDA:1,0,0,1\nend_of_record\n",
+            "SF:a\nDA:1,1\nFN:1,f\nend_of_record\n",
+            "SF:a\nDA:1,1\nLF:1\nend_of_record\n",
+            "SF:a\nDA:1,1\nend_of_record\nSF:a\nend_of_record\n",
+        ] {
+            assert_ne!(base, file(other), "{other}");
+        }
+    }
+
+    /// A hasher under which every key collides.
+    #[derive(Default)]
+    struct Colliding;
+
+    impl Hasher for Colliding {
+        fn finish(&self) -> u64 {
+            7
+        }
+
+        fn write(&mut self, _: &[u8]) {}
+    }
+
+    #[test]
+    fn an_index_finds_items_whose_hashes_collide() {
+        let items = ["a", "b", "c"];
+        let mut index: Index<BuildHasherDefault<Colliding>> = Index::default();
+        for (at, item) in items.iter().enumerate() {
+            let hash = index.hash(item);
+            assert_eq!(index.find(hash, |i| items[i] == *item), None);
+            index.insert(hash, at);
+        }
+        for (at, item) in items.iter().enumerate() {
+            assert_eq!(
+                index.find(index.hash(item), |i| items[i] == *item),
+                Some(at)
+            );
+        }
+        assert_eq!(index.find(index.hash("d"), |i| items[i] == "d"), None);
+        assert_eq!(index.find(8, |_| true), None);
+        // The hash of a real index tells keys apart; `Passthrough` keeps a `u64` key as it is.
+        let keys = Index::<Keys>::default();
+        assert_ne!(keys.hash("a"), keys.hash("b"));
+        assert_eq!(keys.hash("a"), Index::<Keys>::default().hash("a"));
+        let mut hasher = Passthrough::default();
+        hasher.write(&[1, 2]);
+        assert_eq!(hasher.finish(), 0x0102);
+        hasher.write_u64(9);
+        assert_eq!(hasher.finish(), 9);
     }
 
     #[test]
