@@ -721,5 +721,7 @@ mod tests {
         let e = head(&good.replace(r#""branches":[[2,1,2,5,1,0,1,0,4]]"#, r#""branches":5"#))
             .expect_err("branches");
         assert!(e.contains("`branches`: an array of branches"), "{e}");
+        let e = head(&good.replace("[2,1,2,5,1,0,1,0,4]", "[2,1,2,5,1]")).expect_err("short");
+        assert!(e.contains("invalid length 5"), "{e}");
     }
 }

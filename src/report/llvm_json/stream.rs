@@ -932,7 +932,7 @@ mod tests {
 
     fn rec(name: &str, file: &str) -> String {
         format!(
-            r#"{{"branches":[],"count":1,"filenames":[{file}],"name":{name},"regions":[[1,1,3,2,1,0,0,0],[2,5,2,9,0,0,0,0]]}}"#
+            r#"{{"branches":[[2,5,2,9,1,0,0,0,4]],"count":1,"filenames":[{file}],"name":{name},"regions":[[1,1,3,2,1,0,0,0],[2,5,2,9,0,0,0,0]]}}"#
         )
     }
 
@@ -1021,7 +1021,8 @@ mod tests {
             entry(r#""a\u002ers""#, FULL),
             entry(r#""b.rs""#, PART),
             rec(r#""f\u0061""#, r#""a.rs""#),
-            rec(r#""f\u0062""#, r#""b.rs""#).replace(r#""branches":[]"#, r#""mcdc_records":null"#),
+            rec(r#""f\u0062""#, r#""b.rs""#)
+                .replace(r#""branches":"#, r#""mcdc_records":null,"b":"#),
             rec(r#""f\u0063""#, r#""c.rs""#),
         );
         for sizes in [SIZES, SMALL] {
@@ -1059,6 +1060,19 @@ mod tests {
             ),
             good.replace(r#""extra":"#, r#""data":[{"files":[]}],"extra":"#),
             good.replace(r#""cargo_llvm_cov":{"#, r#""cargo_llvm_cov":5,"x":{"#),
+            good.replacen(r#""data":"#, r#""data" "#, 1),
+            good.replace(r#""version":"2.0.1""#, r#""version":5"#),
+            good.replace(r#""extra":[1,"#, r#""extra":[1,}"#),
+            r#"{"type":"llvm.coverage.json.export""#.to_string(),
+            good.replacen(r#""data":[{"files""#, r#""data":{"x":[{"files""#, 1),
+            good.replacen(r#""data":[{"files""#, r#""data":[5,{"files""#, 1),
+            good.replacen(r#""data":[{"files""#, r#""data":[{5:1,"files""#, 1),
+            good.replacen(r#""files":["#, r#""files" ["#, 1),
+            good.replace(r#","totals":{}"#, r#","functions":[],"totals":{}"#),
+            good.replace(r#","totals":{}"#, r#","totals":{,}"#),
+            r#"{"data":[{"files":[]"#.to_string(),
+            r#"{"data":[{"files":["#.to_string(),
+            doc(r#"{"totals":{}}"#),
             good.replace("\"data\":[{", "\"data\":[{\"files\":[]},{"),
             good.replacen(r#""files":"#, r#""functions":[],"files":"#, 1),
             good.replacen(r#""files":"#, r#""files":[],"files":"#, 1),
@@ -1082,6 +1096,11 @@ mod tests {
             for sizes in [SIZES, SMALL, Sizes { chunk: 1, piece: 1 }] {
                 assert_eq!(
                     outcome(text, &NONE_MARKED, sizes),
+                    "fallback",
+                    "case {index}"
+                );
+                assert_eq!(
+                    outcome(text, &Detail::All, sizes),
                     "fallback",
                     "case {index}"
                 );
