@@ -397,7 +397,9 @@ fn a_gigabyte_line_on_stdin_in_bounded_memory() {
         stderr.contains("<stdin>:2: the line is longer than 16777216 bytes"),
         "{stderr}"
     );
-    assert!(started.elapsed() < ROW_LIMIT, "{:?}", started.elapsed());
+    // Stopped at the limit, not after reading the gigabyte (which takes far longer in a debug
+    // build): the bound is loose, so a busy CI machine passes it.
+    assert!(started.elapsed() < 5 * ROW_LIMIT, "{:?}", started.elapsed());
 }
 
 /// A source file in scope that is reached through a symbolic link, and that no report names,
