@@ -9,7 +9,11 @@
 //! cd target/bench/json && covgate check big.json
 //! ```
 //!
-//! Usage: `gen_export SOURCE.json OUT.json --copies N [--sources DIR]`.
+//! Usage: `gen_export SOURCE.json OUT.json --copies N [--sources DIR] [--covered]`.
+//!
+//! With `--covered`, every count of the source that is 0 (function records, regions, branch
+//! sides) is written as 1 and every file summary as fully covered: an export of a project held
+//! at 100%, where each file's summary is all a verdict needs.
 //!
 //! Every file and function record of the source export is written `N` times; copy `i` renames
 //! each path `/x/y.rs` to `/x/copyNNNNN/y.rs` (under the same parent folder, `NNNNN` = `i` on five
@@ -19,7 +23,8 @@
 //! With `--sources DIR`, every renamed path below the folder of `cargo_llvm_cov.manifest_path`
 //! also gets a source file at the same relative place under `DIR` (e.g.
 //! `DIR/src/copy00001/dent.rs`) holding as many comment lines as the highest line the export
-//! mentions for it, and `DIR/coverage-policy.toml` includes `src/**/*.rs` (threshold 0; no
+//! mentions for it, and `DIR/coverage-policy.toml` includes `src/**/*.rs` (threshold 100: the
+//! files below 100% fail and have their uncovered items listed, the work a failing check does; no
 //! branch metric when the export has no branches), so
 //! `cd DIR && covgate check OUT.json` finds every file of the report in scope (covgate maps the
 //! report's paths onto `DIR` through the manifest folder).
@@ -33,7 +38,10 @@ use serde_json::Value;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = Args::parse(std::env::args().skip(1))?;
-    let doc: Value = serde_json::from_slice(&std::fs::read(&args.source)?)?;
+    let mut doc: Value = serde_json::from_slice(&std::fs::read(&args.source)?)?;
+    if args.covered {
+        cover(&mut doc["data"][0]);
+    }
     let export = &doc["data"][0];
     let mut w = BufWriter::new(File::create(&args.out)?);
     write!(
@@ -76,18 +84,21 @@ struct Args {
     out: PathBuf,
     copies: usize,
     sources: Option<PathBuf>,
+    covered: bool,
 }
 
 impl Args {
     fn parse(args: impl Iterator<Item = String>) -> Result<Args, Box<dyn std::error::Error>> {
-        const USAGE: &str = "usage: gen_export SOURCE.json OUT.json --copies N [--sources DIR]";
+        const USAGE: &str =
+            "usage: gen_export SOURCE.json OUT.json --copies N [--sources DIR] [--covered]";
         let mut positional = Vec::new();
-        let (mut copies, mut sources) = (None, None);
+        let (mut copies, mut sources, mut covered) = (None, None, false);
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
             match arg.as_str() {
                 "--copies" => copies = Some(args.next().ok_or(USAGE)?.parse()?),
                 "--sources" => sources = Some(PathBuf::from(args.next().ok_or(USAGE)?)),
+                "--covered" => covered = true,
                 _ if arg.starts_with("--") => return Err(format!("{arg}?\n{USAGE}").into()),
                 _ => positional.push(PathBuf::from(arg)),
             }
@@ -98,7 +109,38 @@ impl Args {
             out,
             copies: copies.ok_or(USAGE)?,
             sources,
+            covered,
         })
+    }
+}
+
+/// Makes every count of an export's records at least 1 and every file summary full.
+fn cover(export: &mut Value) {
+    let at_least_one = |v: &mut Value| {
+        if v.as_u64() == Some(0) {
+            *v = Value::from(1);
+        }
+    };
+    for record in export["functions"].as_array_mut().into_iter().flatten() {
+        at_least_one(&mut record["count"]);
+        for region in record["regions"].as_array_mut().into_iter().flatten() {
+            at_least_one(&mut region[4]);
+        }
+        for branch in record["branches"].as_array_mut().into_iter().flatten() {
+            at_least_one(&mut branch[4]);
+            at_least_one(&mut branch[5]);
+        }
+    }
+    for file in export["files"].as_array_mut().into_iter().flatten() {
+        for counts in file["summary"]
+            .as_object_mut()
+            .into_iter()
+            .flat_map(|s| s.values_mut())
+        {
+            counts["covered"] = counts["count"].clone();
+            counts["notcovered"] = Value::from(0);
+            counts["percent"] = Value::from(100);
+        }
     }
 }
 
@@ -188,7 +230,7 @@ fn write_sources(
         dir.join("coverage-policy.toml"),
         format!(
             "# Written by examples/gen_export.rs: every generated source in scope.\n\
-             [measure]\ninclude = [\"src/**/*.rs\"]\n{metrics}threshold = 0\n"
+             [measure]\ninclude = [\"src/**/*.rs\"]\n{metrics}threshold = 100\n"
         ),
     )?;
     for (path, lines) in highest {
