@@ -152,13 +152,14 @@ fn keep<T>(failing: &[Metric], metric: Metric, items: Vec<T>) -> Vec<T> {
     }
 }
 
-/// Demangles a Rust symbol (legacy or v0, without its hash) or an Itanium C++ symbol (with the
+/// Demangles a Rust symbol (legacy or v0, without its hash, at most `lcov::MAX_DEMANGLED` bytes)
+/// or an Itanium C++ symbol (with the
 /// `cpp_demangle` crate); other names come back unchanged.
 pub fn demangle(name: &str) -> String {
-    match rustc_demangle::try_demangle(name) {
-        Ok(rust) => format!("{rust:#}"),
-        Err(_) => demangle_cpp(name).unwrap_or_else(|| name.to_string()),
-    }
+    // Bounded: a corrupt v0 symbol can expand to megabytes (see `lcov::MAX_DEMANGLED`).
+    crate::report::lcov::demangle_rust(name)
+        .or_else(|| demangle_cpp(name))
+        .unwrap_or_else(|| name.to_string())
 }
 
 /// An Itanium C++ symbol (`_Z…`, as clang writes) demangled, or `None` when it is not one.

@@ -419,7 +419,6 @@ fn a_symlinked_source_file_in_no_report_is_unmeasured() {
 /// Functions named by symbols that expand without end, none of them run: the gate must list
 /// them as uncovered and finish at once (exit 1).
 #[test]
-#[ignore = "uncovered.rs demangles names without a bound (about 27 ms per such name in release)"]
 fn symbols_that_expand_without_end_listed_as_uncovered_are_fast() {
     let sb = sandbox();
     sb.policy("[measure]\nmetrics = [\"lines\", \"functions\"]\n");
