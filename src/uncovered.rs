@@ -153,8 +153,7 @@ fn keep<T>(failing: &[Metric], metric: Metric, items: Vec<T>) -> Vec<T> {
 }
 
 /// Demangles a Rust symbol (legacy or v0, without its hash, at most `lcov::MAX_DEMANGLED` bytes)
-/// or an Itanium C++ symbol (with the
-/// `cpp_demangle` crate); other names come back unchanged.
+/// or an Itanium C++ symbol (with the `cpp_demangle` crate); other names come back unchanged.
 pub fn demangle(name: &str) -> String {
     // Bounded: a corrupt v0 symbol can expand to megabytes (see `lcov::MAX_DEMANGLED`).
     crate::report::lcov::demangle_rust(name)
