@@ -940,5 +940,12 @@ mod tests {
         let paths = ["s.rs".to_string(), "m.rs".to_string()];
         let found = scan_files(dir.path(), paths.iter(), &inline).expect("scan");
         assert_eq!(found.keys().collect::<Vec<_>>(), ["m.rs"]);
+        std::fs::write(dir.path().join("open.rs"), "// covgate:ignore-start -- x\n").expect("o");
+        let e = scan_files(dir.path(), ["open.rs".to_string()].iter(), &inline).expect_err("open");
+        assert!(
+            e.message().contains("range start without its end"),
+            "{}",
+            e.message()
+        );
     }
 }

@@ -224,7 +224,7 @@ impl<S: BuildHasher> Index<S> {
     }
 
     /// The position of the item with hash `hash` for which `is` holds.
-    fn find(&self, hash: u64, is: impl Fn(usize) -> bool) -> Option<usize> {
+    fn find(&self, hash: u64, is: &dyn Fn(usize) -> bool) -> Option<usize> {
         match self.first.get(&hash) {
             None => None,
             Some(&at) if is(at) => Some(at),
@@ -462,7 +462,7 @@ impl LcovFile {
         let key = (branch.line, branch.block.as_str(), branch.branch.as_str());
         let hash = self.branch_index.hash(key);
         let branches = &self.branches;
-        let found = self.branch_index.find(hash, |at| {
+        let found = self.branch_index.find(hash, &|at| {
             branches
                 .get(at)
                 .is_some_and(|b| (b.line, b.block.as_str(), b.branch.as_str()) == key)
@@ -479,7 +479,7 @@ impl LcovFile {
     /// The position of the function keyed (`start`, `name`), with the key's hash.
     fn find_function(&self, start: Option<u32>, name: &str) -> (Option<usize>, u64) {
         let hash = self.function_index.hash((start, name));
-        let found = self.function_index.find(hash, |at| {
+        let found = self.function_index.find(hash, &|at| {
             self.functions
                 .get(at)
                 .is_some_and(|f| (f.start, f.name.as_str()) == (start, name))
@@ -2493,17 +2493,17 @@ mod tests {
         let mut index: Index<BuildHasherDefault<Colliding>> = Index::default();
         for (at, item) in items.iter().enumerate() {
             let hash = index.hash(item);
-            assert_eq!(index.find(hash, |i| items[i] == *item), None);
+            assert_eq!(index.find(hash, &|i| items[i] == *item), None);
             index.insert(hash, at);
         }
         for (at, item) in items.iter().enumerate() {
             assert_eq!(
-                index.find(index.hash(item), |i| items[i] == *item),
+                index.find(index.hash(item), &|i| items[i] == *item),
                 Some(at)
             );
         }
-        assert_eq!(index.find(index.hash("d"), |i| items[i] == "d"), None);
-        assert_eq!(index.find(8, |_| true), None);
+        assert_eq!(index.find(index.hash("d"), &|i| items[i] == "d"), None);
+        assert_eq!(index.find(8, &|_| true), None);
         // The hash of a real index tells keys apart; `Passthrough` keeps a `u64` key as it is.
         let keys = Index::<Keys>::default();
         assert_ne!(keys.hash("a"), keys.hash("b"));

@@ -682,24 +682,31 @@ impl Reader<'_> {
                 },
                 || (!idle).then(|| read_ahead(input, chunk, ahead)),
             );
-            match ahead {
-                Some(Ok(eof)) => self.eof = eof,
-                Some(Err(err)) => self.fail(err),
-                None => {}
-            }
             out.into_iter().try_for_each(&mut *sink)?;
-            match end {
-                End::Closed(after) => {
-                    self.pos += after;
-                    return Some(());
-                }
-                End::Open(next) | End::Short(next) => self.pos += next,
-                End::Bad => return None,
-            }
-            if !self.more() {
-                return None;
+            if self.next_window(end, ahead)? {
+                return Some(());
             }
         }
+    }
+
+    /// After a window of an array: takes the read-ahead, then `Some(true)` when the array has
+    /// closed, `Some(false)` when the next window is ready, `None` when the array is not valid or
+    /// the input ends inside it. (Not generic: one copy whatever the element.)
+    fn next_window(&mut self, end: End, ahead: Option<std::io::Result<bool>>) -> Option<bool> {
+        match ahead {
+            Some(Ok(eof)) => self.eof = eof,
+            Some(Err(err)) => self.fail(err),
+            None => {}
+        }
+        match end {
+            End::Closed(after) => {
+                self.pos += after;
+                return Some(true);
+            }
+            End::Open(next) | End::Short(next) => self.pos += next,
+            End::Bad => return None,
+        }
+        self.more().then_some(false)
     }
 }
 
