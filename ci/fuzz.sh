@@ -35,6 +35,10 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
 fi
 fuzz/seed.sh >/dev/null
 cargo +nightly fuzz build -a -s none
+# cargo-fuzz has no --locked: a build after a change to covgate's dependencies rewrites the lock.
+if ! git diff --quiet -- fuzz/Cargo.lock 2>/dev/null; then
+    echo "ci/fuzz.sh: the build updated fuzz/Cargo.lock; commit the update" >&2
+fi
 
 failed=()
 summary=()
