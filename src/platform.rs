@@ -297,10 +297,12 @@ pub fn can_hold(expr: &Expression) -> bool {
     outcomes.iter().any(|outcome| {
         (0u32..1 << free.len()).any(|mask| {
             expr.eval(|pred| match atom(pred) {
+                // `outcome` has one entry per predicate of `target_preds`, in the same order.
                 Atom::Target(tp) => target_preds
                     .iter()
-                    .position(|t| t == tp)
-                    .is_some_and(|i| outcome[i]),
+                    .zip(outcome)
+                    .find(|(t, _)| *t == tp)
+                    .is_some_and(|(_, &holds)| holds),
                 Atom::Free(key) => free
                     .iter()
                     .position(|k| *k == key)

@@ -115,10 +115,12 @@ pub fn resolve(
         )));
     }
     for rel in reported.iter().chain(on_disk.difference(&reported)) {
-        let excluded = active
-            .iter()
-            .copied()
-            .find(|&i| policy.excludes[i].pattern.is_match(rel));
+        let excluded = active.iter().copied().find(|&i| {
+            policy
+                .excludes
+                .get(i)
+                .is_some_and(|e| e.pattern.is_match(rel))
+        });
         let class = match excluded {
             Some(index) => Class::Excluded(index),
             None if reported.contains(rel) => Class::Measured,
@@ -174,7 +176,7 @@ fn check_globs(scope: &Scope, policy: &Policy, active: &[usize]) -> Result<()> {
         .collect();
     let stale: Vec<String> = active
         .iter()
-        .map(|&i| &policy.excludes[i])
+        .filter_map(|&i| policy.excludes.get(i))
         .filter(|e| !matches_a_file(&e.pattern))
         .map(|e| {
             format!(

@@ -80,15 +80,19 @@ fn facts_json(facts: &Facts) -> Value {
             "when_missing": c.when_missing, "active": c.active, "why": c.why,
         })).collect::<Vec<_>>(),
     });
-    if let Some(roster) = &facts.roster {
-        doc["roster"] = json!({
-            "verified": roster.verified,
-            "suites": roster.suites.iter().map(|s| json!({
-                "name": s.name, "location": s.location, "reason": s.reason, "filter": s.filter,
-                "glob": s.glob, "when": s.when, "when_missing": s.when_missing,
-                "active": s.active, "why": s.why,
-            })).collect::<Vec<_>>(),
-        });
+    // `doc` is the object built just above, so only `facts.roster` decides whether this runs.
+    if let (Some(roster), Value::Object(fields)) = (&facts.roster, &mut doc) {
+        fields.insert(
+            "roster".to_string(),
+            json!({
+                "verified": roster.verified,
+                "suites": roster.suites.iter().map(|s| json!({
+                    "name": s.name, "location": s.location, "reason": s.reason, "filter": s.filter,
+                    "glob": s.glob, "when": s.when, "when_missing": s.when_missing,
+                    "active": s.active, "why": s.why,
+                })).collect::<Vec<_>>(),
+            }),
+        );
     }
     doc
 }

@@ -173,7 +173,7 @@ pub fn judge(
     let mut overlaps = Vec::new();
     let active: Vec<&Entry> = entries.iter().filter(|e| e.active).collect();
     for (i, a) in active.iter().enumerate() {
-        for b in &active[i + 1..] {
+        for b in active.iter().skip(i + 1) {
             let shared: Vec<&str> = a
                 .filter_files
                 .union(&a.glob_files)
