@@ -190,6 +190,10 @@ fn highest_lines(export: &Value) -> BTreeMap<String, u64> {
         *slot = (*slot).max(line.unwrap_or(0));
     };
     let items = |v: &Value| v.as_array().cloned().unwrap_or_default();
+    let in_report: std::collections::BTreeSet<String> = items(&export["files"])
+        .iter()
+        .filter_map(|f| f["filename"].as_str().map(str::to_string))
+        .collect();
     for file in items(&export["files"]) {
         let Some(name) = file["filename"].as_str() else {
             continue;
@@ -204,7 +208,10 @@ fn highest_lines(export: &Value) -> BTreeMap<String, u64> {
     for function in items(&export["functions"]) {
         for region in items(&function["regions"]) {
             let file_id = region[5].as_u64().unwrap_or(0) as usize;
-            if let Some(name) = function["filenames"][file_id].as_str() {
+            // Only files of `files[]`: the report's other files (tests left out of it) would
+            // be on disk but in no report, which is not the shape of a real workspace.
+            let name = function["filenames"][file_id].as_str();
+            if let Some(name) = name.filter(|n| in_report.contains(*n)) {
                 note(name, region[2].as_u64());
             }
         }
