@@ -9,6 +9,10 @@
 //! instrumented and plain runs.
 
 #![forbid(unsafe_code)]
+// Input must never reach a panic: no unwrap, expect or indexing in library code. Test code may
+// (clippy.toml allows them in tests); a value that is provably present gets a local allow with
+// the proof in a comment.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 // Test modules inside src/ carry `#[cfg_attr(coverage_nightly, coverage(off))]`: test code is not
 // product code, so covgate's self-coverage run (cargo-llvm-cov sets `coverage_nightly`) leaves it out.
 #![cfg_attr(coverage_nightly, feature(coverage_attribute))]
