@@ -7,7 +7,10 @@
 # file records the copy count); the release build is made first.
 #
 # Usage: ci/bench.sh                      (from anywhere in the repository)
-#   CASES="lcov json"   which cases to run (default both; `lcov` alone skips the 1 GB export)
+#   CASES="lcov json json100"   which cases to run (default all three; `lcov` alone skips the
+#                       1 GB exports). `json` is the export as it is (every file below 100%, so
+#                       every file's uncovered items are listed); `json100` the same written with
+#                       `--covered` (every file at 100%, as in a project held to the gate).
 #   JSON_COPIES=7000 LCOV_COPIES=2678     input sizes
 #   RUNS=3              hyperfine runs per case, when hyperfine is installed
 # Prints one line per case: input size, wall time and peak RSS of one `covgate check` run
@@ -16,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cases=${CASES:-lcov json}
+cases=${CASES:-lcov json json100}
 json_copies=${JSON_COPIES:-7000}
 lcov_copies=${LCOV_COPIES:-2678}
 runs=${RUNS:-3}
@@ -52,8 +55,14 @@ for case in $cases; do
             target/bench/json/big.json --copies "$json_copies" --sources target/bench/json
         report[json]=big.json
         ;;
+    json100)
+        generate json100 "$json_copies" "$examples/gen_export" \
+            tests/fixtures/real/walkdir.branch.json target/bench/json100/big.json \
+            --copies "$json_copies" --sources target/bench/json100 --covered
+        report[json100]=big.json
+        ;;
     *)
-        echo "bench: unknown case $case (lcov, json)" >&2
+        echo "bench: unknown case $case (lcov, json, json100)" >&2
         exit 2
         ;;
     esac
@@ -67,7 +76,7 @@ for case in $cases; do
     timing=$(mktemp)
     status=0
     (cd "$dir" && /usr/bin/time -f '%e s, %M KB' -o "$timing" "$bin" check "$file" >/dev/null 2>&1) || status=$?
-    rows+=("$(printf '%-5s %8s MB   %-24s exit %s' "$case" "$size" "$(tail -1 "$timing")" "$status")")
+    rows+=("$(printf '%-7s %8s MB   %-24s exit %s' "$case" "$size" "$(tail -1 "$timing")" "$status")")
     rm -f "$timing"
     if [ "$status" -gt 1 ]; then
         echo "bench: covgate check $dir/$file failed with exit $status:" >&2
@@ -76,7 +85,7 @@ for case in $cases; do
 done
 
 echo
-printf '%-5s %11s   %-24s %s\n' case input 'wall, peak RSS' 'covgate check'
+printf '%-7s %11s   %-24s %s\n' case input 'wall, peak RSS' 'covgate check'
 printf '%s\n' "${rows[@]}"
 
 if command -v hyperfine >/dev/null; then
