@@ -671,17 +671,21 @@ impl Reader<'_> {
         }
         loop {
             let window = self.buf.get(self.pos..).unwrap_or_default();
-            // The next chunk is read while this window is parsed (unless one is read already).
-            let idle = self.eof || !self.ahead.is_empty();
+            // The next chunk is read while this window is parsed, unless one is read already or
+            // the window is one piece (a small document: no thread is woken for it).
+            let alone = self.eof || !self.ahead.is_empty() || window.len() <= self.sizes.piece;
             let (input, chunk, ahead) = (&mut *self.input, self.sizes.chunk, &mut self.ahead);
-            let ((end, out), ahead) = rayon::join(
-                || {
-                    let mut out = Vec::new();
-                    let end = stitch(element, window, self.sizes.piece, &mut out);
-                    (end, out)
-                },
-                || (!idle).then(|| read_ahead(input, chunk, ahead)),
-            );
+            let piece = self.sizes.piece;
+            let parse = || {
+                let mut out = Vec::new();
+                let end = stitch(element, window, piece, &mut out);
+                (end, out)
+            };
+            let ((end, out), ahead) = if alone {
+                (parse(), None)
+            } else {
+                rayon::join(parse, || Some(read_ahead(input, chunk, ahead)))
+            };
             out.into_iter().try_for_each(&mut *sink)?;
             if self.next_window(end, ahead)? {
                 return Some(());
@@ -729,24 +733,26 @@ fn stitch<E: Element>(element: &E, window: &[u8], piece: usize, out: &mut Vec<E:
         .step_by(piece.max(1))
         .map(|start| (start, (start + piece).min(window.len())))
         .collect();
-    let runs: Vec<Run<E::Out>> = limits
-        .par_iter()
-        .enumerate()
-        .map(|(index, &(start, limit))| {
-            let first = if index == 0 {
-                Some(0)
-            } else {
-                candidate(window, start, limit, key)
-            };
-            match first {
-                Some(first) => run(element, window, first, limit),
-                None => Run {
-                    items: Vec::new(),
-                    end: End::Open(limit),
-                },
-            }
-        })
-        .collect();
+    let piece_run = |(index, &(start, limit)): (usize, &(usize, usize))| {
+        let first = if index == 0 {
+            Some(0)
+        } else {
+            candidate(window, start, limit, key)
+        };
+        match first {
+            Some(first) => run(element, window, first, limit),
+            None => Run {
+                items: Vec::new(),
+                end: End::Open(limit),
+            },
+        }
+    };
+    // One piece is parsed here: waking the pool for it costs more than it saves.
+    let runs: Vec<Run<E::Out>> = if limits.len() > 1 {
+        limits.par_iter().enumerate().map(piece_run).collect()
+    } else {
+        limits.iter().enumerate().map(piece_run).collect()
+    };
     let mut next = 0;
     for (run_here, &(_, limit)) in runs.into_iter().zip(&limits) {
         if next >= limit {
