@@ -256,7 +256,10 @@ fn from_lcov(file: &LcovFile) -> Uncovered {
             name: demangle(&f.function.name),
         })
         .collect();
+    // One function built into several binaries has one record per crate hash: the demangled
+    // names (without hash) are equal, and the function is listed once.
     functions.sort();
+    functions.dedup();
     Uncovered {
         lines: merge_ranges(lines),
         regions: Vec::new(),
@@ -359,5 +362,21 @@ mod tests {
         );
         assert_eq!(demangle("_Zinvalid"), "_Zinvalid");
         assert_eq!(demangle("h"), "h");
+    }
+
+    #[test]
+    fn a_function_in_several_binaries_is_listed_once() {
+        let text = "SF:src/lib.rs\nFN:3,_RNvCs7zRqp3NVN0z_4tiny9perimeter\n\
+                    FN:3,_RNvCs8NwYtU1Mohg_4tiny9perimeter\nFNDA:0,_RNvCs7zRqp3NVN0z_4tiny9perimeter\n\
+                    FNDA:0,_RNvCs8NwYtU1Mohg_4tiny9perimeter\nDA:3,0\nend_of_record\n";
+        let report = crate::report::read("t.info", text.as_bytes()).expect("tracefile");
+        let coverage = &report.files.first().expect("a file").coverage;
+        let listed = list(coverage, &[Metric::Functions]);
+        let names: Vec<(Option<u32>, &str)> = listed
+            .functions
+            .iter()
+            .map(|f| (f.line, f.name.as_str()))
+            .collect();
+        assert_eq!(names, [(Some(3), "tiny::perimeter")]);
     }
 }
