@@ -35,9 +35,15 @@ pub fn color_wanted(stdout_is_terminal: bool, no_color: Option<&std::ffi::OsStr>
 /// Writes the outputs. Errors (exit 2) when stdout or a file cannot be written.
 pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> Result<()> {
     let (facts, verdict, metrics) = (&outcome.facts, &outcome.verdict, &outcome.metrics);
+    let to_stdout =
+        |e: std::io::Error| Error::new(format!("cannot write the result to stdout: {e}"));
     let text = match opts.format {
         Format::Table => table::render(facts, verdict, metrics, &opts.table),
-        Format::Json => json::render(facts, verdict),
+        Format::Json => {
+            // Written as it is serialised: a failing workspace's JSON can be hundreds of MB.
+            json::write(facts, verdict, stdout).map_err(to_stdout)?;
+            String::new()
+        }
         Format::Markdown => markdown::render(facts, verdict, metrics),
         Format::Github => {
             let summary = markdown::render(facts, verdict, metrics);
@@ -47,11 +53,9 @@ pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> 
             github::render(facts, verdict) + &table::render(facts, verdict, metrics, &opts.table)
         }
     };
-    stdout
-        .write_all(text.as_bytes())
-        .map_err(|e| Error::new(format!("cannot write the result to stdout: {e}")))?;
+    stdout.write_all(text.as_bytes()).map_err(to_stdout)?;
     if let Some(path) = &opts.output_json {
-        write(path, &json::render(facts, verdict))?;
+        write_json(path, outcome)?;
     }
     if let Some(path) = &opts.output_markdown {
         write(path, &markdown::render(facts, verdict, metrics))?;
@@ -61,6 +65,12 @@ pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> 
 
 fn write(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text)
+        .map_err(|e| Error::new(format!("{}: cannot write the result: {e}", path.display())))
+}
+
+fn write_json(path: &Path, outcome: &Outcome) -> Result<()> {
+    std::fs::File::create(path)
+        .and_then(|mut file| json::write(&outcome.facts, &outcome.verdict, &mut file))
         .map_err(|e| Error::new(format!("{}: cannot write the result: {e}", path.display())))
 }
 

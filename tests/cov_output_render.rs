@@ -454,20 +454,31 @@ fn a_verdict_that_cannot_be_written_is_an_error() {
         "ok.info",
         "SF:/ws/a.c\nBRDA:1,0,0,1\nBRDA:1,0,1,1\nDA:1,1\nend_of_record\n",
     );
-    let full = std::fs::OpenOptions::new()
-        .write(true)
-        .open("/dev/full")
-        .expect("open /dev/full");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_covgate"))
-        .args(["check", "ok.info", "--root", "/ws", "--no-walk"])
-        .current_dir(sandbox.path())
-        .stdout(full)
-        .output()
-        .expect("run covgate");
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.starts_with("covgate: error: cannot write the result to stdout: "),
-        "{stderr}"
-    );
+    // The table is written whole; JSON is written as it is serialised: both fail alike.
+    for format in ["table", "json"] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("open /dev/full");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_covgate"))
+            .args([
+                "check",
+                "ok.info",
+                "--root",
+                "/ws",
+                "--no-walk",
+                "--format",
+                format,
+            ])
+            .current_dir(sandbox.path())
+            .stdout(full)
+            .output()
+            .expect("run covgate");
+        assert_eq!(out.status.code(), Some(2), "{format}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.starts_with("covgate: error: cannot write the result to stdout: "),
+            "{format}: {stderr}"
+        );
+    }
 }

@@ -23,7 +23,12 @@
 //! `facts.conditions` lists each conditional `[[exclude]]` (`when` null when absent), active or not.
 //! `facts.roster` is present only when the policy has `[[suite]]` entries.
 
-use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+use serde_json::{json, Value};
 
 /// The version of this output's shape (`schema/check-output.schema.json`). Later versions only
 /// add fields; consumers ignore fields they do not know.
@@ -31,18 +36,33 @@ pub const SCHEMA_VERSION: u32 = 1;
 
 use super::Facts;
 use crate::ignore::Ignored;
-use crate::judge::{FileStatus, FileVerdict, Verdict};
-use crate::uncovered::Uncovered;
+use crate::judge::{FileStatus, FileVerdict, MetricVerdict, Verdict};
+use crate::model::Metric;
+use crate::report::llvm_json::{LineRange, Span};
+use crate::uncovered::{BranchItem, FunctionItem, Uncovered};
 
-/// Renders the verdict as a pretty-printed JSON document (with a final newline).
+/// Renders the verdict as a pretty-printed JSON document (with a final newline), in the shape
+/// above, as `{:#}` prints a `serde_json::Value` (two-space indent).
+///
+/// Objects are written with their keys in alphabetical order. The files, which can hold millions
+/// of uncovered items, are serialised straight from the verdict, without a `Value` tree.
 pub fn render(facts: &Facts, verdict: &Verdict) -> String {
+    let mut out = Vec::with_capacity(4096);
+    // Writing to a `Vec` cannot fail, and every map key here is a string.
+    let _ = write(facts, verdict, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Writes what [`render`] returns to `out` as it is serialised (no copy of the document is
+/// held). Errors are `out`'s write errors.
+pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::Result<()> {
     let passed = verdict.count(FileStatus::Pass);
     let failed = verdict.count(FileStatus::Fail);
-    let doc = json!({
-        "schema_version": SCHEMA_VERSION,
-        "verdict": if verdict.passed() { "pass" } else { "fail" },
-        "facts": facts_json(facts),
-        "summary": {
+    let doc = Document {
+        facts: facts_json(facts),
+        files: verdict.files.iter().map(FileView).collect(),
+        schema_version: SCHEMA_VERSION,
+        summary: json!({
             "measured": passed + failed,
             "passed": passed,
             "failed": failed,
@@ -52,10 +72,23 @@ pub fn render(facts: &Facts, verdict: &Verdict) -> String {
             "outside_include": verdict.outside_include,
             "ignored": ignored_json(verdict.ignored().0),
             "files_with_ignores": verdict.ignored().1,
-        },
-        "files": verdict.files.iter().map(file_json).collect::<Vec<_>>(),
-    });
-    format!("{doc:#}\n")
+        }),
+        verdict: if verdict.passed() { "pass" } else { "fail" },
+    };
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
+    serde_json::to_writer_pretty(&mut out, &doc)?;
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
+/// The whole document, its keys in alphabetical order (as a `Value` map writes them).
+#[derive(Serialize)]
+struct Document<'a> {
+    facts: Value,
+    files: Vec<FileView<'a>>,
+    schema_version: u32,
+    summary: Value,
+    verdict: &'static str,
 }
 
 fn facts_json(facts: &Facts) -> Value {
@@ -97,35 +130,48 @@ fn facts_json(facts: &Facts) -> Value {
     doc
 }
 
-fn file_json(file: &FileVerdict) -> Value {
-    let metrics: Map<String, Value> = file
-        .metrics
-        .iter()
-        .map(|m| {
-            let (covered, total) = match m.counts {
-                Some(c) => (json!(c.covered), json!(c.total)),
-                None => (Value::Null, Value::Null),
-            };
-            (
-                m.metric.name().to_string(),
-                json!({"covered": covered, "total": total, "status": m.status.name()}),
-            )
-        })
-        .collect();
-    let mut obj = Map::new();
-    obj.insert("path".to_string(), json!(file.path));
-    obj.insert("status".to_string(), json!(file.status.name()));
-    obj.insert("metrics".to_string(), Value::Object(metrics));
-    if let Some(reason) = &file.reason {
-        obj.insert("reason".to_string(), json!(reason));
+/// One file: `{ "ignored"?, "metrics", "path", "reason"?, "status", "uncovered"? }`.
+struct FileView<'a>(&'a FileVerdict);
+
+impl Serialize for FileView<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let file = self.0;
+        let measured = matches!(file.status, FileStatus::Pass | FileStatus::Fail);
+        let failed = file.status == FileStatus::Fail;
+        let mut map = serializer.serialize_map(None)?;
+        if measured {
+            map.serialize_entry("ignored", &ignored_json(file.ignored))?;
+        }
+        let metrics: BTreeMap<&str, MetricView> = file
+            .metrics
+            .iter()
+            .map(|m| (m.metric.name(), MetricView(m)))
+            .collect();
+        map.serialize_entry("metrics", &metrics)?;
+        map.serialize_entry("path", &file.path)?;
+        if let Some(reason) = &file.reason {
+            map.serialize_entry("reason", reason)?;
+        }
+        map.serialize_entry("status", file.status.name())?;
+        if failed {
+            map.serialize_entry("uncovered", &UncoveredView(&file.uncovered))?;
+        }
+        map.end()
     }
-    if file.status == FileStatus::Fail {
-        obj.insert("uncovered".to_string(), uncovered_json(&file.uncovered));
+}
+
+/// `{ "covered", "status", "total" }` (counts `null` when unavailable).
+struct MetricView<'a>(&'a MetricVerdict);
+
+impl Serialize for MetricView<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let m = self.0;
+        let mut map = serializer.serialize_map(Some(3))?;
+        map.serialize_entry("covered", &m.counts.map(|c| c.covered))?;
+        map.serialize_entry("status", m.status.name())?;
+        map.serialize_entry("total", &m.counts.map(|c| c.total))?;
+        map.end()
     }
-    if matches!(file.status, FileStatus::Pass | FileStatus::Fail) {
-        obj.insert("ignored".to_string(), ignored_json(file.ignored));
-    }
-    Value::Object(obj)
 }
 
 /// `{ "lines", "regions", "branches", "functions" }`: items inline markers took out.
@@ -133,21 +179,103 @@ fn ignored_json(i: Ignored) -> Value {
     json!({"lines": i.lines, "regions": i.regions, "branches": i.branches, "functions": i.functions})
 }
 
-/// `{ "lines": [{start, end}], "regions": [{line_start, col_start, line_end, col_end}],
-/// "branches": [{line, column, side, what}], "functions": [{name, line}],
-/// "notes": [{metric, note}] }`, complete. A note stands for a failing metric whose items the
-/// input cannot show.
-fn uncovered_json(u: &Uncovered) -> Value {
-    json!({
-        "lines": u.lines.iter().map(|r| json!({"start": r.start, "end": r.end})).collect::<Vec<_>>(),
-        "regions": u.regions.iter().map(|s| json!({
-            "line_start": s.line_start, "col_start": s.col_start,
-            "line_end": s.line_end, "col_end": s.col_end,
-        })).collect::<Vec<_>>(),
-        "branches": u.branches.iter().map(|b| json!({
-            "line": b.line, "column": b.column, "side": b.side, "what": b.what,
-        })).collect::<Vec<_>>(),
-        "functions": u.functions.iter().map(|f| json!({"name": f.name, "line": f.line})).collect::<Vec<_>>(),
-        "notes": u.notes.iter().map(|(m, note)| json!({"metric": m.name(), "note": note})).collect::<Vec<_>>(),
-    })
+/// `{ "branches": [{column, line, side, what}], "functions": [{line, name}],
+/// "lines": [{end, start}], "notes": [{metric, note}],
+/// "regions": [{col_end, col_start, line_end, line_start}] }`, complete. A note stands for a
+/// failing metric whose items the input cannot show.
+struct UncoveredView<'a>(&'a Uncovered);
+
+impl Serialize for UncoveredView<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let u = self.0;
+        let mut map = serializer.serialize_map(Some(5))?;
+        map.serialize_entry("branches", &Items(&u.branches, branch_json))?;
+        map.serialize_entry("functions", &Items(&u.functions, function_json))?;
+        map.serialize_entry("lines", &Items(&u.lines, line_json))?;
+        map.serialize_entry("notes", &Items(&u.notes, note_json))?;
+        map.serialize_entry("regions", &Items(&u.regions, region_json))?;
+        map.end()
+    }
+}
+
+/// A list serialised item by item, each through a small view.
+struct Items<'a, T, V>(&'a [T], fn(&'a T) -> V);
+
+impl<'a, T, V: Serialize> Serialize for Items<'a, T, V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(self.1))
+    }
+}
+
+#[derive(Serialize)]
+struct BranchJson<'a> {
+    column: Option<u32>,
+    line: u32,
+    side: &'a str,
+    what: &'a str,
+}
+
+fn branch_json(b: &BranchItem) -> BranchJson<'_> {
+    BranchJson {
+        column: b.column,
+        line: b.line,
+        side: &b.side,
+        what: b.what,
+    }
+}
+
+#[derive(Serialize)]
+struct FunctionJson<'a> {
+    line: Option<u32>,
+    name: &'a str,
+}
+
+fn function_json(f: &FunctionItem) -> FunctionJson<'_> {
+    FunctionJson {
+        line: f.line,
+        name: &f.name,
+    }
+}
+
+#[derive(Serialize)]
+struct LineJson {
+    end: u32,
+    start: u32,
+}
+
+fn line_json(r: &LineRange) -> LineJson {
+    LineJson {
+        end: r.end,
+        start: r.start,
+    }
+}
+
+#[derive(Serialize)]
+struct NoteJson<'a> {
+    metric: &'a str,
+    note: &'a str,
+}
+
+fn note_json((metric, note): &(Metric, String)) -> NoteJson<'_> {
+    NoteJson {
+        metric: metric.name(),
+        note,
+    }
+}
+
+#[derive(Serialize)]
+struct RegionJson {
+    col_end: u32,
+    col_start: u32,
+    line_end: u32,
+    line_start: u32,
+}
+
+fn region_json(s: &Span) -> RegionJson {
+    RegionJson {
+        col_end: s.col_end,
+        col_start: s.col_start,
+        line_end: s.line_end,
+        line_start: s.line_start,
+    }
 }
