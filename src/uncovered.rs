@@ -68,17 +68,24 @@ impl Uncovered {
             }
     }
 
-    /// The items of `metric` as display strings: `12-14`, `3:5-4:6`, `7:9 true never taken`,
-    /// `crate::f (line 3)`.
-    pub fn items(&self, metric: Metric) -> Vec<String> {
+    /// The first `limit` items of `metric` as display strings: `12-14`, `3:5-4:6`,
+    /// `7:9 true never taken`, `crate::f (line 3)`, then the notes (`len` gives how many there
+    /// are in all). Only the items returned are formatted: a failing file can list millions.
+    pub fn items(&self, metric: Metric, limit: usize) -> Vec<String> {
         let mut items: Vec<String> = match metric {
-            Metric::Regions => self.regions.iter().map(span_text).collect(),
-            Metric::Branches => self.branches.iter().map(branch_text).collect(),
-            Metric::Functions => self.functions.iter().map(function_text).collect(),
-            Metric::Lines => self.lines.iter().map(range_text).collect(),
+            Metric::Regions => self.regions.iter().take(limit).map(span_text).collect(),
+            Metric::Branches => self.branches.iter().take(limit).map(branch_text).collect(),
+            Metric::Functions => self
+                .functions
+                .iter()
+                .take(limit)
+                .map(function_text)
+                .collect(),
+            Metric::Lines => self.lines.iter().take(limit).map(range_text).collect(),
         };
         let notes = self.notes.iter().filter(|(m, _)| *m == metric);
-        items.extend(notes.map(|(_, note)| note.clone()));
+        let room = limit.saturating_sub(items.len());
+        items.extend(notes.take(room).map(|(_, note)| note.clone()));
         items
     }
 }
@@ -334,16 +341,25 @@ mod tests {
             ],
         };
         assert_eq!(u.len(Metric::Regions), 1);
-        assert_eq!(u.items(Metric::Regions), ["no detail"]);
+        assert_eq!(u.items(Metric::Regions, usize::MAX), ["no detail"]);
         assert_eq!(u.len(Metric::Lines), 3);
-        assert_eq!(u.items(Metric::Lines), ["3-4", "9", "more missed"]);
+        assert_eq!(
+            u.items(Metric::Lines, usize::MAX),
+            ["3-4", "9", "more missed"]
+        );
+        assert_eq!(u.items(Metric::Lines, 2), ["3-4", "9"]);
+        assert_eq!(u.items(Metric::Lines, 1), ["3-4"]);
+        assert_eq!(u.len(Metric::Lines), 3);
         assert_eq!(u.len(Metric::Branches), 2);
         assert_eq!(
-            u.items(Metric::Branches),
+            u.items(Metric::Branches, usize::MAX),
             ["7:9 true never taken", "8 block 0 branch 1 never evaluated"]
         );
         assert_eq!(u.len(Metric::Functions), 2);
-        assert_eq!(u.items(Metric::Functions), ["g", "crate::f (line 3)"]);
+        assert_eq!(
+            u.items(Metric::Functions, usize::MAX),
+            ["g", "crate::f (line 3)"]
+        );
         assert_eq!(Uncovered::default().len(Metric::Lines), 0);
     }
 

@@ -261,7 +261,7 @@ fn tail(facts: &Facts, verdict: &Verdict) -> String {
 fn details(file: &FileVerdict, metrics: &[Metric]) -> String {
     let mut body = String::new();
     for metric in metrics {
-        let items = file.uncovered.items(*metric);
+        let items = file.uncovered.items(*metric, usize::MAX);
         if !items.is_empty() {
             let escaped: Vec<String> = items.iter().map(|i| escape(i)).collect();
             body.push_str(&format!("- {metric}: {}\n", escaped.join(", ")));

@@ -42,12 +42,12 @@ pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], opts: &Table
 fn uncovered_list(file: &FileVerdict, metrics: &[Metric], limit: usize) -> String {
     let mut out = String::new();
     for metric in metrics {
-        let items = file.uncovered.items(*metric);
-        if items.is_empty() {
+        let shown = file.uncovered.items(*metric, limit);
+        let total = file.uncovered.len(*metric);
+        if total == 0 {
             continue;
         }
-        let shown: Vec<&str> = items.iter().take(limit).map(String::as_str).collect();
-        let more = items.len().saturating_sub(limit);
+        let more = total.saturating_sub(limit);
         let tail = if more > 0 {
             format!(" … and {more} more")
         } else {
