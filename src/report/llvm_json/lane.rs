@@ -92,7 +92,9 @@ impl<'a> Scan<'a> {
         let rest = self.bytes.get(start..).unwrap_or_default();
         let len = memchr::memchr2(b'"', b'\\', rest)?;
         let text = rest.get(..len).unwrap_or_default();
-        if rest.get(len) != Some(&b'"') || text.iter().any(|b| *b < 0x20) {
+        // A fold without early exit, which the compiler turns into vector code.
+        let control = text.iter().fold(false, |found, &b| found | (b < 0x20));
+        if rest.get(len) != Some(&b'"') || control {
             return None;
         }
         self.pos = start + len + 1;
@@ -220,28 +222,17 @@ impl<'a> Scan<'a> {
     /// otherwise.
     fn packed_uints<const N: usize>(&mut self) -> Option<[u64; N]> {
         let bytes = self.bytes.get(self.pos..).unwrap_or_default();
-        (bytes.first() == Some(&b'[')).then_some(())?;
-        let mut at = 1;
+        let mut rest = bytes.strip_prefix(b"[")?;
         let mut values = [0; N];
         for (index, value) in values.iter_mut().enumerate() {
-            let start = at;
-            let mut number: u64 = 0;
-            while let Some(&byte) = bytes.get(at) {
-                let digit = byte.wrapping_sub(b'0');
-                if digit > 9 || at - start >= 19 {
-                    break;
-                }
-                number = number * 10 + u64::from(digit);
-                at += 1;
-            }
-            let digits = at - start;
-            let leading_zero = digits > 1 && bytes.get(start) == Some(&b'0');
+            let (number, digits) = leading_uint(rest)?;
             let separator = if index + 1 == N { b']' } else { b',' };
-            (digits > 0 && !leading_zero && bytes.get(at) == Some(&separator)).then_some(())?;
+            let (&next, after) = rest.get(digits..).unwrap_or_default().split_first()?;
+            (next == separator).then_some(())?;
             *value = number;
-            at += 1;
+            rest = after;
         }
-        self.pos += at;
+        self.pos += bytes.len() - rest.len();
         Some(values)
     }
 
@@ -344,6 +335,24 @@ impl<'a> Scan<'a> {
             branches,
         })
     }
+}
+
+/// The unsigned integer at the start of `bytes` and its length in digits: at most 19 digits (so
+/// it cannot overflow), no leading zero; `None` when there is no digit or a leading zero.
+#[inline(always)]
+fn leading_uint(bytes: &[u8]) -> Option<(u64, usize)> {
+    let mut value: u64 = 0;
+    let mut digits = 0;
+    for &byte in bytes.iter().take(19) {
+        let digit = byte.wrapping_sub(b'0');
+        if digit > 9 {
+            break;
+        }
+        value = value * 10 + u64::from(digit);
+        digits += 1;
+    }
+    let leading_zero = digits > 1 && bytes.first() == Some(&b'0');
+    (digits > 0 && !leading_zero).then_some((value, digits))
 }
 
 /// The length of `word` when `bytes` holds it at `at`.

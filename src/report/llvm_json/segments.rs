@@ -11,7 +11,8 @@
 //! ordered both by end and by arrival ([`Active`]), and a completed region's look-ahead is one
 //! backward pass.
 
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use crate::model::Counts;
 
@@ -111,8 +112,9 @@ fn build_segments(mut regions: Vec<SegRegion>, rule: LineRule) -> Vec<Segment> {
     sort_nested(&mut regions);
     let combined = combine(regions);
     let mut builder = Builder {
-        segments: Vec::new(),
+        segments: Vec::with_capacity(combined.len() * 2),
         active: Active::default(),
+        completed: Vec::new(),
         rule,
     };
     builder.build(&combined);
@@ -147,51 +149,56 @@ fn combine(regions: Vec<SegRegion>) -> Vec<SegRegion> {
     combined
 }
 
-/// The regions still open (LLVM's `ActiveRegions`), in arrival order, with an index by end.
+/// The regions still open (LLVM's `ActiveRegions`), in arrival order, with a heap by end.
 ///
 /// LLVM's vector holds them in arrival order and a stable partition takes out those that end by
-/// a location; here both orders are kept, so taking them out costs O(k log n) for k regions.
+/// a location; here a min-heap orders the open ones by (end, arrival) and a stack by arrival
+/// (closed ones leave it lazily), so taking k of them out costs O(k log n) and finding the most
+/// recent open one is amortised O(1). Plain vectors: most records have a handful of regions.
 #[derive(Debug, Default)]
 struct Active {
-    /// By (end, arrival number): the order LLVM's stable sort by end gives completed regions.
-    by_end: BTreeMap<(Loc, u64), SegRegion>,
-    /// Arrival number → end, to find the most recent open region.
-    by_arrival: BTreeMap<u64, Loc>,
-    /// The next arrival number.
-    arrivals: u64,
+    /// Every region pushed, by arrival number, and whether it is still open.
+    arrived: Vec<(SegRegion, bool)>,
+    /// `(end, arrival)` of each open region, least first: the order LLVM's stable sort by end
+    /// gives completed regions.
+    by_end: BinaryHeap<Reverse<(Loc, usize)>>,
+    /// Arrival numbers, most recent on top; numbers of closed regions are popped when seen.
+    stack: Vec<usize>,
 }
 
 impl Active {
     fn push(&mut self, region: SegRegion) {
-        let arrival = self.arrivals;
-        self.arrivals += 1;
-        self.by_end.insert((region.end, arrival), region);
-        self.by_arrival.insert(arrival, region.end);
+        let arrival = self.arrived.len();
+        self.arrived.push((region, true));
+        self.by_end.push(Reverse((region.end, arrival)));
+        self.stack.push(arrival);
     }
 
     /// The most recently opened region still open (the top of LLVM's vector).
-    fn last(&self) -> Option<SegRegion> {
-        let (&arrival, &end) = self.by_arrival.last_key_value()?;
-        self.by_end.get(&(end, arrival)).copied()
+    fn last(&mut self) -> Option<SegRegion> {
+        while let Some(&arrival) = self.stack.last() {
+            match self.arrived.get(arrival) {
+                Some(&(region, true)) => return Some(region),
+                _ => self.stack.pop(),
+            };
+        }
+        None
     }
 
-    fn is_empty(&self) -> bool {
-        self.by_arrival.is_empty()
-    }
-
-    /// Takes out the regions that end at or before `loc` (all of them for `None`), sorted by end
-    /// and, for equal ends, by arrival.
-    fn take_ending_by(&mut self, loc: Option<Loc>) -> Vec<SegRegion> {
-        let mut done = Vec::new();
-        while let Some(entry) = self.by_end.first_entry() {
-            if loc.is_some_and(|loc| entry.key().0 > loc) {
+    /// Takes out the regions that end at or before `loc` (all of them for `None`) and appends
+    /// them to `done`, sorted by end and, for equal ends, by arrival.
+    fn take_ending_by(&mut self, loc: Option<Loc>, done: &mut Vec<SegRegion>) {
+        while let Some(&Reverse((end, arrival))) = self.by_end.peek() {
+            if loc.is_some_and(|loc| end > loc) {
                 break;
             }
-            let ((_, arrival), region) = entry.remove_entry();
-            self.by_arrival.remove(&arrival);
-            done.push(region);
+            self.by_end.pop();
+            let closed = self.arrived.get_mut(arrival).map(|entry| {
+                entry.1 = false;
+                entry.0
+            });
+            done.extend(closed);
         }
-        done
     }
 }
 
@@ -199,6 +206,8 @@ impl Active {
 struct Builder {
     segments: Vec<Segment>,
     active: Active,
+    /// Scratch for the regions each step completes (kept to reuse its memory).
+    completed: Vec<SegRegion>,
     rule: LineRule,
 }
 
@@ -208,7 +217,7 @@ impl Builder {
         let mut rest = regions.iter().peekable();
         while let Some(&region) = rest.next() {
             let next_start = rest.peek().map(|next| next.start);
-            self.close_regions_ending_by(region.start);
+            self.close_regions_ending_by(Some(region.start));
             let is_gap = region.kind == SegmentKind::Gap;
             if region.start == region.end {
                 self.zero_length(region, next_start.is_none());
@@ -220,18 +229,19 @@ impl Builder {
             }
             self.active.push(region);
         }
-        if !self.active.is_empty() {
-            let completed = self.active.take_ending_by(None);
-            self.complete_regions_until(None, &completed);
-        }
+        self.close_regions_ending_by(None);
     }
 
-    /// Takes out the active regions that end at or before `loc` and completes them.
-    fn close_regions_ending_by(&mut self, loc: Loc) {
-        let completed = self.active.take_ending_by(Some(loc));
+    /// Takes out the active regions that end at or before `loc` (all of them for `None`) and
+    /// completes them.
+    fn close_regions_ending_by(&mut self, loc: Option<Loc>) {
+        let mut completed = std::mem::take(&mut self.completed);
+        completed.clear();
+        self.active.take_ending_by(loc, &mut completed);
         if !completed.is_empty() {
-            self.complete_regions_until(Some(loc), &completed);
+            self.complete_regions_until(loc, &completed);
         }
+        self.completed = completed;
     }
 
     /// A zero-length region is never made active: it marks its start with the count of the
@@ -295,27 +305,20 @@ impl Builder {
     ///
     /// LLVM also stops at the first completed region that ends where the next region starts;
     /// every completed region after it ends there too (they end in order, none after that
-    /// start), so the `continue` below already skips them.
+    /// start), so they form the last run of equal ends, which emits nothing after its start.
     fn emit_completed(&mut self, completed: &[SegRegion]) {
         // LLVM uses the count of the last completed region that ends where this one does; with
-        // regions sorted by end, that is the last of its run of equal ends.
-        let mut last_of_run: Vec<SegRegion> = Vec::with_capacity(completed.len());
-        let mut run: Option<SegRegion> = None;
-        for &region in completed.iter().rev() {
-            let last = match run {
-                Some(later) if later.end == region.end => later,
-                _ => region,
-            };
-            run = Some(last);
-            last_of_run.push(last);
-        }
-        last_of_run.reverse();
-        let pairs = completed.iter().zip(last_of_run.iter().skip(1));
-        for (&prev, &region) in pairs {
-            let segment_loc = prev.end;
-            if segment_loc != region.end {
-                self.start_segment(region, segment_loc, false, false);
+        // regions sorted by end, that is the last of its run of equal ends. Where a run starts,
+        // a segment at the previous run's end takes that count.
+        let lasts = completed
+            .chunk_by(|a, b| a.end == b.end)
+            .filter_map(<[SegRegion]>::last);
+        let mut previous_end = None;
+        for &last in lasts {
+            if let Some(end) = previous_end {
+                self.start_segment(last, end, false, false);
             }
+            previous_end = Some(last.end);
         }
     }
 }
