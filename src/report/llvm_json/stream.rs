@@ -53,12 +53,16 @@ pub(super) struct Sizes {
     pub chunk: usize,
     /// Bytes of window per parallel piece.
     pub piece: usize,
+    /// Bytes left free before a chunk read ahead, for the end of the window that was not
+    /// parsed yet: when it fits, it is put there and the chunk is not copied.
+    pub gap: usize,
 }
 
-/// The sizes used outside tests: 16 MiB reads, 256 KiB pieces.
+/// The sizes used outside tests: 16 MiB reads, 256 KiB pieces, 256 KiB before a chunk.
 pub(super) const SIZES: Sizes = Sizes {
     chunk: 16 << 20,
     piece: 256 << 10,
+    gap: 256 << 10,
 };
 
 /// Reads a whole export from `input` (see the module documentation).
@@ -178,13 +182,28 @@ impl Reader<'_> {
     /// holds, so an element larger than a chunk is read in a few steps). False when the input
     /// has ended (or failed: the error is kept for [`read`]) and nothing was added.
     fn more(&mut self) -> bool {
-        self.buf.drain(..self.pos);
-        self.pos = 0;
-        let want = self.sizes.chunk.max(self.buf.len());
-        let mut got = self.ahead.len();
-        self.buf.extend_from_slice(&self.ahead);
+        let gap = self.sizes.gap;
+        let unread = self.buf.len().saturating_sub(self.pos);
+        let mut got = self.ahead.len().saturating_sub(gap);
+        if got > 0 && unread <= gap {
+            // The chunk read ahead sits after `gap` bytes: the unread bytes go just before it,
+            // and the two buffers trade places.
+            let start = gap - unread;
+            let rest = self.buf.get(self.pos..).unwrap_or_default();
+            if let Some(front) = self.ahead.get_mut(start..gap) {
+                front.copy_from_slice(rest);
+            }
+            std::mem::swap(&mut self.buf, &mut self.ahead);
+            self.pos = start;
+        } else {
+            self.buf.drain(..self.pos);
+            self.pos = 0;
+            self.buf
+                .extend_from_slice(self.ahead.get(gap..).unwrap_or_default());
+        }
         // The read-ahead buffer keeps its memory for the next chunk.
         self.ahead.clear();
+        let want = self.sizes.chunk.max(unread);
         if got < want && !self.eof {
             let read = (&mut *self.input)
                 .take((want - got) as u64)
@@ -241,7 +260,8 @@ impl Reader<'_> {
             let mut values = Deserializer::from_slice(window).into_iter::<T>();
             let parsed = values.next();
             let end = values.byte_offset();
-            let complete = end < window.len() || (self.eof && self.ahead.is_empty());
+            let nothing_ahead = self.ahead.len() <= self.sizes.gap;
+            let complete = end < window.len() || (self.eof && nothing_ahead);
             match parsed {
                 Some(Ok(value)) if complete => {
                     self.pos += end;
@@ -674,7 +694,7 @@ impl Reader<'_> {
             // The next chunk is read while this window is parsed, unless one is read already or
             // the window is one piece (a small document: no thread is woken for it).
             let alone = self.eof || !self.ahead.is_empty() || window.len() <= self.sizes.piece;
-            let (input, chunk, ahead) = (&mut *self.input, self.sizes.chunk, &mut self.ahead);
+            let (input, sizes, ahead) = (&mut *self.input, self.sizes, &mut self.ahead);
             let piece = self.sizes.piece;
             let parse = || {
                 let mut out = Vec::new();
@@ -684,7 +704,7 @@ impl Reader<'_> {
             let ((end, out), ahead) = if alone {
                 (parse(), None)
             } else {
-                rayon::join(parse, || Some(read_ahead(input, chunk, ahead)))
+                rayon::join(parse, || Some(read_ahead(input, sizes, ahead)))
             };
             out.into_iter().try_for_each(&mut *sink)?;
             if self.next_window(end, ahead)? {
@@ -714,15 +734,16 @@ impl Reader<'_> {
     }
 }
 
-/// Reads up to `chunk` bytes from `input` into `ahead` (empty), and says whether the input has
-/// now ended.
+/// Reads up to a chunk from `input` into `ahead` (empty), after `sizes.gap` bytes left free,
+/// and says whether the input has now ended.
 fn read_ahead(
     input: &mut (dyn Read + Send),
-    chunk: usize,
+    sizes: Sizes,
     ahead: &mut Vec<u8>,
 ) -> std::io::Result<bool> {
-    let read = input.take(chunk as u64).read_to_end(ahead)?;
-    Ok(read < chunk)
+    ahead.resize(sizes.gap, 0);
+    let read = input.take(sizes.chunk as u64).read_to_end(ahead)?;
+    Ok(read < sizes.chunk)
 }
 
 /// Parses the elements of `window` (which starts at an element) in pieces of `piece` bytes on
@@ -921,8 +942,14 @@ mod tests {
         for path in fixtures() {
             let bytes = std::fs::read(&path).expect("fixture");
             let reference = super::super::document::read("f.json", &bytes).expect("reference");
-            for (chunk, piece) in [(1 << 20, 1 << 16), (1000, 300), (64, 7), (1, 1)] {
-                let sizes = Sizes { chunk, piece };
+            let sizes = [
+                (1 << 20, 1 << 16, 0),
+                (1000, 300, 5000),
+                (64, 7, 30),
+                (1, 1, 2),
+            ];
+            for (chunk, piece, gap) in sizes {
+                let sizes = Sizes { chunk, piece, gap };
                 let mut input = bytes.as_slice();
                 let fast = read("f.json", &mut input, &Detail::All, sizes)
                     .unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
@@ -993,7 +1020,11 @@ mod tests {
     }
 
     const NONE_MARKED: Detail<'static> = Detail::Needed(&|_| false);
-    const SMALL: Sizes = Sizes { chunk: 7, piece: 5 };
+    const SMALL: Sizes = Sizes {
+        chunk: 7,
+        piece: 5,
+        gap: 3,
+    };
 
     #[test]
     fn records_are_kept_as_their_file_needs() {
@@ -1106,7 +1137,12 @@ mod tests {
             " \n".to_string(),
         ];
         for (index, text) in cases.iter().enumerate() {
-            for sizes in [SIZES, SMALL, Sizes { chunk: 1, piece: 1 }] {
+            let one = Sizes {
+                chunk: 1,
+                piece: 1,
+                gap: 0,
+            };
+            for sizes in [SIZES, SMALL, one] {
                 assert_eq!(
                     outcome(text, &NONE_MARKED, sizes),
                     "fallback",
@@ -1126,7 +1162,11 @@ mod tests {
         // A number at the end of a window may go on: the reader reads more before taking it.
         let text = doc(&standard()).replace(r#""extra":[1,"#, r#""n":1234567,"extra":[1,"#);
         for chunk in 1..40 {
-            let sizes = Sizes { chunk, piece: 3 };
+            let sizes = Sizes {
+                chunk,
+                piece: 3,
+                gap: 4,
+            };
             assert_eq!(
                 outcome(&text, &NONE_MARKED, sizes),
                 "a.rs:- b.rs:2",
@@ -1166,6 +1206,7 @@ mod tests {
         let sizes = Sizes {
             chunk: 60,
             piece: 8,
+            gap: 16,
         };
         assert!(matches!(
             read("t.json", &mut input, &Detail::All, sizes),
