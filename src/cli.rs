@@ -101,9 +101,10 @@ pub struct CheckArgs {
     /// Which files the table lists.
     #[arg(long, value_enum, default_value_t = ShowArg::Failing)]
     pub show: ShowArg,
-    /// How many uncovered items the table lists per failing file and metric (JSON lists all).
-    #[arg(long, value_name = "N", default_value_t = 5)]
-    pub items: usize,
+    /// How many uncovered items the table lists per failing file and metric, at least 1 (JSON
+    /// and Markdown list all).
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..))]
+    pub items: u64,
     /// Also write the JSON result to PATH (from the same run).
     #[arg(long, value_name = "PATH")]
     pub output_json: Option<PathBuf>,
@@ -111,6 +112,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "PATH")]
     pub output_markdown: Option<PathBuf>,
     /// With --format github: append the Markdown result to PATH [default: $GITHUB_STEP_SUMMARY].
+    /// Without --format github it is an error (nothing would be written there).
     #[arg(long, value_name = "PATH")]
     pub summary_file: Option<PathBuf>,
     /// Evaluate `when` conditions for this target triple instead of the host (e.g. x86_64-pc-windows-msvc).
@@ -122,6 +124,18 @@ pub struct CheckArgs {
     /// Cargo features enabled on this leg, for `feature = "x"` conditions (comma- or space-separated; repeatable).
     #[arg(long, value_name = "A,B")]
     pub features: Vec<String>,
+}
+
+impl CheckArgs {
+    /// A misuse of the arguments that clap's rules cannot state, as the message to print (exit
+    /// code 2): `--summary-file` without `--format github`, which would write nothing there.
+    pub fn usage_error(&self) -> Option<String> {
+        (self.summary_file.is_some() && self.format != Format::Github).then(|| {
+            "--summary-file needs --format github (only that format writes a step summary); \
+             use --output-markdown PATH to write the Markdown result with any format"
+                .to_string()
+        })
+    }
 }
 
 /// `--format`.

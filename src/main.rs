@@ -60,6 +60,10 @@ fn roster(args: &RosterArgs) -> ExitCode {
 }
 
 fn check(args: &CheckArgs) -> ExitCode {
+    if let Some(message) = args.usage_error() {
+        eprintln!("covgate: error: {message}");
+        return ExitCode::from(2);
+    }
     let opts = CheckOptions {
         reports: args.reports.clone(),
         policy: args.policy.clone(),
@@ -85,7 +89,7 @@ fn check(args: &CheckArgs) -> ExitCode {
                         ShowArg::Failing => Show::Failing,
                         ShowArg::All => Show::All,
                     },
-                    items: args.items,
+                    items: usize::try_from(args.items).unwrap_or(usize::MAX),
                     color: output::color_wanted(
                         std::io::stdout().is_terminal(),
                         std::env::var_os("NO_COLOR").as_deref(),

@@ -403,7 +403,7 @@ fn a_passing_check_lists_no_rows_unless_show_all() {
     assert!(!run.stdout.contains('┆'), "no table at all: {}", run.stdout);
     assert!(run.stdout.ends_with(
         "2 measured: 2 passed, 0 failed; 0 unmeasured, 1 excluded, 1 no code, 0 outside include\n\
-         ignored by inline markers: 0 lines, 0 regions, 0 branch sides, 0 functions in 0 file(s)\ncovgate: PASS\n"
+         ignored by inline markers: 0 lines, 0 regions, 0 branch sides, 0 functions in 0 files\ncovgate: PASS\n"
     ), "{}", run.stdout);
 
     let run = run_case09(&sandbox, &["--show", "all"]);

@@ -389,3 +389,32 @@ fn details_are_cut_before_rows() {
         "{md}"
     );
 }
+
+#[test]
+fn a_summary_file_without_the_github_format_and_zero_items_are_usage_errors() {
+    let sandbox = Sandbox::new();
+    sandbox.policy(LCOV);
+    sandbox.write("t.info", "SF:/ci/a.c\nDA:1,0\nend_of_record\n");
+    let base = ["check", "t.info", "--root", "/ci", "--no-walk"];
+    let run = sandbox.run(&[&base[..], &["--summary-file", "s.md"]].concat());
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(
+        run.stderr
+            .starts_with("covgate: error: --summary-file needs --format github"),
+        "{}",
+        run.stderr
+    );
+    assert!(!sandbox.path().join("s.md").exists());
+    let run = sandbox.run(&[&base[..], &["--items", "0"]].concat());
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(run.stderr.contains("--items"), "{}", run.stderr);
+    // With one item allowed, the table shows one and counts the rest.
+    sandbox.write("t.info", "SF:/ci/a.c\nDA:1,0\nDA:3,0\nend_of_record\n");
+    let run = sandbox.run(&[&base[..], &["--items", "1"]].concat());
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("    lines: 1 … and 1 more\n"),
+        "{}",
+        run.stdout
+    );
+}

@@ -227,10 +227,9 @@ fn tail(facts: &Facts, verdict: &Verdict) -> String {
             out.push('\n');
         }
     }
-    let (ignored, files) = verdict.ignored();
     out.push_str(&format!(
-        "\nIgnored by inline markers: {} lines, {} regions, {} branch sides, {} functions in {files} file(s).\n",
-        ignored.lines, ignored.regions, ignored.branches, ignored.functions
+        "\nIgnored by inline markers: {}.\n",
+        super::ignored_totals(verdict)
     ));
     let excluded: Vec<String> = verdict
         .files

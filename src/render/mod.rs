@@ -111,6 +111,26 @@ pub enum Show {
     All,
 }
 
+/// What inline markers took out, in words: `1 line, 0 regions, 2 branch sides, 1 function in
+/// 1 file` (the ignored totals of [`Verdict::ignored`]).
+pub fn ignored_totals(verdict: &Verdict) -> String {
+    let (i, files) = verdict.ignored();
+    let files = u64::try_from(files).unwrap_or(u64::MAX);
+    format!(
+        "{}, {}, {}, {} in {}",
+        counted(i.lines, "line", "lines"),
+        counted(i.regions, "region", "regions"),
+        counted(i.branches, "branch side", "branch sides"),
+        counted(i.functions, "function", "functions"),
+        counted(files, "file", "files"),
+    )
+}
+
+/// `n` and the noun, singular for 1.
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// `N measured: N passed, N failed; N unmeasured, N excluded, N no code, N outside include`.
 pub fn summary_line(verdict: &Verdict) -> String {
     let passed = verdict.count(FileStatus::Pass);

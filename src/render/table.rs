@@ -67,10 +67,9 @@ fn ignored_line(verdict: &Verdict, walked: bool) -> String {
     if !walked {
         return "inline ignore markers: not read (--no-walk)\n".to_string();
     }
-    let (i, files) = verdict.ignored();
     format!(
-        "ignored by inline markers: {} lines, {} regions, {} branch sides, {} functions in {files} file(s)\n",
-        i.lines, i.regions, i.branches, i.functions
+        "ignored by inline markers: {}\n",
+        super::ignored_totals(verdict)
     )
 }
 

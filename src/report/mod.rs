@@ -97,6 +97,7 @@ pub fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
     match body.iter().find(|b| !b.is_ascii_whitespace()) {
         None => Err(empty(origin)),
         Some(b'{') => llvm_json::read(origin, bytes),
+        Some(&first) if refused(first) => Err(neither(origin, first)),
         Some(_) => lcov::read(origin, bytes),
     }
 }
@@ -131,6 +132,7 @@ pub fn read_file(origin: &str, path: &Path, detail: Detail<'_>) -> Result<Report
             let mut reread = || std::fs::read(path);
             llvm_json::read_stream(origin, &mut input, detail, &mut reread)
         }
+        Some(first) if refused(first) => Err(neither(origin, first)),
         Some(_) => lcov::read_from(origin, input).map(|(report, _)| report),
         None => Err(empty(origin)),
     }
@@ -150,6 +152,7 @@ fn read_stream(origin: &str, input: &mut dyn BufRead, detail: Detail<'_>) -> Res
                 .map_err(|e| Error::new(format!("{origin}: cannot read the report: {e}")))?;
             llvm_json::read_with(origin, &bytes, detail)
         }
+        Some(first) if refused(first) => Err(neither(origin, first)),
         Some(_) => lcov::read_from(origin, input).map(|(report, _)| report),
         None => Err(empty(origin)),
     }
@@ -207,6 +210,23 @@ fn skip_blank(origin: &str, input: &mut dyn BufRead, head: &mut Vec<u8>) -> Resu
 }
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// True for a first byte that starts neither format and says what the input is instead: `[`
+/// (a JSON array) or 0x1F (the first byte of gzip's magic number, `1F 8B`). Any other byte is
+/// read as LCOV, whose reader words its own error.
+fn refused(first: u8) -> bool {
+    matches!(first, b'[' | 0x1F)
+}
+
+/// The error for a report whose first byte is [`refused`].
+fn neither(origin: &str, first: u8) -> Error {
+    let what = if first == b'[' {
+        "starts with `[`, a JSON array: an llvm-cov export is a JSON object (`{\"data\": [...], \"type\": \"llvm.coverage.json.export\", ...}`) and an LCOV tracefile is text; pass the export itself"
+    } else {
+        "is compressed (gzip); decompress it first (`gunzip`)"
+    };
+    Error::new(format!("{origin}: the report {what}"))
+}
 
 fn empty(origin: &str) -> Error {
     Error::new(format!(
@@ -276,6 +296,22 @@ mod tests {
             .map(|_| ())
             .expect_err("bad DA");
         assert!(e.starts_with("r:4: DA line `x`"), "{e}");
+    }
+
+    #[test]
+    fn an_array_or_a_gzip_file_is_named_as_such() {
+        for (text, want) in [
+            (
+                &b" \n[{\"data\":[]}]"[..],
+                "r: the report starts with `[`, a JSON array",
+            ),
+            (b"\x1F\x8B\x08\x00", "r: the report is compressed (gzip)"),
+        ] {
+            let e = stream(text).map(|_| ()).expect_err("refused");
+            assert!(e.starts_with(want), "{e}");
+            let e = read("r", text).map(|_| ()).expect_err("refused");
+            assert!(e.message().starts_with(want), "{e}");
+        }
     }
 
     #[test]
