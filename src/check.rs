@@ -51,8 +51,6 @@ pub struct Outcome {
     pub verdict: Verdict,
     /// The policy's metrics, in output order.
     pub metrics: Vec<Metric>,
-    /// Every report's warnings (problems that did not stop the read), for stderr.
-    pub warnings: Vec<String>,
 }
 
 /// What every command reads before it looks at a report: the policy, the platform of this leg
@@ -181,7 +179,6 @@ pub fn judge(setup: &Setup, opts: &CheckOptions, verified: bool) -> Result<Outco
         facts: facts(setup, &reports, opts.walk, verified),
         verdict,
         metrics: policy.metrics.clone(),
-        warnings: reports.iter().flat_map(|r| r.warnings.clone()).collect(),
     })
 }
 
@@ -371,6 +368,7 @@ fn facts(setup: &Setup, reports: &[Report], walked: bool, verified: bool) -> Fac
             .collect(),
         walked,
         threshold: policy.threshold,
+        warnings: reports.iter().flat_map(|r| r.warnings.clone()).collect(),
     }
 }
 

@@ -79,7 +79,7 @@ fn check(args: &CheckArgs) -> ExitCode {
     };
     match check::run(&opts) {
         Ok(outcome) => {
-            for warning in &outcome.warnings {
+            for warning in &outcome.facts.warnings {
                 eprintln!("covgate: warning: {warning}");
             }
             let outputs = OutputOptions {

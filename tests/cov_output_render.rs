@@ -443,6 +443,32 @@ fn report_warnings_go_to_stderr_and_the_verdict_to_stdout() {
         "covgate: warning: w.info:4: missing final `end_of_record` for `/ws/a.c`\n"
     );
     assert!(run.stdout.ends_with("covgate: PASS\n"), "{}", run.stdout);
+    // The machine and PR-comment outputs carry the warning too, among the facts.
+    let format = |name: &str| {
+        let run = sandbox.run(&[
+            "check",
+            "w.info",
+            "--root",
+            "/ws",
+            "--no-walk",
+            "--format",
+            name,
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run
+    };
+    assert_eq!(
+        format("json").json()["facts"]["warnings"],
+        serde_json::json!(["w.info:4: missing final `end_of_record` for `/ws/a.c`"])
+    );
+    let run = format("markdown");
+    assert!(
+        run.stdout.contains(
+            "\n> ⚠️ warning: w.info:4: missing final \\`end\\_of\\_record\\` for \\`/ws/a.c\\`\n\n"
+        ),
+        "{}",
+        run.stdout
+    );
 }
 
 #[cfg(target_os = "linux")]

@@ -6,6 +6,7 @@
 //!              "target": { "triple", "source", "known", "cfg": [..] },
 //!              "programs": [{ "name", "found", "path" }],
 //!              "conditions": [{ "path", "location", "reason", "when", "when_missing", "active", "why" }],
+//!              "warnings": [..],
 //!              "roster"?: { "verified", "suites": [{ "name", "location", "reason", "filter", "glob",
 //!                                                    "when", "when_missing", "active", "why" }] } },
 //!   "summary": { "measured", "passed", "failed", "unmeasured", "excluded", "no_code", "outside_include",
@@ -21,7 +22,9 @@
 //! `facts.target.source` is `host` or `--target`; `cfg` lists `rustc --print cfg` lines.
 //! `facts.programs` lists each `when-missing` program (`path` null when not found);
 //! `facts.conditions` lists each conditional `[[exclude]]` (`when` null when absent), active or not.
-//! `facts.roster` is present only when the policy has `[[suite]]` entries.
+//! `facts.roster` is present only when the policy has `[[suite]]` entries. `facts.warnings` lists
+//! what the reports' readers warned of (e.g. a tracefile without its final `end_of_record`),
+//! each naming its report and line; empty when nothing was.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -108,6 +111,7 @@ fn facts_json(facts: &Facts) -> Value {
         "programs": facts.programs.iter().map(|(name, path)| json!({
             "name": name, "found": path.is_some(), "path": path,
         })).collect::<Vec<_>>(),
+        "warnings": facts.warnings,
         "conditions": facts.conditions.iter().map(|c| json!({
             "path": c.glob, "location": c.location, "reason": c.reason, "when": c.when,
             "when_missing": c.when_missing, "active": c.active, "why": c.why,

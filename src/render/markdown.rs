@@ -150,7 +150,19 @@ fn head(facts: &Facts, verdict: &Verdict, metrics: &[Metric]) -> String {
         names.join(", "),
         escape(&facts.root),
         reports.join(", ")
-    )
+    ) + &warning_lines(&facts.warnings)
+}
+
+/// `> ⚠️ warning: …` lines, one per report warning, then a blank line (empty without warnings).
+fn warning_lines(warnings: &[String]) -> String {
+    let mut out: String = warnings
+        .iter()
+        .map(|w| format!("> ⚠️ warning: {}\n", escape(w)))
+        .collect();
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
 }
 
 fn table_header(metrics: &[Metric]) -> String {

@@ -32,6 +32,9 @@ pub struct Facts {
     pub walked: bool,
     /// Policy threshold, percent 0–100.
     pub threshold: f64,
+    /// Every report's warnings (problems that did not stop the read, each naming its report and
+    /// line), in report order.
+    pub warnings: Vec<String>,
 }
 
 /// The target of a check (see [`crate::platform`]).
