@@ -6,42 +6,8 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use common::{copy_dir, metric, status};
-
-/// Environment that an outer `cargo llvm-cov` (covgate's own self-coverage run) sets and that
-/// must not leak into the inner run.
-const OUTER_ENV: &[&str] = &[
-    "RUSTFLAGS",
-    "RUSTDOCFLAGS",
-    "CARGO_ENCODED_RUSTFLAGS",
-    "CARGO_ENCODED_RUSTDOCFLAGS",
-    "LLVM_PROFILE_FILE",
-    "CARGO_TARGET_DIR",
-    "CARGO_BUILD_TARGET_DIR",
-    "CARGO_LLVM_COV",
-    "CARGO_LLVM_COV_SHOW_ENV",
-    "CARGO_LLVM_COV_TARGET_DIR",
-    "CARGO_INCREMENTAL",
-    "RUSTC_WRAPPER",
-    "RUSTC_WORKSPACE_WRAPPER",
-    "CARGO_MAKEFLAGS",
-];
-
-fn cargo(dir: &Path, args: &[&str]) -> std::process::Output {
-    let mut cmd = Command::new(env!("CARGO"));
-    cmd.args(args).current_dir(dir);
-    for var in OUTER_ENV {
-        cmd.env_remove(var);
-    }
-    for (key, _) in std::env::vars() {
-        if key.starts_with("CARGO_LLVM_COV") || key.starts_with("__LLVM_PROFILE") {
-            cmd.env_remove(key);
-        }
-    }
-    cmd.output().expect("run cargo")
-}
+use common::{cargo, copy_dir, metric, status};
 
 fn llvm_cov_available(dir: &Path) -> bool {
     let out = cargo(dir, &["llvm-cov", "--version"]);

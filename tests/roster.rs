@@ -15,10 +15,10 @@ mod common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::OnceLock;
 
-use common::{covgate, Run, Sandbox};
+use common::{cargo, covgate, Run, Sandbox};
 
 const LINUX: &str = "x86_64-unknown-linux-gnu";
 const WINDOWS: &str = "x86_64-pc-windows-msvc";
@@ -678,42 +678,6 @@ fn admission_on_lcov_shards() {
         "{}",
         run.stderr
     );
-}
-
-/// Environment that an outer `cargo llvm-cov` (covgate's own self-coverage run) sets and that
-/// must not leak into the inner runs.
-const OUTER_ENV: &[&str] = &[
-    "RUSTFLAGS",
-    "RUSTDOCFLAGS",
-    "CARGO_ENCODED_RUSTFLAGS",
-    "CARGO_ENCODED_RUSTDOCFLAGS",
-    "LLVM_PROFILE_FILE",
-    "CARGO_TARGET_DIR",
-    "CARGO_BUILD_TARGET_DIR",
-    "CARGO_LLVM_COV",
-    "CARGO_LLVM_COV_SHOW_ENV",
-    "CARGO_LLVM_COV_TARGET_DIR",
-    "CARGO_INCREMENTAL",
-    "RUSTC_WRAPPER",
-    "RUSTC_WORKSPACE_WRAPPER",
-    "CARGO_MAKEFLAGS",
-    "NEXTEST_RUN_ID",
-    "NEXTEST_PROFILE",
-];
-
-/// `cargo ARGS` in `dir`, without the outer coverage run's environment.
-fn cargo(dir: &Path, args: &[String]) -> Output {
-    let mut cmd = Command::new(env!("CARGO"));
-    cmd.args(args).current_dir(dir);
-    for var in OUTER_ENV {
-        cmd.env_remove(var);
-    }
-    for (key, _) in std::env::vars() {
-        if key.starts_with("CARGO_LLVM_COV") || key.starts_with("__LLVM_PROFILE") {
-            cmd.env_remove(key);
-        }
-    }
-    cmd.output().expect("run cargo")
 }
 
 fn strings(words: &[&str]) -> Vec<String> {

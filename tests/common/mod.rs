@@ -141,3 +141,40 @@ pub fn status(doc: &Value, path: &str) -> String {
         .unwrap_or("?")
         .to_string()
 }
+
+/// Environment that an outer `cargo llvm-cov` (covgate's own self-coverage run) or nextest sets
+/// and that must not leak into an inner cargo run.
+const OUTER_ENV: &[&str] = &[
+    "RUSTFLAGS",
+    "RUSTDOCFLAGS",
+    "CARGO_ENCODED_RUSTFLAGS",
+    "CARGO_ENCODED_RUSTDOCFLAGS",
+    "LLVM_PROFILE_FILE",
+    "CARGO_TARGET_DIR",
+    "CARGO_BUILD_TARGET_DIR",
+    "CARGO_LLVM_COV",
+    "CARGO_LLVM_COV_SHOW_ENV",
+    "CARGO_LLVM_COV_TARGET_DIR",
+    "CARGO_INCREMENTAL",
+    "RUSTC_WRAPPER",
+    "RUSTC_WORKSPACE_WRAPPER",
+    "CARGO_MAKEFLAGS",
+    "NEXTEST_RUN_ID",
+    "NEXTEST_PROFILE",
+];
+
+/// `cargo ARGS` in `dir`, without the outer coverage run's environment ([`OUTER_ENV`], and
+/// every `CARGO_LLVM_COV*` and `__LLVM_PROFILE*` variable).
+pub fn cargo<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> std::process::Output {
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.args(args).current_dir(dir);
+    for var in OUTER_ENV {
+        cmd.env_remove(var);
+    }
+    for (key, _) in std::env::vars() {
+        if key.starts_with("CARGO_LLVM_COV") || key.starts_with("__LLVM_PROFILE") {
+            cmd.env_remove(key);
+        }
+    }
+    cmd.output().expect("run cargo")
+}
