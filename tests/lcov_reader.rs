@@ -344,12 +344,24 @@ fn case_02_declared_totals_of_instantiation_groups() {
 }
 
 #[test]
-fn case_02_declared_totals_are_dropped_once_merged() {
+fn case_02_merged_with_itself_keeps_its_verdict_and_with_another_shard_drops_the_totals() {
     let r = read("cases/02-generic-instantiations-split/input.info");
-    let mut merged = file(&r, "src/lib.rs").clone();
-    merged.merge(file(&r, "src/lib.rs").clone());
-    // The two instantiations of `is_negative` (line 1) are one function once merged.
-    assert_eq!(numbers(&merged), [(9, 9), (2, 2), (2, 2)]);
+    let single = file(&r, "src/lib.rs").clone();
+    // The same tracefile twice: the declared totals still describe it (was a FAIL-to-PASS flip).
+    let mut twice = single.clone();
+    twice.merge(single.clone());
+    assert_eq!(numbers(&twice), numbers(&single));
+    assert_eq!(numbers(&twice), [(8, 9), (2, 2), (1, 2)]);
+    // A shard that covers the items differently: the declared totals no longer hold, and the
+    // records decide (the two instantiations of `is_negative`, line 1, are one function).
+    let text = String::from_utf8(bytes("cases/02-generic-instantiations-split/input.info"))
+        .expect("UTF-8");
+    let other = text.replacen("\nDA:2,", "\nDA:2,0\nDA:200,", 1);
+    assert_ne!(other, text);
+    let shard = report::read("other.info", other.as_bytes()).expect("shard");
+    let mut merged = single.clone();
+    merged.merge(file(&shard, "src/lib.rs").clone());
+    assert_eq!(numbers(&merged), [(10, 10), (2, 2), (2, 2)]);
 }
 
 const CASE_04: &str = "cases/04-lcov-duplicate-sf-shards";

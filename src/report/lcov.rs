@@ -92,7 +92,8 @@
 //! and declares both found and hit for a metric, the declared pair is used when it is internally
 //! consistent (hit ≤ found) and says at least as many items are missed as the detail records
 //! prove missed; otherwise the detail counts are used. Once two sections are merged the declared
-//! pairs are dropped. What the records *prove* missed:
+//! pairs are dropped, unless both declare the same pairs over the same items covered alike (a
+//! tracefile given twice), which the merge does not change. What the records *prove* missed:
 //! - lines: the `DA` lines with count 0 (a line is one item, no copies);
 //! - functions: the start lines whose function records all have count 0 (records at one start line
 //!   may be instantiations or per-binary copies of one source function, so only a line where
@@ -195,6 +196,14 @@ impl Declared {
             _ => None,
         }
     }
+}
+
+/// What [`LcovFile::shape`] returns.
+#[derive(Debug, PartialEq, Eq)]
+struct Shape<'a> {
+    lines: Vec<(u32, bool)>,
+    branches: Vec<((u32, &'a str, &'a str), bool)>,
+    functions: Vec<((Option<u32>, &'a str), bool)>,
 }
 
 /// The declared totals of one section.
@@ -327,8 +336,10 @@ impl LcovFile {
     ///
     /// `DA` counts are summed per line, `BRDA` per (line, block, branch) (`-` + `-` = `-`,
     /// `-` + n = n), functions per (start line, name). Declared totals are dropped once two
-    /// non-empty files merge, since they cannot be combined. Merging into or from an empty
-    /// (default) value keeps the other side unchanged.
+    /// non-empty files merge, since they cannot be combined, unless both sides declare the same
+    /// totals over the same items covered alike (a tracefile merged with itself), which the
+    /// merge leaves as they were. Merging into or from an empty (default) value keeps the other
+    /// side unchanged.
     pub fn merge(&mut self, other: LcovFile) {
         if other.sections == 0 {
             return;
@@ -337,6 +348,9 @@ impl LcovFile {
             *self = other;
             return;
         }
+        // Both sides declaring the same totals over the same items, covered alike (the same
+        // report given twice): the merge covers those items alike, so the totals still hold.
+        let same = self.declared == other.declared && self.shape() == other.shape();
         self.lines = merge_lines(std::mem::take(&mut self.lines), other.lines);
         for branch in other.branches {
             self.add_branch(branch);
@@ -344,8 +358,43 @@ impl LcovFile {
         for function in other.functions {
             self.add_function(function);
         }
-        self.declared = DeclaredTotals::default();
+        if !same {
+            self.declared = DeclaredTotals::default();
+        }
         self.sections = self.sections.saturating_add(other.sections);
+    }
+
+    /// Which items the file has and whether each is covered, sorted: lines, branch sides
+    /// `(line, block, branch)`, functions `(start, name)`. Two sections of one shape merge to
+    /// that shape.
+    fn shape(&self) -> Shape<'_> {
+        let lines = self
+            .lines
+            .iter()
+            .map(|&(line, count)| (line, count > 0))
+            .collect();
+        let mut branches: Vec<_> = self
+            .branches
+            .iter()
+            .map(|b| {
+                (
+                    (b.line, b.block.as_str(), b.branch.as_str()),
+                    b.is_covered(),
+                )
+            })
+            .collect();
+        branches.sort_unstable();
+        let mut functions: Vec<_> = self
+            .functions
+            .iter()
+            .map(|f| ((f.start, f.name.as_str()), f.is_covered()))
+            .collect();
+        functions.sort_unstable();
+        Shape {
+            lines,
+            branches,
+            functions,
+        }
     }
 
     /// A copy without the records that inline ignore markers drop: `DA` lines where
@@ -1247,11 +1296,24 @@ impl<'a> Parser<'a> {
 
     /// Merges `file` (with `more_lines`, `DA` records of further sections) into the file of
     /// `path`, or adds it as a new file.
+    ///
+    /// A section that repeats the file's declared totals over the same items, covered alike,
+    /// merges whole and keeps them (see [`LcovFile::merge`]); any other leaves its `DA` records
+    /// pending and drops them.
     fn store_file(&mut self, path: String, mut file: LcovFile, mut more_lines: Vec<(u32, u64)>) {
         match self.index.get(&path).and_then(|i| self.files.get_mut(*i)) {
             Some((_, existing, pending)) => {
-                pending.append(&mut file.lines);
-                pending.append(&mut more_lines);
+                let repeated = pending.is_empty()
+                    && more_lines.is_empty()
+                    && existing.declared != DeclaredTotals::default()
+                    && existing.declared == file.declared
+                    && existing.shape() == file.shape();
+                if !repeated {
+                    pending.append(&mut file.lines);
+                    pending.append(&mut more_lines);
+                    file.declared = DeclaredTotals::default();
+                    existing.declared = DeclaredTotals::default();
+                }
                 existing.merge(file);
             }
             None => {
@@ -1813,6 +1875,29 @@ mod tests {
     }
 
     #[test]
+    fn a_section_merged_with_itself_keeps_its_declared_totals() {
+        // LH:1 of LF:2 although both DA lines ran (llvm-cov's per-group count): declared wins.
+        let a = "SF:a\nDA:1,1\nDA:2,3\nFN:1,f\nFNDA:1,f\nBRDA:1,0,0,1\nBRDA:1,0,1,0\nLF:2\nLH:1\nend_of_record\n";
+        let (once, _) = read_ok(a);
+        let (twice, _) = read_ok(&format!("{a}{a}"));
+        assert_eq!(lcov(&once, 0).summary().lines, c(1, 2));
+        assert_eq!(lcov(&twice, 0).summary(), lcov(&once, 0).summary());
+        // Another count on a covered line changes nothing covered: still kept.
+        let b = a.replace("DA:2,3", "DA:2,7");
+        let (merged, _) = read_ok(&format!("{a}{b}"));
+        assert_eq!(lcov(&merged, 0).summary().lines, c(1, 2));
+        // A shard covering a line the other missed, or other totals: the records decide.
+        for other in [
+            a.replace("DA:2,3", "DA:2,0"),
+            a.replace("BRDA:1,0,1,0", "BRDA:1,0,1,2"),
+            a.replace("LH:1", "LH:2"),
+        ] {
+            let (merged, _) = read_ok(&format!("{a}{other}"));
+            assert_eq!(lcov(&merged, 0).summary().lines, c(2, 2), "{other}");
+        }
+    }
+
+    #[test]
     fn fnl_groups_of_two_shards_merge() {
         let a = "SF:s.cpp\nFNL:0,4\nFNA:0,0,C2\nFNA:0,0,C1\nend_of_record\n";
         let b = "SF:s.cpp\nFNL:7,4\nFNA:7,1,C1\nFNA:7,0,C2\nend_of_record\n";
@@ -1866,8 +1951,12 @@ mod tests {
         assert_eq!(acc.summary().lines, c(1, 2));
         acc.merge(LcovFile::default());
         assert_eq!(acc.summary().lines, c(1, 2));
+        // The same file again: the merge is idempotent, declared totals included.
         acc.merge(lcov(&report, 0).clone());
-        assert_eq!(acc.summary().lines, c(1, 1));
+        assert_eq!(acc.summary().lines, c(1, 2));
+        let (other, _) = read_ok("SF:a\nDA:1,1\nDA:2,1\nLF:2\nLH:1\nend_of_record\n");
+        acc.merge(lcov(&other, 0).clone());
+        assert_eq!(acc.summary().lines, c(2, 2));
     }
 
     #[test]
