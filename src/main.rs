@@ -11,7 +11,7 @@ use covgate::cli::{CheckArgs, Cli, Command, RosterArgs, ShowArg};
 use covgate::output::{self, OutputOptions};
 use covgate::platform::PlatformOptions;
 use covgate::render::table::TableOptions;
-use covgate::render::Show;
+use covgate::render::{printable, Show};
 use covgate::roster::command::{self, Mode};
 
 /// mimalloc: a reader of a large export allocates and frees millions of small records, where it
@@ -48,12 +48,12 @@ fn roster(args: &RosterArgs) -> ExitCode {
     };
     match command::run(&opts, &mode) {
         Ok(printed) => {
-            print!("{}", printed.stdout);
-            eprint!("{}", printed.stderr);
+            print!("{}", printable(&printed.stdout, true));
+            eprint!("{}", printable(&printed.stderr, true));
             ExitCode::from(printed.code)
         }
         Err(err) => {
-            eprintln!("covgate: error: {err}");
+            eprintln!("covgate: error: {}", printable(&err.to_string(), true));
             ExitCode::from(2)
         }
     }
@@ -80,7 +80,7 @@ fn check(args: &CheckArgs) -> ExitCode {
     match check::run(&opts) {
         Ok(outcome) => {
             for warning in &outcome.facts.warnings {
-                eprintln!("covgate: warning: {warning}");
+                eprintln!("covgate: warning: {}", printable(warning, true));
             }
             let outputs = OutputOptions {
                 format: args.format,
@@ -104,13 +104,13 @@ fn check(args: &CheckArgs) -> ExitCode {
                     .or_else(|| std::env::var_os("GITHUB_STEP_SUMMARY").map(Into::into)),
             };
             if let Err(err) = output::emit(&outcome, &outputs, &mut std::io::stdout()) {
-                eprintln!("covgate: error: {err}");
+                eprintln!("covgate: error: {}", printable(&err.to_string(), true));
                 return ExitCode::from(2);
             }
             ExitCode::from(if outcome.verdict.passed() { 0 } else { 1 })
         }
         Err(err) => {
-            eprintln!("covgate: error: {err}");
+            eprintln!("covgate: error: {}", printable(&err.to_string(), true));
             ExitCode::from(2)
         }
     }

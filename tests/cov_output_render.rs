@@ -508,3 +508,42 @@ fn a_verdict_that_cannot_be_written_is_an_error() {
         );
     }
 }
+
+#[test]
+fn control_characters_from_a_report_are_escaped_in_every_text_output() {
+    let sandbox = Sandbox::new();
+    sandbox.policy("[measure]\ninclude = [\"**\"]\nmetrics = [\"lines\"]\n");
+    sandbox.write(
+        "esc.info",
+        "SF:/ws/a\u{1b}[31m.c\nDA:1,0\n\u{1b}]0;pwned\u{7}ZZ:1\nend_of_record\n",
+    );
+    for format in ["table", "markdown", "github"] {
+        let run = sandbox.run(&[
+            "check",
+            "esc.info",
+            "--root",
+            "/ws",
+            "--no-walk",
+            "--format",
+            format,
+        ]);
+        assert_eq!(run.code, 1, "{format}: {}", run.stderr);
+        for (name, text) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
+            assert!(
+                !text.chars().any(|c| c.is_control() && c != '\n'),
+                "{format} {name}: {text:?}"
+            );
+        }
+        assert!(
+            run.stderr
+                .contains("unknown record type `\\u{1b}]0;pwned\\u{7}ZZ`"),
+            "{format}: {}",
+            run.stderr
+        );
+        assert!(
+            run.stdout.contains("a\\u{1b}[31m.c"),
+            "{format}: {}",
+            run.stdout
+        );
+    }
+}

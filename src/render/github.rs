@@ -19,11 +19,20 @@ pub const PER_FILE: usize = 10;
 /// The most annotations written in all.
 pub const TOTAL: usize = 50;
 
-/// Escapes a workflow-command message.
+/// Escapes a workflow-command message: `%`, CR and LF as the runner requires, and any other
+/// control character as `\u{1b}` (see [`super::printable`]).
 pub fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            c if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Escapes a workflow-command property value.
@@ -144,6 +153,7 @@ mod tests {
     #[test]
     fn escapes_as_the_runner_requires() {
         assert_eq!(escape_data("100% a\r\nb"), "100%25 a%0D%0Ab");
+        assert_eq!(escape_data("a\x1b]0;x\x07\0"), "a\\u{1b}]0;x\\u{7}\\u{0}");
         assert_eq!(escape_property("a:b,c%"), "a%3Ab%2Cc%25");
     }
 }

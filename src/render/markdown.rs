@@ -30,6 +30,7 @@ pub fn escape(text: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
+            c if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
             c => out.push(c),
         }
     }
@@ -47,6 +48,7 @@ pub fn escape_html(text: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
             '\r' | '\n' => out.push(' '),
+            c if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
             c => out.push(c),
         }
     }

@@ -6,6 +6,7 @@ pub mod markdown;
 pub mod table;
 
 use crate::judge::{FileStatus, Verdict};
+use std::borrow::Cow;
 
 /// The facts a verdict was reached under, printed first by every format, so that one CI leg's
 /// result is never read as another's.
@@ -112,6 +113,25 @@ pub enum Show {
     Failing,
     /// Every in-scope file.
     All,
+}
+
+/// `text` with each control character (C0, DEL, C1) written as `\u{1b}`, so bytes from a report
+/// (a path, a function name, a quoted record) cannot drive the terminal or the CI log; a line
+/// feed is kept when `keep_newlines` (multi-line messages).
+pub fn printable(text: &str, keep_newlines: bool) -> Cow<'_, str> {
+    let escaped = |c: char| c.is_control() && !(keep_newlines && c == '\n');
+    if !text.chars().any(escaped) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if escaped(c) {
+            out.push_str(&c.escape_unicode().to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// What inline markers took out, in words: `1 line, 0 regions, 2 branch sides, 1 function in

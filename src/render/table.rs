@@ -4,7 +4,7 @@
 use comfy_table::presets::UTF8_FULL_CONDENSED;
 use comfy_table::{Cell, Color, ContentArrangement, Table};
 
-use super::{summary_line, ConditionFacts, Facts, RosterFacts, Show, TargetFacts};
+use super::{printable, summary_line, ConditionFacts, Facts, RosterFacts, Show, TargetFacts};
 use crate::judge::{unavailable_hint, FileVerdict, MetricStatus, MetricVerdict, Verdict};
 use crate::model::Metric;
 
@@ -42,7 +42,12 @@ pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], opts: &Table
 fn uncovered_list(file: &FileVerdict, metrics: &[Metric], limit: usize) -> String {
     let mut out = String::new();
     for metric in metrics {
-        let shown = file.uncovered.items(*metric, limit);
+        let shown: Vec<String> = file
+            .uncovered
+            .items(*metric, limit)
+            .iter()
+            .map(|item| printable(item, false).into_owned())
+            .collect();
         let total = file.uncovered.len(*metric);
         if total == 0 {
             continue;
@@ -58,7 +63,7 @@ fn uncovered_list(file: &FileVerdict, metrics: &[Metric], limit: usize) -> Strin
     if out.is_empty() {
         out
     } else {
-        format!("{} — uncovered:\n{out}", file.path)
+        format!("{} — uncovered:\n{out}", printable(&file.path, false))
     }
 }
 
@@ -221,7 +226,7 @@ fn table(rows: &[&FileVerdict], metrics: &[Metric], color: bool, path_width: usi
     table.set_header(header);
     for file in rows {
         let mut row = vec![
-            Cell::new(shorten_middle(&file.path, path_width)),
+            Cell::new(shorten_middle(&printable(&file.path, false), path_width)),
             paint(Cell::new(file.status.name()), file.status.fails(), color),
         ];
         row.extend(metrics.iter().map(|m| metric_cell_of(file, *m, color)));
