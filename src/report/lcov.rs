@@ -1461,8 +1461,12 @@ const KNOWN_TAGS: [&str; 18] = [
 /// Lexes one trimmed, non-empty, non-comment line that does not start with `end_of_record`.
 /// The error is the message without location.
 fn lex(text: &str) -> std::result::Result<Record<'_>, String> {
-    let Some((tag, value)) = split_at(text, b':') else {
-        return Ok(Record::Unknown(text));
+    let record = split_at(text, b':').filter(|(tag, _)| is_tag(tag));
+    let Some((tag, value)) = record else {
+        return Err(format!(
+            "`{}` is not an LCOV record (`TAG:VALUE`, a `#` comment or `end_of_record`); is this a tracefile?",
+            clip(text)
+        ));
     };
     match tag {
         "TN" | "VER" => Ok(Record::Ignored),
@@ -1479,6 +1483,14 @@ fn lex(text: &str) -> std::result::Result<Record<'_>, String> {
             None => Ok(Record::Unknown(tag)),
         },
     }
+}
+
+/// True for a record name as tracefile writers spell them: an ASCII letter, then letters, digits
+/// or `_` (an unknown one is skipped with a warning; anything else is not a record).
+fn is_tag(tag: &str) -> bool {
+    let mut chars = tag.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 fn total_kind(tag: &str) -> Option<TotalKind> {
@@ -2349,6 +2361,25 @@ mod tests {
     }
 
     #[test]
+    fn a_line_that_is_no_record_is_an_error_and_an_unknown_record_a_warning() {
+        for (line, at) in [
+            ("garbage", "t.info:2: `garbage` is not an LCOV record"),
+            (
+                "\u{1}\u{2}:3",
+                "t.info:2: `\u{1}\u{2}:3` is not an LCOV record",
+            ),
+            ("1DA:1,1", "t.info:2: `1DA:1,1` is not an LCOV record"),
+            ("D A:1,1", "t.info:2: `D A:1,1` is not an LCOV record"),
+            (":1", "t.info:2: `:1` is not an LCOV record"),
+        ] {
+            let e = read_err(format!("SF:a.c\n{line}\nDA:1,1\nend_of_record\n").as_bytes());
+            assert!(e.starts_with(at), "{line:?}: {e}");
+        }
+        let (_, warnings) = read_ok("SF:a.c\nXYZ_2:whatever, it is\nDA:1,1\nend_of_record\n");
+        assert_eq!(warnings, ["t.info:2: unknown record type `XYZ_2` skipped"]);
+    }
+
+    #[test]
     fn long_fields_are_clipped_in_messages() {
         let long = "7".repeat(5000);
         let e = read_err(format!("SF:a.c\nDA:{long},1\n").as_bytes());
@@ -2358,8 +2389,10 @@ mod tests {
         assert!(e.contains("… (5000 bytes)") && e.len() < 600, "{e}");
         let e = read_err(format!("SF:a.c\nend_of_record{long}\n").as_bytes());
         assert!(e.contains("… (5000 bytes)") && e.len() < 600, "{e}");
+        let e = read_err(format!("SF:a.c\n{long}\n").as_bytes());
+        assert!(e.contains("… (5000 bytes)") && e.len() < 600, "{e}");
         let tag = "Q".repeat(5000);
-        let (_, warnings) = read_ok(&format!("SF:a.c\n{tag}\nSF:{long}\nSF:b\n"));
+        let (_, warnings) = read_ok(&format!("SF:a.c\n{tag}:1\nSF:{long}\nSF:b\n"));
         assert_eq!(warnings.len(), 4, "{warnings:?}");
         assert!(warnings.iter().all(|w| w.len() < 600), "{warnings:?}");
         let clipped = warnings

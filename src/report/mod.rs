@@ -323,9 +323,12 @@ mod tests {
             b"\xEF\xBB{}",
         ] {
             let e = stream(text).map(|_| ()).expect_err("not LCOV either");
-            assert!(e.contains("no `SF:` record"), "{text:?}: {e}");
+            assert!(e.contains("is not an LCOV record"), "{text:?}: {e}");
             let e = read("r", text).map(|_| ()).expect_err("not LCOV either");
-            assert!(e.message().contains("no `SF:` record"), "{text:?}: {e}");
+            assert!(
+                e.message().contains("is not an LCOV record"),
+                "{text:?}: {e}"
+            );
         }
     }
 
