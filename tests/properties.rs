@@ -129,7 +129,13 @@ fn shard() -> impl Strategy<Value = LcovFile> {
         1 => Just(LcovFile::default()),
         8 => proptest::collection::vec(record(), 0..12).prop_map(|records| {
             let text = format!("SF:src/a.c\n{}\nend_of_record\n", records.join("\n"));
-            let report = lcov::read("shard.info", text.as_bytes()).expect("a valid shard");
+            // Declared totals with more hit than found are refused: then the shard goes
+            // without its totals.
+            let report = lcov::read("shard.info", text.as_bytes()).or_else(|_| {
+                let valid: Vec<&String> = records.iter().filter(|r| !r.contains("F:") && !r.contains("H:")).collect();
+                let text = format!("SF:src/a.c\n{}\nend_of_record\n", valid.iter().map(|r| r.as_str()).collect::<Vec<_>>().join("\n"));
+                lcov::read("shard.info", text.as_bytes())
+            }).expect("a valid shard");
             match report.files.into_iter().next().map(|f| f.coverage) {
                 Some(FileCoverage::Lcov(file)) => file,
                 other => panic!("not one LCOV file: {other:?}"),

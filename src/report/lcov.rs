@@ -89,9 +89,9 @@
 //! summary gives; the detail records are the only answer once files are merged.
 //!
 //! Rule: for a file that came in exactly one section (never merged with another section or shard)
-//! and declares both found and hit for a metric, the declared pair is used when it is internally
-//! consistent (hit ≤ found) and says at least as many items are missed as the detail records
-//! prove missed; otherwise the detail counts are used. Once two sections are merged the declared
+//! and declares both found and hit for a metric, the declared pair is used when it says at
+//! least as many items are missed as the detail records prove missed (a pair with hit > found
+//! is refused as the section is read); otherwise the detail counts are used. Once two sections are merged the declared
 //! pairs are dropped, unless both declare the same pairs over the same items covered alike (a
 //! tracefile given twice), which the merge does not change. What the records *prove* missed:
 //! - lines: the `DA` lines with count 0 (a line is one item, no copies);
@@ -189,10 +189,10 @@ struct Declared {
 }
 
 impl Declared {
-    /// The declared counts when both are present and hit ≤ found.
+    /// The declared counts when both are present (the reader refuses hit > found).
     fn consistent(self) -> Option<Counts> {
         match (self.found, self.hit) {
-            (Some(found), Some(hit)) if hit <= found => Some(Counts::new(hit, found)),
+            (Some(found), Some(hit)) => Some(Counts::new(hit, found)),
             _ => None,
         }
     }
@@ -204,6 +204,12 @@ struct Shape<'a> {
     lines: Vec<(u32, bool)>,
     branches: Vec<((u32, &'a str, &'a str), bool)>,
     functions: Vec<((Option<u32>, &'a str), bool)>,
+}
+
+/// Which half of a [`Declared`] pair a record sets.
+enum Slot {
+    Found,
+    Hit,
 }
 
 /// The declared totals of one section.
@@ -1034,17 +1040,29 @@ impl Section {
         }
     }
 
-    fn set_total(&mut self, kind: TotalKind, value: u64) {
+    /// Sets a declared total. Errors when the section now declares more hit than found for a
+    /// metric (`LH:5` with `LF:1`): no writer does, and the JSON reader refuses the same.
+    fn set_total(&mut self, kind: TotalKind, value: u64) -> std::result::Result<(), String> {
         let d = &mut self.file.declared;
-        let slot = match kind {
-            TotalKind::LinesFound => &mut d.lines.found,
-            TotalKind::LinesHit => &mut d.lines.hit,
-            TotalKind::BranchesFound => &mut d.branches.found,
-            TotalKind::BranchesHit => &mut d.branches.hit,
-            TotalKind::FunctionsFound => &mut d.functions.found,
-            TotalKind::FunctionsHit => &mut d.functions.hit,
+        let (pair, slot, names) = match kind {
+            TotalKind::LinesFound => (&mut d.lines, Slot::Found, ("LH", "LF")),
+            TotalKind::LinesHit => (&mut d.lines, Slot::Hit, ("LH", "LF")),
+            TotalKind::BranchesFound => (&mut d.branches, Slot::Found, ("BRH", "BRF")),
+            TotalKind::BranchesHit => (&mut d.branches, Slot::Hit, ("BRH", "BRF")),
+            TotalKind::FunctionsFound => (&mut d.functions, Slot::Found, ("FNH", "FNF")),
+            TotalKind::FunctionsHit => (&mut d.functions, Slot::Hit, ("FNH", "FNF")),
         };
-        *slot = Some(value);
+        match slot {
+            Slot::Found => pair.found = Some(value),
+            Slot::Hit => pair.hit = Some(value),
+        }
+        match (pair.hit, pair.found) {
+            (Some(hit), Some(found)) if hit > found => Err(format!(
+                "{}:{hit} is more than {}:{found}; a tracefile cannot declare more items hit than found",
+                names.0, names.1
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Resolves the section's functions and returns its path and file.
@@ -1354,8 +1372,8 @@ impl<'a> Parser<'a> {
                         "record outside an `SF` section; expected `SF:<path>` before it",
                     ));
                 };
-                apply(section, data);
-                Ok(())
+                let applied = apply(section, data);
+                applied.map_err(|message| self.error(number, message))
             }
         }
     }
@@ -1426,8 +1444,8 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Applies a data record to the open section.
-fn apply(section: &mut Section, record: Record<'_>) {
+/// Applies a data record to the open section; errors as [`Section::set_total`] does.
+fn apply(section: &mut Section, record: Record<'_>) -> std::result::Result<(), String> {
     match record {
         Record::Fn { start, end, name } => section.fn_records.push((start, end, name.to_string())),
         Record::Fnda { count, name } => section.fnda.push((name.to_string(), count)),
@@ -1445,9 +1463,10 @@ fn apply(section: &mut Section, record: Record<'_>) {
             .push((alias.to_string(), count)),
         Record::Brda(branch) => section.file.add_branch(branch),
         Record::Da { line, count } => section.da.push((line, count)),
-        Record::Total(kind, value) => section.set_total(kind, value),
+        Record::Total(kind, value) => return section.set_total(kind, value),
         Record::Ignored | Record::Skipped | Record::Sf(_) | Record::Unknown(_) => {}
     }
+    Ok(())
 }
 
 const END_OF_RECORD: &str = "end_of_record";
@@ -1979,8 +1998,14 @@ mod tests {
         // declared admits fewer misses than the records prove: detail used
         let (r, _) = read_ok("SF:a\nDA:1,0\nDA:2,1\nLF:2\nLH:2\nend_of_record\n");
         assert_eq!(lcov(&r, 0).summary().lines, c(1, 2));
-        // inconsistent (hit > found): detail used
-        let (r, _) = read_ok("SF:a\nDA:1,1\nLF:1\nLH:5\nend_of_record\n");
+        // inconsistent (hit > found): an error at the record that makes it so
+        let e = read_err(b"SF:a\nDA:1,1\nLF:1\nLH:5\nend_of_record\n");
+        assert!(e.starts_with("t.info:4: LH:5 is more than LF:1"), "{e}");
+        let e = read_err(b"SF:a\nBRH:3\nFNF:9\nBRF:2\nend_of_record\n");
+        assert!(e.starts_with("t.info:4: BRH:3 is more than BRF:2"), "{e}");
+        let e = read_err(b"SF:a\nFNF:1\nFNH:2\nend_of_record\n");
+        assert!(e.starts_with("t.info:3: FNH:2 is more than FNF:1"), "{e}");
+        let (r, _) = read_ok("SF:a\nDA:1,1\nLH:1\nLF:1\nFNH:0\nFNF:0\nend_of_record\n");
         assert_eq!(lcov(&r, 0).summary().lines, c(1, 1));
         // only one half declared: detail used
         let (r, _) = read_ok("SF:a\nDA:1,1\nLF:4\nend_of_record\n");
