@@ -418,3 +418,39 @@ fn a_summary_file_without_the_github_format_and_zero_items_are_usage_errors() {
         run.stdout
     );
 }
+
+#[test]
+fn markdown_and_json_say_why_a_file_is_unmeasured_and_what_to_do_about_an_unavailable_metric() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let run = |format: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_covgate"))
+            .args([
+                "check",
+                "demo/coverage.info",
+                "--policy",
+                "demo/coverage-policy.toml",
+            ])
+            .args(["--remap-path-prefix", "/ws/tiny=demo", "--format", format])
+            .current_dir(root)
+            .output()
+            .expect("run covgate");
+        assert_eq!(out.status.code(), Some(1), "{format}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let md = run("markdown");
+    assert!(
+        md.contains("\n**Notes**:\n\n- src/orphan.rs is unmeasured: in no report, but has code\n- regions unavailable: regions are not in LCOV tracefiles"),
+        "{md}"
+    );
+    // src/covered.rs fails on regions alone, which LCOV cannot show: no empty details block.
+    assert!(!md.contains("src/covered.rs — uncovered"), "{md}");
+    assert!(
+        md.contains("<summary>src/lib.rs — uncovered</summary>"),
+        "{md}"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&run("json")).expect("JSON");
+    assert_eq!(doc["summary"]["notes"][0]["metric"], "regions");
+    assert!(doc["summary"]["notes"][0]["note"]
+        .as_str()
+        .is_some_and(|n| n.starts_with("regions are not in LCOV tracefiles")));
+}

@@ -10,7 +10,8 @@
 //!              "roster"?: { "verified", "suites": [{ "name", "location", "reason", "filter", "glob",
 //!                                                    "when", "when_missing", "active", "why" }] } },
 //!   "summary": { "measured", "passed", "failed", "unmeasured", "excluded", "no_code", "outside_include",
-//!                "ignored": { "lines", "regions", "branches", "functions" }, "files_with_ignores" },
+//!                "ignored": { "lines", "regions", "branches", "functions" }, "files_with_ignores",
+//!                "notes": [{ "metric", "note" }] },
 //!   "files": [ { "path", "status", "metrics": { "<metric>": { "covered", "total", "status" } },
 //!               "reason"?, "uncovered"?, "ignored"? } ] }
 //! ```
@@ -39,7 +40,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 
 use super::Facts;
 use crate::ignore::Ignored;
-use crate::judge::{FileStatus, FileVerdict, MetricVerdict, Verdict};
+use crate::judge::{unavailable_hint, FileStatus, FileVerdict, MetricVerdict, Verdict};
 use crate::model::Metric;
 use crate::report::llvm_json::{LineRange, Span};
 use crate::uncovered::{BranchItem, FunctionItem, Uncovered};
@@ -75,6 +76,9 @@ pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::
             "outside_include": verdict.outside_include,
             "ignored": ignored_json(verdict.ignored().0),
             "files_with_ignores": verdict.ignored().1,
+            "notes": verdict.unavailable.iter().map(|m| json!({
+                "metric": m.name(), "note": unavailable_hint(*m),
+            })).collect::<Vec<_>>(),
         }),
         verdict: if verdict.passed() { "pass" } else { "fail" },
     };

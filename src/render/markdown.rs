@@ -11,7 +11,9 @@
 //! says what was cut and where the full result is.
 
 use super::{summary_line, Facts};
-use crate::judge::{FileStatus, FileVerdict, MetricStatus, MetricVerdict, Verdict};
+use crate::judge::{
+    unavailable_hint, FileStatus, FileVerdict, MetricStatus, MetricVerdict, Verdict,
+};
 use crate::model::Metric;
 
 /// The largest body produced, in characters (GitHub's comment limit is 65,536).
@@ -241,10 +243,14 @@ fn tail(facts: &Facts, verdict: &Verdict) -> String {
             out.push('\n');
         }
     }
-    out.push_str(&format!(
-        "\nIgnored by inline markers: {}.\n",
-        super::ignored_totals(verdict)
-    ));
+    if facts.walked {
+        out.push_str(&format!(
+            "\nIgnored by inline markers: {}.\n",
+            super::ignored_totals(verdict)
+        ));
+    } else {
+        out.push_str("\nInline ignore markers: not read (`--no-walk`).\n");
+    }
     let excluded: Vec<String> = verdict
         .files
         .iter()
@@ -267,8 +273,41 @@ fn tail(facts: &Facts, verdict: &Verdict) -> String {
             "\n**No code** ({no_code}): files with nothing to instrument (types, `mod`, `use` only).\n"
         ));
     }
+    out.push_str(&notes(facts, verdict));
     out.push('\n');
     out
+}
+
+/// Why files are unmeasured, what to do about an unavailable metric, and what `--no-walk`
+/// leaves unchecked (as the table's notes say).
+fn notes(facts: &Facts, verdict: &Verdict) -> String {
+    let mut out = String::new();
+    let unmeasured = verdict
+        .files
+        .iter()
+        .filter(|f| f.status == FileStatus::Unmeasured);
+    for file in unmeasured {
+        let reason = file.reason.as_deref().unwrap_or("");
+        out.push_str(&format!(
+            "- {} is unmeasured: {}\n",
+            escape(&file.path),
+            escape(reason)
+        ));
+    }
+    for metric in &verdict.unavailable {
+        out.push_str(&format!(
+            "- {metric} unavailable: {}\n",
+            escape(unavailable_hint(*metric))
+        ));
+    }
+    if !facts.walked {
+        out.push_str("- `--no-walk`: the root was not searched, so files that no report mentions were not checked\n");
+    }
+    if out.is_empty() {
+        out
+    } else {
+        format!("\n**Notes**:\n\n{out}")
+    }
 }
 
 fn details(file: &FileVerdict, metrics: &[Metric]) -> String {
@@ -279,6 +318,10 @@ fn details(file: &FileVerdict, metrics: &[Metric]) -> String {
             let escaped: Vec<String> = items.iter().map(|i| escape(i)).collect();
             body.push_str(&format!("- {metric}: {}\n", escaped.join(", ")));
         }
+    }
+    if body.is_empty() {
+        // Failing only on a metric the input cannot show: the notes say what to do.
+        return body;
     }
     format!(
         "<details><summary>{} — uncovered</summary>\n\n{body}\n</details>\n",
