@@ -186,7 +186,9 @@ fn judge_file(
         .map(|m| m.metric)
         .collect();
     let uncovered = match (class, measured) {
-        (Class::Measured, Some(m)) if !below.is_empty() => uncovered::list(&m.coverage, &below),
+        (Class::Measured, Some(m)) if !below.is_empty() => {
+            uncovered::list(&m.coverage, &below, &m.summary)
+        }
         _ => Uncovered::default(),
     };
     let (status, reason) = match class {

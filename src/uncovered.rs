@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::Metric;
+use crate::model::{Metric, Summary};
 use crate::report::lcov::LcovFile;
 use crate::report::llvm_json::{FunctionStats, LineRange, Span};
 use crate::report::FileCoverage;
@@ -56,6 +56,17 @@ pub struct Uncovered {
 }
 
 impl Uncovered {
+    /// Number of uncovered items named for `metric`, lines counted one by one (notes aside).
+    fn count(&self, metric: Metric) -> u64 {
+        let length = |r: &LineRange| u64::from(r.end.saturating_sub(r.start)) + 1;
+        match metric {
+            Metric::Regions => self.regions.len() as u64,
+            Metric::Branches => self.branches.len() as u64,
+            Metric::Functions => self.functions.len() as u64,
+            Metric::Lines => self.lines.iter().map(length).sum(),
+        }
+    }
+
     /// Number of items listed for `metric` (line ranges count as one item each).
     pub fn len(&self, metric: Metric) -> usize {
         let notes = self.notes.iter().filter(|(m, _)| *m == metric).count();
@@ -121,8 +132,10 @@ fn function_text(f: &FunctionItem) -> String {
     }
 }
 
-/// Lists the uncovered items of `coverage` for each metric in `failing`.
-pub fn list(coverage: &FileCoverage, failing: &[Metric]) -> Uncovered {
+/// Lists the uncovered items of `coverage` for each metric in `failing`. `summary` holds the
+/// counts the file was judged on: a failing metric whose items number fewer than its missed
+/// count (`total - covered`) gets a note saying so and why.
+pub fn list(coverage: &FileCoverage, failing: &[Metric], summary: &Summary) -> Uncovered {
     let all = match coverage {
         FileCoverage::Llvm(file) => file.functions.as_deref().map(from_llvm).unwrap_or_default(),
         FileCoverage::Lcov(file) => from_lcov(file),
@@ -135,12 +148,31 @@ pub fn list(coverage: &FileCoverage, failing: &[Metric]) -> Uncovered {
         notes: Vec::new(),
     };
     for metric in failing {
-        if out.len(*metric) == 0 {
+        let listed = out.count(*metric);
+        let missed = summary
+            .get(*metric)
+            .map_or(0, |c| c.total.saturating_sub(c.covered));
+        if listed == 0 {
             out.notes
                 .push((*metric, unlisted_note(coverage).to_string()));
+        } else if listed < missed {
+            let note = format!(
+                "{listed} of the {missed} missed are named: {}",
+                partly_listed_note(coverage, *metric)
+            );
+            out.notes.push((*metric, note));
         }
     }
     out
+}
+
+/// Why a failing metric names fewer items than it misses.
+fn partly_listed_note(coverage: &FileCoverage, metric: Metric) -> &'static str {
+    match (coverage, metric) {
+        (FileCoverage::Lcov(_), Metric::Functions) => "the rest are missed only by the tracefile's declared FNF/FNH (which llvm-cov counts per instantiation group), or share a start line with a function that ran (instantiations or per-binary copies of it)",
+        (FileCoverage::Lcov(_), _) => "the rest are missed only by the tracefile's declared counts (LH/BRH, which llvm-cov counts per instantiation group)",
+        (FileCoverage::Llvm(_), _) => "the rest are missed in llvm-cov's file summary but in no function's best-covered instantiation",
+    }
 }
 
 /// Why a failing metric lists no item: the input's numbers come from a summary without detail.
@@ -387,12 +419,40 @@ mod tests {
                     FNDA:0,_RNvCs8NwYtU1Mohg_4tiny9perimeter\nDA:3,0\nend_of_record\n";
         let report = crate::report::read("t.info", text.as_bytes()).expect("tracefile");
         let coverage = &report.files.first().expect("a file").coverage;
-        let listed = list(coverage, &[Metric::Functions]);
+        let summary = Summary {
+            functions: Some(crate::model::Counts::new(0, 1)),
+            ..Summary::default()
+        };
+        let listed = list(coverage, &[Metric::Functions], &summary);
         let names: Vec<(Option<u32>, &str)> = listed
             .functions
             .iter()
             .map(|f| (f.line, f.name.as_str()))
             .collect();
         assert_eq!(names, [(Some(3), "tiny::perimeter")]);
+        assert!(listed.notes.is_empty(), "{:?}", listed.notes);
+    }
+
+    #[test]
+    fn a_metric_missing_more_than_its_records_name_says_so() {
+        // llvm-cov's LH counts per instantiation group: 2 of 4 lines, though the records miss
+        // one line only.
+        let text = "SF:a.rs\nDA:1,1\nDA:2,1\nDA:3,1\nDA:4,0\nLF:4\nLH:2\nend_of_record\n";
+        let report = crate::report::read("t.info", text.as_bytes()).expect("tracefile");
+        let coverage = &report.files.first().expect("a file").coverage;
+        let FileCoverage::Lcov(file) = coverage else {
+            panic!("LCOV");
+        };
+        let listed = list(coverage, &[Metric::Lines], &file.summary());
+        assert_eq!(listed.lines, [LineRange { start: 4, end: 4 }]);
+        assert_eq!(listed.notes.len(), 1, "{:?}", listed.notes);
+        assert!(
+            listed.notes[0]
+                .1
+                .starts_with("1 of the 2 missed are named: the rest are missed only by"),
+            "{:?}",
+            listed.notes
+        );
+        assert_eq!(listed.items(Metric::Lines, 9).len(), 2);
     }
 }
