@@ -223,6 +223,8 @@ fn rows() -> Vec<Row> {
         },
         json("nesting 100,000 deep, never closed", format!("{}{}", cut_after("\"totals\":{}"), ",\"x\":".to_string() + &"[".repeat(100_000)), 2, "t.json:1:100429: the llvm-cov JSON export ends early"),
         // ---- LCOV ----------------------------------------------------------------------------------------
+        json("a region naming a file id past the record's filenames", EXPORT.replace("[1,1,1,14,1,0,0,0]", "[1,1,1,14,1,3,0,0]"), 2, "t.json:1:412: not a valid llvm-cov JSON export: a function record's region or branch names a file id past the record's `filenames`"),
+        json("a branch naming a file id past the record's filenames", EXPORT.replace("\"filenames\":[\"src/lib.rs\"]}", "\"branches\":[[1,1,1,14,1,0,2,0,4]],\"filenames\":[\"src/lib.rs\"]}"), 2, "t.json:1:446: not a valid llvm-cov JSON export: a function record's region or branch names a file id past the record's `filenames`"),
         json("a JSON array instead of an export", "[]\n", 2, "t.json: the report starts with `[`, a JSON array"),
         json("an export compressed with gzip", [0x1F, 0x8B, 0x08, 0x00, 0x00], 2, "t.json: the report is compressed (gzip); decompress it first"),
         lcov("BRDA without its taken count", "SF:src/lib.rs\nBRDA:1,0,0\nend_of_record\n", 2, "t.info:2: BRDA: missing taken count"),

@@ -287,7 +287,8 @@ fn region() -> impl Strategy<Value = Value> {
 
 fn record_json() -> impl Strategy<Value = Value> {
     (
-        proptest::collection::vec(0..NAMES.len(), 1..3),
+        // Two names: file ids (and expanded ids) 0 and 1 then index them, as llvm-cov's do.
+        proptest::collection::vec(0..NAMES.len(), 2..3),
         proptest::collection::vec(region(), 0..4),
         proptest::collection::vec(
             (1u32..5, 0u64..3, 0u64..3, 0u32..2)

@@ -17,7 +17,7 @@ use crate::model::Counts;
 use crate::report::{clip, FileCoverage, FileData, Report, ReportKind};
 
 use super::count::ExactCount;
-use super::record::RawRecord;
+use super::record::{RawRecord, FILE_ID_PAST_FILENAMES};
 use super::{FunctionStats, Kept, LlvmFile, LlvmSummary};
 
 /// The only `type` an llvm-cov export has.
@@ -526,6 +526,9 @@ impl<'de> Visitor<'de> for FunctionsSeed {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Functions, A::Error> {
         let mut functions = Functions::default();
         while let Some(record) = seq.next_element::<RawRecord>()? {
+            if !record.file_ids_fit() {
+                return Err(serde::de::Error::custom(FILE_ID_PAST_FILENAMES));
+            }
             functions.has_branches |= record.has_branches();
             let Some((file, stats)) = record.into_stats(Kept::Everything) else {
                 continue;

@@ -397,6 +397,8 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[String]) -> bool) -> Option<(
     let (mut name, mut count, mut regions, mut branches, mut mcdc, mut filenames) =
         (None, None, None, None, None, None);
     let mut skipping = false;
+    // The largest file id a region, expansion or branch names (checked against `filenames`).
+    let mut largest: Option<u32> = None;
     scan.object(&mut |scan, key| match key {
         "name" => {
             let text = scan.str()?;
@@ -407,6 +409,12 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[String]) -> bool) -> Option<(
             let mut read = Vec::with_capacity(if skipping { 0 } else { 16 });
             scan.array(&mut |scan| {
                 let region = scan.region()?;
+                let expanded = if region.kind == 1 {
+                    region.expanded_file_id
+                } else {
+                    0
+                };
+                largest = largest.max(Some(region.file_id.max(expanded)));
                 if !skipping {
                     read.push(region);
                 }
@@ -417,7 +425,9 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[String]) -> bool) -> Option<(
         "branches" => {
             let mut read = Vec::new();
             scan.array(&mut |scan| {
-                read.push(scan.branch()?);
+                let branch = scan.branch()?;
+                largest = largest.max(Some(branch.file_id));
+                read.push(branch);
                 Some(())
             })?;
             once(&mut branches, read)
@@ -440,6 +450,11 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[String]) -> bool) -> Option<(
         _ => scan.skip(1),
     })?;
     let (name, count, regions, filenames) = (name?, count?, regions?, filenames?);
+    // A file id past `filenames`: declined, so that serde's path words the error.
+    let fits = largest.map_or(true, |id| {
+        usize::try_from(id).is_ok_and(|id| id < filenames.len())
+    });
+    fits.then_some(())?;
     let branches = branches.unwrap_or_default();
     let record = match name {
         Some(name) if !skipping => Record::Read(RawRecord {

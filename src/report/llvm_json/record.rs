@@ -135,10 +135,33 @@ impl<'de> Visitor<'de> for BranchVisitor {
     }
 }
 
+/// The error for a record whose regions or branches name a file id that its `filenames` lack
+/// (llvm-cov writes every file a record's ids index; such a record would add phantom items).
+pub(super) const FILE_ID_PAST_FILENAMES: &str =
+    "a function record's region or branch names a file id past the record's `filenames`";
+
+/// True when every id in `ids` indexes one of `files` names.
+fn ids_fit(ids: impl Iterator<Item = u32>, files: usize) -> bool {
+    ids.max().map_or(true, |max| {
+        usize::try_from(max).is_ok_and(|max| max < files)
+    })
+}
+
 impl RawRecord {
     /// True when the record lists at least one branch.
     pub(super) fn has_branches(&self) -> bool {
         !self.branches.is_empty()
+    }
+
+    /// True when every file id of the record's regions (and expansions) and branches indexes
+    /// its `filenames` (else see [`FILE_ID_PAST_FILENAMES`]).
+    pub(super) fn file_ids_fit(&self) -> bool {
+        let regions = self.regions.iter().flat_map(|r| {
+            let expanded = (r.kind == EXPANSION).then_some(r.expanded_file_id);
+            std::iter::once(r.file_id).chain(expanded)
+        });
+        let branches = self.branches.iter().map(|b| b.file_id);
+        ids_fit(regions.chain(branches), self.filenames.len())
     }
 
     /// The name of the record's main file (see [`main_file`]), without reducing the record.
@@ -250,7 +273,17 @@ pub(super) struct RecordHead<'a> {
 impl RecordHead<'_> {
     /// True when the record lists at least one branch.
     pub(super) fn has_branches(&self) -> bool {
-        self.branches.0
+        self.branches.any
+    }
+
+    /// [`RawRecord::file_ids_fit`] for the head.
+    pub(super) fn file_ids_fit(&self) -> bool {
+        let ids = self
+            .regions
+            .largest
+            .into_iter()
+            .chain(self.branches.largest);
+        ids_fit(ids, self.filenames.len())
     }
 
     /// The name of the record's main file, as [`main_file`] finds it; `None` when every file id
@@ -258,14 +291,18 @@ impl RecordHead<'_> {
     pub(super) fn main_file(&self) -> Option<&str> {
         (0..u32::MAX)
             .zip(&self.filenames)
-            .find(|(id, _)| !self.regions.0.contains(id))
+            .find(|(id, _)| !self.regions.expanded.contains(id))
             .map(|(_, name)| name.as_ref())
     }
 }
 
-/// `regions` read for the `expanded_file_id`s of its expansion regions only.
+/// `regions` read for the `expanded_file_id`s of its expansion regions, and the largest file id
+/// any region names.
 #[derive(Debug)]
-struct Expansions(Vec<u32>);
+struct Expansions {
+    expanded: Vec<u32>,
+    largest: Option<u32>,
+}
 
 impl<'de> Deserialize<'de> for Expansions {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Expansions, D::Error> {
@@ -284,18 +321,25 @@ impl<'de> Visitor<'de> for ExpansionsVisitor {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Expansions, A::Error> {
         let mut expanded = Vec::new();
+        let mut largest = None;
         while let Some(region) = seq.next_element::<Region>()? {
+            let mut id = region.file_id;
             if region.kind == EXPANSION {
                 expanded.push(region.expanded_file_id);
+                id = id.max(region.expanded_file_id);
             }
+            largest = largest.max(Some(id));
         }
-        Ok(Expansions(expanded))
+        Ok(Expansions { expanded, largest })
     }
 }
 
-/// `branches` read for whether it holds any branch.
+/// `branches` read for whether it holds any branch, and the largest file id one names.
 #[derive(Debug, Default)]
-struct AnyBranch(bool);
+struct AnyBranch {
+    any: bool,
+    largest: Option<u32>,
+}
 
 impl<'de> Deserialize<'de> for AnyBranch {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<AnyBranch, D::Error> {
@@ -313,11 +357,14 @@ impl<'de> Visitor<'de> for AnyBranchVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<AnyBranch, A::Error> {
-        let mut any = false;
-        while seq.next_element::<Branch>()?.is_some() {
-            any = true;
+        let mut largest = None;
+        while let Some(branch) = seq.next_element::<Branch>()? {
+            largest = largest.max(Some(branch.file_id));
         }
-        Ok(AnyBranch(any))
+        Ok(AnyBranch {
+            any: largest.is_some(),
+            largest,
+        })
     }
 }
 

@@ -504,6 +504,8 @@ impl Records {
     /// Reads and reduces a whole record, kept when its main file is in `files[]`.
     fn reduce(&self, bytes: &[u8]) -> Parsed<RecordOut> {
         match parse_value::<RawRecord>(bytes) {
+            // A file id past `filenames`: the reference reader words the error.
+            Parsed::Done(record, _) if !record.file_ids_fit() => Parsed::Bad,
             Parsed::Done(record, len) => Parsed::Done(self.reduced(record), len),
             Parsed::Eof => Parsed::Eof,
             Parsed::Bad => Parsed::Bad,
@@ -559,6 +561,7 @@ impl Element for Records {
             return self.reduce(bytes);
         }
         let (head, len) = match parse_value::<RecordHead<'_>>(bytes) {
+            Parsed::Done(head, _) if !head.file_ids_fit() => return Parsed::Bad,
             Parsed::Done(head, len) => (head, len),
             Parsed::Eof => return Parsed::Eof,
             Parsed::Bad => return Parsed::Bad,
@@ -1025,6 +1028,37 @@ mod tests {
         piece: 5,
         gap: 3,
     };
+
+    #[test]
+    fn a_file_id_past_the_filenames_is_left_to_the_reference_reader() {
+        let text = doc(&standard());
+        for (from, to) in [
+            // A region of a.rs's record (a.rs keeps nothing unless marked).
+            ("[1,1,1,5,1,1,0,0]", "[1,1,1,5,1,7,0,0]"),
+            // An expansion of b.rs's record (b.rs keeps its misses).
+            ("[1,1,1,9,0,4,3,1]", "[1,1,1,9,0,4,9,1]"),
+            // A branch.
+            (
+                r#""name":"fx","#,
+                r#""name":"fx","branches":[[5,1,5,2,1,0,2,0,4]],"#,
+            ),
+        ] {
+            let bad = text.replace(from, to);
+            assert_ne!(bad, text, "{from}");
+            for detail in [&Detail::All, &NONE_MARKED] {
+                for sizes in [SIZES, SMALL] {
+                    assert_eq!(outcome(&bad, detail, sizes), "fallback", "{to}");
+                }
+            }
+            let e = super::super::document::read("t.json", bad.as_bytes())
+                .map(|_| ())
+                .expect_err("refused");
+            assert!(
+                e.message().contains("names a file id past the record's"),
+                "{e}"
+            );
+        }
+    }
 
     #[test]
     fn records_are_kept_as_their_file_needs() {
