@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use covgate::ignore::{self, Ignores};
 use covgate::model::{Counts, Metric, Summary};
 use covgate::report::{FileCoverage, Report};
-use covgate::uncovered;
+use covgate::{measure, uncovered};
 
 /// `covered <= total`.
 pub fn assert_counts(what: &str, c: Counts) {
@@ -27,6 +27,14 @@ pub fn assert_summary(s: &Summary) {
     }
 }
 
+/// The counts a file is judged on (before inline ignores).
+fn summary(coverage: &FileCoverage) -> Summary {
+    match coverage {
+        FileCoverage::Llvm(f) => measure::llvm_summary(&f.summary),
+        FileCoverage::Lcov(f) => f.summary(),
+    }
+}
+
 /// Runs the steps after reading over every file: uncovered lists for all metrics, and inline
 /// ignores on a few lines chosen from the input (`seed`).
 pub fn exercise(report: &Report, seed: u8) {
@@ -40,14 +48,14 @@ pub fn exercise(report: &Report, seed: u8) {
         markers: 1,
     };
     for file in &report.files {
-        let _ = uncovered::list(&file.coverage, &Metric::ALL);
+        let _ = uncovered::list(&file.coverage, &Metric::ALL, &summary(&file.coverage));
         if let Ok((kept, _ignored)) = ignore::apply(
             &file.path,
             &file.coverage,
             &ignores,
             &[report.origin.clone()],
         ) {
-            let _ = uncovered::list(&kept, &Metric::ALL);
+            let _ = uncovered::list(&kept, &Metric::ALL, &summary(&kept));
             if let FileCoverage::Lcov(f) = &kept {
                 assert_summary(&f.summary());
             }
