@@ -66,23 +66,11 @@ impl<'a> Scan<'a> {
     /// are rare and may pass `u64::MAX`, are left to serde.
     fn uint(&mut self) -> Option<u64> {
         self.blank();
-        let start = self.pos;
-        let mut value: u64 = 0;
-        while let Some(&byte) = self.bytes.get(self.pos) {
-            let digit = byte.wrapping_sub(b'0');
-            if digit > 9 {
-                break;
-            }
-            if self.pos - start == 19 {
-                return None;
-            }
-            value = value * 10 + u64::from(digit);
-            self.pos += 1;
-        }
-        let digits = self.pos - start;
-        let leading_zero = digits > 1 && self.bytes.get(start) == Some(&b'0');
-        let goes_on = matches!(self.bytes.get(self.pos), Some(b'.' | b'e' | b'E'));
-        (digits > 0 && !leading_zero && !goes_on).then_some(value)
+        let rest = self.bytes.get(self.pos..).unwrap_or_default();
+        let (value, digits) = leading_uint(rest)?;
+        let goes_on = matches!(rest.get(digits), Some(b'0'..=b'9' | b'.' | b'e' | b'E'));
+        self.pos += digits;
+        (!goes_on).then_some(value)
     }
 
     /// A string without escapes or control characters, valid UTF-8.
