@@ -25,7 +25,7 @@ status=${PIPESTATUS[0]}
 set -e
 
 # Inline ignores are allowed sparingly: at most 20 ignored lines in covgate's own sources.
-ignored=$(sed -n 's/^ignored by inline markers: \([0-9]*\) lines.*/\1/p' "$verdict")
+ignored=$(sed -n 's/^ignored by inline markers: \([0-9]*\) line.*/\1/p' "$verdict")
 echo "self-coverage: ${ignored:-?} line(s) ignored by inline markers (limit 20)"
 if [ -z "$ignored" ] || [ "$ignored" -gt 20 ]; then
     echo "self-coverage: more than 20 ignored lines (or no count printed)" >&2

@@ -30,7 +30,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use serde::ser::{SerializeMap, Serializer};
+use serde::ser::Serializer;
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -45,26 +45,20 @@ use crate::model::Metric;
 use crate::report::llvm_json::{LineRange, Span};
 use crate::uncovered::{BranchItem, FunctionItem, Uncovered};
 
-/// Renders the verdict as a pretty-printed JSON document (with a final newline), in the shape
-/// above, as `{:#}` prints a `serde_json::Value` (two-space indent).
+/// Writes the verdict to `out` as a pretty-printed JSON document (with a final newline), in the
+/// shape above, as `{:#}` prints a `serde_json::Value` (two-space indent), while it is
+/// serialised: no copy of the document is held.
 ///
 /// Objects are written with their keys in alphabetical order. The files, which can hold millions
 /// of uncovered items, are serialised straight from the verdict, without a `Value` tree.
-pub fn render(facts: &Facts, verdict: &Verdict) -> String {
-    let mut out = Vec::with_capacity(4096);
-    // Writing to a `Vec` cannot fail, and every map key here is a string.
-    let _ = write(facts, verdict, &mut out);
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// Writes what [`render`] returns to `out` as it is serialised (no copy of the document is
-/// held). Errors are `out`'s write errors.
+///
+/// Errors: `out`'s write errors.
 pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::Result<()> {
     let passed = verdict.count(FileStatus::Pass);
     let failed = verdict.count(FileStatus::Fail);
     let doc = Document {
         facts: facts_json(facts),
-        files: verdict.files.iter().map(FileView).collect(),
+        files: verdict.files.iter().map(file_json).collect(),
         schema_version: SCHEMA_VERSION,
         summary: json!({
             "measured": passed + failed,
@@ -83,16 +77,17 @@ pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::
         verdict: if verdict.passed() { "pass" } else { "fail" },
     };
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
-    serde_json::to_writer_pretty(&mut out, &doc)?;
-    out.write_all(b"\n")?;
-    out.flush()
+    serde_json::to_writer_pretty(&mut out, &doc)
+        .map_err(std::io::Error::from)
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush())
 }
 
 /// The whole document, its keys in alphabetical order (as a `Value` map writes them).
 #[derive(Serialize)]
 struct Document<'a> {
     facts: Value,
-    files: Vec<FileView<'a>>,
+    files: Vec<FileJson<'a>>,
     schema_version: u32,
     summary: Value,
     verdict: &'static str,
@@ -138,48 +133,50 @@ fn facts_json(facts: &Facts) -> Value {
     doc
 }
 
-/// One file: `{ "ignored"?, "metrics", "path", "reason"?, "status", "uncovered"? }`.
-struct FileView<'a>(&'a FileVerdict);
+/// One file: `{ "ignored"?, "metrics", "path", "reason"?, "status", "uncovered"? }`: `ignored`
+/// for a measured file, `uncovered` for a failing one. (Derived serialisers: a write error
+/// anywhere in the document ends it the same way.)
+#[derive(Serialize)]
+struct FileJson<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ignored: Option<Value>,
+    metrics: BTreeMap<&'static str, MetricJson>,
+    path: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uncovered: Option<UncoveredJson<'a>>,
+}
 
-impl Serialize for FileView<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let file = self.0;
-        let measured = matches!(file.status, FileStatus::Pass | FileStatus::Fail);
-        let failed = file.status == FileStatus::Fail;
-        let mut map = serializer.serialize_map(None)?;
-        if measured {
-            map.serialize_entry("ignored", &ignored_json(file.ignored))?;
-        }
-        let metrics: BTreeMap<&str, MetricView> = file
-            .metrics
-            .iter()
-            .map(|m| (m.metric.name(), MetricView(m)))
-            .collect();
-        map.serialize_entry("metrics", &metrics)?;
-        map.serialize_entry("path", &file.path)?;
-        if let Some(reason) = &file.reason {
-            map.serialize_entry("reason", reason)?;
-        }
-        map.serialize_entry("status", file.status.name())?;
-        if failed {
-            map.serialize_entry("uncovered", &UncoveredView(&file.uncovered))?;
-        }
-        map.end()
+fn file_json(file: &FileVerdict) -> FileJson<'_> {
+    let measured = matches!(file.status, FileStatus::Pass | FileStatus::Fail);
+    let failed = file.status == FileStatus::Fail;
+    FileJson {
+        ignored: measured.then(|| ignored_json(file.ignored)),
+        metrics: file.metrics.iter().map(metric_json).collect(),
+        path: &file.path,
+        reason: file.reason.as_deref(),
+        status: file.status.name(),
+        uncovered: failed.then(|| uncovered_json(&file.uncovered)),
     }
 }
 
 /// `{ "covered", "status", "total" }` (counts `null` when unavailable).
-struct MetricView<'a>(&'a MetricVerdict);
+#[derive(Serialize)]
+struct MetricJson {
+    covered: Option<u64>,
+    status: &'static str,
+    total: Option<u64>,
+}
 
-impl Serialize for MetricView<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let m = self.0;
-        let mut map = serializer.serialize_map(Some(3))?;
-        map.serialize_entry("covered", &m.counts.map(|c| c.covered))?;
-        map.serialize_entry("status", m.status.name())?;
-        map.serialize_entry("total", &m.counts.map(|c| c.total))?;
-        map.end()
-    }
+fn metric_json(m: &MetricVerdict) -> (&'static str, MetricJson) {
+    let json = MetricJson {
+        covered: m.counts.map(|c| c.covered),
+        status: m.status.name(),
+        total: m.counts.map(|c| c.total),
+    };
+    (m.metric.name(), json)
 }
 
 /// `{ "lines", "regions", "branches", "functions" }`: items inline markers took out.
@@ -190,19 +187,24 @@ fn ignored_json(i: Ignored) -> Value {
 /// `{ "branches": [{column, line, side, what}], "functions": [{line, name}],
 /// "lines": [{end, start}], "notes": [{metric, note}],
 /// "regions": [{col_end, col_start, line_end, line_start}] }`, complete. A note stands for a
-/// failing metric whose items the input cannot show.
-struct UncoveredView<'a>(&'a Uncovered);
+/// failing metric whose items the input cannot show, or says how many of its missed items are
+/// named.
+#[derive(Serialize)]
+struct UncoveredJson<'a> {
+    branches: Items<'a, BranchItem, BranchJson<'a>>,
+    functions: Items<'a, FunctionItem, FunctionJson<'a>>,
+    lines: Items<'a, LineRange, LineJson>,
+    notes: Items<'a, (Metric, String), NoteJson<'a>>,
+    regions: Items<'a, Span, RegionJson>,
+}
 
-impl Serialize for UncoveredView<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let u = self.0;
-        let mut map = serializer.serialize_map(Some(5))?;
-        map.serialize_entry("branches", &Items(&u.branches, branch_json))?;
-        map.serialize_entry("functions", &Items(&u.functions, function_json))?;
-        map.serialize_entry("lines", &Items(&u.lines, line_json))?;
-        map.serialize_entry("notes", &Items(&u.notes, note_json))?;
-        map.serialize_entry("regions", &Items(&u.regions, region_json))?;
-        map.end()
+fn uncovered_json(u: &Uncovered) -> UncoveredJson<'_> {
+    UncoveredJson {
+        branches: Items(&u.branches, branch_json),
+        functions: Items(&u.functions, function_json),
+        lines: Items(&u.lines, line_json),
+        notes: Items(&u.notes, note_json),
+        regions: Items(&u.regions, region_json),
     }
 }
 

@@ -354,6 +354,8 @@ mod tests {
             "a\\_b\\*c\\`d\\[e\\]\\~f\\&g\\\\h"
         );
         assert_eq!(escape("two\nlines"), "two lines");
+        assert_eq!(escape("a\u{1b}[1m"), "a\\u{1b}\\[1m");
+        assert_eq!(escape_html("a\u{1b}[1m<"), "a\\u{1b}[1m&lt;");
         assert_eq!(
             escape_html("<img src=\"x\" a='b'>&\r"),
             "&lt;img src=&quot;x&quot; a=&#39;b&#39;&gt;&amp; "

@@ -167,3 +167,26 @@ pub fn summary_line(verdict: &Verdict) -> String {
         verdict.outside_include,
     )
 }
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_in_words_are_singular_for_one() {
+        assert_eq!(counted(1, "file", "files"), "1 file");
+        assert_eq!(counted(0, "file", "files"), "0 files");
+        assert_eq!(counted(2, "branch side", "branch sides"), "2 branch sides");
+    }
+
+    #[test]
+    fn control_characters_are_written_as_escapes() {
+        assert_eq!(
+            printable("a\u{1b}[1m\n\t\u{7f}\u{9b}é", false),
+            "a\\u{1b}[1m\\u{a}\\u{9}\\u{7f}\\u{9b}é"
+        );
+        assert_eq!(printable("two\nlines\u{7}", true), "two\nlines\\u{7}");
+        assert!(matches!(printable("plain", false), Cow::Borrowed("plain")));
+    }
+}

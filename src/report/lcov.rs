@@ -1321,9 +1321,10 @@ impl<'a> Parser<'a> {
     fn store_file(&mut self, path: String, mut file: LcovFile, mut more_lines: Vec<(u32, u64)>) {
         match self.index.get(&path).and_then(|i| self.files.get_mut(*i)) {
             Some((_, existing, pending)) => {
-                let repeated = pending.is_empty()
-                    && more_lines.is_empty()
-                    && existing.declared != DeclaredTotals::default()
+                // A file with pending records has no declared totals left (they were dropped
+                // when the records were set aside), so either side's pending records make
+                // `repeated` false.
+                let repeated = existing.declared != DeclaredTotals::default()
                     && existing.declared == file.declared
                     && existing.shape() == file.shape();
                 if !repeated {

@@ -430,6 +430,10 @@ mod tests {
             .map(|_| ())
             .expect_err("missing");
         assert!(e.starts_with("r: cannot read the report: "), "{e}");
+        let e = file(&write("gz.json", b"\x1F\x8B\x08"))
+            .map(|_| ())
+            .expect_err("gzip");
+        assert!(e.starts_with("r: the report is compressed (gzip)"), "{e}");
         let blank = vec![b' '; lcov::MAX_LINE + 1];
         let e = file(&write("wide.json", &blank))
             .map(|_| ())

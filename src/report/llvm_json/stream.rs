@@ -190,9 +190,9 @@ impl Reader<'_> {
             // and the two buffers trade places.
             let start = gap - unread;
             let rest = self.buf.get(self.pos..).unwrap_or_default();
-            if let Some(front) = self.ahead.get_mut(start..gap) {
-                front.copy_from_slice(rest);
-            }
+            // `ahead` holds more than `gap` bytes here, so the range is always there.
+            let front = self.ahead.get_mut(start..gap).into_iter().flatten();
+            front.zip(rest).for_each(|(to, from)| *to = *from);
             std::mem::swap(&mut self.buf, &mut self.ahead);
             self.pos = start;
         } else {
