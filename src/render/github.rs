@@ -59,7 +59,7 @@ pub fn render(facts: &Facts, verdict: &Verdict) -> String {
     out.extend(kept.iter().map(|a| format!("{a}\n")));
     if wanted > kept.len() {
         out.push_str(&format!(
-            "::notice title=covgate::{} more uncovered range(s) not annotated; see the step summary or the log\n",
+            "::notice title=covgate::{} more annotation(s) (uncovered lines, functions never run) not written; see the step summary or the log\n",
             wanted - kept.len()
         ));
     }
