@@ -9,6 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use crate::error::{Error, Result};
 use crate::ignore;
@@ -141,12 +142,42 @@ pub fn run(opts: &CheckOptions) -> Result<Outcome> {
 /// The check of `opts.reports` under `setup`, without verifying the roster; `verified` says
 /// whether the caller has verified it (for the facts).
 pub fn judge(setup: &Setup, opts: &CheckOptions, verified: bool) -> Result<Outcome> {
+    // The sources are walked and scanned on a thread of their own while the reports are read:
+    // the reader waits for them only when it decides what to keep of the function records.
+    let found = OnceLock::new();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let _unblock = Unblock(&found);
+            found.get_or_init(|| Sources::find(setup, opts));
+        });
+        judge_with(setup, opts, verified, &found)
+    })
+}
+
+/// Sets a [`Sources`] being found to "nothing known" if finding it panics, so that the reader
+/// waiting for it goes on; the panic then ends the check ([`std::thread::scope`] passes it on).
+struct Unblock<'a>(&'a OnceLock<Sources>);
+
+impl Drop for Unblock<'_> {
+    fn drop(&mut self) {
+        // Already set when finding the sources ended normally.
+        let _ = self.0.set(Sources::default());
+    }
+}
+
+/// [`judge`], with the sources found (or being found) in `found`.
+fn judge_with(
+    setup: &Setup,
+    opts: &CheckOptions,
+    verified: bool,
+    found: &OnceLock<Sources>,
+) -> Result<Outcome> {
     let policy = &setup.policy;
     let root = setup.root.clone();
-    let sources = Sources::find(setup, opts);
     let plain = Resolver::new(&root, setup.remaps.clone(), None);
-    let needed = |name: &str| sources.may_mark(&plain.resolve(name));
+    let needed = |name: &str| found.wait().may_mark(&plain.resolve(name));
     let reports = read_reports(opts, &opts.reports, detail_for(opts.reports.len(), &needed))?;
+    let sources = found.wait();
     let resolver = resolver(setup, opts, &reports);
     let parts = resolve_parts(&reports, &resolver);
     let locations: BTreeSet<Location> = parts.keys().cloned().collect();
@@ -175,8 +206,12 @@ pub fn judge(setup: &Setup, opts: &CheckOptions, verified: bool) -> Result<Outco
     };
     let measured = measure::measure(&measured_parts, &ignores)?;
     let verdict = judge::evaluate(&scope, &measured, policy);
+    let facts = facts(setup, &reports, opts.walk, verified);
+    drop((measured, measured_parts));
+    // Freeing every record read takes a while: a worker does it while the verdict is rendered.
+    rayon::spawn(move || drop(reports));
     Ok(Outcome {
-        facts: facts(setup, &reports, opts.walk, verified),
+        facts,
         verdict,
         metrics: policy.metrics.clone(),
     })

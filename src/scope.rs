@@ -137,7 +137,7 @@ pub fn resolve(
 /// Indices of the `[[exclude]]` entries that apply: those whose activation is active or absent.
 fn active_excludes(policy: &Policy, activations: &[Activation]) -> Vec<usize> {
     (0..policy.excludes.len())
-        .filter(|&i| activations.get(i).map_or(true, |a| a.active))
+        .filter(|&i| activations.get(i).is_none_or(|a| a.active))
         .collect()
 }
 

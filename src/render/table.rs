@@ -3,6 +3,7 @@
 
 use comfy_table::presets::UTF8_FULL_CONDENSED;
 use comfy_table::{Cell, Color, ContentArrangement, Table};
+use rayon::prelude::*;
 
 use super::{printable, summary_line, ConditionFacts, Facts, RosterFacts, Show, TargetFacts};
 use crate::judge::{unavailable_hint, FileVerdict, MetricStatus, MetricVerdict, Verdict};
@@ -17,13 +18,24 @@ pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], opts: &Table
         .iter()
         .filter(|f| opts.show == Show::All || f.status.fails())
         .collect();
-    if !rows.is_empty() {
-        out.push_str(&fitted_table(&rows, metrics, opts));
+    // The table and the lists under it are made at once, the lists on every core: a failing
+    // export can have thousands of failing files.
+    let (table, lists) = rayon::join(
+        || (!rows.is_empty()).then(|| fitted_table(&rows, metrics, opts)),
+        || {
+            let failing: Vec<&FileVerdict> =
+                verdict.files.iter().filter(|f| f.status.fails()).collect();
+            failing
+                .par_iter()
+                .map(|file| uncovered_list(file, metrics, opts.items))
+                .collect::<Vec<String>>()
+        },
+    );
+    if let Some(table) = table {
+        out.push_str(&table);
         out.push('\n');
     }
-    for file in verdict.files.iter().filter(|f| f.status.fails()) {
-        out.push_str(&uncovered_list(file, metrics, opts.items));
-    }
+    out.extend(lists);
     out.push_str(&summary_line(verdict));
     out.push('\n');
     out.push_str(&ignored_line(verdict, facts.walked));

@@ -311,7 +311,10 @@ pub enum Detail<'a> {
     All,
     /// A file keeps everything when the function returns true for its name as the export
     /// spells it (files that may carry inline markers); else its misses when its own summary is
-    /// below 100% on regions, functions, lines or branches; else nothing.
+    /// below 100% on regions, functions, lines or branches; else nothing. The function is
+    /// called on the thread that reads (never on a rayon worker), once per file of `files[]`,
+    /// before the first record is parsed; it may block until its answer is known (`covgate
+    /// check` scans the sources for markers while the export is read).
     Needed(&'a (dyn Fn(&str) -> bool + Sync)),
 }
 

@@ -439,9 +439,7 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[String]) -> bool) -> Option<(
     })?;
     let (name, count, regions, filenames) = (name?, count?, regions?, filenames?);
     // A file id past `filenames`: declined, so that serde's path words the error.
-    let fits = largest.map_or(true, |id| {
-        usize::try_from(id).is_ok_and(|id| id < filenames.len())
-    });
+    let fits = largest.is_none_or(|id| usize::try_from(id).is_ok_and(|id| id < filenames.len()));
     fits.then_some(())?;
     let branches = branches.unwrap_or_default();
     let record = match name {

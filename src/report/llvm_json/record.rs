@@ -142,9 +142,8 @@ pub(super) const FILE_ID_PAST_FILENAMES: &str =
 
 /// True when every id in `ids` indexes one of `files` names.
 fn ids_fit(ids: impl Iterator<Item = u32>, files: usize) -> bool {
-    ids.max().map_or(true, |max| {
-        usize::try_from(max).is_ok_and(|max| max < files)
-    })
+    ids.max()
+        .is_none_or(|max| usize::try_from(max).is_ok_and(|max| max < files))
 }
 
 impl RawRecord {

@@ -516,7 +516,7 @@ impl Records {
     fn keeps_nothing(&self, name: &str) -> bool {
         self.keep
             .get(name)
-            .map_or(true, |kept| *kept == Kept::Nothing)
+            .is_none_or(|kept| *kept == Kept::Nothing)
     }
 
     /// A record's contribution: reduced as its main file asks (not at all for a file that
