@@ -709,7 +709,9 @@ impl Reader<'_> {
             } else {
                 rayon::join(parse, || Some(read_ahead(input, sizes, ahead)))
             };
-            out.into_iter().try_for_each(&mut *sink)?;
+            out.into_iter()
+                .flatten()
+                .try_for_each(|(_, value)| sink(value))?;
             if self.next_window(end, ahead)? {
                 return Some(());
             }
@@ -745,13 +747,21 @@ fn read_ahead(
     ahead: &mut Vec<u8>,
 ) -> std::io::Result<bool> {
     ahead.resize(sizes.gap, 0);
+    // Room for the whole chunk (and the end-of-input probe) at once: no growing and copying.
+    ahead.reserve(sizes.chunk + 64);
     let read = input.take(sizes.chunk as u64).read_to_end(ahead)?;
     Ok(read < sizes.chunk)
 }
 
 /// Parses the elements of `window` (which starts at an element) in pieces of `piece` bytes on
-/// every core, appends them to `out` in order, and says where the array, or the window, ended.
-fn stitch<E: Element>(element: &E, window: &[u8], piece: usize, out: &mut Vec<E::Out>) -> End {
+/// every core, appends them to `out` in order (a run of elements per piece, each with its start
+/// offset: not copied into one vector), and says where the array, or the window, ended.
+fn stitch<E: Element>(
+    element: &E,
+    window: &[u8],
+    piece: usize,
+    out: &mut Vec<Vec<(usize, E::Out)>>,
+) -> End {
     let key = first_key(window);
     let limits: Vec<(usize, usize)> = (0..window.len())
         .step_by(piece.max(1))
@@ -784,14 +794,18 @@ fn stitch<E: Element>(element: &E, window: &[u8], piece: usize, out: &mut Vec<E:
             continue;
         }
         let taken = match run_here.items.iter().position(|(at, _)| *at == next) {
-            Some(from) => Run {
-                items: run_here.items.into_iter().skip(from).collect(),
-                end: run_here.end,
-            },
+            Some(from) => {
+                let mut items = run_here.items;
+                items.drain(..from);
+                Run {
+                    items,
+                    end: run_here.end,
+                }
+            }
             // The piece started at a false candidate, or after the true start: parse again.
             None => run(element, window, next, limit),
         };
-        out.extend(taken.items.into_iter().map(|(_, value)| value));
+        out.push(taken.items);
         match taken.end {
             End::Open(at) => next = at,
             end => return end,
@@ -825,6 +839,10 @@ mod tests {
         }
     }
 
+    fn values(runs: Vec<Vec<(usize, u64)>>) -> Vec<u64> {
+        runs.into_iter().flatten().map(|(_, value)| value).collect()
+    }
+
     fn stitched(window: &str, piece: usize) -> (Vec<u64>, String) {
         let mut out = Vec::new();
         let end = match stitch(&Numbers, window.as_bytes(), piece, &mut out) {
@@ -833,7 +851,7 @@ mod tests {
             End::Short(at) => format!("short {at}"),
             End::Bad => "bad".to_string(),
         };
-        (out, end)
+        (values(out), end)
     }
 
     #[test]
@@ -872,7 +890,7 @@ mod tests {
         for piece in 1..window.len() + 2 {
             let mut out = Vec::new();
             let end = stitch(&TaggedNumbers, window.as_bytes(), piece, &mut out);
-            assert_eq!(out, vec![1, 2, 3], "piece {piece}");
+            assert_eq!(values(out), vec![1, 2, 3], "piece {piece}");
             assert!(
                 matches!(end, End::Closed(at) if at == window.len()),
                 "piece {piece}"
