@@ -137,7 +137,10 @@ impl<'a> Scan<'a> {
                     return Some(());
                 }
                 loop {
-                    self.skip(depth + 1)?;
+                    // Flat elements (`segments` entries) without a call each.
+                    if self.flat().is_none() {
+                        self.skip(depth + 1)?;
+                    }
                     if !self.more(b']')? {
                         return Some(());
                     }
