@@ -9,11 +9,14 @@
 //! cd target/bench/json && covgate check big.json
 //! ```
 //!
-//! Usage: `gen_export SOURCE.json OUT.json --copies N [--sources DIR] [--covered]`.
+//! Usage: `gen_export SOURCE.json OUT.json --copies N [--sources DIR] [--covered
+//! [--failing-every K]]`.
 //!
 //! With `--covered`, every count of the source that is 0 (function records, regions, branch
 //! sides) is written as 1 and every file summary as fully covered: an export of a project held
-//! at 100%, where each file's summary is all a verdict needs.
+//! at 100%, where each file's summary is all a verdict needs. With `--failing-every K` as well,
+//! every K-th copy (copies 0, K, 2K, …) is written as the source has it, so that its files below
+//! 100% fail among covered ones: a project with a few files below the gate.
 //!
 //! Every file and function record of the source export is written `N` times; copy `i` renames
 //! each path `/x/y.rs` to `/x/copyNNNNN/y.rs` (under the same parent folder, `NNNNN` = `i` on five
@@ -39,10 +42,19 @@ use serde_json::Value;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = Args::parse(std::env::args().skip(1))?;
     let mut doc: Value = serde_json::from_slice(&std::fs::read(&args.source)?)?;
+    let original = doc["data"][0].clone();
     if args.covered {
         cover(&mut doc["data"][0]);
     }
     let export = &doc["data"][0];
+    let failing = args.failing_every;
+    let copy_of = |copy: usize| {
+        if failing.is_some_and(|k| copy % k == 0) {
+            &original
+        } else {
+            export
+        }
+    };
     let mut w = BufWriter::new(File::create(&args.out)?);
     write!(
         w,
@@ -53,14 +65,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         write!(w, "\"cargo_llvm_cov\":{cargo},")?;
     }
     write!(w, "\"data\":[{{\"files\":[")?;
-    write_copies(&mut w, export["files"].as_array(), args.copies, "filename")?;
+    write_copies(&mut w, &copy_of, "files", args.copies, "filename")?;
     write!(w, "],\"functions\":[")?;
-    write_copies(
-        &mut w,
-        export["functions"].as_array(),
-        args.copies,
-        "filenames",
-    )?;
+    write_copies(&mut w, &copy_of, "functions", args.copies, "filenames")?;
     write!(w, "],\"totals\":{}}}]}}", export["totals"])?;
     w.flush()?;
     if let Some(dir) = &args.sources {
@@ -85,31 +92,37 @@ struct Args {
     copies: usize,
     sources: Option<PathBuf>,
     covered: bool,
+    failing_every: Option<usize>,
 }
 
 impl Args {
     fn parse(args: impl Iterator<Item = String>) -> Result<Args, Box<dyn std::error::Error>> {
-        const USAGE: &str =
-            "usage: gen_export SOURCE.json OUT.json --copies N [--sources DIR] [--covered]";
+        const USAGE: &str = "usage: gen_export SOURCE.json OUT.json --copies N [--sources DIR] \
+             [--covered [--failing-every K]]";
         let mut positional = Vec::new();
-        let (mut copies, mut sources, mut covered) = (None, None, false);
+        let (mut copies, mut sources, mut covered, mut failing_every) = (None, None, false, None);
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
             match arg.as_str() {
                 "--copies" => copies = Some(args.next().ok_or(USAGE)?.parse()?),
                 "--sources" => sources = Some(PathBuf::from(args.next().ok_or(USAGE)?)),
                 "--covered" => covered = true,
+                "--failing-every" => failing_every = Some(args.next().ok_or(USAGE)?.parse()?),
                 _ if arg.starts_with("--") => return Err(format!("{arg}?\n{USAGE}").into()),
                 _ => positional.push(PathBuf::from(arg)),
             }
         }
         let [source, out] = <[PathBuf; 2]>::try_from(positional).map_err(|_| USAGE)?;
+        if failing_every == Some(0) || (failing_every.is_some() && !covered) {
+            return Err(format!("--failing-every needs --covered and K > 0\n{USAGE}").into());
+        }
         Ok(Args {
             source,
             out,
             copies: copies.ok_or(USAGE)?,
             sources,
             covered,
+            failing_every,
         })
     }
 }
@@ -144,15 +157,17 @@ fn cover(export: &mut Value) {
     }
 }
 
-fn write_copies(
+/// Writes the `array` (`files` or `functions`) of each copy's export, its paths (`key`) renamed.
+fn write_copies<'a>(
     w: &mut impl Write,
-    items: Option<&Vec<Value>>,
+    copy_of: &dyn Fn(usize) -> &'a Value,
+    array: &str,
     copies: usize,
     key: &str,
 ) -> std::io::Result<()> {
     let mut first = true;
     for copy in 0..copies {
-        for item in items.into_iter().flatten() {
+        for item in copy_of(copy)[array].as_array().into_iter().flatten() {
             let mut item = item.clone();
             rename(&mut item[key], copy);
             if !first {

@@ -113,7 +113,7 @@ fn build_segments(mut regions: Vec<SegRegion>, rule: LineRule) -> Vec<Segment> {
     let combined = combine(regions);
     let mut builder = Builder {
         segments: Vec::with_capacity(combined.len() * 2),
-        active: Active::default(),
+        active: Active::with_capacity(combined.len()),
         completed: Vec::new(),
         rule,
     };
@@ -133,20 +133,16 @@ fn sort_nested(regions: &mut [SegRegion]) {
 }
 
 /// `combineRegions`: regions covering the same area become one, summing the counts of those of
-/// the first one's kind.
-fn combine(regions: Vec<SegRegion>) -> Vec<SegRegion> {
-    let mut combined: Vec<SegRegion> = Vec::with_capacity(regions.len());
-    for region in regions {
-        match combined.last_mut() {
-            Some(active) if active.start == region.start && active.end == region.end => {
-                if active.kind == region.kind {
-                    active.count = active.count.saturating_add(region.count);
-                }
-            }
-            _ => combined.push(region),
+/// the first one's kind (in place).
+fn combine(mut regions: Vec<SegRegion>) -> Vec<SegRegion> {
+    regions.dedup_by(|region, active| {
+        let same_area = active.start == region.start && active.end == region.end;
+        if same_area && active.kind == region.kind {
+            active.count = active.count.saturating_add(region.count);
         }
-    }
-    combined
+        same_area
+    });
+    regions
 }
 
 /// The regions still open (LLVM's `ActiveRegions`), in arrival order, with a heap by end.
@@ -155,7 +151,7 @@ fn combine(regions: Vec<SegRegion>) -> Vec<SegRegion> {
 /// a location; here a min-heap orders the open ones by (end, arrival) and a stack by arrival
 /// (closed ones leave it lazily), so taking k of them out costs O(k log n) and finding the most
 /// recent open one is amortised O(1). Plain vectors: most records have a handful of regions.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Active {
     /// Every region pushed, by arrival number, and whether it is still open.
     arrived: Vec<(SegRegion, bool)>,
@@ -167,6 +163,15 @@ struct Active {
 }
 
 impl Active {
+    /// Room for `regions` regions without growing.
+    fn with_capacity(regions: usize) -> Active {
+        Active {
+            arrived: Vec::with_capacity(regions),
+            by_end: BinaryHeap::with_capacity(regions),
+            stack: Vec::with_capacity(regions),
+        }
+    }
+
     fn push(&mut self, region: SegRegion) {
         let arrival = self.arrived.len();
         self.arrived.push((region, true));
