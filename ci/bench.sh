@@ -7,10 +7,12 @@
 # file records the copy count); the release build is made first.
 #
 # Usage: ci/bench.sh                      (from anywhere in the repository)
-#   CASES="lcov json json100"   which cases to run (default all three; `lcov` alone skips the
-#                       1 GB exports). `json` is the export as it is (every file below 100%, so
-#                       every file's uncovered items are listed); `json100` the same written with
-#                       `--covered` (every file at 100%, as in a project held to the gate).
+#   CASES="lcov json json100 mixed"   which cases to run (default all four; `lcov` alone skips
+#                       the 1 GB exports). `json` is the export as it is (every file below 100%,
+#                       so every file's uncovered items are listed); `json100` the same written
+#                       with `--covered` (every file at 100%, as in a project held to the gate);
+#                       `mixed` the covered export with every 100th copy as it is (0.75% of the
+#                       files fail: a project with a few files below the gate).
 #   JSON_COPIES=7000 LCOV_COPIES=2678     input sizes
 #   RUNS=3              hyperfine runs per case, when hyperfine is installed
 # Prints one line per case: input size, wall time and peak RSS of one `covgate check` run
@@ -19,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cases=${CASES:-lcov json json100}
+cases=${CASES:-lcov json json100 mixed}
 json_copies=${JSON_COPIES:-7000}
 lcov_copies=${LCOV_COPIES:-2678}
 runs=${RUNS:-3}
@@ -61,8 +63,14 @@ for case in $cases; do
             --copies "$json_copies" --sources target/bench/json100 --covered
         report[json100]=big.json
         ;;
+    mixed)
+        generate mixed "$json_copies" "$examples/gen_export" \
+            tests/fixtures/real/walkdir.branch.json target/bench/mixed/big.json \
+            --copies "$json_copies" --sources target/bench/mixed --covered --failing-every 100
+        report[mixed]=big.json
+        ;;
     *)
-        echo "bench: unknown case $case (lcov, json, json100)" >&2
+        echo "bench: unknown case $case (lcov, json, json100, mixed)" >&2
         exit 2
         ;;
     esac
