@@ -14,6 +14,28 @@ use super::document::{CountsJson, FileEntry, SummaryJson};
 use super::record::{Branch, RawRecord, Region};
 use super::Span;
 
+/// The keys of the objects of an export that the lane reads (records, `files[]` entries and
+/// their summaries), as llvm-cov spells them.
+const KNOWN_KEYS: [&str; 17] = [
+    "branches",
+    "count",
+    "covered",
+    "expansions",
+    "filename",
+    "filenames",
+    "functions",
+    "instantiations",
+    "lines",
+    "mcdc",
+    "mcdc_records",
+    "name",
+    "notcovered",
+    "percent",
+    "regions",
+    "segments",
+    "summary",
+];
+
 /// Deepest nesting the lane skips through (serde's own limit is 128).
 const MAX_DEPTH: u32 = 64;
 
@@ -58,6 +80,26 @@ impl<'a> Scan<'a> {
                 Some(false)
             }
             _ => None,
+        }
+    }
+
+    /// An object key: one of [`KNOWN_KEYS`], found by its bytes (most strings of an export are
+    /// keys: this spares reading them as UTF-8), else any string ([`Scan::str`]).
+    fn key(&mut self) -> Option<&'a str> {
+        let rest = self.bytes.get(self.pos..).unwrap_or_default();
+        let body = rest.strip_prefix(b"\"").unwrap_or_default();
+        let known = body
+            .iter()
+            .take(16)
+            .position(|&b| b == b'"')
+            .and_then(|len| body.get(..len))
+            .and_then(|text| KNOWN_KEYS.iter().find(|key| key.as_bytes() == text));
+        match known {
+            Some(key) => {
+                self.pos += key.len() + 2;
+                Some(key)
+            }
+            None => self.str(),
         }
     }
 
@@ -241,7 +283,7 @@ impl<'a> Scan<'a> {
             return Some(());
         }
         loop {
-            let key = self.str()?;
+            let key = self.key()?;
             self.eat(b':')?;
             value(self, key)?;
             if !self.more(b'}')? {
@@ -603,6 +645,32 @@ mod tests {
         ] {
             assert!(file_entry(declined.as_bytes()).is_none(), "{declined}");
         }
+    }
+
+    #[test]
+    fn known_keys_are_found_by_their_bytes_and_others_read_as_strings() {
+        let key = |text: &'static str| {
+            let mut scan = Scan {
+                bytes: text.as_bytes(),
+                pos: 0,
+            };
+            scan.key().map(|key| (key, scan.pos))
+        };
+        for known in KNOWN_KEYS {
+            let text: &'static str = Box::leak(format!("\"{known}\":1").into_boxed_str());
+            assert_eq!(key(text), Some((known, known.len() + 2)), "{text}");
+        }
+        // Not known: read as any string, with what `str` takes and declines.
+        assert_eq!(key(r#""x":1"#), Some(("x", 3)));
+        assert_eq!(key(r#" "name":1"#), Some(("name", 7)));
+        assert_eq!(
+            key(r#""abcdefghijklmnopqrstu":1"#),
+            Some(("abcdefghijklmnopqrstu", 23))
+        );
+        assert_eq!(key("\"n\u{e4}me\":1"), Some(("n\u{e4}me", 7)));
+        assert_eq!(key(r#""na\"me":1"#), None);
+        assert_eq!(key(r#""name"#), None);
+        assert_eq!(key("\"na\tme\":1"), None);
     }
 
     #[test]
