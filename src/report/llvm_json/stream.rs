@@ -681,17 +681,25 @@ fn first_key(window: &[u8]) -> &[u8] {
 
 impl Reader<'_> {
     /// Reads an array of elements, parsing pieces of each window in parallel, and gives them
-    /// to `sink` in order.
+    /// to `sink` in order. The elements of one window go to `sink` while the next window is
+    /// parsed (beside the read-ahead), so that no core waits for the sink.
     fn array<E: Element>(
         &mut self,
         element: &E,
-        sink: &mut dyn FnMut(E::Out) -> Option<()>,
+        sink: &mut (dyn FnMut(E::Out) -> Option<()> + Send),
     ) -> Option<()> {
         self.expect(b'[')?;
         if self.peek()? == b']' {
             self.pos += 1;
             return Some(());
         }
+        // The elements parsed but not yet given to `sink`: those of the previous window.
+        let mut pending: Vec<Vec<(usize, E::Out)>> = Vec::new();
+        let mut give = |runs: Vec<Vec<(usize, E::Out)>>| {
+            runs.into_iter()
+                .flatten()
+                .try_for_each(|(_, value)| sink(value))
+        };
         loop {
             let window = self.buf.get(self.pos..).unwrap_or_default();
             // The next chunk is read while this window is parsed, unless one is read already or
@@ -704,16 +712,20 @@ impl Reader<'_> {
                 let end = stitch(element, window, piece, &mut out);
                 (end, out)
             };
-            let ((end, out), ahead) = if alone {
-                (parse(), None)
+            let previous = std::mem::take(&mut pending);
+            let ((end, out), (ahead, given)) = if alone {
+                let given = give(previous);
+                (parse(), (None, given))
             } else {
-                rayon::join(parse, || Some(read_ahead(input, sizes, ahead)))
+                rayon::join(parse, || {
+                    let ahead = read_ahead(input, sizes, ahead);
+                    (Some(ahead), give(previous))
+                })
             };
-            out.into_iter()
-                .flatten()
-                .try_for_each(|(_, value)| sink(value))?;
+            given?;
+            pending = out;
             if self.next_window(end, ahead)? {
-                return Some(());
+                return give(pending);
             }
         }
     }
