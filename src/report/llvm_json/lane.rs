@@ -201,31 +201,31 @@ impl<'a> Scan<'a> {
     /// else.
     fn flat(&mut self) -> Option<()> {
         let bytes = self.bytes.get(self.pos..).unwrap_or_default();
-        (bytes.first() == Some(&b'[')).then_some(())?;
-        let mut at = 1;
-        if bytes.get(at) == Some(&b']') {
+        let mut rest = bytes.strip_prefix(b"[")?.iter();
+        if rest.as_slice().first() == Some(&b']') {
             self.pos += 2;
             return Some(());
         }
         loop {
-            let start = at;
-            match bytes.get(at)? {
-                b'0'..=b'9' => {
-                    while bytes.get(at).is_some_and(u8::is_ascii_digit) {
-                        at += 1;
+            // Each value, then the byte after it, which must be `,` or `]`.
+            let after = match *rest.next()? {
+                // A `0` stands alone: a digit after it is refused below.
+                b'0' => *rest.next()?,
+                b'1'..=b'9' => loop {
+                    let byte = *rest.next()?;
+                    if !byte.is_ascii_digit() {
+                        break byte;
                     }
-                    let leading_zero = at - start > 1 && bytes.get(start) == Some(&b'0');
-                    (!leading_zero).then_some(())?;
-                }
-                b't' => at += literal(bytes, at, b"true")?,
-                b'f' => at += literal(bytes, at, b"false")?,
-                b'n' => at += literal(bytes, at, b"null")?,
+                },
+                b't' => word_then(&mut rest, b"rue")?,
+                b'f' => word_then(&mut rest, b"alse")?,
+                b'n' => word_then(&mut rest, b"ull")?,
                 _ => return None,
-            }
-            match bytes.get(at)? {
-                b',' => at += 1,
+            };
+            match after {
+                b',' => {}
                 b']' => {
-                    self.pos += at + 1;
+                    self.pos += bytes.len() - rest.as_slice().len();
                     return Some(());
                 }
                 _ => return None,
@@ -388,10 +388,11 @@ fn leading_uint(bytes: &[u8]) -> Option<(u64, usize)> {
     (digits > 0 && !leading_zero).then_some((value, digits))
 }
 
-/// The length of `word` when `bytes` holds it at `at`.
-fn literal(bytes: &[u8], at: usize, word: &[u8]) -> Option<usize> {
-    let rest = bytes.get(at..).unwrap_or_default();
-    rest.starts_with(word).then_some(word.len())
+/// After a literal's first letter: its other letters `word`, then the byte after them.
+fn word_then(rest: &mut std::slice::Iter<'_, u8>, word: &[u8]) -> Option<u8> {
+    let tail = rest.as_slice().strip_prefix(word)?;
+    *rest = tail.iter();
+    rest.next().copied()
 }
 
 /// A span from four positions, each at most `u32::MAX`.
@@ -753,6 +754,15 @@ mod tests {
             ("[1", None),
             ("[1,", None),
             ("x", None),
+            ("[0]", Some(3)),
+            ("[10,20]]", Some(7)),
+            ("[0", None),
+            ("[12", None),
+            ("[00]", None),
+            ("[-1]", None),
+            ("[1 ,2]", None),
+            ("[true", None),
+            ("[null,false]", Some(12)),
         ] {
             let mut scan = Scan {
                 bytes: text.as_bytes(),
