@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 /// covgate: every measured source file at its bar, on every metric.
 #[derive(Debug, Parser)]
@@ -20,6 +20,43 @@ pub enum Command {
     Check(CheckArgs),
     /// Verify the exempt-suite roster (`[[suite]]`), or print the arguments of its two runs.
     Roster(RosterArgs),
+    /// Compose the pull-request comment that holds one section per CI leg (used by action.yml).
+    Comment(CommentArgs),
+    /// Print a shell completion script (e.g. `covgate completions bash > /etc/bash_completion.d/covgate`).
+    Completions(CompletionsArgs),
+    /// Print covgate's man page (roff), e.g. `covgate man > covgate.1`.
+    Man,
+}
+
+/// Arguments of `covgate comment`: prints `update ID` or `create`, and writes the body.
+#[derive(Debug, Args)]
+pub struct CommentArgs {
+    /// The CI leg's name, e.g. `ubuntu-latest` (its section's title).
+    #[arg(long, value_name = "NAME")]
+    pub leg: String,
+    /// The exit code of the leg's `covgate check` (0 pass, 1 fail, other: could not judge).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub code: i32,
+    /// The leg's Markdown result (`covgate check --output-markdown PATH`); a missing file means none.
+    #[arg(long, value_name = "PATH")]
+    pub markdown: Option<PathBuf>,
+    /// The pull request's comments as `gh api --paginate repos/OWNER/REPO/issues/N/comments` prints them.
+    #[arg(long, value_name = "PATH")]
+    pub comments: Option<PathBuf>,
+    /// The login that owns covgate's comment; "" accepts any author.
+    #[arg(long, value_name = "LOGIN", default_value = "github-actions[bot]")]
+    pub author: String,
+    /// Where the new comment body is written.
+    #[arg(long, value_name = "PATH")]
+    pub body_out: PathBuf,
+}
+
+/// Arguments of `covgate completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Arguments of `covgate roster`.
@@ -159,4 +196,19 @@ pub enum ShowArg {
     Failing,
     /// Every in-scope file.
     All,
+}
+
+/// The completion script of covgate's command line for `shell`, as text.
+pub fn completions(shell: clap_complete::Shell) -> String {
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "covgate", &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// covgate's man page (roff, section 1), generated from the argument definitions.
+pub fn man_page() -> String {
+    let mut out = Vec::new();
+    // Writing into a Vec cannot fail.
+    let _ = clap_mangen::Man::new(Cli::command()).render(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
 }

@@ -19,6 +19,7 @@
 
 pub mod check;
 pub mod cli;
+pub mod comment;
 pub mod error;
 pub mod ignore;
 pub mod judge;

@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use covgate::check::{self, CheckOptions};
-use covgate::cli::{CheckArgs, Cli, Command, RosterArgs, ShowArg};
+use covgate::cli::{CheckArgs, Cli, Command, CommentArgs, RosterArgs, ShowArg};
+use covgate::comment::CommentOptions;
 use covgate::output::{self, OutputOptions};
 use covgate::platform::PlatformOptions;
 use covgate::render::table::TableOptions;
@@ -24,6 +25,36 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => check(&args),
         Command::Roster(args) => roster(&args),
+        Command::Comment(args) => comment(&args),
+        Command::Completions(args) => {
+            print!("{}", covgate::cli::completions(args.shell));
+            ExitCode::SUCCESS
+        }
+        Command::Man => {
+            print!("{}", covgate::cli::man_page());
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn comment(args: &CommentArgs) -> ExitCode {
+    let opts = CommentOptions {
+        leg: args.leg.clone(),
+        code: args.code,
+        markdown: args.markdown.clone(),
+        comments: args.comments.clone(),
+        author: args.author.clone(),
+        body_out: args.body_out.clone(),
+    };
+    match covgate::comment::run(&opts) {
+        Ok(action) => {
+            println!("{action}");
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("covgate: error: {}", printable(&err.to_string(), true));
+            ExitCode::from(2)
+        }
     }
 }
 

@@ -1,0 +1,467 @@
+//! One pull-request comment for every leg of a CI matrix (`covgate comment`, used by the
+//! repository's GitHub Action, `action.yml`).
+//!
+//! The comment is owned by covgate: its body starts with [`MARKER`], a hidden HTML comment, and
+//! holds one section per leg, each between `<!-- covgate:leg=NAME -->` and `<!-- covgate:end -->`.
+//! A leg rewrites only its own section and keeps the others as they are; sections are ordered by
+//! leg name, so legs that finish in any order converge on the same body. A leg that passes is one
+//! line; a failing leg carries covgate's Markdown result; a leg where covgate could not judge
+//! (exit code 2) says so and points to the job log.
+//!
+//! The body stays within [`LIMIT`] characters (GitHub's comment limit is 65,536), shared by all
+//! legs: when it would not, the largest sections first lose their `<details>` lists, then become
+//! one line that points to the leg's step summary.
+
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+
+/// The hidden first line that marks covgate's comment.
+pub const MARKER: &str = "<!-- covgate:comment -->";
+
+/// The largest body composed, in characters (GitHub's comment limit is 65,536).
+pub const LIMIT: usize = 65_000;
+
+const LEG_OPEN: &str = "<!-- covgate:leg=";
+const LEG_CLOSE: &str = " -->";
+const LEG_END: &str = "<!-- covgate:end -->";
+
+/// One leg's section of the comment: its name and its Markdown body (without the markers).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Section {
+    /// The leg's name, as [`leg_name`] spells it.
+    pub leg: String,
+    /// The section's Markdown.
+    pub body: String,
+}
+
+/// A leg name safe inside an HTML comment and a Markdown line: ASCII letters, digits, `.`, `_`,
+/// `/` and single `-` are kept, any other run of characters becomes one `-`, at most 80
+/// characters; an empty name becomes `default`.
+pub fn leg_name(raw: &str) -> String {
+    let mut out = String::new();
+    for c in raw.chars() {
+        let keep = c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '/');
+        if keep {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let trimmed: String = out.trim_end_matches('-').chars().take(80).collect();
+    if trimmed.is_empty() {
+        "default".to_string()
+    } else {
+        trimmed
+    }
+}
+
+/// The section a leg writes, from covgate's exit `code` and its Markdown result (`None` when
+/// covgate wrote none). Exit 0: one line, with the Markdown's summary line (`N measured: …`)
+/// when it has one. Exit 1: the Markdown, with any line that could pose as a section marker
+/// neutralised. Any other code: a line saying covgate could not judge.
+pub fn section(leg: &str, code: i32, markdown: Option<&str>) -> Section {
+    let leg = leg_name(leg);
+    let body = match (code, markdown) {
+        (0, md) => {
+            let summary = md
+                .and_then(summary_line)
+                .unwrap_or("every measured file at its bar");
+            format!("✅ **{leg}**: covgate passed — {summary}\n")
+        }
+        (1, Some(md)) => format!("**{leg}**\n\n{}", neutralise(md)),
+        _ => format!(
+            "⚠️ **{leg}**: covgate could not judge this leg (exit code {code}); see the job log\n"
+        ),
+    };
+    Section { leg, body }
+}
+
+/// The line of covgate's Markdown that counts the files (`2 measured: 1 passed, …`).
+fn summary_line(markdown: &str) -> Option<&str> {
+    markdown.lines().find(|l| {
+        l.split_once(" measured: ")
+            .is_some_and(|(n, _)| n.parse::<u64>().is_ok())
+    })
+}
+
+/// Escapes a line that starts like a covgate marker, so report-controlled text can never open or
+/// close a section (covgate's Markdown already escapes `<` in names; this holds for any input).
+fn neutralise(markdown: &str) -> String {
+    let mut out = String::with_capacity(markdown.len() + 1);
+    for line in markdown.lines() {
+        if line.trim_start().starts_with("<!--") {
+            out.push('\\');
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The sections of an existing comment body, in the order they appear. Text outside sections
+/// (the heading) and a section left open are dropped: the body is composed anew.
+pub fn parse(body: &str) -> Vec<Section> {
+    let mut sections = Vec::new();
+    let mut open: Option<Section> = None;
+    for line in body.lines() {
+        let opened = line
+            .strip_prefix(LEG_OPEN)
+            .and_then(|rest| rest.strip_suffix(LEG_CLOSE));
+        match (opened, &mut open) {
+            (Some(leg), _) => {
+                open = Some(Section {
+                    leg: leg_name(leg),
+                    body: String::new(),
+                })
+            }
+            (None, Some(_)) if line == LEG_END => sections.extend(open.take()),
+            (None, Some(section)) => {
+                section.body.push_str(line);
+                section.body.push('\n');
+            }
+            (None, None) => {}
+        }
+    }
+    sections
+}
+
+/// Replaces (or adds) `new`'s section among `existing`, ordered by leg name.
+pub fn merge(mut existing: Vec<Section>, new: Section) -> Vec<Section> {
+    existing.retain(|s| s.leg != new.leg);
+    existing.push(new);
+    existing.sort_by(|a, b| a.leg.cmp(&b.leg));
+    existing
+}
+
+/// The comment body for `sections`, within `limit` characters when the sections can be made to
+/// fit: the largest sections first lose their `<details>` lists, then become one line.
+pub fn compose(sections: &[Section], limit: usize) -> String {
+    let mut parts: Vec<(&Section, String)> = sections.iter().map(|s| (s, s.body.clone())).collect();
+    let mut total = assemble(&parts).chars().count();
+    for shrink in [without_details as fn(&Section) -> String, one_line] {
+        let mut order: Vec<&mut (&Section, String)> = parts.iter_mut().collect();
+        order.sort_by_key(|part| std::cmp::Reverse(part.1.chars().count()));
+        for part in order {
+            if total <= limit {
+                break;
+            }
+            let shorter = shrink(part.0);
+            total = total + shorter.chars().count() - part.1.chars().count();
+            part.1 = shorter;
+        }
+    }
+    assemble(&parts)
+}
+
+fn assemble(parts: &[(&Section, String)]) -> String {
+    let mut out = format!("{MARKER}\n## covgate\n\n");
+    for (section, body) in parts {
+        out.push_str(&format!(
+            "{LEG_OPEN}{}{LEG_CLOSE}\n{body}{LEG_END}\n\n",
+            section.leg
+        ));
+    }
+    out
+}
+
+/// A section cut before its first `<details>` list, with a note.
+fn without_details(section: &Section) -> String {
+    let kept = section
+        .body
+        .split_once("\n<details>")
+        .map_or(section.body.as_str(), |(head, _)| head);
+    format!(
+        "{}\n_The uncovered items of {} are cut to fit this comment: see that leg's step summary._\n",
+        kept.trim_end(),
+        section.leg
+    )
+}
+
+/// A section as one line that points to the leg's step summary.
+fn one_line(section: &Section) -> String {
+    format!(
+        "**{}**: the result does not fit this comment: see that leg's step summary.\n",
+        section.leg
+    )
+}
+
+/// One comment as the GitHub REST API lists it (`GET /repos/{owner}/{repo}/issues/{n}/comments`).
+#[derive(Debug, Deserialize)]
+struct ApiComment {
+    id: u64,
+    #[serde(default)]
+    body: Option<String>,
+    #[serde(default)]
+    user: Option<ApiUser>,
+}
+
+#[derive(Debug, Deserialize)]
+struct ApiUser {
+    login: String,
+}
+
+/// covgate's comment among the API's listing (`text`: one JSON array, or the arrays of several
+/// pages one after another as `gh api --paginate` prints them): the first whose body starts with
+/// [`MARKER`] and, when `author` is not empty, whose author's login is `author`. Returns its id
+/// and body. Errors when the text is not such a listing.
+pub fn find(text: &str, author: &str) -> Result<Option<(u64, String)>> {
+    let mut found = None;
+    for page in serde_json::Deserializer::from_str(text).into_iter::<Vec<ApiComment>>() {
+        let page = page.map_err(|e| {
+            Error::new(format!(
+                "the comment listing is not the GitHub API's list of comments: {e}"
+            ))
+        })?;
+        found = found.or_else(|| page.into_iter().find_map(|c| owned(c, author)));
+    }
+    Ok(found)
+}
+
+fn owned(comment: ApiComment, author: &str) -> Option<(u64, String)> {
+    let by_author = author.is_empty() || comment.user.as_ref().is_some_and(|u| u.login == author);
+    let body = comment.body.filter(|b| b.starts_with(MARKER))?;
+    by_author.then_some((comment.id, body))
+}
+
+/// What `covgate comment` is given (see [`run`]).
+#[derive(Debug, Clone, Default)]
+pub struct CommentOptions {
+    /// The leg's name (any text; spelled by [`leg_name`]).
+    pub leg: String,
+    /// The exit code of the leg's `covgate check`.
+    pub code: i32,
+    /// covgate's Markdown result of the leg (`--output-markdown`); a file that does not exist is
+    /// taken as no result (covgate stopped before writing it).
+    pub markdown: Option<std::path::PathBuf>,
+    /// The pull request's comments as the GitHub API lists them; `None` when there are none yet.
+    pub comments: Option<std::path::PathBuf>,
+    /// The login that owns covgate's comment (e.g. `github-actions[bot]`); empty: any.
+    pub author: String,
+    /// Where the new body is written.
+    pub body_out: std::path::PathBuf,
+}
+
+/// Composes the comment for one leg: reads the existing comment (if any) from the listing,
+/// replaces the leg's section, writes the body to `body_out`, and returns what to do with it:
+/// `update ID` (edit comment `ID`) or `create`. Errors (exit 2) when a file cannot be read or
+/// written, or the listing is not the API's.
+pub fn run(opts: &CommentOptions) -> Result<String> {
+    let markdown = opts
+        .markdown
+        .as_deref()
+        .map(read_optional)
+        .transpose()?
+        .flatten();
+    let listing = opts
+        .comments
+        .as_deref()
+        .map(read_optional)
+        .transpose()?
+        .flatten();
+    let existing = find(listing.as_deref().unwrap_or("[]"), &opts.author)?;
+    let sections = parse(existing.as_ref().map_or("", |(_, body)| body.as_str()));
+    let new = section(&opts.leg, opts.code, markdown.as_deref());
+    let body = compose(&merge(sections, new), LIMIT);
+    std::fs::write(&opts.body_out, body)
+        .map_err(|e| Error::new(format!("cannot write {}: {e}", opts.body_out.display())))?;
+    Ok(existing.map_or("create".to_string(), |(id, _)| format!("update {id}")))
+}
+
+/// A file's text, or `None` when it does not exist.
+fn read_optional(path: &std::path::Path) -> Result<Option<String>> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::new(format!("cannot read {}: {e}", path.display()))),
+    }
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    const FAIL_MD: &str = "### covgate: ❌ fail\n\n| File |\n|---|\n| src/lib.rs |\n\n\
+        2 measured: 1 passed, 1 failed\n\n<details><summary>src/lib.rs</summary>\n\n- lines: 3\n\n</details>\n";
+
+    #[test]
+    fn leg_names_are_safe_in_comments() {
+        assert_eq!(leg_name("ubuntu-latest"), "ubuntu-latest");
+        assert_eq!(leg_name("windows (x86_64)"), "windows-x86_64");
+        assert_eq!(leg_name("a-->b"), "a-b");
+        assert_eq!(leg_name("--x--"), "x");
+        assert_eq!(leg_name("<>"), "default");
+        assert_eq!(leg_name(&"y".repeat(200)).len(), 80);
+    }
+
+    #[test]
+    fn sections_by_exit_code() {
+        let pass = section("linux", 0, Some("x\n3 measured: 3 passed, 0 failed\n"));
+        assert_eq!(
+            pass.body,
+            "✅ **linux**: covgate passed — 3 measured: 3 passed, 0 failed\n"
+        );
+        let bare = section("linux", 0, None);
+        assert_eq!(
+            bare.body,
+            "✅ **linux**: covgate passed — every measured file at its bar\n"
+        );
+        let fail = section("mac", 1, Some("a\n<!-- covgate:end -->\n"));
+        assert_eq!(fail.body, "**mac**\n\na\n\\<!-- covgate:end -->\n");
+        let error = section("win", 2, None);
+        assert!(error.body.contains("exit code 2"), "{}", error.body);
+        let missing = section("win", 1, None);
+        assert!(missing.body.contains("exit code 1"), "{}", missing.body);
+    }
+
+    #[test]
+    fn legs_in_any_order_converge() {
+        let a = section("a", 0, None);
+        let b = section("b", 1, Some(FAIL_MD));
+        let c = section("c", 2, None);
+        let mut bodies = Vec::new();
+        for order in [[&a, &b, &c], [&c, &a, &b], [&b, &c, &a]] {
+            let mut body = String::new();
+            for s in order {
+                body = compose(&merge(parse(&body), (*s).clone()), LIMIT);
+            }
+            bodies.push(body);
+        }
+        assert_eq!(bodies[0], bodies[1]);
+        assert_eq!(bodies[1], bodies[2]);
+        assert!(bodies[0].starts_with(MARKER));
+        assert_eq!(parse(&bodies[0]), vec![a, b, c]);
+    }
+
+    #[test]
+    fn a_leg_rewrites_only_its_section() {
+        let body = compose(
+            &[section("a", 1, Some(FAIL_MD)), section("b", 0, None)],
+            LIMIT,
+        );
+        let again = compose(&merge(parse(&body), section("a", 0, None)), LIMIT);
+        let legs = parse(&again);
+        assert!(legs[0].body.starts_with("✅ **a**"), "{}", legs[0].body);
+        assert_eq!(legs[1], section("b", 0, None));
+    }
+
+    #[test]
+    fn parse_drops_unclosed_and_outside_text() {
+        let body = "junk\n<!-- covgate:leg=x -->\nkept\n<!-- covgate:end -->\nmore\n\
+                    <!-- covgate:leg=y -->\nopen";
+        assert_eq!(
+            parse(body),
+            vec![Section {
+                leg: "x".into(),
+                body: "kept\n".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn compose_fits_the_limit() {
+        let big = FAIL_MD.replace("- lines: 3", &"- lines: 3\n".repeat(500));
+        let sections = vec![section("a", 1, Some(&big)), section("b", 1, Some(FAIL_MD))];
+        let full = compose(&sections, LIMIT);
+        assert!(full.contains("<details>"));
+        let cut = compose(&sections, 600);
+        assert!(cut.chars().count() <= 600, "{cut}");
+        assert!(cut.contains("uncovered items of a are cut"), "{cut}");
+        assert!(cut.contains("src/lib.rs |"), "{cut}");
+        let tiny = compose(&sections, 450);
+        assert!(tiny.contains("**a**: the result does not fit"), "{tiny}");
+        assert!(tiny.chars().count() <= 450, "{tiny}");
+        assert!(tiny.contains("uncovered items of b are cut"), "{tiny}");
+    }
+
+    #[test]
+    fn find_takes_the_marked_comment_of_the_author() {
+        let pages = format!(
+            r#"[{{"id":1,"body":"hello","user":{{"login":"bot"}}}},
+                {{"id":2,"body":"{MARKER} fake","user":{{"login":"mallory"}}}}]
+               [{{"id":3,"body":"{MARKER}\nx","user":{{"login":"bot"}}}},
+                {{"id":4,"body":null}}]"#
+        );
+        assert_eq!(
+            find(&pages, "bot").unwrap(),
+            Some((3, format!("{MARKER}\nx")))
+        );
+        assert_eq!(find(&pages, "").unwrap().unwrap().0, 2);
+        assert_eq!(find("[]", "bot").unwrap(), None);
+        let err = find("{", "bot").unwrap_err().to_string();
+        assert!(err.contains("not the GitHub API's list"), "{err}");
+    }
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod run_tests {
+    use super::*;
+
+    #[test]
+    fn run_creates_then_updates() {
+        let dir = tempfile::tempdir().unwrap();
+        let md = dir.path().join("result.md");
+        std::fs::write(&md, "### covgate: fail\n\n1 measured: 0 passed, 1 failed\n").unwrap();
+        let mut opts = CommentOptions {
+            leg: "linux".into(),
+            code: 1,
+            markdown: Some(md),
+            comments: Some(dir.path().join("absent.json")),
+            author: "bot".into(),
+            body_out: dir.path().join("body.md"),
+        };
+        assert_eq!(run(&opts).unwrap(), "create");
+        let body = std::fs::read_to_string(&opts.body_out).unwrap();
+        let listing = serde_json::json!([{"id": 7, "body": body, "user": {"login": "bot"}}]);
+        let comments = dir.path().join("comments.json");
+        std::fs::write(&comments, listing.to_string()).unwrap();
+        opts.comments = Some(comments);
+        opts.leg = "mac".into();
+        opts.code = 0;
+        assert_eq!(run(&opts).unwrap(), "update 7");
+        let body = std::fs::read_to_string(&opts.body_out).unwrap();
+        assert_eq!(parse(&body).len(), 2, "{body}");
+    }
+
+    #[test]
+    fn run_reports_unreadable_and_unwritable_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = CommentOptions {
+            markdown: Some(dir.path().to_path_buf()),
+            body_out: dir.path().join("body.md"),
+            ..CommentOptions::default()
+        };
+        assert!(run(&opts)
+            .unwrap_err()
+            .to_string()
+            .starts_with("cannot read"));
+        let opts = CommentOptions {
+            comments: Some(dir.path().to_path_buf()),
+            body_out: dir.path().join("body.md"),
+            ..CommentOptions::default()
+        };
+        assert!(run(&opts)
+            .unwrap_err()
+            .to_string()
+            .starts_with("cannot read"));
+        let listing = dir.path().join("listing.json");
+        std::fs::write(&listing, "{\"message\": \"Bad credentials\"}").unwrap();
+        let opts = CommentOptions {
+            comments: Some(listing),
+            body_out: dir.path().join("body.md"),
+            ..CommentOptions::default()
+        };
+        let err = run(&opts).unwrap_err().to_string();
+        assert!(err.contains("not the GitHub API's list"), "{err}");
+        let opts = CommentOptions {
+            body_out: dir.path().to_path_buf(),
+            ..CommentOptions::default()
+        };
+        assert!(run(&opts)
+            .unwrap_err()
+            .to_string()
+            .starts_with("cannot write"));
+    }
+}
