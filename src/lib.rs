@@ -17,6 +17,7 @@
 // product code, so covgate's self-coverage run (cargo-llvm-cov sets `coverage_nightly`) leaves it out.
 #![cfg_attr(coverage_nightly, feature(coverage_attribute))]
 
+pub mod app;
 pub mod check;
 pub mod cli;
 pub mod comment;

@@ -416,3 +416,47 @@ fn completions_and_man_page_come_from_the_argument_definitions() {
     assert!(man.stdout.contains(".TH covgate 1"), "{}", man.stdout);
     assert!(man.stdout.contains("check"), "{}", man.stdout);
 }
+
+#[test]
+fn cargo_covgate_is_covgate_as_a_cargo_subcommand() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let direct = common::covgate(
+        dir,
+        &[
+            "check",
+            "demo/coverage.json",
+            "--policy",
+            "demo/coverage-policy.toml",
+        ],
+    );
+    let bin = Path::new(env!("CARGO_BIN_EXE_cargo-covgate"));
+    let out = Command::new(bin)
+        .args([
+            "covgate",
+            "check",
+            "demo/coverage.json",
+            "--policy",
+            "demo/coverage-policy.toml",
+        ])
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), direct.stdout);
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let via_cargo = Command::new(env!("CARGO"))
+        .args(["covgate", "--version"])
+        .current_dir(dir)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&via_cargo.stdout),
+        format!("covgate {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}

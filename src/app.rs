@@ -1,0 +1,183 @@
+//! The command-line program behind the `covgate` and `cargo-covgate` binaries: parses arguments,
+//! runs the library, prints, and gives the exit code (0 every measured file passes, 1 the policy
+//! fails, 2 usage, policy or input error; `covgate roster`: 0 verified, 1 not, 2 error).
+
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::check::{self, CheckOptions};
+use crate::cli::{CheckArgs, Cli, Command, CommentArgs, RosterArgs, ShowArg};
+use crate::comment::CommentOptions;
+use crate::output::{self, OutputOptions};
+use crate::platform::PlatformOptions;
+use crate::render::table::TableOptions;
+use crate::render::{printable, Show};
+use crate::roster::command::{self, Mode};
+
+/// Runs the program on its command line (`args`, the program name first) and returns the exit
+/// code. clap prints help, the version and usage errors itself (usage errors exit 2).
+pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let cli = Cli::parse_from(args);
+    match cli.command {
+        Command::Check(args) => check(&args),
+        Command::Roster(args) => roster(&args),
+        Command::Comment(args) => comment(&args),
+        Command::Completions(args) => {
+            print!("{}", crate::cli::completions(args.shell));
+            ExitCode::SUCCESS
+        }
+        Command::Man => {
+            print!("{}", crate::cli::man_page());
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn comment(args: &CommentArgs) -> ExitCode {
+    let opts = CommentOptions {
+        leg: args.leg.clone(),
+        code: args.code,
+        markdown: args.markdown.clone(),
+        comments: args.comments.clone(),
+        author: args.author.clone(),
+        body_out: args.body_out.clone(),
+    };
+    match crate::comment::run(&opts) {
+        Ok(action) => {
+            println!("{action}");
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("covgate: error: {}", printable(&err.to_string(), true));
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn roster(args: &RosterArgs) -> ExitCode {
+    let opts = CheckOptions {
+        policy: args.policy.clone(),
+        root: args.root.clone(),
+        cwd: std::env::current_dir().unwrap_or_default(),
+        platform: PlatformOptions {
+            target: args.target.clone(),
+            cfgs: args.cfg.clone(),
+            features: args.features.clone(),
+        },
+        ..CheckOptions::default()
+    };
+    let mode = match args.args {
+        Some(run) => Mode::Args(run, args.runner),
+        None => Mode::Verify(
+            (!args.suite_report.is_empty())
+                .then(|| (args.suite_report.clone(), args.report.clone())),
+        ),
+    };
+    match command::run(&opts, &mode) {
+        Ok(printed) => {
+            print!("{}", printable(&printed.stdout, true));
+            eprint!("{}", printable(&printed.stderr, true));
+            ExitCode::from(printed.code)
+        }
+        Err(err) => {
+            eprintln!("covgate: error: {}", printable(&err.to_string(), true));
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn check(args: &CheckArgs) -> ExitCode {
+    if let Some(message) = args.usage_error() {
+        eprintln!("covgate: error: {message}");
+        return ExitCode::from(2);
+    }
+    let opts = CheckOptions {
+        reports: args.reports.clone(),
+        policy: args.policy.clone(),
+        root: args.root.clone(),
+        remaps: args.remap_path_prefix.clone(),
+        walk: !args.no_walk,
+        cwd: std::env::current_dir().unwrap_or_default(),
+        platform: PlatformOptions {
+            target: args.target.clone(),
+            cfgs: args.cfg.clone(),
+            features: args.features.clone(),
+        },
+    };
+    match check::run(&opts) {
+        Ok(outcome) => {
+            for warning in &outcome.facts.warnings {
+                eprintln!("covgate: warning: {}", printable(warning, true));
+            }
+            let outputs = OutputOptions {
+                format: args.format,
+                table: TableOptions {
+                    show: match args.show {
+                        ShowArg::Failing => Show::Failing,
+                        ShowArg::All => Show::All,
+                    },
+                    items: usize::try_from(args.items).unwrap_or(usize::MAX),
+                    color: output::color_wanted(
+                        std::io::stdout().is_terminal(),
+                        std::env::var_os("NO_COLOR").as_deref(),
+                    ),
+                    width: 100,
+                },
+                output_json: args.output_json.clone(),
+                output_markdown: args.output_markdown.clone(),
+                summary_file: args
+                    .summary_file
+                    .clone()
+                    .or_else(|| std::env::var_os("GITHUB_STEP_SUMMARY").map(Into::into)),
+            };
+            if let Err(err) = output::emit(&outcome, &outputs, &mut std::io::stdout()) {
+                eprintln!("covgate: error: {}", printable(&err.to_string(), true));
+                return ExitCode::from(2);
+            }
+            let passed = outcome.verdict.passed();
+            // The process ends here: freeing every uncovered item first would only delay it.
+            std::mem::forget(outcome);
+            ExitCode::from(if passed { 0 } else { 1 })
+        }
+        Err(err) => {
+            eprintln!("covgate: error: {}", printable(&err.to_string(), true));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The command line of `cargo covgate ARGS`: cargo runs `cargo-covgate covgate ARGS`, so the
+/// `covgate` after the program name is dropped (a command line without it is kept as it is).
+pub fn from_cargo(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let mut args: Vec<OsString> = args.into_iter().collect();
+    if args.get(1).is_some_and(|a| a == "covgate") {
+        args.remove(1);
+    }
+    args
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    fn strings(args: &[&str]) -> Vec<OsString> {
+        args.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn cargo_adds_the_subcommand_name() {
+        assert_eq!(
+            from_cargo(strings(&["cargo-covgate", "covgate", "check", "a.json"])),
+            strings(&["cargo-covgate", "check", "a.json"])
+        );
+        assert_eq!(
+            from_cargo(strings(&["cargo-covgate", "check", "covgate"])),
+            strings(&["cargo-covgate", "check", "covgate"])
+        );
+        assert_eq!(from_cargo(strings(&["x"])), strings(&["x"]));
+    }
+}
