@@ -4,7 +4,8 @@
 # `--output-markdown` and `--output-json`. Always exits 0: the code goes to the step's outputs
 # (`code`, `leg`, `dir`), so the comment is written before the last step fails with it.
 # In: COVGATE_REPORTS and COVGATE_ARGS (split at spaces, never evaluated), COVGATE_POLICY,
-# COVGATE_LEG, RUNNER_OS, RUNNER_TEMP, GITHUB_OUTPUT.
+# COVGATE_LEG, COVGATE_LINK_BASE (`none`: no links; empty: GITHUB_SERVER_URL/GITHUB_REPOSITORY/
+# blob/COVGATE_SHA when those are set), RUNNER_OS, RUNNER_TEMP, GITHUB_OUTPUT.
 set -uo pipefail
 out="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/covgate"
 mkdir -p "$out"
@@ -15,6 +16,13 @@ args=(check ${reports[@]+"${reports[@]}"} --format github
     --output-markdown "$out/result.md" --output-json "$out/result.json")
 if [ -n "${COVGATE_POLICY:-}" ]; then
     args+=(--policy "$COVGATE_POLICY")
+fi
+link="${COVGATE_LINK_BASE:-}"
+if [ -z "$link" ] && [ -n "${GITHUB_SERVER_URL:-}" ] && [ -n "${GITHUB_REPOSITORY:-}" ] && [ -n "${COVGATE_SHA:-}" ]; then
+    link="$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/blob/$COVGATE_SHA"
+fi
+if [ -n "$link" ] && [ "$link" != none ]; then
+    args+=(--link-base "$link")
 fi
 args+=(${extra[@]+"${extra[@]}"})
 

@@ -132,6 +132,7 @@ fn check(args: &CheckArgs) -> ExitCode {
                     .summary_file
                     .clone()
                     .or_else(|| std::env::var_os("GITHUB_STEP_SUMMARY").map(Into::into)),
+                link_base: args.link_base.clone(),
             };
             if let Err(err) = output::emit(&outcome, &outputs, &mut std::io::stdout()) {
                 eprintln!("covgate: error: {}", printable(&err.to_string(), true));

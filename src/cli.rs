@@ -161,17 +161,27 @@ pub struct CheckArgs {
     /// Cargo features enabled on this leg, for `feature = "x"` conditions (comma- or space-separated; repeatable).
     #[arg(long, value_name = "A,B")]
     pub features: Vec<String>,
+    /// Link file names and lines in the Markdown result to the source: the URL of the root folder
+    /// at the commit under test, e.g. https://github.com/OWNER/REPO/blob/SHA.
+    #[arg(long, value_name = "URL")]
+    pub link_base: Option<String>,
 }
 
 impl CheckArgs {
     /// A misuse of the arguments that clap's rules cannot state, as the message to print (exit
-    /// code 2): `--summary-file` without `--format github`, which would write nothing there.
+    /// code 2): `--summary-file` without `--format github`, which would write nothing there; a
+    /// `--link-base` that is not an http(s) URL or would end a Markdown link.
     pub fn usage_error(&self) -> Option<String> {
-        (self.summary_file.is_some() && self.format != Format::Github).then(|| {
+        let summary = (self.summary_file.is_some() && self.format != Format::Github).then(|| {
             "--summary-file needs --format github (only that format writes a step summary); \
              use --output-markdown PATH to write the Markdown result with any format"
                 .to_string()
-        })
+        });
+        let link = self
+            .link_base
+            .as_deref()
+            .and_then(|url| crate::render::markdown::check_link_base(url).err());
+        summary.or(link)
     }
 }
 

@@ -24,6 +24,9 @@ pub struct OutputOptions {
     /// With `--format github`: append the Markdown result here (`--summary-file`, else
     /// `$GITHUB_STEP_SUMMARY`).
     pub summary_file: Option<PathBuf>,
+    /// `--link-base`: the URL of the root folder at the commit under test, for links in the
+    /// Markdown result (checked by [`markdown::check_link_base`]).
+    pub link_base: Option<String>,
 }
 
 /// Colour for the table: only on a terminal, and never when `NO_COLOR` is set (any value), as
@@ -44,9 +47,9 @@ pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> 
             json::write(facts, verdict, stdout).map_err(to_stdout)?;
             String::new()
         }
-        Format::Markdown => markdown::render(facts, verdict, metrics),
+        Format::Markdown => markdown::render(facts, verdict, metrics, opts.link_base.as_deref()),
         Format::Github => {
-            let summary = markdown::render(facts, verdict, metrics);
+            let summary = markdown::render(facts, verdict, metrics, opts.link_base.as_deref());
             if let Some(path) = &opts.summary_file {
                 append(path, &summary)?;
             }
@@ -58,7 +61,10 @@ pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> 
         write_json(path, outcome)?;
     }
     if let Some(path) = &opts.output_markdown {
-        write(path, &markdown::render(facts, verdict, metrics))?;
+        write(
+            path,
+            &markdown::render(facts, verdict, metrics, opts.link_base.as_deref()),
+        )?;
     }
     Ok(())
 }

@@ -118,14 +118,16 @@ pub fn range_text(r: &LineRange) -> String {
     }
 }
 
-fn branch_text(b: &BranchItem) -> String {
+/// `7:9 true never taken` (llvm-cov) or `7 block 0 branch 1 never evaluated` (LCOV).
+pub fn branch_text(b: &BranchItem) -> String {
     match b.column {
         Some(col) => format!("{}:{col} {} {}", b.line, b.side, b.what),
         None => format!("{} {} {}", b.line, b.side, b.what),
     }
 }
 
-fn function_text(f: &FunctionItem) -> String {
+/// `crate::f (line 3)`, or the name alone when the line is not known.
+pub fn function_text(f: &FunctionItem) -> String {
     match f.line {
         Some(line) => format!("{} (line {line})", f.name),
         None => f.name.clone(),

@@ -125,8 +125,18 @@ fn path_with(api: &Api) -> String {
     )
 }
 
-/// Runs the leg's check step, then its comment step, as the composite action does.
+/// Runs the leg's check step, then its comment step, as the composite action does; `extra_env`
+/// goes to the comment step.
 fn run_leg(api: &Api, leg: &Leg, extra_env: &[(&str, &str)]) -> Ran {
+    run_steps(api, leg, &[], extra_env)
+}
+
+/// [`run_leg`] with `check_env` given to the check step.
+fn run_leg_with(api: &Api, leg: &Leg, check_env: &[(&str, &str)]) -> Ran {
+    run_steps(api, leg, check_env, &[])
+}
+
+fn run_steps(api: &Api, leg: &Leg, check_env: &[(&str, &str)], extra_env: &[(&str, &str)]) -> Ran {
     let work = tempfile::tempdir().unwrap();
     let output = work.path().join("github_output");
     let summary = work.path().join("step_summary");
@@ -142,10 +152,17 @@ fn run_leg(api: &Api, leg: &Leg, extra_env: &[(&str, &str)]) -> Ran {
             .env("GITHUB_STEP_SUMMARY", &summary)
             .env("RUNNER_TEMP", work.path())
             .env("RUNNER_OS", "Linux")
-            .env("FAKE_GH_STATE", api.state());
+            .env("FAKE_GH_STATE", api.state())
+            .env_remove("GITHUB_SERVER_URL")
+            .env_remove("GITHUB_REPOSITORY")
+            .env_remove("COVGATE_LINK_BASE");
         cmd
     };
-    let check = base("check.sh")
+    let mut check = base("check.sh");
+    for (k, v) in check_env {
+        check.env(k, v);
+    }
+    let check = check
         .env("COVGATE_REPORTS", &leg.reports)
         .env("COVGATE_POLICY", &leg.policy)
         .env("COVGATE_ARGS", &leg.args)
@@ -252,6 +269,7 @@ fn legs_in_any_order_converge_on_one_comment() {
         );
         let comments = api.comments();
         assert_eq!(comments.len(), 1, "{comments:?}");
+        assert!(!comments[0]["body"].as_str().unwrap().contains("](https://"));
         let calls = api.calls();
         let writes: Vec<&str> = calls
             .iter()
@@ -458,5 +476,84 @@ fn cargo_covgate_is_covgate_as_a_cargo_subcommand() {
     assert_eq!(
         String::from_utf8_lossy(&via_cargo.stdout),
         format!("covgate {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn the_action_links_to_the_commit_under_test() {
+    let api = Api::new();
+    let passing = passing_crate();
+    let leg = &legs(&passing)[0];
+    let vars = [
+        ("GITHUB_SERVER_URL", "https://github.com"),
+        ("GITHUB_REPOSITORY", "o/r"),
+        ("COVGATE_SHA", "abc123"),
+    ];
+    let ran = run_leg_with(&api, leg, &vars);
+    let base = "https://github.com/o/r/blob/abc123/src/lib.rs";
+    assert!(
+        ran.summary
+            .contains(&format!("| [src/lib.rs]({base}) | fail |")),
+        "{}",
+        ran.summary
+    );
+    assert!(
+        ran.summary.contains(&format!("[15-18]({base}#L15-L18)")),
+        "{}",
+        ran.summary
+    );
+    let body = api.comments()[0]["body"].as_str().unwrap().to_string();
+    assert!(
+        body.contains(&format!("[tiny::perimeter (line 15)]({base}#L15)")),
+        "{body}"
+    );
+    let off = run_leg_with(
+        &api,
+        leg,
+        &[vars[0], vars[1], vars[2], ("COVGATE_LINK_BASE", "none")],
+    );
+    assert!(!off.summary.contains("](https://"), "{}", off.summary);
+}
+
+#[test]
+fn link_base_must_be_a_url_that_cannot_end_a_link() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let args = [
+        "check",
+        "demo/coverage.json",
+        "--policy",
+        "demo/coverage-policy.toml",
+        "--format",
+        "markdown",
+    ];
+    let linked = covgate(
+        dir,
+        &[&args[..], &["--link-base", "https://h/o/r/blob/s"]].concat(),
+    );
+    assert_eq!(linked.code, 1, "{}", linked.stderr);
+    assert!(
+        linked
+            .stdout
+            .contains("| [src/lib.rs](https://h/o/r/blob/s/src/lib.rs) | fail |"),
+        "{}",
+        linked.stdout
+    );
+    assert!(
+        linked
+            .stdout
+            .contains("- regions: [15 (cols 1-39)](https://h/o/r/blob/s/src/lib.rs#L15)"),
+        "{}",
+        linked.stdout
+    );
+    let bad = covgate(
+        dir,
+        &[&args[..], &["--link-base", "https://h/x)[y"]].concat(),
+    );
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(
+        bad.stderr.contains("would end a Markdown link"),
+        "{}",
+        bad.stderr
     );
 }

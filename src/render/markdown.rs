@@ -15,6 +15,8 @@ use crate::judge::{
     unavailable_hint, FileStatus, FileVerdict, MetricStatus, MetricVerdict, Verdict,
 };
 use crate::model::Metric;
+use crate::report::llvm_json::Span;
+use crate::uncovered::{branch_text, function_text, range_text, span_text};
 
 /// The largest body produced, in characters (GitHub's comment limit is 65,536).
 pub const LIMIT: usize = 65_000;
@@ -57,19 +59,95 @@ pub fn escape_html(text: &str) -> String {
     out
 }
 
-/// Renders the verdict as Markdown, within [`LIMIT`] characters.
-pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric]) -> String {
-    render_within(facts, verdict, metrics, LIMIT)
+/// Renders the verdict as Markdown, within [`LIMIT`] characters. With `link_base` (the URL of
+/// the root folder at the commit under test, `--link-base`), file names, lines and line ranges
+/// link to the source there (`…/src/lib.rs#L15-L18`).
+pub fn render(
+    facts: &Facts,
+    verdict: &Verdict,
+    metrics: &[Metric],
+    link_base: Option<&str>,
+) -> String {
+    render_within(facts, verdict, metrics, Links { base: link_base }, LIMIT)
+}
+
+/// Where file names and line numbers link to: `base` is the URL of the root folder at the commit
+/// under test (`https://github.com/OWNER/REPO/blob/SHA`); `None` writes plain text.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Links<'a> {
+    /// The URL that root-relative paths are appended to.
+    pub base: Option<&'a str>,
+}
+
+impl Links<'_> {
+    /// `text` (already escaped) as a link to `path` at lines `start..=end` (`#L3`, `#L3-L5`),
+    /// or to the file when `lines` is `None`; plain `text` without a base.
+    fn to(&self, text: &str, path: &str, lines: Option<(u32, u32)>) -> String {
+        let Some(base) = self.base else {
+            return text.to_string();
+        };
+        let anchor = match lines {
+            Some((start, end)) if start == end => format!("#L{start}"),
+            Some((start, end)) => format!("#L{start}-L{end}"),
+            None => String::new(),
+        };
+        format!(
+            "[{text}]({}/{}{anchor})",
+            base.trim_end_matches('/'),
+            url_path(path)
+        )
+    }
+}
+
+/// A root-relative path as a URL path: bytes other than ASCII letters, digits, `-._~/` are
+/// percent-encoded, so no path can end the link or add markup.
+fn url_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+/// Checks a `--link-base` URL: `http://` or `https://`, without whitespace, quotes, `<`, `>`,
+/// `(`, `)` or control characters (which would end a Markdown link). Returns the message of the
+/// usage error (exit 2) otherwise.
+pub fn check_link_base(url: &str) -> std::result::Result<(), String> {
+    let scheme = url.starts_with("https://") || url.starts_with("http://");
+    let bad = url
+        .chars()
+        .find(|c| c.is_whitespace() || c.is_control() || "\"'<>()`".contains(*c));
+    match (scheme, bad) {
+        (true, None) => Ok(()),
+        (false, _) => Err(format!(
+            "--link-base {}: give an http:// or https:// URL, e.g. https://github.com/OWNER/REPO/blob/SHA",
+            escape(url)
+        )),
+        (true, Some(c)) => Err(format!(
+            "--link-base: the URL holds {}, which would end a Markdown link; percent-encode it",
+            c.escape_debug()
+        )),
+    }
 }
 
 /// [`render`] with a chosen limit (characters).
-pub fn render_within(facts: &Facts, verdict: &Verdict, metrics: &[Metric], limit: usize) -> String {
+pub fn render_within(
+    facts: &Facts,
+    verdict: &Verdict,
+    metrics: &[Metric],
+    links: Links<'_>,
+    limit: usize,
+) -> String {
     let failing: Vec<&FileVerdict> = verdict.files.iter().filter(|f| f.status.fails()).collect();
-    let rows: Vec<String> = failing.iter().map(|f| row(f, metrics)).collect();
+    let rows: Vec<String> = failing.iter().map(|f| row(f, metrics, links)).collect();
     let details: Vec<String> = failing
         .iter()
         .filter(|f| f.status == FileStatus::Fail)
-        .map(|f| details(f, metrics))
+        .map(|f| details(f, metrics, links))
         .collect();
     let head = head(facts, verdict, metrics);
     let tail = tail(facts, verdict);
@@ -179,8 +257,9 @@ fn table_header(metrics: &[Metric]) -> String {
     format!("{header}\n{rule}\n")
 }
 
-fn row(file: &FileVerdict, metrics: &[Metric]) -> String {
-    let mut row = format!("| {} | {} |", escape(&file.path), file.status.name());
+fn row(file: &FileVerdict, metrics: &[Metric], links: Links<'_>) -> String {
+    let name = links.to(&escape(&file.path), &file.path, None);
+    let mut row = format!("| {name} | {} |", file.status.name());
     for metric in metrics {
         let cell = file
             .metrics
@@ -310,13 +389,12 @@ fn notes(facts: &Facts, verdict: &Verdict) -> String {
     }
 }
 
-fn details(file: &FileVerdict, metrics: &[Metric]) -> String {
+fn details(file: &FileVerdict, metrics: &[Metric], links: Links<'_>) -> String {
     let mut body = String::new();
     for metric in metrics {
-        let items = file.uncovered.items(*metric, usize::MAX);
+        let items = detail_items(file, *metric, links);
         if !items.is_empty() {
-            let escaped: Vec<String> = items.iter().map(|i| escape(i)).collect();
-            body.push_str(&format!("- {metric}: {}\n", escaped.join(", ")));
+            body.push_str(&format!("- {metric}: {}\n", items.join(", ")));
         }
     }
     if body.is_empty() {
@@ -327,6 +405,71 @@ fn details(file: &FileVerdict, metrics: &[Metric]) -> String {
         "<details><summary>{} — uncovered</summary>\n\n{body}\n</details>\n",
         escape_html(&file.path)
     )
+}
+
+/// The uncovered items of `metric` as Markdown: lines and line ranges, branch sides and
+/// functions each linked to their line; regions grouped by line (`17 (cols 23-27, 32-40)`, a
+/// region over several lines as `15-17 (15:1-17:3)`); then the notes.
+fn detail_items(file: &FileVerdict, metric: Metric, links: Links<'_>) -> Vec<String> {
+    let u = &file.uncovered;
+    let path = file.path.as_str();
+    let mut items: Vec<String> = match metric {
+        Metric::Lines => u
+            .lines
+            .iter()
+            .map(|r| links.to(&range_text(r), path, Some((r.start, r.end))))
+            .collect(),
+        Metric::Regions => region_groups(&u.regions)
+            .into_iter()
+            .map(|(start, end, text)| links.to(&text, path, Some((start, end))))
+            .collect(),
+        Metric::Branches => u
+            .branches
+            .iter()
+            .map(|b| links.to(&escape(&branch_text(b)), path, Some((b.line, b.line))))
+            .collect(),
+        Metric::Functions => u
+            .functions
+            .iter()
+            .map(|f| {
+                let text = escape(&function_text(f));
+                f.line
+                    .map_or_else(|| text.clone(), |l| links.to(&text, path, Some((l, l))))
+            })
+            .collect(),
+    };
+    let notes = u.notes.iter().filter(|(m, _)| *m == metric);
+    items.extend(notes.map(|(_, note)| escape(note)));
+    items
+}
+
+/// Regions grouped by line: one entry per line for the regions within it, with their columns
+/// (`17 (cols 23-27, 32-40)`), and one per region over several lines (`15-17 (15:1-17:3)`), as
+/// (first line, last line, text).
+fn region_groups(regions: &[Span]) -> Vec<(u32, u32, String)> {
+    let mut groups: Vec<(u32, u32, String)> = Vec::new();
+    for s in regions {
+        let cols = format!("{}-{}", s.col_start, s.col_end);
+        match groups.last_mut() {
+            Some((start, end, text))
+                if s.line_start == s.line_end && *start == s.line_start && *end == s.line_end =>
+            {
+                text.truncate(text.len() - 1);
+                text.push_str(&format!(", {cols})"));
+            }
+            _ if s.line_start == s.line_end => groups.push((
+                s.line_start,
+                s.line_end,
+                format!("{} (cols {cols})", s.line_start),
+            )),
+            _ => groups.push((
+                s.line_start,
+                s.line_end,
+                format!("{}-{} ({})", s.line_start, s.line_end, span_text(s)),
+            )),
+        }
+    }
+    groups
 }
 
 fn capitalise(name: &str) -> String {
@@ -362,5 +505,71 @@ mod tests {
         );
         assert_eq!(capitalise("lines"), "Lines");
         assert_eq!(capitalise(""), "");
+    }
+
+    fn span(a: u32, b: u32, c: u32, d: u32) -> Span {
+        Span {
+            line_start: a,
+            col_start: b,
+            line_end: c,
+            col_end: d,
+        }
+    }
+
+    #[test]
+    fn regions_are_grouped_by_line() {
+        let regions = [
+            span(3, 1, 3, 2),
+            span(3, 5, 3, 9),
+            span(4, 1, 4, 3),
+            span(15, 1, 17, 3),
+            span(15, 5, 15, 9),
+            span(15, 20, 15, 30),
+            span(16, 1, 18, 2),
+        ];
+        let texts: Vec<(u32, u32, String)> = region_groups(&regions);
+        assert_eq!(
+            texts,
+            vec![
+                (3, 3, "3 (cols 1-2, 5-9)".to_string()),
+                (4, 4, "4 (cols 1-3)".to_string()),
+                (15, 17, "15-17 (15:1-17:3)".to_string()),
+                (15, 15, "15 (cols 5-9, 20-30)".to_string()),
+                (16, 18, "16-18 (16:1-18:2)".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn links_go_to_the_file_and_its_lines() {
+        let links = Links {
+            base: Some("https://github.com/o/r/blob/abc/"),
+        };
+        assert_eq!(
+            links.to("a\\_b", "src/a b(1).rs", None),
+            "[a\\_b](https://github.com/o/r/blob/abc/src/a%20b%281%29.rs)"
+        );
+        assert_eq!(
+            links.to("3", "src/x.rs", Some((3, 3))),
+            "[3](https://github.com/o/r/blob/abc/src/x.rs#L3)"
+        );
+        assert_eq!(
+            links.to("3-5", "src/x.rs", Some((3, 5))),
+            "[3-5](https://github.com/o/r/blob/abc/src/x.rs#L3-L5)"
+        );
+        assert_eq!(Links::default().to("3", "src/x.rs", Some((3, 3))), "3");
+        assert_eq!(url_path("ü/~-._"), "%C3%BC/~-._");
+    }
+
+    #[test]
+    fn link_bases_are_checked() {
+        assert_eq!(check_link_base("https://github.com/o/r/blob/abc"), Ok(()));
+        assert_eq!(check_link_base("http://host/x"), Ok(()));
+        let err = check_link_base("javascript:alert(1)").unwrap_err();
+        assert!(err.contains("give an http:// or https:// URL"), "{err}");
+        let err = check_link_base("https://x/a)b").unwrap_err();
+        assert!(err.contains("holds )"), "{err}");
+        let err = check_link_base("https://x/a b").unwrap_err();
+        assert!(err.contains("holds  "), "{err}");
     }
 }
