@@ -431,11 +431,7 @@ fn detail_items(file: &FileVerdict, metric: Metric, links: Links<'_>) -> Vec<Str
         Metric::Functions => u
             .functions
             .iter()
-            .map(|f| {
-                let text = escape(&function_text(f));
-                f.line
-                    .map_or_else(|| text.clone(), |l| links.to(&text, path, Some((l, l))))
-            })
+            .map(|f| links.to(&escape(&function_text(f)), path, f.line.map(|l| (l, l))))
             .collect(),
     };
     let notes = u.notes.iter().filter(|(m, _)| *m == metric);
@@ -569,6 +565,8 @@ mod tests {
         assert!(err.contains("give an http:// or https:// URL"), "{err}");
         let err = check_link_base("https://x/a)b").unwrap_err();
         assert!(err.contains("holds )"), "{err}");
+        let err = check_link_base("https://x/a\u{7}b").unwrap_err();
+        assert!(err.contains("holds \\u{7}"), "{err}");
         let err = check_link_base("https://x/a b").unwrap_err();
         assert!(err.contains("holds  "), "{err}");
     }
