@@ -6,6 +6,8 @@
 //! trait method with a default body, a closure in an initialiser — or an item-level macro call
 //! (which may expand to functions) counts as code. The decision is made with `syn`.
 
+pub mod c;
+
 use syn::visit::Visit;
 
 /// What a Rust source file holds, as far as coverage is concerned.

@@ -18,6 +18,7 @@ use std::path::Path;
 use walkdir::{DirEntry, WalkDir};
 
 use crate::error::{Error, Result};
+use crate::nocode::c::CSource;
 use crate::nocode::{self, RustSource};
 use crate::paths::{self, Location};
 use crate::platform::Activation;
@@ -205,16 +206,39 @@ fn check_globs(scope: &Scope, policy: &Policy, active: &[usize]) -> Result<()> {
 }
 
 fn classify_unreported(file: &Path) -> Class {
-    let is_rust = file.extension().is_some_and(|e| e == "rs");
-    if !is_rust {
-        return Class::Unmeasured("in no report".to_string());
+    let extension = file.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if extension == "rs" {
+        classify_rust(file)
+    } else if nocode::c::is_c_family(extension) {
+        classify_c(file)
+    } else {
+        Class::Unmeasured(
+            "in no report (covgate tells whether a file has code only for Rust, C and C++ sources)"
+                .to_string(),
+        )
     }
+}
+
+fn classify_rust(file: &Path) -> Class {
     match std::fs::read_to_string(file).map(|text| nocode::classify(&text)) {
         Ok(RustSource::NoCode) => Class::NoCode,
         Ok(RustSource::HasCode) => Class::Unmeasured("in no report, but has code".to_string()),
         Ok(RustSource::Unparsable(why)) => {
             Class::Unmeasured(format!("in no report, and does not parse ({why})"))
         }
+        Err(e) => Class::Unmeasured(format!("in no report, and cannot be read ({e})")),
+    }
+}
+
+fn classify_c(file: &Path) -> Class {
+    match std::fs::read(file).map(|bytes| nocode::c::classify(&bytes)) {
+        Ok(CSource::NoCode) => Class::NoCode,
+        Ok(CSource::HasCode(line)) => Class::Unmeasured(format!(
+            "in no report, but has code (a function body at line {line})"
+        )),
+        Ok(CSource::Unparsable(why)) => Class::Unmeasured(format!(
+            "in no report, and cannot be read as C or C++ ({why})"
+        )),
         Err(e) => Class::Unmeasured(format!("in no report, and cannot be read ({e})")),
     }
 }

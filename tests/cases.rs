@@ -440,3 +440,98 @@ fn markers_need_a_full_export_and_balanced_ranges() {
         run.stderr
     );
 }
+
+const CASE35: &str = "35-c-headers-and-unbuilt-files";
+
+/// Case 35 run as `run.sh` does: `--root project --remap-path-prefix /ws/kvparse=project`.
+fn case35(report: &str, policy: &str, extra: &[&str]) -> common::Run {
+    let dir = fixture(&format!("cases/{CASE35}"));
+    let mut args = vec![
+        "check",
+        report,
+        "--policy",
+        policy,
+        "--root",
+        "project",
+        "--remap-path-prefix",
+        "/ws/kvparse=project",
+        "--format",
+        "json",
+    ];
+    args.extend_from_slice(extra);
+    common::covgate(&dir, &args)
+}
+
+#[test]
+fn case35_c_headers_of_declarations_are_no_code_and_unbuilt_files_fail() {
+    let run = case35("input.json", "coverage-policy.toml", &[]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(status(&doc, "src/kv.h"), "no-code");
+    assert_eq!(status(&doc, "src/legacy.c"), "unmeasured");
+    assert_eq!(
+        common::file(&doc, "src/legacy.c")["reason"],
+        "in no report, but has code (a function body at line 5)"
+    );
+    assert_eq!(metric(&doc, "src/kv_limits.h", "lines"), "0/0 vacuous");
+    for (m, want) in [
+        ("regions", "6/6 pass"),
+        ("branches", "8/8 pass"),
+        ("functions", "2/2 pass"),
+        ("lines", "2/2 pass"),
+    ] {
+        assert_eq!(metric(&doc, "src/chars.h", m), want, "{m}");
+    }
+    assert_eq!(metric(&doc, "src/parse.c", "regions"), "21/21 pass");
+    assert_eq!(metric(&doc, "src/parse.c", "branches"), "14/14 pass");
+    assert_eq!(metric(&doc, "src/sum.c", "lines"), "9/9 pass");
+    assert_eq!(metric(&doc, "tests/test_kv.c", "lines"), "11/11 pass");
+
+    let run = case35("input.json", "coverage-policy-legacy-excluded.toml", &[]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(status(&run.json(), "src/legacy.c"), "excluded");
+
+    let run = case35("input.info", "coverage-policy-lcov.toml", &[]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(status(&doc, "src/kv.h"), "no-code");
+    assert_eq!(metric(&doc, "src/chars.h", "branches"), "8/8 pass");
+
+    let run = case35("input.json", "coverage-policy.toml", &["--no-walk"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
+
+#[test]
+fn c_family_sources_in_no_report_are_classified_by_their_content() {
+    let sb = Sandbox::new();
+    sb.policy("[measure]\ninclude = [\"src/**\"]\nmetrics = [\"lines\"]\n");
+    sb.write("src/a.c", "int a(void) { return 1; }\n");
+    sb.write("src/api.hpp", "#pragma once\nnamespace x { int f(); }\n");
+    sb.write("src/open.h", "int a;\n/* never closed\n");
+    sb.write("src/tool.py", "print(1)\n");
+    sb.write("t.info", "SF:src/a.c\nDA:1,1\nend_of_record\n");
+    // A regular file (to `stat`) that cannot be read: reading /proc/self/mem at 0 fails (EIO).
+    #[cfg(target_os = "linux")]
+    std::os::unix::fs::symlink("/proc/self/mem", sb.path().join("src/mem.h")).unwrap();
+    let run = sb.run(&["check", "t.info", "--format", "json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(status(&doc, "src/a.c"), "pass");
+    assert_eq!(status(&doc, "src/api.hpp"), "no-code");
+    assert_eq!(
+        common::file(&doc, "src/open.h")["reason"],
+        "in no report, and cannot be read as C or C++ (a comment that begins on line 2 never ends)"
+    );
+    #[cfg(target_os = "linux")]
+    assert!(
+        common::file(&doc, "src/mem.h")["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("in no report, and cannot be read ("),
+        "{doc:#}"
+    );
+    assert_eq!(
+        common::file(&doc, "src/tool.py")["reason"],
+        "in no report (covgate tells whether a file has code only for Rust, C and C++ sources)"
+    );
+}

@@ -352,7 +352,10 @@ fn files_on_disk_get_their_class_and_build_folders_are_skipped() {
             .to_string()
     };
     assert_eq!(reason("src/code.rs"), "in no report, but has code");
-    assert_eq!(reason("src/notes.txt"), "in no report");
+    assert_eq!(
+        reason("src/notes.txt"),
+        "in no report (covgate tells whether a file has code only for Rust, C and C++ sources)"
+    );
     assert!(
         reason("src/broken.rs").starts_with("in no report, and does not parse (line 1:"),
         "{}",

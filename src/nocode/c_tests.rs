@@ -1,0 +1,148 @@
+//! The no-code rule for C and C++ ([`super::classify`]), as a table of sources and answers.
+
+use super::*;
+
+/// (source, expected): `None` for no code, `Some(line)` for the line where code begins.
+const TABLE: &[(&str, Option<u64>)] = &[
+    // Declarations only.
+    (
+        "#ifndef KV_H\n#define KV_H\n/* no code */\n#include <stddef.h>\n\
+         enum kv_status { KV_OK = 0, KV_EMPTY };\n\
+         struct kv_pair { char key[16]; long value; };\n\
+         typedef int (*kv_visitor)(const struct kv_pair *pair, void *ctx);\n\
+         extern const char *const kv_status_names[];\n\
+         enum kv_status kv_parse(const char *line, struct kv_pair *out);\n#endif\n",
+        None,
+    ),
+    // Macros only, a function-like macro with a body among them.
+    (
+        "#define KV_MAX_KEY 16\n#define MAX(a, b) ((a) > (b) ? (a) : (b))\n\
+         #define DEFINE_GETTER(name) \\\n  int get_##name(void) { return name; }\n",
+        None,
+    ),
+    // static inline functions.
+    (
+        "/* helpers */\nstatic inline int kv_is_digit(char c) { return c >= '0' && c <= '9'; }\n",
+        Some(2),
+    ),
+    // A function template.
+    (
+        "template <typename T = int>\nT clamp_to(T v, T lo, T hi) {\n  return v < lo ? lo : v;\n}\n",
+        Some(2),
+    ),
+    // A class with a member function defined inside it.
+    (
+        "class Counter {\n public:\n  int next() const noexcept { return n_++; }\n  mutable int n_ = 0;\n};\n",
+        Some(3),
+    ),
+    // A class of declarations, defaulted and deleted members, pure virtuals.
+    (
+        "namespace app {\nclass [[nodiscard]] Shape : public Base {\n public:\n  Shape() = default;\n\
+         Shape(const Shape&) = delete;\n  virtual ~Shape();\n  virtual double area() const = 0;\n\
+         static constexpr int kSides{4};\n  int table[3]{1, 2, 3};\n};\n}  // namespace app\n",
+        None,
+    ),
+    // A constructor with initialisers, outside its class.
+    ("S::S(int a) : a_(a), b_{a} {}\n", Some(1)),
+    // A trailing return type.
+    ("auto twice(int x) -> std::vector<int> {\n  return {x, x};\n}\n", Some(1)),
+    // An attribute between the parameters and the body.
+    ("void cold() __attribute__((cold)) {\n}\n", Some(1)),
+    // Attributes that are not parameter lists.
+    (
+        "struct __attribute__((packed)) wire { char a; int b; };\n\
+         __declspec(dllexport) int exported(void);\nalignas(16) struct aligned { int x; };\n",
+        None,
+    ),
+    // Compound literals and calls in initialisers are not bodies.
+    (
+        "static const struct point origin = (struct point){0, 0};\n\
+         static const int n = sizeof(struct point);\nint a[] = {1, (2), 3};\n",
+        None,
+    ),
+    // A lambda at namespace scope, with and without parameters, and inside a call.
+    ("auto f = [](int x) { return x + 1; };\n", Some(1)),
+    ("auto g = [] { return 1; };\n", Some(1)),
+    ("int r = run([](int x) { return x; });\n", Some(1)),
+    // extern "C" blocks of prototypes.
+    (
+        "#ifdef __cplusplus\nextern \"C\" {\n#endif\nint c_api(int);\n#ifdef __cplusplus\n}\n#endif\n",
+        None,
+    ),
+    // Braces and parentheses in comments, strings, characters and raw strings.
+    (
+        "// int f() {\n/* int g() {\n} */\nconst char *s = \"int h() {\";\nconst char c = '(';\n\
+         const wchar_t w = L'(';\nconst char *raw = R\"x(int k() { )\" )x\";\nint decl(void);\n",
+        None,
+    ),
+    // A digit separator is not a character literal.
+    ("const long big = 1'000'000;\nint after(void) { return 0; }\n", Some(2)),
+    // A macro call without `;` followed by a struct.
+    ("DECLARE_HANDLE(window)\nstruct window_info { int w; };\n", None),
+    // A function-try-block, an operator() and static_assert.
+    (
+        "static_assert(sizeof(int) == 4, \"int\");\nbool operator()(int x) const { return x; }\n",
+        Some(2),
+    ),
+    ("void risky() try { work(); } catch (...) {}\n", Some(1)),
+    // A preprocessor line continued over several lines.
+    ("#define BODY \\\n  int f(void) { \\\n  return 0; }\nint g(void);\n", None),
+];
+
+#[test]
+fn the_no_code_rule_on_a_table_of_sources() {
+    for (source, expected) in TABLE {
+        let got = classify(source.as_bytes());
+        let want = expected.map_or(CSource::NoCode, CSource::HasCode);
+        assert_eq!(got, want, "source:\n{source}");
+    }
+}
+
+#[test]
+fn unterminated_comments_and_raw_strings_are_unparsable() {
+    assert_eq!(
+        classify(b"int a;\n/* open\n\n"),
+        CSource::Unparsable("a comment that begins on line 2 never ends".into())
+    );
+    assert_eq!(
+        classify(b"const char *r = R\"d(open )\"\n"),
+        CSource::Unparsable("a raw string literal that begins on line 1 never ends".into())
+    );
+    assert_eq!(
+        classify(b"const char *r = R\"no paren"),
+        CSource::Unparsable("a raw string literal that begins on line 1 never ends".into())
+    );
+}
+
+#[test]
+fn extensions_are_the_c_family() {
+    for ext in [
+        "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "hxx", "inl", "H", "CPP",
+    ] {
+        assert!(is_c_family(ext), "{ext}");
+    }
+    assert!(!is_c_family("rs"));
+    assert!(!is_c_family("py"));
+}
+
+#[test]
+fn deep_nesting_and_stray_closers_stay_bounded() {
+    let mut text = "(".repeat(10_000);
+    text.push_str(&")".repeat(10_001));
+    text.push_str(" ;\nint later(void) { }\n");
+    assert_eq!(classify(text.as_bytes()), CSource::HasCode(2));
+    let big = "struct s { int a; };\n".repeat(200_000);
+    assert_eq!(classify(big.as_bytes()), CSource::NoCode);
+}
+
+#[test]
+fn strings_left_open_end_at_their_line() {
+    assert_eq!(
+        classify(b"const char *s = \"open\n;\nint f(void) {}\n"),
+        CSource::HasCode(3)
+    );
+    assert_eq!(
+        classify(b"const char *s = \"esc\\\"aped\";\n"),
+        CSource::NoCode
+    );
+}
