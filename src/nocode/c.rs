@@ -242,7 +242,6 @@ impl Scanner {
 
     /// Handles one punctuation byte; true when it opens a function body.
     fn punct(&mut self, b: u8, next: Option<u8>) -> bool {
-        let outside = self.groups.is_empty();
         match b {
             b'(' => {
                 let keep = self.after_params;
@@ -251,25 +250,39 @@ impl Scanner {
                 self.after_params = keep;
             }
             b')' => self.close(),
-            b'{' => {
-                let lambda = self.last == Last::CloseBracket && (self.in_initializer || !outside);
-                if self.after_params || lambda {
-                    return true;
-                }
-                self.token(Last::Other);
-            }
+            b'{' => return self.brace(),
             b']' => self.last = Last::CloseBracket,
-            // `->`, `::`, `*`, `&`, `<`, `>` and `,` in a trailing return type, a qualified name,
-            // pointer and reference qualifiers, or constructor initialisers.
-            b'-' if next == Some(b'>') => self.last = Last::Other,
-            b':' | b'*' | b'&' | b'<' | b'>' | b',' if self.after_params => self.last = Last::Other,
-            b'=' | b';' | b'>' if outside => {
-                self.in_initializer = b == b'=';
-                self.token(Last::Other);
-            }
-            _ => self.token(Last::Other),
+            _ => self.other(b, next),
         }
         false
+    }
+
+    /// A `{`: true when it opens a function body or a lambda's.
+    fn brace(&mut self) -> bool {
+        let lambda =
+            self.last == Last::CloseBracket && (self.in_initializer || !self.groups.is_empty());
+        if self.after_params || lambda {
+            return true;
+        }
+        self.token(Last::Other);
+        false
+    }
+
+    /// Any other punctuation. `->`, and `::`, `*`, `&`, `<`, `>`, `,` after a parameter list
+    /// (a trailing return type, a qualified name, reference qualifiers, constructor
+    /// initialisers) keep the list's tail open; `=` outside parentheses starts an initialiser,
+    /// `;` and `>` end it.
+    fn other(&mut self, b: u8, next: Option<u8>) {
+        let arrow = b == b'-' && next == Some(b'>');
+        let tail = self.after_params && b":*&<>,".contains(&b);
+        if arrow || tail {
+            self.last = Last::Other;
+            return;
+        }
+        if self.groups.is_empty() && b"=;>".contains(&b) {
+            self.in_initializer = b == b'=';
+        }
+        self.token(Last::Other);
     }
 }
 
@@ -287,7 +300,7 @@ fn word_end(text: &[u8], start: usize) -> usize {
 
 /// `R`, `u8R`, `uR`, `UR`, `LR`: the prefixes of a C++ raw string literal.
 fn is_raw_prefix(word: &[u8]) -> bool {
-    matches!(word, b"R" | b"u8R" | b"uR" | b"UR" | b"LR")
+    [&b"R"[..], b"u8R", b"uR", b"UR", b"LR"].contains(&word)
 }
 
 /// The index just past the end of the line that starts at or before `i` (a `\` before the line
@@ -342,8 +355,10 @@ fn skip_quoted(text: &[u8], i: usize, quote: u8, line: &mut u64) -> usize {
 /// The index just past a raw string literal whose `"` is at `quote` (`R"delim( … )delim"`), or
 /// `None` when the text ends first.
 fn skip_raw_string(text: &[u8], quote: usize, line: &mut u64) -> Option<usize> {
-    let open = quote + 1 + text.get(quote + 1..)?.iter().position(|&b| b == b'(')?;
-    let delimiter = text.get(quote + 1..open)?;
+    let rest = text.get(quote + 1..).unwrap_or_default();
+    let length = rest.iter().position(|&b| b == b'(')?;
+    let delimiter = rest.get(..length).unwrap_or_default();
+    let open = quote + 1 + length;
     let mut j = open + 1;
     while let Some(&b) = text.get(j) {
         if b == b')'

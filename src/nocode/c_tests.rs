@@ -85,6 +85,13 @@ const TABLE: &[(&str, Option<u64>)] = &[
         Some(2),
     ),
     ("void risky() try { work(); } catch (...) {}\n", Some(1)),
+    // A `#` within a line, negative numbers, sums, prefixed strings and raw strings.
+    (
+        "int a = 1 # 2;\nint b = -1 + 2 * f(c + d);\nconst wchar_t *w = L\"(\";\n\
+         const char *r1 = u8R\"(()\";\nconst char *r2 = uR\"(()\";\nconst char *r3 = UR\"(()\";\n\
+         const char *r4 = LR\"x( )xy )x\";\n/* a * b */\nint f(void) {}\n",
+        Some(9),
+    ),
     // A preprocessor line continued over several lines.
     ("#define BODY \\\n  int f(void) { \\\n  return 0; }\nint g(void);\n", None),
 ];
@@ -145,4 +152,12 @@ fn strings_left_open_end_at_their_line() {
         classify(b"const char *s = \"esc\\\"aped\";\n"),
         CSource::NoCode
     );
+}
+
+#[test]
+fn text_ending_inside_a_line_comment_or_a_literal() {
+    assert_eq!(classify(b"int a; // end"), CSource::NoCode);
+    assert_eq!(classify(b"#define X 1"), CSource::NoCode);
+    assert_eq!(classify(b"const char *s = \"open"), CSource::NoCode);
+    assert_eq!(classify(b"const char c = '\\"), CSource::NoCode);
 }
