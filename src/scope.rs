@@ -22,6 +22,7 @@ use crate::nocode::{self, RustSource};
 use crate::paths::{self, Location};
 use crate::platform::Activation;
 use crate::policy::{Pattern, Policy};
+use crate::source::{self, Refused};
 
 /// Why an in-scope file is or is not measured.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,7 +104,7 @@ pub fn resolve(
     }
     let on_disk = match (walk, walked) {
         (true, Some(walked)) => walked.clone(),
-        (true, None) => walk_root(root, &included)?,
+        (true, None) => walk_root(root, &included)?.files,
         (false, _) => BTreeSet::new(),
     };
     if walk && on_disk.is_empty() {
@@ -204,54 +205,104 @@ fn check_globs(scope: &Scope, policy: &Policy, active: &[usize]) -> Result<()> {
     Err(Error::new(problems.join("\n")))
 }
 
+/// The class of a file on disk that no report names: no code only for a Rust source of at most
+/// [`source::MAX_NOCODE`] bytes that parses and holds nothing instrumentable.
 fn classify_unreported(file: &Path) -> Class {
     let is_rust = file.extension().is_some_and(|e| e == "rs");
     if !is_rust {
         return Class::Unmeasured("in no report".to_string());
     }
-    match std::fs::read_to_string(file).map(|text| nocode::classify(&text)) {
-        Ok(RustSource::NoCode) => Class::NoCode,
-        Ok(RustSource::HasCode) => Class::Unmeasured("in no report, but has code".to_string()),
-        Ok(RustSource::Unparsable(why)) => {
-            Class::Unmeasured(format!("in no report, and does not parse ({why})"))
-        }
-        Err(e) => Class::Unmeasured(format!("in no report, and cannot be read ({e})")),
+    let text = source::read(file, source::MAX_NOCODE).map(String::from_utf8);
+    match text {
+        Ok(Ok(text)) => match nocode::classify(&text) {
+            RustSource::NoCode => Class::NoCode,
+            RustSource::HasCode => Class::Unmeasured("in no report, but has code".to_string()),
+            RustSource::Unparsable(why) => {
+                Class::Unmeasured(format!("in no report, and does not parse ({why})"))
+            }
+        },
+        Ok(Err(_)) => Class::Unmeasured(
+            "in no report, and cannot be read (stream did not contain valid UTF-8)".to_string(),
+        ),
+        Err(Refused::TooLarge(size)) => Class::Unmeasured(format!(
+            "in no report, and not parsed for code: {size} bytes, above the {} bytes covgate \
+             parses (exclude it if it holds no code)",
+            source::MAX_NOCODE
+        )),
+        Err(why) => Class::Unmeasured(format!("in no report, and cannot be read ({why})")),
     }
 }
 
-/// Walks `root` for files whose relative path satisfies `included`, skipping hidden folders,
-/// `target/` at the root and any folder holding a `CACHEDIR.TAG` (cargo's build folders).
-/// The caller has checked that `root` is a folder.
 /// The files under `root` that an `include` glob of `policy` selects, root-relative and
 /// `/`-separated, as [`resolve`] walks them (hidden folders, `target/` at the top and folders
 /// holding a `CACHEDIR.TAG` are skipped; links to folders are not followed).
 ///
 /// Errors: an entry that cannot be read while walking.
-pub fn walk(root: &Path, policy: &Policy) -> Result<BTreeSet<String>> {
+pub fn walk(root: &Path, policy: &Policy) -> Result<Walked> {
     walk_root(root, &|p| policy.include.iter().any(|g| g.is_match(p)))
 }
 
-fn walk_root(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<BTreeSet<String>> {
-    let mut found = BTreeSet::new();
+/// What a walk found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Walked {
+    /// The selected source files: regular files, or symbolic links to regular files.
+    pub files: BTreeSet<String>,
+    /// A note for each selected path that is a FIFO, a device or a socket (or a link to one):
+    /// such a path is skipped, never opened (a FIFO would block the read, a device such as
+    /// `/dev/zero` never end). A report that names one makes the check an error.
+    pub notes: Vec<String>,
+}
+
+/// Walks `root` for files whose relative path satisfies `included`, skipping hidden folders,
+/// `target/` at the root and any folder holding a `CACHEDIR.TAG` (cargo's build folders).
+/// The caller has checked that `root` is a folder.
+fn walk_root(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walked> {
+    let mut found = Walked::default();
     let walker = WalkDir::new(root)
         .follow_links(false)
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !skipped(e));
     for entry in walker {
         let entry = entry.map_err(|e| Error::new(format!("walking {}: {e}", root.display())))?;
-        // A symbolic link to a file is a source file too (skipping it would pass it unseen);
-        // links to folders are not followed, so a link loop ends at once.
-        let is_file = entry.file_type().is_file() || entry.path().is_file();
-        if !is_file {
+        let Some(kind) = source_kind(&entry) else {
             continue;
-        }
+        };
         let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
         let rel = paths::normalize(&rel.to_string_lossy());
-        if included(&rel) {
-            found.insert(rel);
+        match kind {
+            _ if !included(&rel) => {}
+            Ok(()) => {
+                found.files.insert(rel);
+            }
+            Err(kind) => found.notes.push(format!(
+                "{rel}: {kind}, not a regular file: skipped by the walk (not read)"
+            )),
         }
     }
     Ok(found)
+}
+
+/// What the walk takes `entry` for: `Some(Ok(()))` a source file (a regular file, or a
+/// symbolic link to one: skipping it would pass it unseen); `Some(Err(kind))` a FIFO, a device
+/// or a socket, or a link to one; `None` a folder, a link to a folder (not followed, so a link
+/// loop ends at once) or a dangling link.
+fn source_kind(entry: &DirEntry) -> Option<std::result::Result<(), &'static str>> {
+    let file_type = entry.file_type();
+    if file_type.is_file() {
+        return Some(Ok(()));
+    }
+    if file_type.is_dir() {
+        return None;
+    }
+    let meta = std::fs::metadata(entry.path()).ok()?;
+    if meta.is_dir() {
+        return None;
+    }
+    Some(
+        meta.is_file()
+            .then_some(())
+            .ok_or(source::kind(meta.file_type())),
+    )
 }
 
 fn skipped(entry: &DirEntry) -> bool {
