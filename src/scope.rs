@@ -337,6 +337,67 @@ mod tests {
         assert_eq!(check_globs(&scope, &policy, &[]), Ok(()));
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn the_walk_skips_fifos_devices_and_sockets_with_a_note() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("src/sub")).expect("mkdir");
+        std::fs::write(root.join("src/a.rs"), "fn a() {}\n").expect("a");
+        symlink("a.rs", root.join("src/link.rs")).expect("link to a file");
+        symlink("sub", root.join("src/dir.rs")).expect("link to a folder");
+        symlink("gone.rs", root.join("src/dangling.rs")).expect("dangling link");
+        symlink("/dev/null", root.join("src/null.rs")).expect("link to a device");
+        let made = std::process::Command::new("mkfifo")
+            .args([root.join("src/fifo.rs"), root.join("src/fifo.txt")])
+            .status()
+            .expect("mkfifo");
+        assert!(made.success());
+        let _socket =
+            std::os::unix::net::UnixListener::bind(root.join("src/sub/s.rs")).expect("bind");
+        let walked = walk_root(root, &|p: &str| p.ends_with(".rs")).expect("walk");
+        let files: Vec<&str> = walked.files.iter().map(String::as_str).collect();
+        assert_eq!(files, ["src/a.rs", "src/link.rs"]);
+        let mut notes = walked.notes.clone();
+        notes.sort();
+        assert_eq!(
+            notes,
+            [
+                "src/fifo.rs: a FIFO, not a regular file: skipped by the walk (not read)",
+                "src/null.rs: a device, not a regular file: skipped by the walk (not read)",
+                "src/sub/s.rs: a socket, not a regular file: skipped by the walk (not read)",
+            ]
+        );
+    }
+
+    #[test]
+    fn unreported_files_too_large_or_unreadable_are_unmeasured() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let big = dir.path().join("big.rs");
+        let line = "pub struct S;\n";
+        std::fs::write(
+            &big,
+            line.repeat(source::MAX_NOCODE as usize / line.len() + 1),
+        )
+        .expect("big");
+        let size = std::fs::metadata(&big).expect("stat").len();
+        assert_eq!(
+            classify_unreported(&big),
+            Class::Unmeasured(format!(
+                "in no report, and not parsed for code: {size} bytes, above the 1048576 bytes \
+                 covgate parses (exclude it if it holds no code)"
+            ))
+        );
+        let Class::Unmeasured(why) = classify_unreported(&dir.path().join("gone.rs")) else {
+            panic!("a missing file is unmeasured")
+        };
+        assert!(
+            why.starts_with("in no report, and cannot be read (No such file"),
+            "{why}"
+        );
+    }
+
     #[test]
     fn inactive_exclusions_exclude_nothing_and_are_never_stale() {
         let policy = Policy::parse(
