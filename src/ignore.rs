@@ -1114,10 +1114,10 @@ mod tests {
         assert!(found.is_empty(), "{found:?}");
         assert_eq!(
             notes,
-            [format!(
+            [
                 "big.rs: 16777217 bytes, above the 16777216 bytes covgate scans: not read for \
                  inline markers, so its numbers stand as the report gives them"
-            )]
+            ]
         );
         // The quick look takes the large file in, so that the scan notes it.
         let set: BTreeSet<String> = paths.iter().cloned().collect();
