@@ -396,6 +396,34 @@ mod tests {
             why.starts_with("in no report, and cannot be read (No such file"),
             "{why}"
         );
+        // Every other class, from the same copy of the function (self-coverage counts one).
+        let write = |name: &str, text: &[u8]| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).expect("write");
+            classify_unreported(&path)
+        };
+        assert_eq!(
+            write("a.txt", b"x"),
+            Class::Unmeasured("in no report".into())
+        );
+        assert_eq!(write("types.rs", b"pub struct S;\n"), Class::NoCode);
+        assert_eq!(
+            write("f.rs", b"fn f() {}\n"),
+            Class::Unmeasured("in no report, but has code".into())
+        );
+        let Class::Unmeasured(why) = write("broken.rs", b"fn (") else {
+            panic!("a broken file is unmeasured")
+        };
+        assert!(
+            why.starts_with("in no report, and does not parse (line 1:"),
+            "{why}"
+        );
+        assert_eq!(
+            write("latin1.rs", b"// \xE9\n"),
+            Class::Unmeasured(
+                "in no report, and cannot be read (stream did not contain valid UTF-8)".into()
+            )
+        );
     }
 
     #[test]
