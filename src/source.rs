@@ -56,27 +56,29 @@ impl std::fmt::Display for Refused {
 ///
 /// Errors: [`Refused`].
 pub fn read(path: &Path, limit: u64) -> Result<Vec<u8>, Refused> {
-    let mut bytes = Vec::new();
     std::fs::metadata(path)
         .map_err(Refused::Io)
         .and_then(|meta| admit(&meta, limit))
-        .and_then(|()| {
+        .and_then(|size| {
+            // Room for the whole file and the read that finds its end.
+            let mut bytes = Vec::with_capacity(size.saturating_add(1));
             std::fs::File::open(path)
                 .and_then(|file| file.take(limit).read_to_end(&mut bytes))
+                .map(|_| bytes)
                 .map_err(Refused::Io)
-        })?;
-    Ok(bytes)
+        })
 }
 
-/// Ok for a regular file of at most `limit` bytes.
-fn admit(meta: &std::fs::Metadata, limit: u64) -> Result<(), Refused> {
+/// The size of a regular file of at most `limit` bytes (a size that does not fit memory is
+/// taken as 0: the read then grows as it goes).
+fn admit(meta: &std::fs::Metadata, limit: u64) -> Result<usize, Refused> {
     if !meta.is_file() {
         return Err(Refused::NotRegular(kind(meta.file_type())));
     }
     if meta.len() > limit {
         return Err(Refused::TooLarge(meta.len()));
     }
-    Ok(())
+    Ok(usize::try_from(meta.len()).unwrap_or_default())
 }
 
 /// What a file that is not a regular file is, as a phrase: `a folder`, `a FIFO`, `a socket`,

@@ -468,6 +468,7 @@ fn syntax_error_at_300() -> String {
 #[cfg(unix)]
 fn special_file_rows() -> Vec<Row> {
     vec![
+        row("a report that is /dev/zero", 2, "/dev/zero:1: the line is longer than 16777216 bytes", |_| args(&["check", "/dev/zero"])),
         row("--policy /dev/zero", 2, "/dev/zero: cannot read the policy: it is a device, not a regular file", |sb| {
             sb.write("t.info", TRACEFILE);
             args(&["check", "t.info", "--policy", "/dev/zero"])
