@@ -198,15 +198,17 @@ fn judge_with(
             _ => None,
         })
         .collect();
+    let mut notes = sources.notes.clone();
     let ignores = if opts.walk {
         let scanned = measured_parts.keys().filter(|rel| sources.may_carry(rel));
-        ignore::scan_files(Path::new(&root), scanned, &policy.inline)?
+        ignore::scan_files(Path::new(&root), scanned, &policy.inline, &mut notes)?
     } else {
         BTreeMap::new()
     };
     let measured = measure::measure(&measured_parts, &ignores)?;
     let verdict = judge::evaluate(&scope, &measured, policy);
-    let facts = facts(setup, &reports, opts.walk, verified);
+    let mut facts = facts(setup, &reports, opts.walk, verified);
+    facts.warnings.extend(notes);
     drop((measured, measured_parts));
     // Freeing every record read takes a while: a worker does it while the verdict is rendered.
     rayon::spawn(move || drop(reports));
@@ -236,6 +238,8 @@ fn detail_for<'a>(count: usize, marked: &'a (dyn Fn(&str) -> bool + Sync)) -> De
 struct Sources {
     walked: BTreeSet<String>,
     marked: BTreeSet<String>,
+    /// The walk's notes on paths it skipped ([`scope::Walked::notes`]).
+    notes: Vec<String>,
     /// True when the root was not walked: no file carries markers then.
     unwalked: bool,
 }
@@ -243,7 +247,10 @@ struct Sources {
 impl Sources {
     fn find(setup: &Setup, opts: &CheckOptions) -> Sources {
         let root = Path::new(&setup.root);
-        let walked = match opts.walk.then(|| scope::walk(root, &setup.policy)) {
+        let scope::Walked {
+            files: walked,
+            notes,
+        } = match opts.walk.then(|| scope::walk(root, &setup.policy)) {
             Some(Ok(walked)) => walked,
             _ => {
                 return Sources {
@@ -256,6 +263,7 @@ impl Sources {
         Sources {
             walked,
             marked,
+            notes,
             unwalked: false,
         }
     }
@@ -497,6 +505,7 @@ mod tests {
         let sources = Sources {
             walked: set(&["src/a.rs", "src/m.rs"]),
             marked: set(&["src/m.rs"]),
+            notes: Vec::new(),
             unwalked: false,
         };
         let inside = |p: &str| Location::Inside(p.to_string());

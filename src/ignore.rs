@@ -27,6 +27,7 @@ use crate::policy::Inline;
 use crate::report::lcov::LcovFile;
 use crate::report::llvm_json::{self, FunctionStats, LineRange, LlvmFile, RecordItems};
 use crate::report::FileCoverage;
+use crate::source::{self, Refused};
 
 /// A marker family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -233,8 +234,9 @@ pub fn mentions_markers(text: &[u8], families: &[Family]) -> bool {
 }
 
 /// The files among `paths` (relative to `root`) that [`mentions_markers`] of `families`, read
-/// in parallel; a file that cannot be read is left out (the scan after it reports nothing for it
-/// either).
+/// in parallel ([`source::read`]); a file that cannot be read is left out (the scan after it
+/// reports nothing for it either), and one larger than [`source::MAX_SOURCE`] is taken in
+/// (unread), so that the scan notes it.
 pub fn files_mentioning_markers(
     root: &Path,
     paths: &BTreeSet<String>,
@@ -242,10 +244,12 @@ pub fn files_mentioning_markers(
 ) -> BTreeSet<String> {
     paths
         .par_iter()
-        .filter(|rel| {
-            std::fs::read(root.join(rel.as_str()))
-                .is_ok_and(|text| mentions_markers(&text, families))
-        })
+        .filter(
+            |rel| match source::read(&root.join(rel.as_str()), source::MAX_SOURCE) {
+                Ok(text) => mentions_markers(&text, families),
+                Err(why) => matches!(why, Refused::TooLarge(_)),
+            },
+        )
         .cloned()
         .collect()
 }
@@ -497,37 +501,70 @@ fn raw_string_hashes(text: &str) -> Option<usize> {
 /// Scans the measured files `paths` (root-relative) under `root` for markers, in parallel.
 ///
 /// Returns the files that carry at least one marker. A file that cannot be read as UTF-8 text
-/// carries none (its numbers then stand as reported, which never helps it pass).
+/// carries none (its numbers then stand as reported, which never helps it pass); nor does a file
+/// larger than [`source::MAX_SOURCE`], which is not read, and for which a note is added to
+/// `notes`.
 ///
-/// Errors: the first marker error, in path order.
+/// Errors: the first marker error, or a measured file that is not a regular file (a FIFO, a
+/// device, a socket: never opened), in path order.
 pub fn scan_files<'a>(
     root: &Path,
     paths: impl Iterator<Item = &'a String>,
     inline: &Inline,
+    notes: &mut Vec<String>,
 ) -> Result<BTreeMap<String, Ignores>> {
     let paths: Vec<&String> = paths.collect();
-    let scanned: Vec<Result<(String, Ignores)>> = paths
+    let scanned: Vec<Result<Scanned>> = paths
         .par_iter()
-        .filter_map(|rel| {
-            let text = std::fs::read_to_string(root.join(rel.as_str())).ok()?;
-            let found = scan(
-                rel,
-                &text,
-                Lang::of(rel),
-                &inline.families,
-                inline.require_reason,
-            );
-            Some(found.map(|ignores| ((*rel).clone(), ignores)))
-        })
+        .map(|rel| scan_file(root, rel, inline))
         .collect();
     let mut out = BTreeMap::new();
-    for result in scanned {
-        let (rel, ignores) = result?;
-        if !ignores.is_empty() {
-            out.insert(rel, ignores);
+    for (rel, result) in paths.into_iter().zip(scanned) {
+        match result? {
+            Scanned::Markers(ignores) if !ignores.is_empty() => {
+                out.insert(rel.clone(), ignores);
+            }
+            Scanned::TooLarge(size) => notes.push(format!(
+                "{rel}: {size} bytes, above the {} bytes covgate scans: not read for inline \
+                 markers, so its numbers stand as the report gives them",
+                source::MAX_SOURCE
+            )),
+            _ => {}
         }
     }
     Ok(out)
+}
+
+/// What the scan of one measured file gave.
+enum Scanned {
+    /// The markers found (none for a file that cannot be read, or is not UTF-8).
+    Markers(Ignores),
+    /// Not read: the file has this many bytes, more than [`source::MAX_SOURCE`].
+    TooLarge(u64),
+}
+
+/// Scans one measured file (see [`scan_files`]).
+fn scan_file(root: &Path, rel: &str, inline: &Inline) -> Result<Scanned> {
+    let text = match source::read(&root.join(rel), source::MAX_SOURCE) {
+        Ok(bytes) => String::from_utf8(bytes).unwrap_or_default(),
+        Err(Refused::TooLarge(size)) => return Ok(Scanned::TooLarge(size)),
+        Err(Refused::NotRegular(kind)) => {
+            return Err(Error::new(format!(
+                "{rel}: a report measures this source, but it is {kind}, not a regular file; \
+                 covgate reads only regular files (replace it with the source file, or exclude \
+                 it in the policy)"
+            )))
+        }
+        Err(Refused::Io(_)) => String::new(),
+    };
+    let found = scan(
+        rel,
+        &text,
+        Lang::of(rel),
+        &inline.families,
+        inline.require_reason,
+    );
+    found.map(Scanned::Markers)
 }
 
 /// How many items inline markers removed from one file, per metric (llvm-cov JSON: in the units
@@ -614,7 +651,8 @@ fn apply_lcov(file: &LcovFile, ignores: &Ignores) -> (FileCoverage, Ignored) {
 
 fn apply_llvm(records: &[FunctionStats], ignores: &Ignores) -> (FileCoverage, Ignored) {
     let before = llvm_json::recompute(records);
-    let kept: Vec<FunctionStats> = records.iter().map(|r| without(r, ignores)).collect();
+    let runs = runs(&ignores.lines);
+    let kept: Vec<FunctionStats> = records.iter().map(|r| without(r, ignores, &runs)).collect();
     let after = llvm_json::recompute(&kept);
     let ignored = Ignored {
         lines: before.lines.total.saturating_sub(after.lines.total),
@@ -629,8 +667,8 @@ fn apply_llvm(records: &[FunctionStats], ignores: &Ignores) -> (FileCoverage, Ig
     (FileCoverage::Llvm(file), ignored)
 }
 
-/// One function record without the ignored items.
-fn without(record: &FunctionStats, ignores: &Ignores) -> FunctionStats {
+/// One function record without the ignored items (`runs` are the ignored lines as [`runs`]).
+fn without(record: &FunctionStats, ignores: &Ignores, runs: &[LineRange]) -> FunctionStats {
     let line_kept = |line: &u32| !ignores.lines.contains(line);
     let branch_kept = |line: &u32| !ignores.ignores_branch(*line);
     let covered_region_lines: Vec<u32> = record
@@ -657,8 +695,8 @@ fn without(record: &FunctionStats, ignores: &Ignores) -> FunctionStats {
         .copied()
         .filter(|b| branch_kept(&b.span.line_start))
         .collect();
-    let (covered_lines, covered) = subtract(record.covered_lines(), &ignores.lines);
-    let (uncovered_lines, uncovered) = subtract(record.uncovered_lines(), &ignores.lines);
+    let (covered_lines, covered) = subtract(record.covered_lines(), runs);
+    let (uncovered_lines, uncovered) = subtract(record.uncovered_lines(), runs);
     FunctionStats {
         name: record.name.clone(),
         count: record.count,
@@ -682,21 +720,54 @@ fn counts(covered: usize, uncovered: usize) -> Counts {
     Counts::new(covered as u64, (covered + uncovered) as u64)
 }
 
-/// `ranges` without the lines in `ignored`, and how many lines remain.
-fn subtract(ranges: &[LineRange], ignored: &BTreeSet<u32>) -> (Vec<LineRange>, u64) {
+/// `lines` as sorted, disjoint, inclusive ranges of consecutive lines.
+fn runs(lines: &BTreeSet<u32>) -> Vec<LineRange> {
+    let mut out: Vec<LineRange> = Vec::new();
+    for &line in lines {
+        match out.last_mut() {
+            Some(last) if last.end.checked_add(1) == Some(line) => last.end = line,
+            _ => out.push(LineRange {
+                start: line,
+                end: line,
+            }),
+        }
+    }
+    out
+}
+
+/// `ranges` (sorted, disjoint) without the lines of `ignored` (sorted, disjoint runs), and how
+/// many lines remain. Range by range, never line by line: a range of four billion lines costs
+/// as much as one of four, and each range costs a binary search plus the runs inside it.
+fn subtract(ranges: &[LineRange], ignored: &[LineRange]) -> (Vec<LineRange>, u64) {
     let mut out: Vec<LineRange> = Vec::new();
     let mut remaining = 0;
     for range in ranges {
-        for line in (range.start..=range.end).filter(|l| !ignored.contains(l)) {
-            remaining += 1;
-            match out.last_mut() {
-                Some(last) if last.end.checked_add(1) == Some(line) => last.end = line,
-                _ => out.push(LineRange {
-                    start: line,
-                    end: line,
-                }),
+        let first = ignored.partition_point(|run| run.end < range.start);
+        let inside = ignored
+            .get(first..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|run| run.start <= range.end);
+        // The next line of `range` not yet taken or ignored; `None` past its end.
+        let mut next = Some(range.start);
+        for run in inside {
+            if let Some(start) = next.filter(|start| *start < run.start) {
+                out.push(LineRange {
+                    start,
+                    end: run.start - 1,
+                });
             }
+            next = run.end.checked_add(1);
         }
+        if let Some(start) = next.filter(|start| *start <= range.end) {
+            out.push(LineRange {
+                start,
+                end: range.end,
+            });
+        }
+    }
+    for piece in &out {
+        remaining += u64::from(piece.end - piece.start) + 1;
     }
     (out, remaining)
 }
@@ -872,6 +943,75 @@ mod tests {
         assert_eq!(file.summary().lines, Some(Counts::new(1, 2)));
     }
 
+    fn r(start: u32, end: u32) -> LineRange {
+        LineRange { start, end }
+    }
+
+    #[test]
+    fn ignored_lines_are_subtracted_as_ranges() {
+        let lines: BTreeSet<u32> = [3, 4, 6, 12, u32::MAX - 1, u32::MAX].into();
+        let ignored = runs(&lines);
+        assert_eq!(
+            ignored,
+            [r(3, 4), r(6, 6), r(12, 12), r(u32::MAX - 1, u32::MAX)]
+        );
+        assert_eq!(
+            subtract(&[r(1, 10), r(12, 12), r(14, 20)], &ignored),
+            (vec![r(1, 2), r(5, 5), r(7, 10), r(14, 20)], 2 + 1 + 4 + 7)
+        );
+        // Runs at both ends of a range; a run to the last line.
+        assert_eq!(
+            subtract(&[r(3, 6), r(u32::MAX - 3, u32::MAX)], &ignored),
+            (vec![r(5, 5), r(u32::MAX - 3, u32::MAX - 2)], 1 + 2)
+        );
+        assert_eq!(subtract(&[r(1, 2)], &[]), (vec![r(1, 2)], 2));
+    }
+
+    /// A guard against a blow-up, not a benchmark: one marker and a record whose lines reach
+    /// line 4,000,000,000 took 18 s when ignored lines were taken out one by one.
+    #[test]
+    fn a_range_of_four_billion_lines_is_subtracted_at_once() {
+        let ignores = scan("a.rs", "// LCOV_EXCL_LINE\n", Lang::Rust, ALL, true).unwrap();
+        let record = FunctionStats {
+            name: "f".into(),
+            count: 1,
+            key: (1, 1),
+            regions: Counts::new(1, 1),
+            lines: Counts::new(4_000_000_000, 4_000_000_000),
+            branches: Counts::default(),
+            function_ignored: false,
+            items: Some(Box::new(RecordItems {
+                covered_region_lines: vec![1],
+                covered_lines: vec![r(1, 4_000_000_000)],
+                ..RecordItems::default()
+            })),
+        };
+        let started = std::time::Instant::now();
+        let (after, ignored) = apply(
+            "a.rs",
+            &FileCoverage::Llvm(LlvmFile {
+                summary: llvm_json::recompute(std::slice::from_ref(&record)),
+                functions: Some(vec![record]),
+            }),
+            &ignores,
+            &[],
+        )
+        .unwrap();
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(2),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(ignored.lines, 1);
+        let FileCoverage::Llvm(file) = after else {
+            panic!("JSON in, JSON out")
+        };
+        assert_eq!(
+            file.summary.lines,
+            Counts::new(3_999_999_999, 3_999_999_999)
+        );
+    }
+
     #[test]
     fn languages_by_extension() {
         assert_eq!(Lang::of("src/a.rs"), Lang::Rust);
@@ -938,14 +1078,78 @@ mod tests {
             require_reason: true,
         };
         let paths = ["s.rs".to_string(), "m.rs".to_string()];
-        let found = scan_files(dir.path(), paths.iter(), &inline).expect("scan");
+        let mut notes = Vec::new();
+        let found = scan_files(dir.path(), paths.iter(), &inline, &mut notes).expect("scan");
         assert_eq!(found.keys().collect::<Vec<_>>(), ["m.rs"]);
+        assert!(notes.is_empty(), "{notes:?}");
         std::fs::write(dir.path().join("open.rs"), "// covgate:ignore-start -- x\n").expect("o");
-        let e = scan_files(dir.path(), ["open.rs".to_string()].iter(), &inline).expect_err("open");
+        let open = ["open.rs".to_string()];
+        let e = scan_files(dir.path(), open.iter(), &inline, &mut notes).expect_err("open");
         assert!(
             e.message().contains("range start without its end"),
             "{}",
             e.message()
         );
+    }
+
+    #[test]
+    fn sources_too_large_unreadable_or_not_text_carry_no_markers() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let marker = "fn m() {} // covgate:ignore -- why\n";
+        let mut big = marker.repeat(1 + (source::MAX_SOURCE as usize) / marker.len());
+        big.truncate(source::MAX_SOURCE as usize + 1);
+        std::fs::write(dir.path().join("big.rs"), &big).expect("big");
+        std::fs::write(
+            dir.path().join("latin1.rs"),
+            b"// covgate:ignore -- \xE9t\xE9\n",
+        )
+        .expect("latin1");
+        let inline = Inline {
+            families: Family::ALL.to_vec(),
+            require_reason: true,
+        };
+        let paths = ["big.rs", "latin1.rs", "missing.rs"].map(String::from);
+        let mut notes = Vec::new();
+        let found = scan_files(dir.path(), paths.iter(), &inline, &mut notes).expect("scan");
+        assert!(found.is_empty(), "{found:?}");
+        assert_eq!(
+            notes,
+            [
+                "big.rs: 16777217 bytes, above the 16777216 bytes covgate scans: not read for \
+                 inline markers, so its numbers stand as the report gives them"
+            ]
+        );
+        // The quick look takes the large file in, so that the scan notes it.
+        let set: BTreeSet<String> = paths.iter().cloned().collect();
+        let mentioning = files_mentioning_markers(dir.path(), &set, &Family::ALL);
+        assert_eq!(
+            mentioning.into_iter().collect::<Vec<_>>(),
+            ["big.rs", "latin1.rs"]
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_measured_source_that_is_a_fifo_is_refused_unopened() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let made = std::process::Command::new("mkfifo")
+            .arg(dir.path().join("fifo.rs"))
+            .status()
+            .expect("mkfifo");
+        assert!(made.success());
+        let inline = Inline {
+            families: Family::ALL.to_vec(),
+            require_reason: true,
+        };
+        let paths = ["fifo.rs".to_string()];
+        let e = scan_files(dir.path(), paths.iter(), &inline, &mut Vec::new()).expect_err("fifo");
+        assert_eq!(
+            e.message(),
+            "fifo.rs: a report measures this source, but it is a FIFO, not a regular file; \
+             covgate reads only regular files (replace it with the source file, or exclude it in \
+             the policy)"
+        );
+        let set: BTreeSet<String> = paths.iter().cloned().collect();
+        assert!(files_mentioning_markers(dir.path(), &set, &Family::ALL).is_empty());
     }
 }

@@ -35,4 +35,5 @@ pub mod render;
 pub mod report;
 pub mod roster;
 pub mod scope;
+pub mod source;
 pub mod uncovered;

@@ -18,6 +18,7 @@ use crate::ignore::Family;
 use crate::model::Metric;
 use crate::platform::Cfg;
 use crate::roster::filter::Filter;
+use crate::source;
 
 /// The default policy file name, looked up in the current folder and its ancestors.
 pub const POLICY_FILE_NAME: &str = "coverage-policy.toml";
@@ -240,9 +241,21 @@ impl Policy {
     }
 
     /// Reads and parses the policy at `path`.
+    ///
+    /// Errors: `path` is not a regular file (a FIFO, a device such as `/dev/zero`, a folder:
+    /// none is opened), is larger than [`source::MAX_POLICY`], cannot be read or is not UTF-8;
+    /// the policy is not valid (see [`Policy::parse`]).
     pub fn load(path: &Path) -> Result<Policy> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::new(format!("{}: cannot read the policy: {e}", path.display())))?;
+        let cannot = |why: &dyn std::fmt::Display| {
+            Error::new(format!(
+                "{}: cannot read the policy: {why}; give the path of a policy file (a TOML file \
+                 of at most {} bytes)",
+                path.display(),
+                source::MAX_POLICY
+            ))
+        };
+        let bytes = source::read(path, source::MAX_POLICY).map_err(|why| cannot(&why))?;
+        let text = String::from_utf8(bytes).map_err(|_| cannot(&"it is not UTF-8 text"))?;
         Policy::parse(path, &text)
     }
 
@@ -251,7 +264,9 @@ impl Policy {
         start
             .ancestors()
             .map(|dir| dir.join(POLICY_FILE_NAME))
-            .find(|candidate| candidate.is_file())
+            // Anything but a folder is taken (and a FIFO or a device then refused by `load`),
+            // so that such a file cannot hand the choice to a policy further up.
+            .find(|candidate| candidate.metadata().is_ok_and(|meta| !meta.is_dir()))
             .ok_or_else(|| {
                 Error::new(format!(
                     "no {POLICY_FILE_NAME} in {} or any parent folder; write one (see README, \"Policy\") or pass --policy PATH",

@@ -23,6 +23,7 @@ use crate::nocode::{self, RustSource};
 use crate::paths::{self, Location};
 use crate::platform::Activation;
 use crate::policy::{Pattern, Policy};
+use crate::source::{self, Refused};
 
 /// Why an in-scope file is or is not measured.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -104,7 +105,7 @@ pub fn resolve(
     }
     let on_disk = match (walk, walked) {
         (true, Some(walked)) => walked.clone(),
-        (true, None) => walk_root(root, &included)?,
+        (true, None) => walk_root(root, &included)?.files,
         (false, _) => BTreeSet::new(),
     };
     if walk && on_disk.is_empty() {
@@ -205,6 +206,9 @@ fn check_globs(scope: &Scope, policy: &Policy, active: &[usize]) -> Result<()> {
     Err(Error::new(problems.join("\n")))
 }
 
+/// The class of a file on disk that no report names: no code only for a Rust source of at most
+/// [`source::MAX_NOCODE`] bytes that parses and holds nothing instrumentable, or a C or C++
+/// source of at most [`source::MAX_SOURCE`] bytes without a function body.
 fn classify_unreported(file: &Path) -> Class {
     let extension = file.extension().and_then(|e| e.to_str()).unwrap_or("");
     if extension == "rs" {
@@ -220,18 +224,24 @@ fn classify_unreported(file: &Path) -> Class {
 }
 
 fn classify_rust(file: &Path) -> Class {
-    match std::fs::read_to_string(file).map(|text| nocode::classify(&text)) {
-        Ok(RustSource::NoCode) => Class::NoCode,
-        Ok(RustSource::HasCode) => Class::Unmeasured("in no report, but has code".to_string()),
-        Ok(RustSource::Unparsable(why)) => {
-            Class::Unmeasured(format!("in no report, and does not parse ({why})"))
-        }
-        Err(e) => Class::Unmeasured(format!("in no report, and cannot be read ({e})")),
+    let text = source::read(file, source::MAX_NOCODE).map(String::from_utf8);
+    match text {
+        Ok(Ok(text)) => match nocode::classify(&text) {
+            RustSource::NoCode => Class::NoCode,
+            RustSource::HasCode => Class::Unmeasured("in no report, but has code".to_string()),
+            RustSource::Unparsable(why) => {
+                Class::Unmeasured(format!("in no report, and does not parse ({why})"))
+            }
+        },
+        Ok(Err(_)) => Class::Unmeasured(
+            "in no report, and cannot be read (stream did not contain valid UTF-8)".to_string(),
+        ),
+        Err(why) => unreadable(why, source::MAX_NOCODE),
     }
 }
 
 fn classify_c(file: &Path) -> Class {
-    match std::fs::read(file).map(|bytes| nocode::c::classify(&bytes)) {
+    match source::read(file, source::MAX_SOURCE).map(|bytes| nocode::c::classify(&bytes)) {
         Ok(CSource::NoCode) => Class::NoCode,
         Ok(CSource::HasCode(line)) => Class::Unmeasured(format!(
             "in no report, but has code (a function body at line {line})"
@@ -239,43 +249,91 @@ fn classify_c(file: &Path) -> Class {
         Ok(CSource::Unparsable(why)) => Class::Unmeasured(format!(
             "in no report, and cannot be read as C or C++ ({why})"
         )),
-        Err(e) => Class::Unmeasured(format!("in no report, and cannot be read ({e})")),
+        Err(why) => unreadable(why, source::MAX_SOURCE),
     }
 }
 
-/// Walks `root` for files whose relative path satisfies `included`, skipping hidden folders,
-/// `target/` at the root and any folder holding a `CACHEDIR.TAG` (cargo's build folders).
-/// The caller has checked that `root` is a folder.
+/// The class of an unreported file that was not read (`limit`: the size it was read up to).
+fn unreadable(why: Refused, limit: u64) -> Class {
+    match why {
+        Refused::TooLarge(size) => Class::Unmeasured(format!(
+            "in no report, and not parsed for code: {size} bytes, above the {limit} bytes covgate \
+             parses (exclude it if it holds no code)"
+        )),
+        why => Class::Unmeasured(format!("in no report, and cannot be read ({why})")),
+    }
+}
+
 /// The files under `root` that an `include` glob of `policy` selects, root-relative and
 /// `/`-separated, as [`resolve`] walks them (hidden folders, `target/` at the top and folders
 /// holding a `CACHEDIR.TAG` are skipped; links to folders are not followed).
 ///
 /// Errors: an entry that cannot be read while walking.
-pub fn walk(root: &Path, policy: &Policy) -> Result<BTreeSet<String>> {
+pub fn walk(root: &Path, policy: &Policy) -> Result<Walked> {
     walk_root(root, &|p| policy.include.iter().any(|g| g.is_match(p)))
 }
 
-fn walk_root(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<BTreeSet<String>> {
-    let mut found = BTreeSet::new();
+/// What a walk found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Walked {
+    /// The selected source files: regular files, or symbolic links to regular files.
+    pub files: BTreeSet<String>,
+    /// A note for each selected path that is a FIFO, a device or a socket (or a link to one):
+    /// such a path is skipped, never opened (a FIFO would block the read, a device such as
+    /// `/dev/zero` never end). A report that names one makes the check an error.
+    pub notes: Vec<String>,
+}
+
+/// Walks `root` for files whose relative path satisfies `included`, skipping hidden folders,
+/// `target/` at the root and any folder holding a `CACHEDIR.TAG` (cargo's build folders).
+/// The caller has checked that `root` is a folder.
+fn walk_root(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walked> {
+    let mut found = Walked::default();
     let walker = WalkDir::new(root)
         .follow_links(false)
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !skipped(e));
     for entry in walker {
         let entry = entry.map_err(|e| Error::new(format!("walking {}: {e}", root.display())))?;
-        // A symbolic link to a file is a source file too (skipping it would pass it unseen);
-        // links to folders are not followed, so a link loop ends at once.
-        let is_file = entry.file_type().is_file() || entry.path().is_file();
-        if !is_file {
+        let Some(kind) = source_kind(&entry) else {
             continue;
-        }
+        };
         let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
         let rel = paths::normalize(&rel.to_string_lossy());
-        if included(&rel) {
-            found.insert(rel);
+        match kind {
+            _ if !included(&rel) => {}
+            Ok(()) => {
+                found.files.insert(rel);
+            }
+            Err(kind) => found.notes.push(format!(
+                "{rel}: {kind}, not a regular file: skipped by the walk (not read)"
+            )),
         }
     }
     Ok(found)
+}
+
+/// What the walk takes `entry` for: `Some(Ok(()))` a source file (a regular file, or a
+/// symbolic link to one: skipping it would pass it unseen); `Some(Err(kind))` a FIFO, a device
+/// or a socket, or a link to one; `None` a folder, a link to a folder (not followed, so a link
+/// loop ends at once) or a dangling link.
+fn source_kind(entry: &DirEntry) -> Option<std::result::Result<(), &'static str>> {
+    let file_type = entry.file_type();
+    if file_type.is_file() {
+        return Some(Ok(()));
+    }
+    if file_type.is_dir() {
+        return None;
+    }
+    let meta = std::fs::metadata(entry.path()).ok()?;
+    if meta.is_dir() {
+        return None;
+    }
+    Some(
+        meta.is_file()
+            .then_some(())
+            .ok_or(source::kind(meta.file_type())),
+    )
 }
 
 fn skipped(entry: &DirEntry) -> bool {
@@ -308,6 +366,119 @@ mod tests {
             .files
             .insert("src/a/b.rs".to_string(), Class::Measured);
         assert_eq!(check_globs(&scope, &policy, &[]), Ok(()));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_walk_skips_fifos_devices_and_sockets_with_a_note() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("src/sub")).expect("mkdir");
+        std::fs::write(root.join("src/a.rs"), "fn a() {}\n").expect("a");
+        symlink("a.rs", root.join("src/link.rs")).expect("link to a file");
+        symlink("sub", root.join("src/dir.rs")).expect("link to a folder");
+        symlink("gone.rs", root.join("src/dangling.rs")).expect("dangling link");
+        symlink("/dev/null", root.join("src/null.rs")).expect("link to a device");
+        let made = std::process::Command::new("mkfifo")
+            .args([root.join("src/fifo.rs"), root.join("src/fifo.txt")])
+            .status()
+            .expect("mkfifo");
+        assert!(made.success());
+        let _socket =
+            std::os::unix::net::UnixListener::bind(root.join("src/sub/s.rs")).expect("bind");
+        let walked = walk_root(root, &|p: &str| p.ends_with(".rs")).expect("walk");
+        let files: Vec<&str> = walked.files.iter().map(String::as_str).collect();
+        assert_eq!(files, ["src/a.rs", "src/link.rs"]);
+        let mut notes = walked.notes.clone();
+        notes.sort();
+        assert_eq!(
+            notes,
+            [
+                "src/fifo.rs: a FIFO, not a regular file: skipped by the walk (not read)",
+                "src/null.rs: a device, not a regular file: skipped by the walk (not read)",
+                "src/sub/s.rs: a socket, not a regular file: skipped by the walk (not read)",
+            ]
+        );
+    }
+
+    #[test]
+    fn unreported_files_too_large_or_unreadable_are_unmeasured() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let big = dir.path().join("big.rs");
+        let line = "pub struct S;\n";
+        std::fs::write(
+            &big,
+            line.repeat(source::MAX_NOCODE as usize / line.len() + 1),
+        )
+        .expect("big");
+        let size = std::fs::metadata(&big).expect("stat").len();
+        assert_eq!(
+            classify_unreported(&big),
+            Class::Unmeasured(format!(
+                "in no report, and not parsed for code: {size} bytes, above the 1048576 bytes \
+                 covgate parses (exclude it if it holds no code)"
+            ))
+        );
+        let Class::Unmeasured(why) = classify_unreported(&dir.path().join("gone.rs")) else {
+            panic!("a missing file is unmeasured")
+        };
+        assert!(
+            why.starts_with("in no report, and cannot be read (No such file"),
+            "{why}"
+        );
+        // Every other class, from the same copy of the function (self-coverage counts one).
+        let write = |name: &str, text: &[u8]| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).expect("write");
+            classify_unreported(&path)
+        };
+        assert_eq!(
+            write("a.txt", b"x"),
+            Class::Unmeasured(
+                "in no report (covgate tells whether a file has code only for Rust, C and C++ \
+                 sources)"
+                    .into()
+            )
+        );
+        assert_eq!(write("api.h", b"int f(void);\n"), Class::NoCode);
+        assert_eq!(
+            write("f.c", b"\nint f(void) { return 0; }\n"),
+            Class::Unmeasured("in no report, but has code (a function body at line 2)".into())
+        );
+        assert_eq!(
+            write("open.h", b"/* x"),
+            Class::Unmeasured(
+                "in no report, and cannot be read as C or C++ (a comment that begins on line 1 \
+                 never ends)"
+                    .into()
+            )
+        );
+        let Class::Unmeasured(why) = classify_unreported(&dir.path().join("gone.c")) else {
+            panic!("a missing file is unmeasured")
+        };
+        assert!(
+            why.starts_with("in no report, and cannot be read (No such file"),
+            "{why}"
+        );
+        assert_eq!(write("types.rs", b"pub struct S;\n"), Class::NoCode);
+        assert_eq!(
+            write("f.rs", b"fn f() {}\n"),
+            Class::Unmeasured("in no report, but has code".into())
+        );
+        let Class::Unmeasured(why) = write("broken.rs", b"fn (") else {
+            panic!("a broken file is unmeasured")
+        };
+        assert!(
+            why.starts_with("in no report, and does not parse (line 1:"),
+            "{why}"
+        );
+        assert_eq!(
+            write("latin1.rs", b"// \xE9\n"),
+            Class::Unmeasured(
+                "in no report, and cannot be read (stream did not contain valid UTF-8)".into()
+            )
+        );
     }
 
     #[test]

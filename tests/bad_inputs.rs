@@ -14,7 +14,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::{covgate, Sandbox};
+use common::{Run, Sandbox};
 
 /// The longest a row may take.
 const ROW_LIMIT: Duration = Duration::from_secs(1);
@@ -44,6 +44,8 @@ struct Row {
     message: String,
     /// Why a row that is not an error is right (empty for error rows).
     why: &'static str,
+    /// The longest the row may take: [`ROW_LIMIT`], unless the row says otherwise.
+    limit: Duration,
 }
 
 fn row(
@@ -58,6 +60,7 @@ fn row(
         code,
         message: message.to_string(),
         why: "",
+        limit: ROW_LIMIT,
     }
 }
 
@@ -296,7 +299,65 @@ fn rows() -> Vec<Row> {
             sb.write("t.info", TRACEFILE);
             args(&["check", "t.info"])
         }),
+        // issue 18: files, pipes, sizes
+        row("a policy of more than 1 MiB", 2, "coverage-policy.toml: cannot read the policy: it is larger than the limit (1048577 bytes); give the path of a policy file (a TOML file of at most 1048576 bytes)", |sb| {
+            let mut text = POLICY.to_string();
+            text.push_str(&"#".repeat((1 << 20) + 1 - text.len() - 1));
+            text.push('\n');
+            sb.policy(&text);
+            sb.write("t.info", TRACEFILE);
+            args(&["check", "t.info"])
+        }),
+        row("a policy that is not UTF-8", 2, "coverage-policy.toml: cannot read the policy: it is not UTF-8 text", |sb| {
+            write_bytes(sb, "coverage-policy.toml", b"# \xFF\n[measure]\n");
+            sb.write("t.info", TRACEFILE);
+            args(&["check", "t.info"])
+        }),
+        Row {
+            why: "a source too large to scan for markers is measured as the report gives it (a \
+                  note says it was not scanned), so a marker in it cannot help it pass; here \
+                  the unbalanced range it holds would be an error if it were read",
+            ..row("a measured source of more than 16 MiB", 0, "covgate: warning: src/lib.rs: 16777217 bytes, above the 16777216 bytes covgate scans: not read for inline markers", |sb| {
+                let head = b"// covgate:ignore-start -- never closed\npub fn f() {}\n";
+                write_streaming(&sb.path().join("src/lib.rs"), head, b'\n', (16 << 20) + 1 - head.len(), b"");
+                sb.write("t.info", TRACEFILE);
+                args(&["check", "t.info"])
+            })
+        },
+        Row {
+            why: "a Rust source that no report names is parsed for code only up to 1 MiB (the \
+                  parse holds the whole syntax tree, 1.2 GB for 15 MB); a larger one is \
+                  unmeasured, which fails, with a note saying why",
+            ..row("a 15 MB no-code source in no report", 1, "not parsed for code: 15000000 bytes, above the 1048576 bytes covgate parses", |sb| {
+                let line = "pub struct Generated;\n";
+                let mut text = line.repeat(15_000_000 / line.len() + 1);
+                text.truncate(15_000_000);
+                sb.write("src/generated.rs", &text);
+                sb.write("t.info", TRACEFILE);
+                args(&["check", "t.info", "--show", "all"])
+            })
+        },
+        Row {
+            why: "one inline marker and one region 4,000,000,000 lines long: the ignored line is \
+                  taken out of the record's line ranges as a range, at once (it took 18 s line \
+                  by line); the rest ran, so it passes",
+            ..row("an ignored line inside a region of four billion lines", 0, "ignored by inline markers: 1 line", |sb| {
+                sb.write("src/lib.rs", "pub fn f() {} // LCOV_EXCL_LINE\n");
+                sb.write("t.json", &edit("[[1,1,1,14,1,0,0,0]]", "[[1,1,4000000000,14,1,0,0,0]]"));
+                args(&["check", "t.json"])
+            })
+        },
+        Row {
+            why: "a report path of 10 MiB: the table shortens it in the middle before laying it \
+                  out, at once (the width took over 10 s when it grew with the square of the \
+                  path's length); the file is in no folder and never ran, so it fails. Every \
+                  step handles the 10 MiB in linear time, which a debug build takes seconds for",
+            limit: Duration::from_secs(30),
+            ..lcov("a report path of 10 MiB", format!("SF:src/{}.rs\nDA:1,0\nend_of_record\n{TRACEFILE}", "a/".repeat(5 << 20)), 1, "│ src/a/a/a/a/a/a/a/a/a/")
+        },
     ];
+    #[cfg(unix)]
+    rows.extend(special_file_rows());
     #[cfg(unix)]
     rows.push(Row {
         why: "the walk does not follow symbolic links to folders, so a loop ends at once; the \
@@ -314,13 +375,189 @@ fn rows() -> Vec<Row> {
     rows
 }
 
+// issue 18: files, pipes, sizes
+
+/// The longest a row may run before it is killed: a regression that hangs (a FIFO opened for
+/// reading with no writer, or opened a second time) fails its row instead of the whole suite.
+const HANG_LIMIT: Duration = Duration::from_secs(20);
+
+/// Runs `command` (its output piped), killed after [`HANG_LIMIT`].
+fn run_timed(command: &mut std::process::Command) -> Run {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = command
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = Vec::new();
+            let _ = pipe.read_to_end(&mut text);
+            String::from_utf8_lossy(&text).into_owned()
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("stdout")));
+    let stderr = drain(Box::new(child.stderr.take().expect("stderr")));
+    let started = Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status.code().unwrap_or(-1);
+        }
+        if started.elapsed() > HANG_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            break -9;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let mut stderr = stderr.join().expect("stderr");
+    if code == -9 {
+        stderr.push_str("\n(killed: hung)");
+    }
+    Run {
+        code,
+        stdout: stdout.join().expect("stdout"),
+        stderr,
+    }
+}
+
+/// `covgate ARGS` in `cwd`, killed after [`HANG_LIMIT`].
+fn covgate_timed(cwd: &Path, args: &[&str]) -> Run {
+    run_timed(
+        std::process::Command::new(env!("CARGO_BIN_EXE_covgate"))
+            .args(args)
+            .current_dir(cwd),
+    )
+}
+
+/// Makes a FIFO at `path` (replacing a file there).
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
+/// Makes `t.json` a FIFO that a thread fills with `bytes` once covgate opens it (the thread
+/// stays blocked if covgate never does).
+#[cfg(unix)]
+fn fifo_report(sb: &Sandbox, bytes: &[u8]) -> Vec<String> {
+    let path = sb.path().join("t.json");
+    mkfifo(&path);
+    let bytes = bytes.to_vec();
+    std::thread::spawn(move || std::fs::write(path, bytes));
+    args(&["check", "t.json"])
+}
+
+/// The export with a syntax error at column 300 of its one line: `data` holds blank space up
+/// to there, then `x`.
+fn syntax_error_at_300() -> String {
+    let mut text = cut_after("\"data\":[");
+    text.push_str(&" ".repeat(299 - text.len()));
+    text.push_str("x]}");
+    text
+}
+
+/// The rows about FIFOs, devices and sockets (Unix only).
+#[cfg(unix)]
+fn special_file_rows() -> Vec<Row> {
+    vec![
+        row("a report that is /dev/zero", 2, "/dev/zero:1: the line is longer than 16777216 bytes", |_| args(&["check", "/dev/zero"])),
+        row("--policy /dev/zero", 2, "/dev/zero: cannot read the policy: it is a device, not a regular file", |sb| {
+            sb.write("t.info", TRACEFILE);
+            args(&["check", "t.info", "--policy", "/dev/zero"])
+        }),
+        row("a policy that is a FIFO, found by the search", 2, "coverage-policy.toml: cannot read the policy: it is a FIFO, not a regular file", |sb| {
+            mkfifo(&sb.path().join("coverage-policy.toml"));
+            sb.write("t.info", TRACEFILE);
+            args(&["check", "t.info"])
+        }),
+        row("a measured source that is a FIFO", 2, "src/lib.rs: a report measures this source, but it is a FIFO, not a regular file; covgate reads only regular files", |sb| {
+            mkfifo(&sb.path().join("src/lib.rs"));
+            sb.write("src/types.rs", "pub struct S;\n");
+            sb.write("t.info", TRACEFILE);
+            args(&["check", "t.info"])
+        }),
+        row("a measured source symlinked to /dev/zero", 2, "src/lib.rs: a report measures this source, but it is a device, not a regular file", |sb| {
+            std::fs::remove_file(sb.path().join("src/lib.rs")).expect("rm");
+            symlink("/dev/zero", &sb.path().join("src/lib.rs"));
+            sb.write("src/types.rs", "pub struct S;\n");
+            sb.write("t.info", TRACEFILE);
+            args(&["check", "t.info"])
+        }),
+        Row {
+            why: "a FIFO or a device in scope that no report names holds no code covgate could \
+                  read: the walk skips it, unopened, with a note; the measured file passes",
+            ..row("a source symlinked to /dev/zero in no report", 0, "covgate: warning: src/zero.rs: a device, not a regular file: skipped by the walk (not read)", |sb| {
+                symlink("/dev/zero", &sb.path().join("src/zero.rs"));
+                mkfifo(&sb.path().join("src/fifo.rs"));
+                sb.write("t.info", TRACEFILE);
+                args(&["check", "t.info"])
+            })
+        },
+        Row {
+            why: "the control: a report given as a FIFO is read once, and passes",
+            ..row("a report that is a FIFO", 0, "covgate: PASS", |sb| fifo_report(sb, EXPORT.as_bytes()))
+        },
+        row("a report that is a FIFO with an unknown version", 2, "t.json:1:53: unsupported llvm-cov JSON export version \"4.0.0\"", |sb| {
+            fifo_report(sb, edit("\"2.0.1\"", "\"4.0.0\"").as_bytes())
+        }),
+        row("a report that is a FIFO with a syntax error at byte 300", 2, "t.json:1:300: not valid JSON: expected value", |sb| {
+            fifo_report(sb, syntax_error_at_300().as_bytes())
+        }),
+        row("a report that is a FIFO, cut short", 2, "t.json:1:62: the llvm-cov JSON export ends early", |sb| {
+            fifo_report(sb, cut_after("\"data\":[").as_bytes())
+        }),
+    ]
+}
+
+/// A report given as `<(…)` (bash's process substitution, a pipe under `/dev/fd/`) is read
+/// once: the error is the one at fault, at its position (it was "ends early" at 1:0, from a
+/// second read of the drained pipe).
+#[cfg(unix)]
+#[test]
+fn a_report_from_process_substitution_is_read_once() {
+    let sb = sandbox();
+    for (text, want) in [
+        (
+            edit("\"2.0.1\"", "\"4.0.0\""),
+            ":1:53: unsupported llvm-cov JSON export version \"4.0.0\"",
+        ),
+        (
+            syntax_error_at_300(),
+            ":1:300: not valid JSON: expected value",
+        ),
+    ] {
+        let run = run_timed(
+            std::process::Command::new("bash")
+                .args(["-c", "exec \"$0\" check <(printf %s \"$1\")"])
+                .arg(env!("CARGO_BIN_EXE_covgate"))
+                .arg(&text)
+                .current_dir(sb.path()),
+        );
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(
+            run.stderr.starts_with("covgate: error: /dev/fd/"),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stderr.contains(want), "{}", run.stderr);
+    }
+}
+
 /// What went wrong with one row, if anything.
 fn check_row(row: &Row) -> Option<String> {
     let sb = sandbox();
     let args = (row.setup)(&sb);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let started = Instant::now();
-    let run = covgate(sb.path(), &args);
+    let run = covgate_timed(sb.path(), &args);
     let took = started.elapsed();
     let mut problems = Vec::new();
     if run.code != row.code {
@@ -336,7 +573,7 @@ fn check_row(row: &Row) -> Option<String> {
     if row.code == 2 && !run.stdout.is_empty() {
         problems.push("a verdict on stdout despite the error".to_string());
     }
-    if took >= ROW_LIMIT {
+    if took >= row.limit {
         problems.push(format!("took {took:?}"));
     }
     if row.code != 2 && row.why.is_empty() {

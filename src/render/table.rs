@@ -207,12 +207,18 @@ impl Default for TableOptions {
 
 /// The table, with paths shortened in the middle (`src/…/file.rs`) until it fits `opts.width`
 /// (paths keep at least 20 characters).
+///
+/// A path longer than the whole table may be is shortened to one character more than that
+/// before the table is first drawn: the table then still overflows by as much as the longest
+/// path makes it, so the fitted width is the same, and the table never lays out a huge path
+/// (comfy-table's layout grows with the square of a cell's length).
 fn fitted_table(rows: &[&FileVerdict], metrics: &[Metric], opts: &TableOptions) -> String {
     let longest = rows
         .iter()
         .map(|f| f.path.chars().count())
         .max()
-        .unwrap_or(0);
+        .unwrap_or(0)
+        .min(opts.width.saturating_add(1));
     let full = table(rows, metrics, opts.color, longest).to_string();
     let widest = full.lines().map(|l| l.chars().count()).max().unwrap_or(0);
     if widest <= opts.width {
@@ -370,6 +376,24 @@ mod tests {
         assert!(text.contains("nested/file.rs"), "{text}");
         let short = file("src/a.rs", 4);
         assert!(!fitted_table(&[&short], &[Metric::Lines], &opts).contains('…'));
+    }
+
+    /// A guard against a blow-up, not a benchmark: the width of a 10 MiB path took over 10 s
+    /// when it grew with the square of the path's length.
+    #[test]
+    fn a_path_of_ten_mebibytes_is_fitted_at_once() {
+        let long = format!("src/{}.rs", "a/".repeat(5 << 20));
+        let a = file(&long, 3);
+        let started = std::time::Instant::now();
+        let text = fitted_table(&[&a], &[Metric::Lines], &TableOptions::default());
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+        assert!(text.lines().all(|l| l.chars().count() <= 100), "{text}");
+        assert!(text.contains("src/a/a/"), "{text}");
+        assert!(text.contains("a/a/.rs"), "{text}");
     }
 
     #[test]

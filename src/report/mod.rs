@@ -13,7 +13,7 @@ pub mod lcov;
 pub mod llvm_json;
 
 use std::borrow::Cow;
-use std::io::{BufRead, Read};
+use std::io::{BufRead, Read, Seek};
 use std::path::Path;
 
 use crate::error::{Error, Result};
@@ -113,23 +113,38 @@ pub fn read_from(origin: &str, mut input: impl BufRead, detail: Detail<'_>) -> R
     read_stream(origin, &mut input, detail)
 }
 
-/// Reads one report file, detecting the format as [`read`] does. Both formats are streamed: an
-/// LCOV tracefile line by line, an llvm-cov JSON export in chunks ([`llvm_json::read_stream`],
-/// keeping the records `detail` asks for), so memory follows what the verdict needs rather
-/// than the file's size. A JSON document the fast reader does not take (an error, a rare shape)
-/// is read again whole by the reference reader, which words the error.
+/// Reads one report file, detecting the format as [`read`] does. The file is opened once and
+/// read once, from its start:
+///
+/// - a regular file is streamed in both formats: an LCOV tracefile line by line, an llvm-cov
+///   JSON export in chunks ([`llvm_json::read_stream`], keeping the records `detail` asks for),
+///   so memory follows what the verdict needs rather than the file's size. A JSON document the
+///   fast reader does not take (an error, a rare shape) is read again from the start, through
+///   the same open file, by the reference reader, which words the error;
+/// - anything else (a FIFO, `<(…)`, a device) cannot be read twice, so it is read as standard
+///   input is ([`read_from`]): an LCOV tracefile streamed, an llvm-cov JSON export held whole in
+///   memory while it is parsed, so that an error's line and column are those of that one read.
 ///
 /// Errors: as [`read_from`]; the file cannot be opened or read.
 pub fn read_file(origin: &str, path: &Path, detail: Detail<'_>) -> Result<Report> {
     let file = std::fs::File::open(path)
         .map_err(|e| Error::new(format!("{origin}: cannot read the report: {e}")))?;
-    let mut input = std::io::BufReader::new(file);
+    if !file.metadata().is_ok_and(|meta| meta.is_file()) {
+        return read_stream(origin, &mut std::io::BufReader::new(&file), detail);
+    }
+    let mut input = std::io::BufReader::new(&file);
     let mut head = Vec::new();
     let first = first_byte(origin, &mut input, &mut head)?;
     let mut input = std::io::Cursor::new(head).chain(input);
     match first {
         Some(b'{') => {
-            let mut reread = || std::fs::read(path);
+            let mut reread = || {
+                let mut bytes = Vec::new();
+                (&file)
+                    .seek(std::io::SeekFrom::Start(0))
+                    .and_then(|_| (&file).read_to_end(&mut bytes))
+                    .map(|_| bytes)
+            };
             llvm_json::read_stream(origin, &mut input, detail, &mut reread)
         }
         Some(first) if refused(first) => Err(neither(origin, first)),
@@ -379,6 +394,64 @@ mod tests {
             .map(|_| ())
             .expect_err("read error");
         assert_eq!(e, "r:2: cannot read the report: disk on fire");
+    }
+
+    /// Writes `text` into the FIFO `fifo` on a thread of its own, reads the FIFO as a report
+    /// file on another, and gives the result (or "hung" after 20 s, for a reader that opens
+    /// the FIFO a second time and waits for ever).
+    #[cfg(unix)]
+    fn through_fifo(fifo: &Path, text: &'static [u8]) -> std::result::Result<Report, String> {
+        let writer = {
+            let fifo = fifo.to_path_buf();
+            std::thread::spawn(move || std::fs::write(fifo, text))
+        };
+        let (done, result) = std::sync::mpsc::channel();
+        let path = fifo.to_path_buf();
+        std::thread::spawn(move || {
+            let read = read_file("r", &path, Detail::All).map_err(|e| e.message().to_string());
+            let _ = done.send(read);
+        });
+        let got = result
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .unwrap_or_else(|_| Err("hung".to_string()));
+        writer.join().expect("writer").expect("write");
+        got
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_read_once_and_errors_carry_their_position() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fifo = dir.path().join("r.json");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo");
+        assert!(made.success());
+        let report = through_fifo(&fifo, JSON.as_bytes()).expect("a valid export");
+        assert_eq!(report.files.len(), 1);
+        let version = b"{\"type\":\"llvm.coverage.json.export\",\"version\":\"9.0\",\"data\":[]}";
+        let e = through_fifo(&fifo, version)
+            .map(|_| ())
+            .expect_err("version 9");
+        assert!(
+            e.starts_with("r:1:51: unsupported llvm-cov JSON export version \"9.0\""),
+            "{e}"
+        );
+        // A syntax error at byte 300 of one line.
+        let mut broken =
+            br#"{"type":"llvm.coverage.json.export","version":"2.0.1","data":["#.to_vec();
+        broken.resize(299, b' ');
+        broken.extend_from_slice(b"x]}");
+        let e = through_fifo(&fifo, broken.leak())
+            .map(|_| ())
+            .expect_err("x");
+        assert!(
+            e.starts_with("r:1:300: not valid JSON: expected value"),
+            "{e}"
+        );
+        let report = through_fifo(&fifo, b"SF:a.rs\nDA:1,1\nend_of_record\n").expect("LCOV");
+        assert!(matches!(report.kind, ReportKind::Lcov), "{:?}", report.kind);
     }
 
     #[test]
