@@ -12,11 +12,13 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use crate::error::{Error, Result};
+use crate::identity::Identity;
 use crate::ignore;
+use crate::judge::Dropped;
 use crate::judge::{self, Verdict};
 use crate::measure::{self, Part};
 use crate::model::Metric;
-use crate::paths::{self, Location, Remap, Resolver};
+use crate::paths::{self, Location, PathCase, Remap, Resolver};
 use crate::platform::{self, Activation, Platform, PlatformOptions};
 use crate::policy::Policy;
 use crate::render::{ConditionFacts, Facts, RosterFacts, SuiteFacts, TargetFacts};
@@ -41,6 +43,8 @@ pub struct CheckOptions {
     pub cwd: PathBuf,
     /// `--target`, `--cfg`, `--features`: the platform conditional exclusions are decided for.
     pub platform: PlatformOptions,
+    /// `--path-case`: how report paths are compared with the files on disk.
+    pub path_case: PathCase,
 }
 
 /// The result of a check: the facts it was judged under and the verdict.
@@ -178,8 +182,8 @@ fn judge_with(
     let needed = |name: &str| found.wait().may_mark(&plain.resolve(name));
     let reports = read_reports(opts, &opts.reports, detail_for(opts.reports.len(), &needed))?;
     let sources = found.wait();
-    let resolver = resolver(setup, opts, &reports);
-    let parts = resolve_parts(&reports, &resolver);
+    let identity = Identity::new(&root, sources.walked());
+    let Resolved { parts, spellings } = resolve_parts(&reports, setup, opts, &identity)?;
     let locations: BTreeSet<Location> = parts.keys().cloned().collect();
     let scope = scope::resolve(
         &locations,
@@ -187,7 +191,7 @@ fn judge_with(
         &setup.activations,
         Path::new(&root),
         opts.walk,
-        sources.walked(),
+        identity.walked(),
     )?;
     let measured_parts: BTreeMap<String, Vec<Part<'_>>> = parts
         .into_iter()
@@ -205,8 +209,12 @@ fn judge_with(
         BTreeMap::new()
     };
     let measured = measure::measure(&measured_parts, &ignores)?;
-    let verdict = judge::evaluate(&scope, &measured, policy);
-    let facts = facts(setup, &reports, opts.walk, verified);
+    let mut verdict = judge::evaluate(&scope, &measured, policy);
+    verdict.dropped = dropped(&scope.outside_include, &spellings);
+    let mut facts = facts(setup, &reports, opts.walk, verified);
+    facts
+        .warnings
+        .extend(idle_reports(&reports, &scope, &spellings));
     drop((measured, measured_parts));
     // Freeing every record read takes a while: a worker does it while the verdict is rendered.
     rayon::spawn(move || drop(reports));
@@ -305,8 +313,9 @@ pub fn executed(
     reports: &[String],
 ) -> Result<BTreeSet<String>> {
     let reports = read_reports(opts, reports, detail_for(reports.len(), &|_| false))?;
-    let resolver = resolver(setup, opts, &reports);
-    let inside: BTreeMap<String, Vec<Part<'_>>> = resolve_parts(&reports, &resolver)
+    let identity = Identity::new(&setup.root, None);
+    let inside: BTreeMap<String, Vec<Part<'_>>> = resolve_parts(&reports, setup, opts, &identity)?
+        .parts
         .into_iter()
         .filter_map(|(loc, parts)| match loc {
             Location::Inside(rel) => Some((rel, parts)),
@@ -331,10 +340,13 @@ fn read_reports(opts: &CheckOptions, names: &[String], detail: Detail<'_>) -> Re
             "`-` (standard input) is given more than once; stdin can be read only once",
         ));
     }
-    names
+    let mut reports = names
         .iter()
         .map(|r| read_report(&opts.cwd, r, detail))
-        .collect()
+        .collect::<Result<Vec<_>>>()?;
+    // Shards are one run: their order on the command line changes nothing.
+    reports.sort_by(|a, b| a.origin.cmp(&b.origin));
+    Ok(reports)
 }
 
 fn facts(setup: &Setup, reports: &[Report], walked: bool, verified: bool) -> Facts {
@@ -439,19 +451,6 @@ fn root_folder(opts: &CheckOptions, policy: &Policy) -> String {
     paths::normalize(&folder.to_string_lossy())
 }
 
-fn resolver(setup: &Setup, opts: &CheckOptions, reports: &[Report]) -> Resolver {
-    let hint = (opts.root.is_none() && setup.policy.root.is_none())
-        .then(|| reports.iter().find_map(|r| r.manifest_path.as_deref()))
-        .flatten()
-        .map(|manifest| {
-            let normalized = paths::normalize(manifest);
-            normalized
-                .rsplit_once('/')
-                .map_or(String::new(), |(dir, _)| dir.to_string())
-        });
-    Resolver::new(&setup.root, setup.remaps.clone(), hint)
-}
-
 /// A relative `TO` is relative to the current folder, as a user typing the flag expects.
 fn anchor(remap: Remap, cwd: &str) -> Remap {
     if paths::is_absolute(&remap.to) {
@@ -464,23 +463,100 @@ fn anchor(remap: Remap, cwd: &str) -> Remap {
     }
 }
 
+/// The report files by the name [`Identity`] gives them: their parts, and the spellings
+/// (report, path as written) they were named by.
+#[derive(Default)]
+struct Resolved<'a> {
+    parts: BTreeMap<Location, Vec<Part<'a>>>,
+    spellings: BTreeMap<Location, BTreeSet<(String, String)>>,
+}
+
+/// Names every file of every report, each report with its own resolver (see
+/// [`Identity::resolver`]).
+///
+/// Errors (exit 2): a path of a report recorded on a case-insensitive system that two files on
+/// disk match.
 fn resolve_parts<'a>(
     reports: &'a [Report],
-    resolver: &Resolver,
-) -> BTreeMap<Location, Vec<Part<'a>>> {
-    let mut parts: BTreeMap<Location, Vec<Part<'a>>> = BTreeMap::new();
+    setup: &Setup,
+    opts: &CheckOptions,
+    identity: &Identity,
+) -> Result<Resolved<'a>> {
+    let mut resolved = Resolved::default();
     for report in reports {
+        let resolver = identity.resolver(report, &setup.remaps, opts.path_case);
         for file in &report.files {
-            parts
-                .entry(resolver.resolve(&file.path))
+            let location = identity.locate(&resolver, &file.path).map_err(|e| {
+                Error::new(format!(
+                    "{}: `{}`: {}",
+                    report.origin,
+                    report::clip(&file.path),
+                    e.message()
+                ))
+            })?;
+            resolved
+                .spellings
+                .entry(location.clone())
                 .or_default()
-                .push(Part {
-                    report,
-                    coverage: &file.coverage,
-                });
+                .insert((report.origin.clone(), file.path.clone()));
+            resolved.parts.entry(location).or_default().push(Part {
+                report,
+                coverage: &file.coverage,
+            });
         }
     }
-    parts
+    Ok(resolved)
+}
+
+/// Every report file the scope dropped (outside the root, or selected by no `include` glob),
+/// once per spelling, in path order.
+fn dropped(
+    outside: &BTreeMap<Location, scope::Why>,
+    spellings: &BTreeMap<Location, BTreeSet<(String, String)>>,
+) -> Vec<Dropped> {
+    outside
+        .iter()
+        .flat_map(|(location, why)| {
+            spellings
+                .get(location)
+                .into_iter()
+                .flatten()
+                .map(move |(report, path)| Dropped {
+                    report: report.clone(),
+                    path: path.clone(),
+                    name: location.as_str().to_string(),
+                    why: *why,
+                })
+        })
+        .collect()
+}
+
+/// A warning for each report that gives no in-scope file: its files are all outside the root
+/// or `include`, most often because their paths need `--remap-path-prefix`.
+fn idle_reports(
+    reports: &[Report],
+    scope: &scope::Scope,
+    spellings: &BTreeMap<Location, BTreeSet<(String, String)>>,
+) -> Vec<String> {
+    let busy: BTreeSet<&str> = spellings
+        .iter()
+        .filter(|(location, _)| !scope.outside_include.contains_key(*location))
+        .flat_map(|(_, spelled)| spelled.iter().map(|(report, _)| report.as_str()))
+        .collect();
+    reports
+        .iter()
+        .filter(|r| !busy.contains(r.origin.as_str()))
+        .map(|r| {
+            let example = r.files.first().map_or("", |f| f.path.as_str());
+            format!(
+                "{}: none of its {} file(s) is in scope (e.g. `{}`); did you forget \
+                 `--remap-path-prefix FROM=TO` or `--root`?",
+                r.origin,
+                r.files.len(),
+                report::clip(example)
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -36,13 +36,32 @@ pub enum Class {
     Unmeasured(String),
 }
 
+/// Why a report file is not in scope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Why {
+    /// It lies outside the root.
+    OutsideRoot,
+    /// It lies below the root, but no `include` glob selects it.
+    NotIncluded,
+}
+
+impl Why {
+    /// The reason as the outputs word it: `outside the root`, `not selected by include`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Why::OutsideRoot => "outside the root",
+            Why::NotIncluded => "not selected by include",
+        }
+    }
+}
+
 /// The scope of one check.
 #[derive(Debug, Clone, Default)]
 pub struct Scope {
     /// Every in-scope file by root-relative path, with its class.
     pub files: BTreeMap<String, Class>,
-    /// Report files that are outside the root or match no include glob (display paths).
-    pub outside_include: BTreeSet<String>,
+    /// Report files that are outside the root or match no include glob, with why.
+    pub outside_include: BTreeMap<Location, Why>,
     /// True when the root was walked for files no report mentions.
     pub walked: bool,
     /// Indices of the `[[exclude]]` entries that are inactive on this leg, in policy order.
@@ -93,8 +112,15 @@ pub fn resolve(
             Location::Inside(rel) if included(rel) => {
                 reported.insert(rel.clone());
             }
-            other => {
-                scope.outside_include.insert(other.as_str().to_string());
+            Location::Inside(_) => {
+                scope
+                    .outside_include
+                    .insert(location.clone(), Why::NotIncluded);
+            }
+            Location::Outside(_) => {
+                scope
+                    .outside_include
+                    .insert(location.clone(), Why::OutsideRoot);
             }
         }
     }
