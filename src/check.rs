@@ -483,8 +483,9 @@ fn resolve_parts<'a>(
     identity: &Identity,
 ) -> Result<Resolved<'a>> {
     let mut resolved = Resolved::default();
+    let hints = opts.root.is_none() && setup.policy.root.is_none();
     for report in reports {
-        let resolver = identity.resolver(report, &setup.remaps, opts.path_case);
+        let resolver = identity.resolver(report, &setup.remaps, opts.path_case, hints);
         for file in &report.files {
             let location = identity.locate(&resolver, &file.path).map_err(|e| {
                 Error::new(format!(

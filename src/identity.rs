@@ -71,13 +71,20 @@ impl Identity {
     /// manifest folder as a hint, and its relative paths anchored at the root or, for an
     /// export that records a `manifest_path`, at the cargo workspace root above the root when
     /// more of its files exist there (`cargo llvm-cov --remap-path-prefix` writes paths relative
-    /// to the workspace root). The manifest folder is a hint only when it is not a local folder
-    /// (the report was made elsewhere).
-    pub fn resolver(&self, report: &Report, remaps: &[Remap], case: PathCase) -> Resolver {
+    /// to the workspace root). The manifest folder is a hint when `hints` is set (no `--root`,
+    /// no policy `root`) and it is not a local folder (the report was made elsewhere).
+    pub fn resolver(
+        &self,
+        report: &Report,
+        remaps: &[Remap],
+        case: PathCase,
+        hints: bool,
+    ) -> Resolver {
         let fold = case.folds(report.files.iter().map(|f| f.path.as_str()));
         let hint = report
             .manifest_path
             .as_deref()
+            .filter(|_| hints)
             .map(manifest_folder)
             .filter(|folder| !Path::new(folder).is_dir());
         let manifest = report.manifest_path.is_some();
