@@ -24,7 +24,7 @@ use crate::policy::Policy;
 use crate::render::{ConditionFacts, Facts, RosterFacts, SuiteFacts, TargetFacts};
 use crate::report::{self, Detail, Report};
 use crate::roster::{self, Roster};
-use crate::scope::{self, Class};
+use crate::scope::{self, Class, Spellings};
 
 /// Inputs of a check, as given on the command line.
 #[derive(Debug, Clone, Default)]
@@ -184,9 +184,8 @@ fn judge_with(
     let sources = found.wait();
     let identity = Identity::new(&root, sources.walked());
     let Resolved { parts, spellings } = resolve_parts(&reports, setup, opts, &identity)?;
-    let locations: BTreeSet<Location> = parts.keys().cloned().collect();
     let scope = scope::resolve(
-        &locations,
+        &spellings,
         policy,
         &setup.activations,
         Path::new(&root),
@@ -468,7 +467,7 @@ fn anchor(remap: Remap, cwd: &str) -> Remap {
 #[derive(Default)]
 struct Resolved<'a> {
     parts: BTreeMap<Location, Vec<Part<'a>>>,
-    spellings: BTreeMap<Location, BTreeSet<(String, String)>>,
+    spellings: Spellings,
 }
 
 /// Names every file of every report, each report with its own resolver (see
@@ -511,10 +510,7 @@ fn resolve_parts<'a>(
 
 /// Every report file the scope dropped (outside the root, or selected by no `include` glob),
 /// once per spelling, in path order.
-fn dropped(
-    outside: &BTreeMap<Location, scope::Why>,
-    spellings: &BTreeMap<Location, BTreeSet<(String, String)>>,
-) -> Vec<Dropped> {
+fn dropped(outside: &BTreeMap<Location, scope::Why>, spellings: &Spellings) -> Vec<Dropped> {
     outside
         .iter()
         .flat_map(|(location, why)| {
@@ -534,11 +530,7 @@ fn dropped(
 
 /// A warning for each report that gives no in-scope file: its files are all outside the root
 /// or `include`, most often because their paths need `--remap-path-prefix`.
-fn idle_reports(
-    reports: &[Report],
-    scope: &scope::Scope,
-    spellings: &BTreeMap<Location, BTreeSet<(String, String)>>,
-) -> Vec<String> {
+fn idle_reports(reports: &[Report], scope: &scope::Scope, spellings: &Spellings) -> Vec<String> {
     let busy: BTreeSet<&str> = spellings
         .iter()
         .filter(|(location, _)| !scope.outside_include.contains_key(*location))

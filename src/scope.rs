@@ -36,6 +36,10 @@ pub enum Class {
     Unmeasured(String),
 }
 
+/// Every report file by the name covgate gave it, with its spellings: (report, path as the
+/// report writes it).
+pub type Spellings = BTreeMap<Location, BTreeSet<(String, String)>>;
+
 /// Why a report file is not in scope.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Why {
@@ -84,7 +88,7 @@ pub struct Scope {
 ///
 /// Without `walk` the globs are not checked, since the sources are not at hand.
 pub fn resolve(
-    report_files: &BTreeSet<Location>,
+    report_files: &Spellings,
     policy: &Policy,
     activations: &[Activation],
     root: &Path,
@@ -107,7 +111,7 @@ pub fn resolve(
         )));
     }
     let mut reported = BTreeSet::new();
-    for location in report_files {
+    for location in report_files.keys() {
         match location {
             Location::Inside(rel) if included(rel) => {
                 reported.insert(rel.clone());
@@ -124,21 +128,13 @@ pub fn resolve(
             }
         }
     }
-    if reported.is_empty() {
-        return Err(irrelevant_report(report_files, policy, root));
-    }
     let on_disk = match (walk, walked) {
         (true, Some(walked)) => walked.clone(),
         (true, None) => walk_root(root, &included)?,
         (false, _) => BTreeSet::new(),
     };
-    if walk && on_disk.is_empty() {
-        return Err(Error::new(format!(
-            "{}: `include` ({}) matches no file under the root {}; fix the globs or `root`",
-            policy.file.display(),
-            globs(policy),
-            root.display()
-        )));
+    if reported.is_empty() {
+        return Err(irrelevant_report(report_files, &on_disk, policy, root));
     }
     for rel in reported.iter().chain(on_disk.difference(&reported)) {
         let excluded = active.iter().copied().find(|&i| {
@@ -176,16 +172,44 @@ fn globs(policy: &Policy) -> String {
         .join(", ")
 }
 
-fn irrelevant_report(report_files: &BTreeSet<Location>, policy: &Policy, root: &Path) -> Error {
-    let sample: Vec<&str> = report_files.iter().take(3).map(Location::as_str).collect();
+fn irrelevant_report(
+    report_files: &Spellings,
+    on_disk: &BTreeSet<String>,
+    policy: &Policy,
+    root: &Path,
+) -> Error {
+    let sample: Vec<&str> = report_files.keys().take(3).map(Location::as_str).collect();
+    let example = remap_example(report_files, on_disk, root)
+        .map(|remap| format!(", e.g. --remap-path-prefix {remap}"))
+        .unwrap_or_default();
     Error::new(format!(
         "no file in the report(s) is selected by `include` ({}) under the root {}; the report names {} file(s), e.g. {}. \
-         If the report was made elsewhere, pass --root or --remap-path-prefix FROM=TO",
+         If the report was made elsewhere, pass --root or --remap-path-prefix FROM=TO{example}",
         globs(policy),
         root.display(),
         report_files.len(),
         sample.join(", ")
     ))
+}
+
+/// A `--remap-path-prefix` value that would bring a report file onto a file on disk: the first
+/// report path (as written, normalised) that ends in an in-scope file under the root, its
+/// leading part mapped to the root.
+fn remap_example(
+    report_files: &Spellings,
+    on_disk: &BTreeSet<String>,
+    root: &Path,
+) -> Option<String> {
+    report_files
+        .values()
+        .flatten()
+        .map(|(_, raw)| paths::normalize(raw))
+        .find_map(|path| {
+            on_disk.iter().find_map(|file| {
+                let from = path.strip_suffix(file.as_str())?.strip_suffix('/')?;
+                (!from.is_empty()).then(|| format!("{from}={}", root.display()))
+            })
+        })
 }
 
 /// Every glob of the policy must match an in-scope file (reported or on disk). An `include`
@@ -245,12 +269,10 @@ fn classify_unreported(file: &Path) -> Class {
     }
 }
 
-/// Walks `root` for files whose relative path satisfies `included`, skipping hidden folders,
-/// `target/` at the root and any folder holding a `CACHEDIR.TAG` (cargo's build folders).
-/// The caller has checked that `root` is a folder.
 /// The files under `root` that an `include` glob of `policy` selects, root-relative and
 /// `/`-separated, as [`resolve`] walks them (hidden folders, `target/` at the top and folders
-/// holding a `CACHEDIR.TAG` are skipped; links to folders are not followed).
+/// holding a `CACHEDIR.TAG` are skipped; symbolic links are followed, except into a loop, and a
+/// link to nothing is skipped).
 ///
 /// Errors: an entry that cannot be read while walking.
 pub fn walk(root: &Path, policy: &Policy) -> Result<BTreeSet<String>> {
@@ -260,15 +282,18 @@ pub fn walk(root: &Path, policy: &Policy) -> Result<BTreeSet<String>> {
 fn walk_root(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<BTreeSet<String>> {
     let mut found = BTreeSet::new();
     let walker = WalkDir::new(root)
-        .follow_links(false)
+        .follow_links(true)
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !skipped(e));
     for entry in walker {
-        let entry = entry.map_err(|e| Error::new(format!("walking {}: {e}", root.display())))?;
-        // A symbolic link to a file is a source file too (skipping it would pass it unseen);
-        // links to folders are not followed, so a link loop ends at once.
-        let is_file = entry.file_type().is_file() || entry.path().is_file();
-        if !is_file {
+        // Links are followed (a folder reached through a link holds sources like any other);
+        // a link loop, or a link to nothing, holds no source file.
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) if e.loop_ancestor().is_some() || dangling(&e) => continue,
+            Err(e) => return Err(Error::new(format!("walking {}: {e}", root.display()))),
+        };
+        if !entry.file_type().is_file() {
             continue;
         }
         let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
@@ -278,6 +303,15 @@ fn walk_root(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<BTreeSet<St
         }
     }
     Ok(found)
+}
+
+/// True for the error of an entry below the root that is gone: a symbolic link whose target
+/// does not exist.
+fn dangling(error: &walkdir::Error) -> bool {
+    error.depth() > 0
+        && error
+            .io_error()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::NotFound)
 }
 
 fn skipped(entry: &DirEntry) -> bool {
@@ -329,7 +363,11 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir_all(dir.path().join("src")).expect("mkdir");
         std::fs::write(dir.path().join("src/win.rs"), "fn f() {}\n").expect("write");
-        let reported: BTreeSet<Location> = [Location::Inside("src/win.rs".to_string())].into();
+        let reported: Spellings = [(
+            Location::Inside("src/win.rs".to_string()),
+            BTreeSet::from([("r".to_string(), "src/win.rs".to_string())]),
+        )]
+        .into();
         // Inactive: the unconditional third entry excludes the file; the second is not stale.
         let scope = resolve(
             &reported,

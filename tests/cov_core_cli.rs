@@ -398,18 +398,21 @@ fn files_on_disk_get_their_class_and_build_folders_are_skipped() {
 }
 
 #[test]
-fn an_include_that_matches_nothing_on_disk_is_an_error() {
+fn an_include_that_only_report_files_match_is_live() {
+    // No source on disk: a glob is dead only when it matches nothing on disk and nothing in the
+    // reports, so the report's files are judged, with the walk as without it.
     let sb = Sandbox::new();
     sb.policy("[measure]\ninclude = [\"src/**/*.rs\"]\n");
     let run = walk_run(&sb, &[]);
-    assert_error(
-        &run,
-        "coverage-policy.toml: `include` (src/**/*.rs) matches no file under the root",
-    );
-    // Without the walk the report alone is judged.
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(doc["facts"]["walked"], true);
+    assert_eq!(metric(&doc, "src/gen.rs", "lines"), "31/38 fail");
+    assert_eq!(doc["summary"]["unmeasured"], 0);
     let run = walk_run(&sb, &["--no-walk"]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert_eq!(run.json()["facts"]["walked"], false);
+    assert_eq!(metric(&run.json(), "src/gen.rs", "lines"), "31/38 fail");
 }
 
 #[test]
