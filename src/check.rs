@@ -443,11 +443,22 @@ fn read_report(cwd: &Path, name: &str, detail: Detail<'_>) -> Result<Report> {
 
 fn root_folder(opts: &CheckOptions, policy: &Policy) -> String {
     let folder = match (&opts.root, &policy.root) {
-        (Some(root), _) => opts.cwd.join(root),
-        (None, Some(root)) => opts.cwd.join(policy.folder()).join(root),
+        (Some(root), _) => within(&opts.cwd, root),
+        (None, Some(root)) => within(&opts.cwd.join(policy.folder()), Path::new(root)),
         (None, None) => opts.cwd.join(policy.folder()),
     };
     paths::normalize(&folder.to_string_lossy())
+}
+
+/// `path` taken relative to `base` unless it is absolute, on this system or as a Windows path
+/// (`D:\\a\\p`, a root matching reports recorded on Windows, with `--no-walk`).
+fn within(base: &Path, path: &Path) -> PathBuf {
+    let spelled = paths::normalize(&path.to_string_lossy());
+    if paths::is_absolute(&spelled) {
+        PathBuf::from(spelled)
+    } else {
+        base.join(path)
+    }
 }
 
 /// A relative `TO` is relative to the current folder, as a user typing the flag expects.
@@ -481,8 +492,8 @@ fn resolve_parts<'a>(
     opts: &CheckOptions,
     identity: &Identity,
 ) -> Result<Resolved<'a>> {
-    let mut resolved = Resolved::default();
     let hints = opts.root.is_none() && setup.policy.root.is_none();
+    let mut named = Vec::new();
     for report in reports {
         let resolver = identity.resolver(report, &setup.remaps, opts.path_case, hints);
         for file in &report.files {
@@ -494,18 +505,45 @@ fn resolve_parts<'a>(
                     e.message()
                 ))
             })?;
-            resolved
-                .spellings
-                .entry(location.clone())
-                .or_default()
-                .insert((report.origin.clone(), file.path.clone()));
-            resolved.parts.entry(location).or_default().push(Part {
-                report,
-                coverage: &file.coverage,
-            });
+            named.push((report, file, location, resolver.folds()));
         }
     }
+    // Names from case-insensitive reports that differ only by case (files not on disk, which
+    // have no on-disk spelling to take) are one file, under the spelling that sorts last (lower
+    // case sorts after upper case), whatever the order of the reports.
+    let mut last: BTreeMap<(bool, String), &Location> = BTreeMap::new();
+    for (_, _, location, _) in named.iter().filter(|named| named.3) {
+        let key = folded(location);
+        let kept = last.entry(key).or_insert(location);
+        *kept = (*kept).max(location);
+    }
+    let mut resolved = Resolved::default();
+    for (report, file, location, folds) in &named {
+        let location = if *folds {
+            last.get(&folded(location)).map_or(location, |kept| *kept)
+        } else {
+            location
+        }
+        .clone();
+        resolved
+            .spellings
+            .entry(location.clone())
+            .or_default()
+            .insert((report.origin.clone(), file.path.clone()));
+        resolved.parts.entry(location).or_default().push(Part {
+            report,
+            coverage: &file.coverage,
+        });
+    }
     Ok(resolved)
+}
+
+/// A name compared without case: inside or not, and the lower-case path.
+fn folded(location: &Location) -> (bool, String) {
+    (
+        matches!(location, Location::Inside(_)),
+        location.as_str().to_lowercase(),
+    )
 }
 
 /// Every report file the scope dropped (outside the root, or selected by no `include` glob),
