@@ -192,24 +192,38 @@ fn irrelevant_report(
     ))
 }
 
-/// A `--remap-path-prefix` value that would bring a report file onto a file on disk: the first
-/// report path (as written, normalised) that ends in an in-scope file under the root, its
-/// leading part mapped to the root.
+/// A `--remap-path-prefix` value that would bring a report file onto a file on disk: a report
+/// path (as written, normalised) that ends in an in-scope file under the root, its leading part
+/// mapped to the root. Of several, the leading part that ends like the root does wins
+/// (`crates/units` for the root `…/ws/crates/units`), then the first.
 fn remap_example(
     report_files: &Spellings,
     on_disk: &BTreeSet<String>,
     root: &Path,
 ) -> Option<String> {
-    report_files
+    let root = paths::normalize(&root.to_string_lossy());
+    let shared_tail = |from: &str| {
+        from.rsplit('/')
+            .zip(root.rsplit('/'))
+            .take_while(|(a, b)| a == b)
+            .count()
+    };
+    let candidates: Vec<String> = report_files
         .values()
         .flatten()
         .map(|(_, raw)| paths::normalize(raw))
-        .find_map(|path| {
+        .filter_map(|path| {
             on_disk.iter().find_map(|file| {
                 let from = path.strip_suffix(file.as_str())?.strip_suffix('/')?;
-                (!from.is_empty()).then(|| format!("{from}={}", root.display()))
+                (!from.is_empty()).then(|| from.to_string())
             })
         })
+        .collect();
+    let best = candidates
+        .iter()
+        .enumerate()
+        .max_by_key(|(at, from)| (shared_tail(from), std::cmp::Reverse(*at)))?;
+    Some(format!("{}={root}", best.1))
 }
 
 /// Every glob of the policy must match an in-scope file (reported or on disk). An `include`
