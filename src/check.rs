@@ -628,6 +628,47 @@ mod tests {
     }
 
     #[test]
+    fn executed_files_are_named_as_a_check_names_them() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("src")).expect("mkdir");
+        std::fs::write(root.join("coverage-policy.toml"), "").expect("policy");
+        for (name, text) in [
+            ("src/Ran.rs", "fn r() {}\n"),
+            ("src/idle.rs", "fn i() {}\n"),
+            ("ran.info", "SF:C:\\ci\\src\\ran.rs\nDA:1,1\nend_of_record\nSF:src/idle.rs\nDA:1,0\nend_of_record\nSF:/usr/x.rs\nDA:1,1\nend_of_record\n"),
+            ("twice.info", "SF:src/idle.rs\nDA:1,1\nend_of_record\n"),
+            ("twice.json", r#"{"type":"llvm.coverage.json.export","version":"2.0.1","data":[{"files":[{"filename":"src/idle.rs","summary":{"lines":{"count":1,"covered":1},"functions":{"count":1,"covered":1},"instantiations":{"count":1,"covered":1},"regions":{"count":1,"covered":1}}}]}]}"#),
+        ] {
+            std::fs::write(root.join(name), text).expect("write");
+        }
+        let opts = CheckOptions {
+            walk: true,
+            cwd: root.to_path_buf(),
+            remaps: vec![format!("C:/ci={}", root.display())],
+            ..CheckOptions::default()
+        };
+        let setup = Setup::load(&opts).expect("setup");
+        let run = |reports: &[&str]| {
+            let reports: Vec<String> = reports.iter().map(|r| r.to_string()).collect();
+            executed(&setup, &opts, &reports).map_err(|e| e.message().to_string())
+        };
+        // The Windows path takes the disk's spelling; a file that never ran, or lies outside
+        // the root, is not listed.
+        assert_eq!(run(&["ran.info"]), Ok(set(&["src/Ran.rs"])));
+        let e = run(&["missing.info"]).expect_err("missing");
+        assert!(e.starts_with("missing.info: cannot read the report"), "{e}");
+        let e = run(&["twice.info", "twice.json"]).expect_err("both formats");
+        assert!(
+            e.contains("named by both LCOV and llvm-cov JSON reports"),
+            "{e}"
+        );
+        std::fs::write(root.join("src/ran.rs"), "fn r() {}\n").expect("write");
+        let e = run(&["ran.info"]).expect_err("ambiguous");
+        assert!(e.contains("differ from it only by case"), "{e}");
+    }
+
+    #[test]
     fn several_reports_keep_every_record() {
         let none = |_: &str| false;
         assert_eq!(format!("{:?}", detail_for(1, &none)), "Detail::Needed(..)");

@@ -330,6 +330,64 @@ mod tests {
     }
 
     #[test]
+    fn folded_prefixes_compare_without_case() {
+        assert_eq!(strip_base_folded("/WS/a/x.rs", "/ws/A", true), Some("x.rs"));
+        assert_eq!(strip_base_folded("/WS/a/x.rs", "/ws/A", false), None);
+        assert_eq!(strip_base_folded("/ws", "/ws/a", true), None);
+        assert_eq!(strip_base_folded("/wsb/x", "/ws/a", true), None);
+        assert_eq!(strip_base_folded("/ws/ab", "/WS/A", true), None);
+        assert_eq!(strip_base_folded("C:/X", "c:/", true), Some("X"));
+        assert!(eq_folded("Straße.RS", "straße.rs"));
+        assert!(!eq_folded("a.rs", "b.rs"));
+    }
+
+    #[test]
+    fn windows_paths_are_recognised_by_drive_or_backslash() {
+        assert!(recorded_on_windows(r"src\lib.rs"));
+        assert!(recorded_on_windows("d:/a/lib.rs"));
+        assert!(!recorded_on_windows("/ci/src/lib.rs"));
+        assert!(!recorded_on_windows("1:/x"));
+        let paths = || ["/a", r"C:\a"].into_iter();
+        assert!(PathCase::Auto.folds(paths()));
+        assert!(!PathCase::Auto.folds(["/a"].into_iter()));
+        assert!(!PathCase::Sensitive.folds(paths()));
+        assert!(PathCase::Insensitive.folds(["/a"].into_iter()));
+    }
+
+    #[test]
+    fn an_anchored_folding_resolver_places_relative_and_hinted_paths_at_the_anchor() {
+        let res = Resolver::new(
+            "/ws/crates/units",
+            vec![Remap::parse("D:/CI=/ws").unwrap()],
+            Some("/ci/ws".into()),
+        )
+        .anchored("/ws")
+        .folding(true);
+        assert!(res.folds());
+        assert_eq!(
+            res.absolute("crates/app/src/lib.rs"),
+            "/ws/crates/app/src/lib.rs"
+        );
+        assert_eq!(
+            res.absolute(r"d:\ci\crates\units\src\lib.rs"),
+            "/ws/crates/units/src/lib.rs"
+        );
+        assert_eq!(
+            res.absolute("/CI/WS/crates/app/x.rs"),
+            "/ws/crates/app/x.rs"
+        );
+        assert_eq!(res.absolute("/usr/x.rs"), "/usr/x.rs");
+        assert_eq!(
+            res.resolve("/WS/Crates/Units/src/lib.rs"),
+            Location::Inside("src/lib.rs".into())
+        );
+        assert_eq!(
+            res.locate("/usr/x.rs"),
+            Location::Outside("/usr/x.rs".into())
+        );
+    }
+
+    #[test]
     fn remap_uses_last_equals_and_last_match() {
         let r = Remap::parse("/ci/a=b=/work").unwrap();
         assert_eq!(r.from, "/ci/a=b");

@@ -361,6 +361,46 @@ mod tests {
     }
 
     #[test]
+    fn the_remap_example_maps_the_part_before_a_file_on_disk_to_the_root() {
+        let spelled = |paths: &[&str]| -> Spellings {
+            paths
+                .iter()
+                .map(|p| {
+                    (
+                        Location::Outside(p.to_string()),
+                        BTreeSet::from([("r".to_string(), p.to_string())]),
+                    )
+                })
+                .collect()
+        };
+        let on_disk: BTreeSet<String> = ["src/lib.rs".to_string()].into();
+        let root = Path::new("/ws/crates/units");
+        // No report path ends in the file, or only without a `/` before it, or it is the whole path.
+        for paths in [
+            &["/ci/other.rs"][..],
+            &["/ci/xsrc/lib.rs"],
+            &["/src/lib.rs"],
+        ] {
+            assert_eq!(
+                remap_example(&spelled(paths), &on_disk, root),
+                None,
+                "{paths:?}"
+            );
+        }
+        // The leading part that ends like the root wins; else the first.
+        let report = spelled(&[r"crates\app\src\lib.rs", "crates/units/src/lib.rs"]);
+        assert_eq!(
+            remap_example(&report, &on_disk, root).as_deref(),
+            Some("crates/units=/ws/crates/units")
+        );
+        let report = spelled(&["/ci/b/src/lib.rs", "/ci/a/src/lib.rs"]);
+        assert_eq!(
+            remap_example(&report, &on_disk, root).as_deref(),
+            Some("/ci/a=/ws/crates/units")
+        );
+    }
+
+    #[test]
     fn inactive_exclusions_exclude_nothing_and_are_never_stale() {
         let policy = Policy::parse(
             Path::new("p.toml"),

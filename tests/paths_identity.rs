@@ -244,6 +244,15 @@ fn case28_a_member_policy_reads_workspace_relative_paths() {
     );
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert_units_fail(&run.json(), "src/lib.rs");
+    // Mapped onto the local workspace, every path exists from the root as from the workspace.
+    let local = format!("/ws/lengths={}", sb.path().display());
+    let run = run_in(
+        &sb,
+        "crates/units",
+        &["check", &abs, "--remap-path-prefix", &local],
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_units_fail(&run.json(), "src/lib.rs");
     // Without a mapping, the manifest folder (/ws/lengths) stands for the local workspace.
     let run = run_in(&sb, "crates/units", &["check", &abs]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
@@ -350,6 +359,13 @@ fn a_shard_with_no_file_in_scope_is_warned_of_and_its_files_are_named() {
          did you forget `--remap-path-prefix FROM=TO` or `--root`?\n\
          covgate: warning: other.info: none of its 1 file(s) is in scope (e.g. `notes/x.rs`); \
          did you forget `--remap-path-prefix FROM=TO` or `--root`?\n"
+    );
+    let run = sb.run(&["check", "other.info", "good.info"]);
+    assert!(
+        run.stdout
+            .contains("\noutside include: notes/x.rs (not selected by include)\nignored by"),
+        "{}",
+        run.stdout
     );
     let run = sb.run(&["check", "other.info", "good.info", "--format", "json"]);
     let doc = run.json();
