@@ -126,9 +126,13 @@ impl Identity {
     }
 
     /// `absolute` with each component spelled as on disk, found case-insensitively; from the
-    /// first component not on disk on, the spelling is kept.
+    /// first component not on disk on, the spelling is kept. Below the root only the part
+    /// after the root is looked up (the root is spelled by the user, not by the report).
     fn on_disk(&self, absolute: &str) -> Result<String> {
-        let (prefix, rest) = paths::split_prefix(absolute);
+        let (prefix, rest) = match paths::strip_base(absolute, &self.root) {
+            Some(rel) => (self.root.clone(), rel),
+            None => paths::split_prefix(absolute),
+        };
         let parts: Vec<&str> = rest.split('/').filter(|p| !p.is_empty()).collect();
         let mut path = prefix;
         for (at, part) in parts.iter().enumerate() {

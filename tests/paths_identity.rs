@@ -130,12 +130,18 @@ fn case_varied_windows_reports_take_the_disk_spelling() {
     assert_eq!(doc["summary"]["outside_include"], 0);
 
     let lcov = std::fs::read_to_string(input(C07, "input.info")).expect("lcov");
-    let varied = lcov.replace(r"wpaths\src\util\text.rs", r"WPATHS\SRC\Util\Text.rs");
+    let varied = lcov.replace(r"wpaths\src\util\text.rs", r"WPATHS\SRC\Util\Text.rs")
+        + "SF:C:\\Users\\ci\\.cargo\\registry\\x.rs\r\nDA:1,1\r\nend_of_record\r\n";
     assert_ne!(varied, lcov);
     let path = sb.write("varied.info", &varied);
     let run = check_windows(&sb, &[&path.display().to_string()], &[]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
-    assert_eq!(metric(&run.json(), "src/util/text.rs", "lines"), "5/6 fail");
+    let doc = run.json();
+    assert_eq!(metric(&doc, "src/util/text.rs", "lines"), "5/6 fail");
+    assert_eq!(
+        doc["dropped"][0]["name"],
+        "C:/Users/ci/.cargo/registry/x.rs"
+    );
 
     // `--path-case insensitive` folds a report with `/` paths too.
     let run = sb.run(&[
