@@ -6,7 +6,10 @@
 //! before it (and is dropped at the top of an absolute path), a drive letter is upper-cased
 //! (`c:\src` → `C:/src`). `--remap-path-prefix FROM=TO` then rewrites a leading `FROM` to `TO` as
 //! rustc's flag does (the last matching mapping wins), and relative report paths are taken as
-//! relative to the root.
+//! relative to the root, or to the anchor a [`Resolver`] is given (a report's own workspace
+//! root). A resolver for a report recorded on a case-insensitive system compares prefixes
+//! without case ([`PathCase`]). What the file system says (on-disk spelling, symbolic links) is
+//! decided after this, in [`crate::identity`].
 
 use crate::error::{Error, Result};
 

@@ -5,7 +5,7 @@
 //! exactly one class: measured (in a report, not excluded), excluded (an `[[exclude]]` covers
 //! it), no code (on disk only, a `.rs` file with nothing instrumentable), or unmeasured (on disk
 //! only, with code, or not parseable). Report files that match no include glob, or lie outside
-//! the root, are counted as "outside include" and not judged.
+//! the root, are counted as "outside include", each with why ([`Why`]), and not judged.
 //!
 //! A conditional `[[exclude]]` that does not apply on this leg (see [`crate::platform`]) is
 //! *inactive*: it excludes nothing, so the files it names are measured like any other (or fail
@@ -81,10 +81,11 @@ pub struct Scope {
 /// - with `walk`, the root is not a folder (checked first: a wrong root also makes the report
 ///   look irrelevant, and the root is the thing to fix);
 /// - no report file is selected by `include` (an irrelevant report, or paths that need
-///   `--root`/`--remap-path-prefix`);
-/// - with `walk`, `include` matches nothing on disk;
-/// - with `walk`, an `include` glob that matches no in-scope file (dead: nothing on disk or in
-///   the reports), or an `[[exclude]]` glob that matches no in-scope file (stale).
+///   `--root`/`--remap-path-prefix`; the message suggests a mapping when a report path ends in
+///   a file on disk);
+/// - with `walk`, an `include` glob that matches no in-scope file (dead: nothing on disk and
+///   nothing in the reports; a glob only report files match is live), or an `[[exclude]]` glob
+///   that matches no in-scope file (stale).
 ///
 /// Without `walk` the globs are not checked, since the sources are not at hand.
 pub fn resolve(
