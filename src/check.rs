@@ -547,7 +547,7 @@ fn folded(location: &Location) -> (bool, String) {
 }
 
 /// Every report file the scope dropped (outside the root, or selected by no `include` glob),
-/// once per spelling, in path order.
+/// once per spelling: root-relative names first, then absolute ones, each in path order.
 fn dropped(outside: &BTreeMap<Location, scope::Why>, spellings: &Spellings) -> Vec<Dropped> {
     outside
         .iter()

@@ -127,8 +127,9 @@ pub struct Verdict {
     pub files: Vec<FileVerdict>,
     /// Report files outside the root or the include globs.
     pub outside_include: usize,
-    /// Each spelling of those files, with its report and why it was dropped, in path order
-    /// (filled by [`crate::check`], which knows the spellings).
+    /// Each spelling of those files, with its report and why it was dropped: root-relative
+    /// names first, then absolute ones, each in path order (filled by [`crate::check`], which
+    /// knows the spellings).
     pub dropped: Vec<Dropped>,
     /// Metrics that were unavailable for at least one measured file.
     pub unavailable: Vec<Metric>,

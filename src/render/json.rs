@@ -18,7 +18,8 @@
 //! ```
 //! `dropped` lists every report file that is not judged, once per report and spelling: `path` as
 //! the report spells it, `name` as covgate resolved it (root-relative, or absolute outside the
-//! root), `why` is `outside the root` or `not selected by include`; in `name` order.
+//! root), `why` is `outside the root` or `not selected by include`; root-relative names first,
+//! then absolute ones, each in path order.
 //! `path` is root-relative with `/` separators; `status` is `pass`, `fail`, `unmeasured`,
 //! `excluded` or `no-code`; a metric's `status` is `pass`, `fail`, `vacuous` or `unavailable`
 //! (then `covered` and `total` are `null`). Files come failing first, then by path. A failing
