@@ -214,9 +214,11 @@ fn remap_example(
         .flatten()
         .map(|(_, raw)| paths::normalize(raw))
         .filter_map(|path| {
-            on_disk.iter().find_map(|file| {
-                let from = path.strip_suffix(file.as_str())?.strip_suffix('/')?;
-                (!from.is_empty()).then(|| from.to_string())
+            // Each `/` splits the path into a leading part and a file, longest file first.
+            path.match_indices('/').find_map(|(at, _)| {
+                let (from, rest) = path.split_at(at);
+                let file = rest.get(1..).unwrap_or_default();
+                (!from.is_empty() && on_disk.contains(file)).then(|| from.to_string())
             })
         })
         .collect();
