@@ -92,7 +92,7 @@ impl Identity {
         match self.workspace.as_deref() {
             Some(ws) if manifest && ws != self.root => {
                 let anchored = plain.clone().anchored(ws);
-                if found(report, &anchored) > found(report, &plain) {
+                if self.found(report, &anchored) > self.found(report, &plain) {
                     anchored
                 } else {
                     plain
@@ -107,12 +107,7 @@ impl Identity {
     /// Errors: when the resolver folds case, a folder holds two entries that differ only by
     /// case and the path could be either.
     pub fn locate(&self, resolver: &Resolver, raw: &str) -> Result<Location> {
-        let absolute = resolver.absolute(raw);
-        let spelled = if resolver.folds() {
-            self.on_disk(&absolute)?
-        } else {
-            absolute
-        };
+        let spelled = self.spelled(resolver, raw)?;
         let Some(real) = real(&spelled) else {
             return Ok(resolver.locate(&spelled));
         };
@@ -123,6 +118,28 @@ impl Identity {
             Some(rel) => Location::Inside(rel.to_string()),
             None => Location::Outside(real),
         })
+    }
+
+    /// The absolute local path of `raw`, spelled as on disk when the resolver folds case.
+    fn spelled(&self, resolver: &Resolver, raw: &str) -> Result<String> {
+        let absolute = resolver.absolute(raw);
+        if resolver.folds() {
+            self.on_disk(&absolute)
+        } else {
+            Ok(absolute)
+        }
+    }
+
+    /// How many of a report's files `resolver` places on an existing file.
+    fn found(&self, report: &Report, resolver: &Resolver) -> usize {
+        report
+            .files
+            .iter()
+            .filter(|f| {
+                self.spelled(resolver, &f.path)
+                    .is_ok_and(|path| Path::new(&path).exists())
+            })
+            .count()
     }
 
     /// `absolute` with each component spelled as on disk, found case-insensitively; from the
@@ -180,15 +197,6 @@ fn listing(dir: &str) -> Vec<String> {
         .collect();
     names.sort();
     names
-}
-
-/// How many of a report's files `resolver` places on an existing file.
-fn found(report: &Report, resolver: &Resolver) -> usize {
-    report
-        .files
-        .iter()
-        .filter(|f| Path::new(&resolver.absolute(&f.path)).exists())
-        .count()
 }
 
 /// The canonical path of an existing file or folder, normalised; `None` when it does not exist.

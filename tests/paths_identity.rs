@@ -279,6 +279,28 @@ fn case28_a_member_policy_reads_workspace_relative_paths() {
     assert_eq!(metric(&doc, "crates/app/src/lib.rs", "lines"), "9/9 pass");
 }
 
+/// The same export as recorded on Windows (`\\` separators, another case): the member policy
+/// reads it as it reads the original.
+#[test]
+fn case28_a_windows_recorded_workspace_export_from_a_member_policy() {
+    let sb = lengths();
+    let json = std::fs::read_to_string(input(C28, "input-remap.json")).expect("json");
+    let windows = json
+        .replace(
+            "\"crates/units/src/lib.rs\"",
+            r#""crates\\Units\\SRC\\lib.rs""#,
+        )
+        .replace("\"crates/app/src/lib.rs\"", r#""Crates\\app\\src\\Lib.rs""#);
+    assert_ne!(windows, json);
+    let path = sb.write("windows.json", &windows).display().to_string();
+    let run = run_in(&sb, "crates/units", &["check", &path]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_units_fail(&doc, "src/lib.rs");
+    assert_eq!(doc["dropped"][0]["path"], r"Crates\app\src\Lib.rs");
+    assert_eq!(doc["dropped"][0]["why"], "outside the root");
+}
+
 #[test]
 fn case28_lcov_relative_paths_ask_for_the_right_remapping() {
     let sb = lengths();
