@@ -100,6 +100,7 @@ fn check(args: &CheckArgs) -> ExitCode {
         root: args.root.clone(),
         remaps: args.remap_path_prefix.clone(),
         walk: !args.no_walk,
+        path_case: args.path_case,
         cwd: std::env::current_dir().unwrap_or_default(),
         platform: PlatformOptions {
             target: args.target.clone(),

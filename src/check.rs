@@ -12,17 +12,18 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use crate::error::{Error, Result};
+use crate::identity::Identity;
 use crate::ignore;
-use crate::judge::{self, Verdict};
+use crate::judge::{self, Dropped, Verdict};
 use crate::measure::{self, Part};
 use crate::model::Metric;
-use crate::paths::{self, Location, Remap, Resolver};
+use crate::paths::{self, Location, PathCase, Remap, Resolver};
 use crate::platform::{self, Activation, Platform, PlatformOptions};
 use crate::policy::Policy;
 use crate::render::{ConditionFacts, Facts, RosterFacts, SuiteFacts, TargetFacts};
 use crate::report::{self, Detail, Report};
 use crate::roster::{self, Roster};
-use crate::scope::{self, Class};
+use crate::scope::{self, Class, Spellings};
 
 /// Inputs of a check, as given on the command line.
 #[derive(Debug, Clone, Default)]
@@ -41,6 +42,8 @@ pub struct CheckOptions {
     pub cwd: PathBuf,
     /// `--target`, `--cfg`, `--features`: the platform conditional exclusions are decided for.
     pub platform: PlatformOptions,
+    /// `--path-case`: how report paths are compared with the files on disk.
+    pub path_case: PathCase,
 }
 
 /// The result of a check: the facts it was judged under and the verdict.
@@ -178,16 +181,15 @@ fn judge_with(
     let needed = |name: &str| found.wait().may_mark(&plain.resolve(name));
     let reports = read_reports(opts, &opts.reports, detail_for(opts.reports.len(), &needed))?;
     let sources = found.wait();
-    let resolver = resolver(setup, opts, &reports);
-    let parts = resolve_parts(&reports, &resolver);
-    let locations: BTreeSet<Location> = parts.keys().cloned().collect();
+    let identity = Identity::new(&root, sources.walked());
+    let Resolved { parts, spellings } = resolve_parts(&reports, setup, opts, &identity)?;
     let scope = scope::resolve(
-        &locations,
+        &spellings,
         policy,
         &setup.activations,
         Path::new(&root),
         opts.walk,
-        sources.walked(),
+        identity.walked(),
     )?;
     let measured_parts: BTreeMap<String, Vec<Part<'_>>> = parts
         .into_iter()
@@ -206,9 +208,13 @@ fn judge_with(
         BTreeMap::new()
     };
     let measured = measure::measure(&measured_parts, &ignores)?;
-    let verdict = judge::evaluate(&scope, &measured, policy);
+    let mut verdict = judge::evaluate(&scope, &measured, policy);
+    verdict.dropped = dropped(&scope.outside_include, &spellings);
     let mut facts = facts(setup, &reports, opts.walk, verified);
     facts.warnings.extend(notes);
+    facts
+        .warnings
+        .extend(idle_reports(&reports, &scope, &spellings));
     drop((measured, measured_parts));
     // Freeing every record read takes a while: a worker does it while the verdict is rendered.
     rayon::spawn(move || drop(reports));
@@ -313,8 +319,9 @@ pub fn executed(
     reports: &[String],
 ) -> Result<BTreeSet<String>> {
     let reports = read_reports(opts, reports, detail_for(reports.len(), &|_| false))?;
-    let resolver = resolver(setup, opts, &reports);
-    let inside: BTreeMap<String, Vec<Part<'_>>> = resolve_parts(&reports, &resolver)
+    let identity = Identity::new(&setup.root, None);
+    let inside: BTreeMap<String, Vec<Part<'_>>> = resolve_parts(&reports, setup, opts, &identity)?
+        .parts
         .into_iter()
         .filter_map(|(loc, parts)| match loc {
             Location::Inside(rel) => Some((rel, parts)),
@@ -339,10 +346,13 @@ fn read_reports(opts: &CheckOptions, names: &[String], detail: Detail<'_>) -> Re
             "`-` (standard input) is given more than once; stdin can be read only once",
         ));
     }
-    names
+    let mut reports = names
         .iter()
         .map(|r| read_report(&opts.cwd, r, detail))
-        .collect()
+        .collect::<Result<Vec<_>>>()?;
+    // Shards are one run: their order on the command line changes nothing.
+    reports.sort_by(|a, b| a.origin.cmp(&b.origin));
+    Ok(reports)
 }
 
 fn facts(setup: &Setup, reports: &[Report], walked: bool, verified: bool) -> Facts {
@@ -440,24 +450,22 @@ fn read_report(cwd: &Path, name: &str, detail: Detail<'_>) -> Result<Report> {
 
 fn root_folder(opts: &CheckOptions, policy: &Policy) -> String {
     let folder = match (&opts.root, &policy.root) {
-        (Some(root), _) => opts.cwd.join(root),
-        (None, Some(root)) => opts.cwd.join(policy.folder()).join(root),
+        (Some(root), _) => within(&opts.cwd, root),
+        (None, Some(root)) => within(&opts.cwd.join(policy.folder()), Path::new(root)),
         (None, None) => opts.cwd.join(policy.folder()),
     };
     paths::normalize(&folder.to_string_lossy())
 }
 
-fn resolver(setup: &Setup, opts: &CheckOptions, reports: &[Report]) -> Resolver {
-    let hint = (opts.root.is_none() && setup.policy.root.is_none())
-        .then(|| reports.iter().find_map(|r| r.manifest_path.as_deref()))
-        .flatten()
-        .map(|manifest| {
-            let normalized = paths::normalize(manifest);
-            normalized
-                .rsplit_once('/')
-                .map_or(String::new(), |(dir, _)| dir.to_string())
-        });
-    Resolver::new(&setup.root, setup.remaps.clone(), hint)
+/// `path` taken relative to `base` unless it is absolute, on this system or as a Windows path
+/// (`D:\\a\\p`, a root matching reports recorded on Windows, with `--no-walk`).
+fn within(base: &Path, path: &Path) -> PathBuf {
+    let spelled = paths::normalize(&path.to_string_lossy());
+    if paths::is_absolute(&spelled) {
+        PathBuf::from(spelled)
+    } else {
+        base.join(path)
+    }
 }
 
 /// A relative `TO` is relative to the current folder, as a user typing the flag expects.
@@ -472,23 +480,121 @@ fn anchor(remap: Remap, cwd: &str) -> Remap {
     }
 }
 
+/// The report files by the name [`Identity`] gives them: their parts, and the spellings
+/// (report, path as written) they were named by.
+#[derive(Default)]
+struct Resolved<'a> {
+    parts: BTreeMap<Location, Vec<Part<'a>>>,
+    spellings: Spellings,
+}
+
+/// Names every file of every report, each report with its own resolver (see
+/// [`Identity::resolver`]).
+///
+/// Errors (exit 2): a path of a report recorded on a case-insensitive system that two files on
+/// disk match.
 fn resolve_parts<'a>(
     reports: &'a [Report],
-    resolver: &Resolver,
-) -> BTreeMap<Location, Vec<Part<'a>>> {
-    let mut parts: BTreeMap<Location, Vec<Part<'a>>> = BTreeMap::new();
+    setup: &Setup,
+    opts: &CheckOptions,
+    identity: &Identity,
+) -> Result<Resolved<'a>> {
+    let hints = opts.root.is_none() && setup.policy.root.is_none();
+    let mut named = Vec::new();
     for report in reports {
+        let resolver = identity.resolver(report, &setup.remaps, opts.path_case, hints);
         for file in &report.files {
-            parts
-                .entry(resolver.resolve(&file.path))
-                .or_default()
-                .push(Part {
-                    report,
-                    coverage: &file.coverage,
-                });
+            let location = identity.locate(&resolver, &file.path).map_err(|e| {
+                Error::new(format!(
+                    "{}: `{}`: {}",
+                    report.origin,
+                    report::clip(&file.path),
+                    e.message()
+                ))
+            })?;
+            named.push((report, file, location, resolver.folds()));
         }
     }
-    parts
+    // Names from case-insensitive reports that differ only by case (files not on disk, which
+    // have no on-disk spelling to take) are one file, under the spelling that sorts last (lower
+    // case sorts after upper case), whatever the order of the reports.
+    let mut last: BTreeMap<(bool, String), &Location> = BTreeMap::new();
+    for (_, _, location, _) in named.iter().filter(|named| named.3) {
+        let key = folded(location);
+        let kept = last.entry(key).or_insert(location);
+        *kept = (*kept).max(location);
+    }
+    let mut resolved = Resolved::default();
+    for (report, file, location, folds) in &named {
+        let location = if *folds {
+            last.get(&folded(location)).map_or(location, |kept| *kept)
+        } else {
+            location
+        }
+        .clone();
+        resolved
+            .spellings
+            .entry(location.clone())
+            .or_default()
+            .insert((report.origin.clone(), file.path.clone()));
+        resolved.parts.entry(location).or_default().push(Part {
+            report,
+            coverage: &file.coverage,
+        });
+    }
+    Ok(resolved)
+}
+
+/// A name compared without case: inside or not, and the lower-case path.
+fn folded(location: &Location) -> (bool, String) {
+    (
+        matches!(location, Location::Inside(_)),
+        location.as_str().to_lowercase(),
+    )
+}
+
+/// Every report file the scope dropped (outside the root, or selected by no `include` glob),
+/// once per spelling: root-relative names first, then absolute ones, each in path order.
+fn dropped(outside: &BTreeMap<Location, scope::Why>, spellings: &Spellings) -> Vec<Dropped> {
+    outside
+        .iter()
+        .flat_map(|(location, why)| {
+            spellings
+                .get(location)
+                .into_iter()
+                .flatten()
+                .map(move |(report, path)| Dropped {
+                    report: report.clone(),
+                    path: path.clone(),
+                    name: location.as_str().to_string(),
+                    why: *why,
+                })
+        })
+        .collect()
+}
+
+/// A warning for each report that gives no in-scope file: its files are all outside the root
+/// or `include`, most often because their paths need `--remap-path-prefix`.
+fn idle_reports(reports: &[Report], scope: &scope::Scope, spellings: &Spellings) -> Vec<String> {
+    let busy: BTreeSet<&str> = spellings
+        .iter()
+        .filter(|(location, _)| !scope.outside_include.contains_key(*location))
+        .flat_map(|(_, spelled)| spelled.iter().map(|(report, _)| report.as_str()))
+        .collect();
+    reports
+        .iter()
+        .filter(|r| !busy.contains(r.origin.as_str()))
+        .map(|r| {
+            let example = r.files.first().map_or("", |f| f.path.as_str());
+            format!(
+                "{}: none of its {} file(s) is in scope (e.g. `{}`); did you forget \
+                 `--remap-path-prefix FROM=TO` or `--root`?",
+                r.origin,
+                r.files.len(),
+                report::clip(example)
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -527,6 +633,47 @@ mod tests {
         };
         assert!(!unwalked.may_mark(&inside("src/m.rs")));
         assert_eq!(unwalked.walked(), None);
+    }
+
+    #[test]
+    fn executed_files_are_named_as_a_check_names_them() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("src")).expect("mkdir");
+        std::fs::write(root.join("coverage-policy.toml"), "").expect("policy");
+        for (name, text) in [
+            ("src/Ran.rs", "fn r() {}\n"),
+            ("src/idle.rs", "fn i() {}\n"),
+            ("ran.info", "SF:C:\\ci\\src\\ran.rs\nDA:1,1\nend_of_record\nSF:src/idle.rs\nDA:1,0\nend_of_record\nSF:/usr/x.rs\nDA:1,1\nend_of_record\n"),
+            ("twice.info", "SF:src/idle.rs\nDA:1,1\nend_of_record\n"),
+            ("twice.json", r#"{"type":"llvm.coverage.json.export","version":"2.0.1","data":[{"files":[{"filename":"src/idle.rs","summary":{"lines":{"count":1,"covered":1},"functions":{"count":1,"covered":1},"instantiations":{"count":1,"covered":1},"regions":{"count":1,"covered":1}}}]}]}"#),
+        ] {
+            std::fs::write(root.join(name), text).expect("write");
+        }
+        let opts = CheckOptions {
+            walk: true,
+            cwd: root.to_path_buf(),
+            remaps: vec![format!("C:/ci={}", root.display())],
+            ..CheckOptions::default()
+        };
+        let setup = Setup::load(&opts).expect("setup");
+        let run = |reports: &[&str]| {
+            let reports: Vec<String> = reports.iter().map(|r| r.to_string()).collect();
+            executed(&setup, &opts, &reports).map_err(|e| e.message().to_string())
+        };
+        // The Windows path takes the disk's spelling; a file that never ran, or lies outside
+        // the root, is not listed.
+        assert_eq!(run(&["ran.info"]), Ok(set(&["src/Ran.rs"])));
+        let e = run(&["missing.info"]).expect_err("missing");
+        assert!(e.starts_with("missing.info: cannot read the report"), "{e}");
+        let e = run(&["twice.info", "twice.json"]).expect_err("both formats");
+        assert!(
+            e.contains("named by both LCOV and llvm-cov JSON reports"),
+            "{e}"
+        );
+        std::fs::write(root.join("src/ran.rs"), "fn r() {}\n").expect("write");
+        let e = run(&["ran.info"]).expect_err("ambiguous");
+        assert!(e.contains("differ from it only by case"), "{e}");
     }
 
     #[test]

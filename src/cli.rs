@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
+use crate::paths::PathCase;
+
 /// covgate: every measured source file at its bar, on every metric.
 #[derive(Debug, Parser)]
 #[command(name = "covgate", version, about, long_about = None)]
@@ -132,6 +134,10 @@ pub struct CheckArgs {
     /// Judge the reports alone: do not walk the root for files that no report mentions.
     #[arg(long)]
     pub no_walk: bool,
+    /// How report paths match files on disk: `auto` matches a report recorded on Windows (drive
+    /// letters or `\` separators) case-insensitively and takes the on-disk spelling.
+    #[arg(long, value_enum, value_name = "CASE", default_value_t = PathCase::Auto)]
+    pub path_case: PathCase,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,

@@ -12,7 +12,7 @@ use crate::ignore::Ignored;
 use crate::measure::Measured;
 use crate::model::{Counts, Metric, Summary};
 use crate::policy::Policy;
-use crate::scope::{Class, Scope};
+use crate::scope::{Class, Scope, Why};
 use crate::uncovered::{self, Uncovered};
 
 /// The outcome of one metric of one file.
@@ -107,6 +107,19 @@ pub struct FileVerdict {
     pub ignored: Ignored,
 }
 
+/// A report file that is not judged: outside the root, or selected by no `include` glob.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dropped {
+    /// The report that names it.
+    pub report: String,
+    /// The path as the report spells it.
+    pub path: String,
+    /// The name covgate gave it: root-relative below the root, else absolute.
+    pub name: String,
+    /// Why it is not judged.
+    pub why: Why,
+}
+
 /// The verdict of a whole check.
 #[derive(Debug, Clone)]
 pub struct Verdict {
@@ -114,6 +127,10 @@ pub struct Verdict {
     pub files: Vec<FileVerdict>,
     /// Report files outside the root or the include globs.
     pub outside_include: usize,
+    /// Each spelling of those files, with its report and why it was dropped: root-relative
+    /// names first, then absolute ones, each in path order (filled by [`crate::check`], which
+    /// knows the spellings).
+    pub dropped: Vec<Dropped>,
     /// Metrics that were unavailable for at least one measured file.
     pub unavailable: Vec<Metric>,
 }
@@ -168,6 +185,7 @@ pub fn evaluate(
     Verdict {
         files,
         outside_include: scope.outside_include.len(),
+        dropped: Vec::new(),
         unavailable,
     }
 }

@@ -1,6 +1,7 @@
 //! covgate: a per-file coverage gate for LLVM source-based coverage.
 //!
-//! Data flows one way: [`report`] reads exports → [`paths`] normalises file names → [`scope`]
+//! Data flows one way: [`report`] reads exports → [`paths`] normalises file names and
+//! [`identity`] names each real file once → [`scope`]
 //! decides which files are measured → [`measure`] merges and counts → [`judge`] gives verdicts →
 //! [`render`] prints them. [`check`] runs that pipeline; [`cli`] holds the argument definitions.
 //! [`platform`] holds the facts of the CI leg (target, cfg values, programs on PATH) that decide
@@ -22,6 +23,7 @@ pub mod check;
 pub mod cli;
 pub mod comment;
 pub mod error;
+pub mod identity;
 pub mod ignore;
 pub mod judge;
 pub mod measure;

@@ -6,7 +6,10 @@
 //! before it (and is dropped at the top of an absolute path), a drive letter is upper-cased
 //! (`c:\src` → `C:/src`). `--remap-path-prefix FROM=TO` then rewrites a leading `FROM` to `TO` as
 //! rustc's flag does (the last matching mapping wins), and relative report paths are taken as
-//! relative to the root.
+//! relative to the root, or to the anchor a [`Resolver`] is given (a report's own workspace
+//! root). A resolver for a report recorded on a case-insensitive system compares prefixes
+//! without case ([`PathCase`]). What the file system says (on-disk spelling, symbolic links) is
+//! decided after this, in [`crate::identity`].
 
 use crate::error::{Error, Result};
 
@@ -54,7 +57,7 @@ fn pop_parent(parts: &mut Vec<&str>, absolute: bool) {
 }
 
 /// Splits a `/`-separated path into its root prefix (`/`, `C:/`, or `""`) and the rest.
-fn split_prefix(path: &str) -> (String, &str) {
+pub fn split_prefix(path: &str) -> (String, &str) {
     let bytes = path.as_bytes();
     if let [drive, b':', rest @ ..] = bytes {
         if drive.is_ascii_alphabetic() {
@@ -80,16 +83,70 @@ pub fn is_absolute(normalized: &str) -> bool {
 /// `path` relative to `base` (both normalised), when `path` is `base` itself or lies below it.
 /// Comparison is by whole components: `/ws/ab` is not below `/ws/a`.
 pub fn strip_base<'a>(path: &'a str, base: &str) -> Option<&'a str> {
-    if base.is_empty() {
-        return Some(path);
+    below(path.strip_prefix(base)?, base)
+}
+
+/// [`strip_base`], comparing case-insensitively when `fold` is set (each character by its
+/// lower-case form, as a case-insensitive file system compares names).
+pub fn strip_base_folded<'a>(path: &'a str, base: &str, fold: bool) -> Option<&'a str> {
+    if !fold {
+        return strip_base(path, base);
     }
-    let rest = path.strip_prefix(base)?;
-    if rest.is_empty() {
-        Some("")
-    } else if base.ends_with('/') {
+    let mut rest = path.chars();
+    for b in base.chars() {
+        let p = rest.next()?;
+        if !p.to_lowercase().eq(b.to_lowercase()) {
+            return None;
+        }
+    }
+    below(rest.as_str(), base)
+}
+
+/// What is left of a path after `base` (already matched as a prefix), when the match ends at a
+/// component boundary.
+fn below<'a>(rest: &'a str, base: &str) -> Option<&'a str> {
+    if base.is_empty() || base.ends_with('/') || rest.is_empty() {
         Some(rest)
     } else {
         rest.strip_prefix('/')
+    }
+}
+
+/// True when two names are equal ignoring case (by their lower-case forms).
+pub fn eq_folded(a: &str, b: &str) -> bool {
+    a.chars()
+        .flat_map(char::to_lowercase)
+        .eq(b.chars().flat_map(char::to_lowercase))
+}
+
+/// True when a raw report path was written on a case-insensitive system (Windows): it starts
+/// with a drive letter (`C:`) or uses `\` separators.
+pub fn recorded_on_windows(raw: &str) -> bool {
+    raw.contains('\\') || matches!(raw.as_bytes(), [drive, b':', ..] if drive.is_ascii_alphabetic())
+}
+
+/// How report paths are compared with each other and with the files on disk
+/// (`--path-case`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum PathCase {
+    /// Case-insensitively for a report recorded on Windows (a drive letter or `\` in a path),
+    /// case-sensitively otherwise.
+    #[default]
+    Auto,
+    /// Always case-sensitively.
+    Sensitive,
+    /// Always case-insensitively.
+    Insensitive,
+}
+
+impl PathCase {
+    /// True when the report whose raw paths are `raw` is matched case-insensitively.
+    pub fn folds<'a>(self, mut raw: impl Iterator<Item = &'a str>) -> bool {
+        match self {
+            PathCase::Auto => raw.any(recorded_on_windows),
+            PathCase::Sensitive => false,
+            PathCase::Insensitive => true,
+        }
     }
 }
 
@@ -133,6 +190,8 @@ pub struct Resolver {
     root: String,
     remaps: Vec<Remap>,
     hint: Option<String>,
+    anchor: String,
+    fold: bool,
 }
 
 /// Where a report path lands after normalisation.
@@ -161,7 +220,31 @@ impl Resolver {
             root: normalize(root),
             remaps,
             hint: hint.map(|h| normalize(&h)),
+            anchor: normalize(root),
+            fold: false,
         }
+    }
+
+    /// The same resolver, anchoring relative report paths (and paths below the hint folder) at
+    /// `anchor` (an absolute, normalised folder) instead of the root: the local copy of the
+    /// folder the report's paths are relative to (a cargo workspace root, for an export made
+    /// with `cargo llvm-cov --remap-path-prefix`).
+    pub fn anchored(self, anchor: &str) -> Resolver {
+        Resolver {
+            anchor: normalize(anchor),
+            ..self
+        }
+    }
+
+    /// The same resolver, matching prefixes (remappings, the hint, the root) case-insensitively
+    /// when `fold` is set: for a report recorded on a case-insensitive system.
+    pub fn folding(self, fold: bool) -> Resolver {
+        Resolver { fold, ..self }
+    }
+
+    /// True when the resolver compares prefixes case-insensitively (see [`Resolver::folding`]).
+    pub fn folds(&self) -> bool {
+        self.fold
     }
 
     /// The root this resolver makes paths relative to.
@@ -169,29 +252,46 @@ impl Resolver {
         &self.root
     }
 
-    /// Resolves one report path: normalise, remap, anchor relative paths at the root, then make
-    /// it root-relative (or relative to the hint folder when it lies outside the root but below
-    /// the hint: a report made on another machine without `--remap-path-prefix`).
+    /// Resolves one report path: [`absolute`](Self::absolute), then [`locate`](Self::locate).
     pub fn resolve(&self, raw: &str) -> Location {
+        self.locate(&self.absolute(raw))
+    }
+
+    /// The absolute, normalised local path of one report path, by spelling alone: normalise,
+    /// remap, anchor a relative path at the anchor (the root unless [`anchored`](Self::anchored)),
+    /// and move a path that lies outside the root but below the hint folder to the same place
+    /// below the anchor (a report made on another machine without `--remap-path-prefix`).
+    pub fn absolute(&self, raw: &str) -> String {
         let remapped = self.remap(&normalize(raw));
-        let absolute = if is_absolute(&remapped) {
-            remapped
-        } else {
-            join(&self.root, &remapped)
-        };
-        if let Some(rel) = strip_base(&absolute, &self.root) {
-            return Location::Inside(rel.to_string());
+        if !is_absolute(&remapped) {
+            return join(&self.anchor, &remapped);
         }
-        match self.hint.as_deref().and_then(|h| strip_base(&absolute, h)) {
+        if strip_base_folded(&remapped, &self.root, self.fold).is_some() {
+            return remapped;
+        }
+        match self
+            .hint
+            .as_deref()
+            .and_then(|h| strip_base_folded(&remapped, h, self.fold))
+        {
+            Some(rel) => join(&self.anchor, rel),
+            None => remapped,
+        }
+    }
+
+    /// Where an absolute, normalised local path lands: root-relative below the root, else
+    /// outside.
+    pub fn locate(&self, absolute: &str) -> Location {
+        match strip_base_folded(absolute, &self.root, self.fold) {
             Some(rel) => Location::Inside(rel.to_string()),
-            None => Location::Outside(absolute),
+            None => Location::Outside(absolute.to_string()),
         }
     }
 
     /// Applies the last matching `--remap-path-prefix`.
     fn remap(&self, path: &str) -> String {
         for remap in self.remaps.iter().rev() {
-            if let Some(rest) = strip_base(path, &remap.from) {
+            if let Some(rest) = strip_base_folded(path, &remap.from, self.fold) {
                 return join(&remap.to, rest);
             }
         }
@@ -230,6 +330,64 @@ mod tests {
         assert_eq!(strip_base("/ws/a", "/ws/a"), Some(""));
         assert_eq!(strip_base("/x", "/"), Some("x"));
         assert_eq!(strip_base("x", ""), Some("x"));
+    }
+
+    #[test]
+    fn folded_prefixes_compare_without_case() {
+        assert_eq!(strip_base_folded("/WS/a/x.rs", "/ws/A", true), Some("x.rs"));
+        assert_eq!(strip_base_folded("/WS/a/x.rs", "/ws/A", false), None);
+        assert_eq!(strip_base_folded("/ws", "/ws/a", true), None);
+        assert_eq!(strip_base_folded("/wsb/x", "/ws/a", true), None);
+        assert_eq!(strip_base_folded("/ws/ab", "/WS/A", true), None);
+        assert_eq!(strip_base_folded("C:/X", "c:/", true), Some("X"));
+        assert!(eq_folded("Straße.RS", "straße.rs"));
+        assert!(!eq_folded("a.rs", "b.rs"));
+    }
+
+    #[test]
+    fn windows_paths_are_recognised_by_drive_or_backslash() {
+        assert!(recorded_on_windows(r"src\lib.rs"));
+        assert!(recorded_on_windows("d:/a/lib.rs"));
+        assert!(!recorded_on_windows("/ci/src/lib.rs"));
+        assert!(!recorded_on_windows("1:/x"));
+        let paths = || ["/a", r"C:\a"].into_iter();
+        assert!(PathCase::Auto.folds(paths()));
+        assert!(!PathCase::Auto.folds(["/a"].into_iter()));
+        assert!(!PathCase::Sensitive.folds(paths()));
+        assert!(PathCase::Insensitive.folds(["/a"].into_iter()));
+    }
+
+    #[test]
+    fn an_anchored_folding_resolver_places_relative_and_hinted_paths_at_the_anchor() {
+        let res = Resolver::new(
+            "/ws/crates/units",
+            vec![Remap::parse("D:/CI=/ws").unwrap()],
+            Some("/ci/ws".into()),
+        )
+        .anchored("/ws")
+        .folding(true);
+        assert!(res.folds());
+        assert_eq!(
+            res.absolute("crates/app/src/lib.rs"),
+            "/ws/crates/app/src/lib.rs"
+        );
+        assert_eq!(
+            res.absolute(r"d:\ci\crates\units\src\lib.rs"),
+            "/ws/crates/units/src/lib.rs"
+        );
+        assert_eq!(
+            res.absolute("/CI/WS/crates/app/x.rs"),
+            "/ws/crates/app/x.rs"
+        );
+        assert_eq!(res.absolute("/usr/x.rs"), "/usr/x.rs");
+        assert_eq!(
+            res.resolve("/WS/Crates/Units/src/lib.rs"),
+            Location::Inside("src/lib.rs".into())
+        );
+        assert_eq!(
+            res.locate("/usr/x.rs"),
+            Location::Outside("/usr/x.rs".into())
+        );
     }
 
     #[test]

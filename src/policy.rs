@@ -16,6 +16,7 @@ use toml::Spanned;
 use crate::error::{Error, Result};
 use crate::ignore::Family;
 use crate::model::Metric;
+use crate::paths;
 use crate::platform::Cfg;
 use crate::roster::filter::Filter;
 use crate::source;
@@ -291,8 +292,11 @@ fn compile_all(globs: &[Spanned<String>], here: &Locate) -> Result<Vec<Pattern>>
     globs.iter().map(|g| pattern(g, here)).collect()
 }
 
+/// Compiles a glob after normalising it as report paths are normalised ([`paths::normalize`]:
+/// `\\` is a separator, `./` and repeated `/` go), so `./src\\lib.rs` matches `src/lib.rs`.
 fn pattern(glob: &Spanned<String>, here: &Locate) -> Result<Pattern> {
-    let matcher = compile(glob.get_ref()).map_err(|msg| here(glob.span(), msg))?;
+    let matcher =
+        compile(&paths::normalize(glob.get_ref())).map_err(|msg| here(glob.span(), msg))?;
     Ok(Pattern {
         glob: glob.get_ref().clone(),
         location: position(glob, here),

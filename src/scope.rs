@@ -5,7 +5,7 @@
 //! exactly one class: measured (in a report, not excluded), excluded (an `[[exclude]]` covers
 //! it), no code (on disk only, a `.rs` file with nothing instrumentable), or unmeasured (on disk
 //! only, with code, or not parseable). Report files that match no include glob, or lie outside
-//! the root, are counted as "outside include" and not judged.
+//! the root, are counted as "outside include", each with why ([`Why`]), and not judged.
 //!
 //! A conditional `[[exclude]]` that does not apply on this leg (see [`crate::platform`]) is
 //! *inactive*: it excludes nothing, so the files it names are measured like any other (or fail
@@ -38,13 +38,36 @@ pub enum Class {
     Unmeasured(String),
 }
 
+/// Every report file by the name covgate gave it, with its spellings: (report, path as the
+/// report writes it).
+pub type Spellings = BTreeMap<Location, BTreeSet<(String, String)>>;
+
+/// Why a report file is not in scope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Why {
+    /// It lies outside the root.
+    OutsideRoot,
+    /// It lies below the root, but no `include` glob selects it.
+    NotIncluded,
+}
+
+impl Why {
+    /// The reason as the outputs word it: `outside the root`, `not selected by include`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Why::OutsideRoot => "outside the root",
+            Why::NotIncluded => "not selected by include",
+        }
+    }
+}
+
 /// The scope of one check.
 #[derive(Debug, Clone, Default)]
 pub struct Scope {
     /// Every in-scope file by root-relative path, with its class.
     pub files: BTreeMap<String, Class>,
-    /// Report files that are outside the root or match no include glob (display paths).
-    pub outside_include: BTreeSet<String>,
+    /// Report files that are outside the root or match no include glob, with why.
+    pub outside_include: BTreeMap<Location, Why>,
     /// True when the root was walked for files no report mentions.
     pub walked: bool,
     /// Indices of the `[[exclude]]` entries that are inactive on this leg, in policy order.
@@ -60,14 +83,15 @@ pub struct Scope {
 /// - with `walk`, the root is not a folder (checked first: a wrong root also makes the report
 ///   look irrelevant, and the root is the thing to fix);
 /// - no report file is selected by `include` (an irrelevant report, or paths that need
-///   `--root`/`--remap-path-prefix`);
-/// - with `walk`, `include` matches nothing on disk;
-/// - with `walk`, an `include` glob that matches no in-scope file (dead: nothing on disk or in
-///   the reports), or an `[[exclude]]` glob that matches no in-scope file (stale).
+///   `--root`/`--remap-path-prefix`; the message suggests a mapping when a report path ends in
+///   a file on disk);
+/// - with `walk`, an `include` glob that matches no in-scope file (dead: nothing on disk and
+///   nothing in the reports; a glob only report files match is live), or an `[[exclude]]` glob
+///   that matches no in-scope file (stale).
 ///
 /// Without `walk` the globs are not checked, since the sources are not at hand.
 pub fn resolve(
-    report_files: &BTreeSet<Location>,
+    report_files: &Spellings,
     policy: &Policy,
     activations: &[Activation],
     root: &Path,
@@ -90,31 +114,30 @@ pub fn resolve(
         )));
     }
     let mut reported = BTreeSet::new();
-    for location in report_files {
+    for location in report_files.keys() {
         match location {
             Location::Inside(rel) if included(rel) => {
                 reported.insert(rel.clone());
             }
-            other => {
-                scope.outside_include.insert(other.as_str().to_string());
+            Location::Inside(_) => {
+                scope
+                    .outside_include
+                    .insert(location.clone(), Why::NotIncluded);
+            }
+            Location::Outside(_) => {
+                scope
+                    .outside_include
+                    .insert(location.clone(), Why::OutsideRoot);
             }
         }
-    }
-    if reported.is_empty() {
-        return Err(irrelevant_report(report_files, policy, root));
     }
     let on_disk = match (walk, walked) {
         (true, Some(walked)) => walked.clone(),
         (true, None) => walk_root(root, &included)?.files,
         (false, _) => BTreeSet::new(),
     };
-    if walk && on_disk.is_empty() {
-        return Err(Error::new(format!(
-            "{}: `include` ({}) matches no file under the root {}; fix the globs or `root`",
-            policy.file.display(),
-            globs(policy),
-            root.display()
-        )));
+    if reported.is_empty() {
+        return Err(irrelevant_report(report_files, &on_disk, policy, root));
     }
     for rel in reported.iter().chain(on_disk.difference(&reported)) {
         let excluded = active.iter().copied().find(|&i| {
@@ -152,16 +175,60 @@ fn globs(policy: &Policy) -> String {
         .join(", ")
 }
 
-fn irrelevant_report(report_files: &BTreeSet<Location>, policy: &Policy, root: &Path) -> Error {
-    let sample: Vec<&str> = report_files.iter().take(3).map(Location::as_str).collect();
+fn irrelevant_report(
+    report_files: &Spellings,
+    on_disk: &BTreeSet<String>,
+    policy: &Policy,
+    root: &Path,
+) -> Error {
+    let sample: Vec<&str> = report_files.keys().take(3).map(Location::as_str).collect();
+    let example = remap_example(report_files, on_disk, root)
+        .map(|remap| format!(", e.g. --remap-path-prefix {remap}"))
+        .unwrap_or_default();
     Error::new(format!(
         "no file in the report(s) is selected by `include` ({}) under the root {}; the report names {} file(s), e.g. {}. \
-         If the report was made elsewhere, pass --root or --remap-path-prefix FROM=TO",
+         If the report was made elsewhere, pass --root or --remap-path-prefix FROM=TO{example}",
         globs(policy),
         root.display(),
         report_files.len(),
         sample.join(", ")
     ))
+}
+
+/// A `--remap-path-prefix` value that would bring a report file onto a file on disk: a report
+/// path (as written, normalised) that ends in an in-scope file under the root, its leading part
+/// mapped to the root. Of several, the leading part that ends like the root does wins
+/// (`crates/units` for the root `…/ws/crates/units`), then the first.
+fn remap_example(
+    report_files: &Spellings,
+    on_disk: &BTreeSet<String>,
+    root: &Path,
+) -> Option<String> {
+    let root = paths::normalize(&root.to_string_lossy());
+    let shared_tail = |from: &str| {
+        from.rsplit('/')
+            .zip(root.rsplit('/'))
+            .take_while(|(a, b)| a == b)
+            .count()
+    };
+    let candidates: Vec<String> = report_files
+        .values()
+        .flatten()
+        .map(|(_, raw)| paths::normalize(raw))
+        .filter_map(|path| {
+            // Each `/` splits the path into a leading part and a file, longest file first.
+            path.match_indices('/').find_map(|(at, _)| {
+                let (from, rest) = path.split_at(at);
+                let file = rest.get(1..).unwrap_or_default();
+                (!from.is_empty() && on_disk.contains(file)).then(|| from.to_string())
+            })
+        })
+        .collect();
+    let best = candidates
+        .iter()
+        .enumerate()
+        .max_by_key(|(at, from)| (shared_tail(from), std::cmp::Reverse(*at)))?;
+    Some(format!("{}={root}", best.1))
 }
 
 /// Every glob of the policy must match an in-scope file (reported or on disk). An `include`
@@ -266,7 +333,8 @@ fn unreadable(why: Refused, limit: u64) -> Class {
 
 /// The files under `root` that an `include` glob of `policy` selects, root-relative and
 /// `/`-separated, as [`resolve`] walks them (hidden folders, `target/` at the top and folders
-/// holding a `CACHEDIR.TAG` are skipped; links to folders are not followed).
+/// holding a `CACHEDIR.TAG` are skipped; symbolic links are followed, except into a loop, and a
+/// link to nothing is skipped).
 ///
 /// Errors: an entry that cannot be read while walking.
 pub fn walk(root: &Path, policy: &Policy) -> Result<Walked> {
@@ -290,11 +358,17 @@ pub struct Walked {
 fn walk_root(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walked> {
     let mut found = Walked::default();
     let walker = WalkDir::new(root)
-        .follow_links(false)
+        .follow_links(true)
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !skipped(e));
     for entry in walker {
-        let entry = entry.map_err(|e| Error::new(format!("walking {}: {e}", root.display())))?;
+        // Links are followed (a folder reached through a link holds sources like any other);
+        // a link loop, or a link to nothing, holds no source file.
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) if e.loop_ancestor().is_some() || dangling(&e) => continue,
+            Err(e) => return Err(Error::new(format!("walking {}: {e}", root.display()))),
+        };
         let Some(kind) = source_kind(&entry) else {
             continue;
         };
@@ -313,27 +387,29 @@ fn walk_root(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walked> {
     Ok(found)
 }
 
-/// What the walk takes `entry` for: `Some(Ok(()))` a source file (a regular file, or a
-/// symbolic link to one: skipping it would pass it unseen); `Some(Err(kind))` a FIFO, a device
-/// or a socket, or a link to one; `None` a folder, a link to a folder (not followed, so a link
-/// loop ends at once) or a dangling link.
+/// What the walk takes `entry` for (links are followed, so a link counts as what it points
+/// to): `Some(Ok(()))` a source file; `Some(Err(kind))` a FIFO, a device or a socket; `None` a
+/// folder.
 fn source_kind(entry: &DirEntry) -> Option<std::result::Result<(), &'static str>> {
     let file_type = entry.file_type();
-    if file_type.is_file() {
-        return Some(Ok(()));
-    }
     if file_type.is_dir() {
         return None;
     }
-    let meta = std::fs::metadata(entry.path()).ok()?;
-    if meta.is_dir() {
-        return None;
-    }
     Some(
-        meta.is_file()
+        file_type
+            .is_file()
             .then_some(())
-            .ok_or(source::kind(meta.file_type())),
+            .ok_or(source::kind(file_type)),
     )
+}
+
+/// True for the error of an entry below the root that is gone: a symbolic link whose target
+/// does not exist.
+fn dangling(error: &walkdir::Error) -> bool {
+    error.depth() > 0
+        && error
+            .io_error()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::NotFound)
 }
 
 fn skipped(entry: &DirEntry) -> bool {
@@ -395,6 +471,8 @@ mod tests {
         assert_eq!(
             notes,
             [
+                // Links are followed: the socket is reached through `src/dir.rs` too.
+                "src/dir.rs/s.rs: a socket, not a regular file: skipped by the walk (not read)",
                 "src/fifo.rs: a FIFO, not a regular file: skipped by the walk (not read)",
                 "src/null.rs: a device, not a regular file: skipped by the walk (not read)",
                 "src/sub/s.rs: a socket, not a regular file: skipped by the walk (not read)",
@@ -482,6 +560,46 @@ mod tests {
     }
 
     #[test]
+    fn the_remap_example_maps_the_part_before_a_file_on_disk_to_the_root() {
+        let spelled = |paths: &[&str]| -> Spellings {
+            paths
+                .iter()
+                .map(|p| {
+                    (
+                        Location::Outside(p.to_string()),
+                        BTreeSet::from([("r".to_string(), p.to_string())]),
+                    )
+                })
+                .collect()
+        };
+        let on_disk: BTreeSet<String> = ["src/lib.rs".to_string()].into();
+        let root = Path::new("/ws/crates/units");
+        // No report path ends in the file, or only without a `/` before it, or it is the whole path.
+        for paths in [
+            &["/ci/other.rs"][..],
+            &["/ci/xsrc/lib.rs"],
+            &["/src/lib.rs"],
+        ] {
+            assert_eq!(
+                remap_example(&spelled(paths), &on_disk, root),
+                None,
+                "{paths:?}"
+            );
+        }
+        // The leading part that ends like the root wins; else the first.
+        let report = spelled(&[r"crates\app\src\lib.rs", "crates/units/src/lib.rs"]);
+        assert_eq!(
+            remap_example(&report, &on_disk, root).as_deref(),
+            Some("crates/units=/ws/crates/units")
+        );
+        let report = spelled(&["/ci/b/src/lib.rs", "/ci/a/src/lib.rs"]);
+        assert_eq!(
+            remap_example(&report, &on_disk, root).as_deref(),
+            Some("/ci/a=/ws/crates/units")
+        );
+    }
+
+    #[test]
     fn inactive_exclusions_exclude_nothing_and_are_never_stale() {
         let policy = Policy::parse(
             Path::new("p.toml"),
@@ -498,7 +616,11 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir_all(dir.path().join("src")).expect("mkdir");
         std::fs::write(dir.path().join("src/win.rs"), "fn f() {}\n").expect("write");
-        let reported: BTreeSet<Location> = [Location::Inside("src/win.rs".to_string())].into();
+        let reported: Spellings = [(
+            Location::Inside("src/win.rs".to_string()),
+            BTreeSet::from([("r".to_string(), "src/win.rs".to_string())]),
+        )]
+        .into();
         // Inactive: the unconditional third entry excludes the file; the second is not stale.
         let scope = resolve(
             &reported,

@@ -32,19 +32,42 @@ fn assert_error(run: &common::Run, needle: &str) {
 
 #[test]
 fn two_full_exports_of_the_same_files_pool_their_functions() {
-    // Both exports name /ci/samples/tricky/src/../shared/common.rs (and the rest); the manifest
-    // path of the first maps them into the sandbox. Pooling identical runs changes nothing.
+    // Both exports name /ci/samples/tricky/src/../shared/common.rs (and the rest). Only the
+    // first records its manifest path, and a report's hint serves that report alone: without a
+    // remapping the second export's files lie outside the root, and each of them is named.
     let sb = all_rs();
-    let run = sb.run(&[
-        "check",
-        &llvm("tricky_stable.json"),
-        &llvm("tricky_stable_raw_noignore.json"),
-        "--no-walk",
-        "--format",
-        "json",
-        "--show",
-        "all",
-    ]);
+    let mut args = vec!["check", "--no-walk", "--format", "json", "--show", "all"];
+    let (stable, raw) = (
+        llvm("tricky_stable.json"),
+        llvm("tricky_stable_raw_noignore.json"),
+    );
+    args.extend([raw.as_str(), stable.as_str()]);
+    let run = sb.run(&args);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(doc["summary"]["measured"], 5);
+    assert_eq!(doc["summary"]["outside_include"], 6);
+    let dropped = doc["dropped"].as_array().expect("dropped");
+    assert_eq!(dropped.len(), 6);
+    assert_eq!(dropped[0]["report"], raw.as_str());
+    assert_eq!(
+        dropped[0]["path"],
+        "/ci/samples/tricky/src/../shared/common.rs"
+    );
+    assert_eq!(dropped[0]["name"], "/ci/samples/tricky/shared/common.rs");
+    assert_eq!(dropped[0]["why"], "outside the root");
+    assert!(
+        run.stderr.contains(&format!(
+            "covgate: warning: {raw}: none of its 6 file(s) is in scope"
+        )),
+        "{}",
+        run.stderr
+    );
+    // With the prefix remapped, both exports name the same files: pooling identical runs
+    // changes nothing.
+    let remap = format!("/ci/samples/tricky={}", sb.path().display());
+    args.extend(["--remap-path-prefix", remap.as_str()]);
+    let run = sb.run(&args);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let doc = run.json();
     assert_eq!(metric(&doc, "shared/common.rs", "regions"), "8/11 fail");
@@ -91,10 +114,11 @@ fn a_summary_only_export_with_different_numbers_is_refused() {
     let summary_only = llvm("tricky_stable_summary_only.json");
     let nightly = llvm("tricky_nightly_branch.json");
     let run = sb.run(&["check", &summary_only, &nightly, "--no-walk"]);
+    // The reports are named in path order, whatever their order on the command line.
     assert_error(
         &run,
         &format!(
-            "shared/common.rs: named more than once ({summary_only}, {nightly}) with different numbers"
+            "shared/common.rs: named more than once ({nightly}, {summary_only}) with different numbers"
         ),
     );
     assert!(run.stderr.contains("give full exports"), "{}", run.stderr);
@@ -103,11 +127,14 @@ fn a_summary_only_export_with_different_numbers_is_refused() {
 #[test]
 fn lcov_and_json_for_one_file_are_refused() {
     let sb = all_rs();
+    // The LCOV file records no manifest: its paths are remapped into the sandbox.
     let run = sb.run(&[
         "check",
         &llvm("tricky_stable.lcov"),
         &llvm("tricky_stable.json"),
         "--no-walk",
+        "--remap-path-prefix",
+        &format!("/ci/samples/tricky={}", sb.path().display()),
     ]);
     assert_error(
         &run,
@@ -374,18 +401,21 @@ fn files_on_disk_get_their_class_and_build_folders_are_skipped() {
 }
 
 #[test]
-fn an_include_that_matches_nothing_on_disk_is_an_error() {
+fn an_include_that_only_report_files_match_is_live() {
+    // No source on disk: a glob is dead only when it matches nothing on disk and nothing in the
+    // reports, so the report's files are judged, with the walk as without it.
     let sb = Sandbox::new();
     sb.policy("[measure]\ninclude = [\"src/**/*.rs\"]\n");
     let run = walk_run(&sb, &[]);
-    assert_error(
-        &run,
-        "coverage-policy.toml: `include` (src/**/*.rs) matches no file under the root",
-    );
-    // Without the walk the report alone is judged.
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(doc["facts"]["walked"], true);
+    assert_eq!(metric(&doc, "src/gen.rs", "lines"), "31/38 fail");
+    assert_eq!(doc["summary"]["unmeasured"], 0);
     let run = walk_run(&sb, &["--no-walk"]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert_eq!(run.json()["facts"]["walked"], false);
+    assert_eq!(metric(&run.json(), "src/gen.rs", "lines"), "31/38 fail");
 }
 
 #[test]

@@ -1,5 +1,7 @@
 //! End to end on a fresh export: builds `tests/crates/tiny` with `cargo llvm-cov` (cached under
-//! `target/tmp`), then checks the JSON export and the LCOV tracefile of the same run.
+//! `target/tmp`), then checks the JSON export and the LCOV tracefile of the same run; builds the
+//! two-member workspace `tests/crates/lengths` with `--remap-path-prefix` (workspace-relative
+//! paths) and checks it from the workspace's policy and from a member's.
 //!
 //! Skips, saying why, only when cargo-llvm-cov is not installed (`.ci/run` installs it).
 
@@ -112,4 +114,78 @@ fn fresh_export_of_a_tiny_crate() {
             );
         }
     }
+}
+
+/// Copies the `lengths` workspace to `target/tmp/lengths` and exports it with workspace-relative
+/// paths (`cargo llvm-cov --workspace --remap-path-prefix`), as JSON and LCOV.
+fn workspace_exports() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("lengths");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/crates/lengths");
+    copy_dir(&src, &dir);
+    if !llvm_cov_available(&dir) {
+        return None;
+    }
+    let json = cargo(
+        &dir,
+        &[
+            "llvm-cov",
+            "--workspace",
+            "--remap-path-prefix",
+            "--json",
+            "--output-path",
+            "cov.json",
+        ],
+    );
+    assert!(
+        json.status.success(),
+        "{}",
+        String::from_utf8_lossy(&json.stderr)
+    );
+    Some(dir)
+}
+
+#[test]
+fn fresh_workspace_export_with_relative_paths_from_workspace_and_member_policies() {
+    let Some(dir) = workspace_exports() else {
+        return;
+    };
+    let export = std::fs::read_to_string(dir.join("cov.json")).expect("export");
+    assert!(
+        export.contains("\"filename\":\"crates/units/src/lib.rs\""),
+        "not workspace-relative"
+    );
+    let json = [
+        "check",
+        "../../cov.json",
+        "--format",
+        "json",
+        "--show",
+        "all",
+    ];
+    let member = common::covgate(&dir.join("crates/units"), &json);
+    assert_eq!(member.code, 1, "{}{}", member.stdout, member.stderr);
+    let doc = member.json();
+    assert_eq!(metric(&doc, "src/lib.rs", "regions"), "7/10 fail");
+    assert_eq!(metric(&doc, "src/lib.rs", "functions"), "2/3 fail");
+    assert_eq!(metric(&doc, "src/lib.rs", "lines"), "6/9 fail");
+    assert_eq!(doc["summary"]["measured"], 1);
+    assert_eq!(doc["dropped"][0]["path"], "crates/app/src/lib.rs");
+
+    let workspace = common::covgate(&dir, &["check", "cov.json", "--format", "json"]);
+    assert_eq!(
+        workspace.code, 1,
+        "{}{}",
+        workspace.stdout, workspace.stderr
+    );
+    let doc = workspace.json();
+    assert_eq!(
+        metric(&doc, "crates/units/src/lib.rs", "regions"),
+        "7/10 fail"
+    );
+    assert_eq!(
+        metric(&doc, "crates/app/src/lib.rs", "regions"),
+        "11/11 pass"
+    );
+    assert_eq!(metric(&doc, "crates/app/src/lib.rs", "lines"), "9/9 pass");
+    assert_eq!(status(&doc, "crates/app/src/lib.rs"), "pass");
 }

@@ -13,8 +13,13 @@
 //!                "ignored": { "lines", "regions", "branches", "functions" }, "files_with_ignores",
 //!                "notes": [{ "metric", "note" }] },
 //!   "files": [ { "path", "status", "metrics": { "<metric>": { "covered", "total", "status" } },
-//!               "reason"?, "uncovered"?, "ignored"? } ] }
+//!               "reason"?, "uncovered"?, "ignored"? } ],
+//!   "dropped": [ { "report", "path", "name", "why" } ] }
 //! ```
+//! `dropped` lists every report file that is not judged, once per report and spelling: `path` as
+//! the report spells it, `name` as covgate resolved it (root-relative, or absolute outside the
+//! root), `why` is `outside the root` or `not selected by include`; root-relative names first,
+//! then absolute ones, each in path order.
 //! `path` is root-relative with `/` separators; `status` is `pass`, `fail`, `unmeasured`,
 //! `excluded` or `no-code`; a metric's `status` is `pass`, `fail`, `vacuous` or `unavailable`
 //! (then `covered` and `total` are `null`). Files come failing first, then by path. A failing
@@ -57,6 +62,13 @@ pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::
     let passed = verdict.count(FileStatus::Pass);
     let failed = verdict.count(FileStatus::Fail);
     let doc = Document {
+        dropped: verdict
+            .dropped
+            .iter()
+            .map(|d| {
+                json!({"report": d.report, "path": d.path, "name": d.name, "why": d.why.describe()})
+            })
+            .collect(),
         facts: facts_json(facts),
         files: verdict.files.iter().map(file_json).collect(),
         schema_version: SCHEMA_VERSION,
@@ -86,6 +98,7 @@ pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::
 /// The whole document, its keys in alphabetical order (as a `Value` map writes them).
 #[derive(Serialize)]
 struct Document<'a> {
+    dropped: Vec<Value>,
     facts: Value,
     files: Vec<FileJson<'a>>,
     schema_version: u32,

@@ -38,6 +38,7 @@ pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], opts: &Table
     out.extend(lists);
     out.push_str(&summary_line(verdict));
     out.push('\n');
+    out.push_str(&dropped_line(verdict));
     out.push_str(&ignored_line(verdict, facts.walked));
     for metric in &verdict.unavailable {
         out.push_str(&format!("note: {}\n", unavailable_hint(*metric)));
@@ -308,6 +309,34 @@ fn capitalise(name: &str) -> String {
         .next()
         .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
         .unwrap_or_default()
+}
+
+/// How many report files that were not judged the table names (the JSON output lists all).
+const DROPPED_SHOWN: usize = 3;
+
+/// `outside include: NAME (why), … and N more`, naming the first report files that were not
+/// judged; empty when there are none.
+fn dropped_line(verdict: &Verdict) -> String {
+    let mut names: Vec<String> = verdict
+        .dropped
+        .iter()
+        .map(|d| format!("{} ({})", d.name, d.why.describe()))
+        .collect();
+    names.dedup();
+    if names.is_empty() {
+        return String::new();
+    }
+    let more = names.len().saturating_sub(DROPPED_SHOWN);
+    names.truncate(DROPPED_SHOWN);
+    let tail = if more > 0 {
+        format!(" … and {more} more")
+    } else {
+        String::new()
+    };
+    format!(
+        "outside include: {}{tail}\n",
+        printable(&names.join(", "), false)
+    )
 }
 
 #[cfg(test)]

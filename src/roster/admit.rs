@@ -115,6 +115,7 @@ mod tests {
                 ),
             ],
             outside_include: 0,
+            dropped: Vec::new(),
             unavailable: vec![],
         };
         let executed: BTreeSet<String> = [

@@ -1,0 +1,232 @@
+//! File identity: one name for one real file, whatever spelling a report or the walk used.
+//!
+//! [`crate::paths`] turns a report path into an absolute local path by spelling alone. This
+//! module then looks at the file system, in this order:
+//!
+//! 1. A report recorded on a case-insensitive system (see [`PathCase`]) takes the on-disk
+//!    spelling: each component is looked up case-insensitively in its folder. Two entries of one
+//!    folder that differ only by case are an error naming both.
+//! 2. A path that exists is replaced by its canonical path (symbolic links resolved), as the root
+//!    and every walked file are. Two spellings of one real file are therefore one file.
+//! 3. The file is named by the walk's root-relative spelling when the walk found it, else by its
+//!    canonical path relative to the canonical root, else (not on disk, or a link below the root
+//!    to something outside it) by its lexical spelling.
+//!
+//! Each report is resolved with its own hints ([`Identity::resolver`]): whether it folds case,
+//! and where its relative paths are anchored.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::paths::{self, Location, PathCase, Remap, Resolver};
+use crate::report::Report;
+
+/// What is known of the root and the files on disk, for naming report files.
+#[derive(Debug)]
+pub struct Identity {
+    root: String,
+    real_root: String,
+    workspace: Option<String>,
+    /// Walked files by canonical path: their root-relative walk spelling.
+    walked: BTreeMap<String, String>,
+    /// The walk's files, one spelling per real file; `None` when the root was not walked.
+    files: Option<BTreeSet<String>>,
+    listings: RefCell<HashMap<String, Vec<String>>>,
+}
+
+impl Identity {
+    /// The identity of files under `root` (absolute, normalised), with the files the walk found
+    /// (root-relative), if the root was walked. Walked files that are one real file (a link and
+    /// its target) are kept once, under the target's own spelling when the walk found it.
+    pub fn new(root: &str, walked: Option<&BTreeSet<String>>) -> Identity {
+        let root = paths::normalize(root);
+        let real_root = real(&root).unwrap_or_else(|| root.clone());
+        let mut by_real = BTreeMap::new();
+        for rel in walked.into_iter().flatten() {
+            let lexical = paths::join(&root, rel);
+            let real = real(&lexical).unwrap_or(lexical);
+            let own = paths::strip_base(&real, &real_root) == Some(rel.as_str());
+            let kept = by_real.entry(real).or_insert_with(|| rel.clone());
+            if own {
+                kept.clone_from(rel);
+            }
+        }
+        Identity {
+            files: walked.map(|_| by_real.values().cloned().collect()),
+            workspace: workspace_root(&root),
+            walked: by_real,
+            real_root,
+            root,
+            listings: RefCell::default(),
+        }
+    }
+
+    /// The walk's files, one spelling per real file; `None` when the root was not walked.
+    pub fn walked(&self) -> Option<&BTreeSet<String>> {
+        self.files.as_ref()
+    }
+
+    /// The resolver for one report: `remaps`, folding case as `case` says for its paths, its
+    /// manifest folder as a hint, and its relative paths anchored at the root or, for an
+    /// export that records a `manifest_path`, at the cargo workspace root above the root when
+    /// more of its files exist there (`cargo llvm-cov --remap-path-prefix` writes paths relative
+    /// to the workspace root). The manifest folder is a hint when `hints` is set (no `--root`,
+    /// no policy `root`) and it is not a local folder (the report was made elsewhere).
+    pub fn resolver(
+        &self,
+        report: &Report,
+        remaps: &[Remap],
+        case: PathCase,
+        hints: bool,
+    ) -> Resolver {
+        let fold = case.folds(report.files.iter().map(|f| f.path.as_str()));
+        let hint = report
+            .manifest_path
+            .as_deref()
+            .filter(|_| hints)
+            .map(manifest_folder)
+            .filter(|folder| !Path::new(folder).is_dir());
+        let manifest = report.manifest_path.is_some();
+        let plain = Resolver::new(&self.root, remaps.to_vec(), hint).folding(fold);
+        match self.workspace.as_deref() {
+            Some(ws) if manifest && ws != self.root => {
+                let anchored = plain.clone().anchored(ws);
+                if self.found(report, &anchored) > self.found(report, &plain) {
+                    anchored
+                } else {
+                    plain
+                }
+            }
+            _ => plain,
+        }
+    }
+
+    /// Names one report path (`raw`, resolved by `resolver`).
+    ///
+    /// Errors: when the resolver folds case, a folder holds two entries that differ only by
+    /// case and the path could be either.
+    pub fn locate(&self, resolver: &Resolver, raw: &str) -> Result<Location> {
+        let spelled = self.spelled(resolver, raw)?;
+        let Some(real) = real(&spelled) else {
+            return Ok(resolver.locate(&spelled));
+        };
+        if let Some(walked) = self.walked.get(&real) {
+            return Ok(Location::Inside(walked.clone()));
+        }
+        // A link below the root to something outside it (`src/lib.rs` -> `/dev/zero`) keeps
+        // its own spelling: the file is where the report and the policy see it.
+        Ok(match paths::strip_base(&real, &self.real_root) {
+            Some(rel) => Location::Inside(rel.to_string()),
+            None => resolver.locate(&spelled),
+        })
+    }
+
+    /// The absolute local path of `raw`, spelled as on disk when the resolver folds case.
+    fn spelled(&self, resolver: &Resolver, raw: &str) -> Result<String> {
+        let absolute = resolver.absolute(raw);
+        if resolver.folds() {
+            self.on_disk(&absolute)
+        } else {
+            Ok(absolute)
+        }
+    }
+
+    /// How many of a report's files `resolver` places on an existing file.
+    fn found(&self, report: &Report, resolver: &Resolver) -> usize {
+        report
+            .files
+            .iter()
+            .filter(|f| {
+                self.spelled(resolver, &f.path)
+                    .is_ok_and(|path| Path::new(&path).exists())
+            })
+            .count()
+    }
+
+    /// `absolute` with each component spelled as on disk, found case-insensitively; from the
+    /// first component not on disk on, the spelling is kept. Below the root only the part
+    /// after the root is looked up (the root is spelled by the user, not by the report).
+    fn on_disk(&self, absolute: &str) -> Result<String> {
+        let (prefix, rest) = match paths::strip_base(absolute, &self.root) {
+            Some(rel) => (self.root.clone(), rel),
+            None => paths::split_prefix(absolute),
+        };
+        let parts: Vec<&str> = rest.split('/').filter(|p| !p.is_empty()).collect();
+        let mut path = prefix;
+        for (at, part) in parts.iter().enumerate() {
+            match self.matching(&path, part).as_slice() {
+                [only] => path = paths::join(&path, only),
+                [first, second, ..] => {
+                    return Err(Error::new(format!(
+                        "the path is recorded on a case-insensitive system, and two files on disk \
+                         differ from it only by case: {} and {}; rename one, or pass \
+                         --path-case sensitive",
+                        paths::join(&path, first),
+                        paths::join(&path, second)
+                    )))
+                }
+                [] => {
+                    let tail = parts.get(at..).unwrap_or_default().join("/");
+                    return Ok(paths::join(&path, &tail));
+                }
+            }
+        }
+        Ok(path)
+    }
+
+    /// The entries of the folder `dir` equal to `name` but for case, sorted.
+    fn matching(&self, dir: &str, name: &str) -> Vec<String> {
+        let mut listings = self.listings.borrow_mut();
+        let names = listings
+            .entry(dir.to_string())
+            .or_insert_with(|| listing(dir));
+        names
+            .iter()
+            .filter(|n| paths::eq_folded(n, name))
+            .cloned()
+            .collect()
+    }
+}
+
+/// The sorted entry names of a folder (none when it cannot be read).
+fn listing(dir: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The canonical path of an existing file or folder, normalised; `None` when it does not exist.
+pub fn real(path: &str) -> Option<String> {
+    let real = std::fs::canonicalize(path).ok()?;
+    Some(paths::normalize(&real.to_string_lossy()))
+}
+
+/// The folder of a manifest path, normalised (`/ws/p/Cargo.toml` → `/ws/p`).
+fn manifest_folder(manifest: &str) -> String {
+    let normalized = paths::normalize(manifest);
+    normalized
+        .rsplit_once('/')
+        .map_or(String::new(), |(dir, _)| dir.to_string())
+}
+
+/// The nearest folder at or above `root` whose `Cargo.toml` declares a `[workspace]`.
+pub fn workspace_root(root: &str) -> Option<String> {
+    Path::new(root)
+        .ancestors()
+        .find(|dir| declares_workspace(&dir.join("Cargo.toml")))
+        .map(|dir| paths::normalize(&dir.to_string_lossy()))
+}
+
+fn declares_workspace(manifest: &Path) -> bool {
+    std::fs::read_to_string(manifest)
+        .ok()
+        .and_then(|text| text.parse::<toml::Table>().ok())
+        .is_some_and(|table| table.contains_key("workspace"))
+}
