@@ -335,6 +335,56 @@ fn markdown_of_a_passing_check_with_exclusions_and_conditions() {
     assert!(!md.contains("Cut to fit"), "{md}");
 }
 
+/// The Output section's promise: every format begins with the version, the policy and the
+/// root, the target and its cfg values (the target's counted, `--cfg` and `--features` listed),
+/// the `when-missing` programs and the reports.
+#[test]
+fn every_format_begins_with_the_promised_facts() {
+    let sandbox = Sandbox::new();
+    sandbox.policy(
+        "[measure]\ninclude = [\"src/**\"]\nmetrics = [\"lines\"]\n\
+         [[exclude]]\npath = \"src/b.rs\"\nreason = \"needs the tool\"\nwhen-missing = [\"covgate-no-such-tool\"]\n",
+    );
+    sandbox.write(
+        "t.info",
+        "SF:src/a.rs\nDA:1,1\nend_of_record\nSF:src/b.rs\nDA:1,0\nend_of_record\n",
+    );
+    let policy = sandbox.path().join("coverage-policy.toml");
+    let facts = [
+        format!("covgate {}", env!("CARGO_PKG_VERSION")),
+        format!("policy {}", policy.display()),
+        format!("root {}", sandbox.path().display()),
+        "target x86_64-unknown-linux-gnu (--target)".to_string(),
+        "cfg: the target's 15 values + ci, feature=\"extra\"".to_string(),
+        "programs on PATH: covgate-no-such-tool not found".to_string(),
+        "reports: t.info (LCOV)".to_string(),
+    ];
+    for format in ["table", "markdown", "github"] {
+        let run = sandbox.run(&[
+            "check",
+            "t.info",
+            "--no-walk",
+            "--format",
+            format,
+            "--target",
+            TARGET,
+            "--cfg",
+            "ci",
+            "--features",
+            "extra",
+        ]);
+        assert_eq!(run.code, 0, "{format}: {}{}", run.stdout, run.stderr);
+        let head: String = match format {
+            "table" => run.stdout.lines().take(4).collect::<Vec<_>>().join("\n"),
+            "markdown" => run.stdout.lines().nth(2).expect("facts").replace('\\', ""),
+            _ => run.stdout.lines().next().expect("notice").to_string(),
+        };
+        for fact in &facts {
+            assert!(head.contains(fact.as_str()), "{format}: {fact} in {head}");
+        }
+    }
+}
+
 #[test]
 fn unavailable_metrics_in_markdown_and_annotations() {
     let sandbox = Sandbox::new();
