@@ -22,6 +22,7 @@ pub mod check;
 pub mod cli;
 pub mod comment;
 pub mod error;
+pub mod hint;
 pub mod ignore;
 pub mod judge;
 pub mod measure;
