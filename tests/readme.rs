@@ -9,7 +9,10 @@
 fn readme_console_examples() {
     let cases = trycmd::TestCases::new();
     cases
-        .register_bin("covgate", std::path::Path::new(env!("CARGO_BIN_EXE_covgate")))
+        .register_bin(
+            "covgate",
+            std::path::Path::new(env!("CARGO_BIN_EXE_covgate")),
+        )
         .env("NO_COLOR", "1")
         .insert_var("[VERSION]", env!("CARGO_PKG_VERSION"))
         .expect("a redaction")
