@@ -385,6 +385,28 @@ fn every_format_begins_with_the_promised_facts() {
     }
 }
 
+/// A note is a sub-item of its metric in the Markdown details, never one of the items; a metric
+/// with a note and no item says `none named`.
+#[test]
+fn markdown_notes_are_sub_items() {
+    let summary_only = output(
+        "llvm/tricky_stable_summary_only.json",
+        NO_BRANCHES,
+        "markdown",
+    );
+    assert!(
+        summary_only.contains(
+            "- regions: none named\n  - note: the export holds no function detail (-summary-only): a full export names the items\n"
+        ),
+        "{summary_only}"
+    );
+    let partly = output("llvm/tricky_stable.json", NO_BRANCHES, "markdown");
+    assert!(
+        partly.contains("- lines: 11, 20, 24-26\n  - note: 5 of the 6 missed are named: "),
+        "{partly}"
+    );
+}
+
 #[test]
 fn unavailable_metrics_in_markdown_and_annotations() {
     let sandbox = Sandbox::new();
