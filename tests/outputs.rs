@@ -407,6 +407,36 @@ fn markdown_notes_are_sub_items() {
     );
 }
 
+/// An LCOV function without an `FN` record has no line: the Markdown names it without a link.
+#[test]
+fn markdown_names_a_function_without_a_line() {
+    let sandbox = Sandbox::new();
+    sandbox.policy("[measure]\ninclude = [\"**\"]\nmetrics = [\"functions\"]\n");
+    sandbox.write(
+        "t.info",
+        "SF:/ws/a.c\nFN:5,h\nFNDA:0,h\nFNDA:0,orphan\nDA:5,0\nend_of_record\n",
+    );
+    let run = sandbox.run(&[
+        "check",
+        "t.info",
+        "--root",
+        "/ws",
+        "--no-walk",
+        "--format",
+        "markdown",
+        "--link-base",
+        "https://example.com/o/r/blob/abc",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains(
+            "- functions: orphan, [h (line 5)](https://example.com/o/r/blob/abc/a.c#L5)\n"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
 #[test]
 fn unavailable_metrics_in_markdown_and_annotations() {
     let sandbox = Sandbox::new();

@@ -585,5 +585,7 @@ mod tests {
         assert!(err.contains("holds )"), "{err}");
         let err = check_link_base("https://x/a b").unwrap_err();
         assert!(err.contains("holds  "), "{err}");
+        let err = check_link_base("https://x/a\u{7}b").unwrap_err();
+        assert!(err.contains("holds \\u{7}"), "{err}");
     }
 }
