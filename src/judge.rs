@@ -172,7 +172,8 @@ pub fn evaluate(
         .par_iter()
         .map(|(path, class)| judge_file(path, class, measured.get(path), policy))
         .collect();
-    files.sort_by(|a, b| (a.status, &a.path).cmp(&(b.status, &b.path)));
+    // Failing (and unmeasured) files first, then every other file, each group in path order.
+    files.sort_by(|a, b| (!a.status.fails(), &a.path).cmp(&(!b.status.fails(), &b.path)));
     let mut unavailable: Vec<Metric> = files
         .iter()
         .filter(|f| f.status != FileStatus::Excluded)

@@ -23,6 +23,7 @@ pub mod check;
 pub mod cli;
 pub mod comment;
 pub mod error;
+pub mod hint;
 pub mod identity;
 pub mod ignore;
 pub mod judge;

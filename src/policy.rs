@@ -323,8 +323,12 @@ fn inline(raw: RawInline, here: &Locate) -> Result<Inline> {
                     here(
                         name.span(),
                         format!(
-                            "unknown marker family `{}`; expected covgate, lcov or grcov",
-                            name.get_ref()
+                            "unknown marker family `{}`; expected covgate, lcov or grcov{}",
+                            name.get_ref(),
+                            crate::hint::did_you_mean(
+                                name.get_ref(),
+                                &["covgate", "lcov", "grcov"]
+                            )
                         ),
                     )
                 })
@@ -348,8 +352,12 @@ fn metrics(raw: Option<Spanned<Vec<Spanned<String>>>>, here: &Locate) -> Result<
             here(
                 name.span(),
                 format!(
-                    "unknown metric `{}`; expected one of regions, branches, functions, lines",
-                    name.get_ref()
+                    "unknown metric `{}`; expected one of regions, branches, functions, lines{}",
+                    name.get_ref(),
+                    crate::hint::did_you_mean(
+                        name.get_ref(),
+                        &["regions", "branches", "functions", "lines"]
+                    )
                 ),
             )
         })?;
@@ -492,11 +500,16 @@ fn located(file: &str, text: &str, span: Range<usize>, msg: String) -> Error {
 
 fn toml_error(file: &str, text: &str, err: &toml::de::Error) -> Error {
     // toml attaches a span to every error of a parsed document (at worst its table's).
+    let span = err.span().unwrap_or_default();
+    let hint = crate::hint::for_toml(err.message(), text, span.start).unwrap_or_default();
     located(
         file,
         text,
-        err.span().unwrap_or_default(),
-        format!("{} (policy reference: README, \"Policy\")", err.message()),
+        span,
+        format!(
+            "{}{hint} (policy reference: README, \"Policy\")",
+            err.message()
+        ),
     )
 }
 

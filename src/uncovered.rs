@@ -67,23 +67,22 @@ impl Uncovered {
         }
     }
 
-    /// Number of items listed for `metric` (line ranges count as one item each).
+    /// Number of items listed for `metric` (line ranges count as one item each; notes aside).
     pub fn len(&self, metric: Metric) -> usize {
-        let notes = self.notes.iter().filter(|(m, _)| *m == metric).count();
-        notes
-            + match metric {
-                Metric::Regions => self.regions.len(),
-                Metric::Branches => self.branches.len(),
-                Metric::Functions => self.functions.len(),
-                Metric::Lines => self.lines.len(),
-            }
+        match metric {
+            Metric::Regions => self.regions.len(),
+            Metric::Branches => self.branches.len(),
+            Metric::Functions => self.functions.len(),
+            Metric::Lines => self.lines.len(),
+        }
     }
 
     /// The first `limit` items of `metric` as display strings: `12-14`, `3:5-4:6`,
-    /// `7:9 true never taken`, `crate::f (line 3)`, then the notes (`len` gives how many there
-    /// are in all). Only the items returned are formatted: a failing file can list millions.
+    /// `7:9 true never taken`, `crate::f (line 3)` (`len` gives how many there are in all; the
+    /// notes are apart, in [`Uncovered::notes_of`]). Only the items returned are formatted: a
+    /// failing file can list millions.
     pub fn items(&self, metric: Metric, limit: usize) -> Vec<String> {
-        let mut items: Vec<String> = match metric {
+        match metric {
             Metric::Regions => self.regions.iter().take(limit).map(span_text).collect(),
             Metric::Branches => self.branches.iter().take(limit).map(branch_text).collect(),
             Metric::Functions => self
@@ -93,11 +92,16 @@ impl Uncovered {
                 .map(function_text)
                 .collect(),
             Metric::Lines => self.lines.iter().take(limit).map(range_text).collect(),
-        };
-        let notes = self.notes.iter().filter(|(m, _)| *m == metric);
-        let room = limit.saturating_sub(items.len());
-        items.extend(notes.take(room).map(|(_, note)| note.clone()));
-        items
+        }
+    }
+
+    /// The notes of `metric`: why fewer items are named than it misses (outputs show them apart
+    /// from the items, never as one of them).
+    pub fn notes_of(&self, metric: Metric) -> impl Iterator<Item = &str> {
+        self.notes
+            .iter()
+            .filter(move |(m, _)| *m == metric)
+            .map(|(_, note)| note.as_str())
     }
 }
 
@@ -341,7 +345,7 @@ mod tests {
     }
 
     #[test]
-    fn len_and_items_count_each_metric_with_its_notes() {
+    fn len_and_items_count_each_metric_and_notes_stay_apart() {
         let u = Uncovered {
             lines: vec![r(3, 4), r(9, 9)],
             regions: vec![],
@@ -374,16 +378,20 @@ mod tests {
                 (Metric::Lines, "more missed".to_string()),
             ],
         };
-        assert_eq!(u.len(Metric::Regions), 1);
-        assert_eq!(u.items(Metric::Regions, usize::MAX), ["no detail"]);
-        assert_eq!(u.len(Metric::Lines), 3);
+        assert_eq!(u.len(Metric::Regions), 0);
+        assert!(u.items(Metric::Regions, usize::MAX).is_empty());
         assert_eq!(
-            u.items(Metric::Lines, usize::MAX),
-            ["3-4", "9", "more missed"]
+            u.notes_of(Metric::Regions).collect::<Vec<_>>(),
+            ["no detail"]
         );
-        assert_eq!(u.items(Metric::Lines, 2), ["3-4", "9"]);
+        assert_eq!(u.len(Metric::Lines), 2);
+        assert_eq!(u.items(Metric::Lines, usize::MAX), ["3-4", "9"]);
+        assert_eq!(
+            u.notes_of(Metric::Lines).collect::<Vec<_>>(),
+            ["more missed"]
+        );
         assert_eq!(u.items(Metric::Lines, 1), ["3-4"]);
-        assert_eq!(u.len(Metric::Lines), 3);
+        assert_eq!(u.notes_of(Metric::Functions).count(), 0);
         assert_eq!(u.len(Metric::Branches), 2);
         assert_eq!(
             u.items(Metric::Branches, usize::MAX),
@@ -455,6 +463,7 @@ mod tests {
             "{:?}",
             listed.notes
         );
-        assert_eq!(listed.items(Metric::Lines, 9).len(), 2);
+        assert_eq!(listed.items(Metric::Lines, 9), ["4"]);
+        assert_eq!(listed.notes_of(Metric::Lines).count(), 1);
     }
 }

@@ -284,6 +284,20 @@ fn rows() -> Vec<Row> {
         lcov("a report path that climbs out and back in", "SF:src/../../x/src/lib.rs\nDA:1,1\nend_of_record\n", 2, "no file in the report(s) is selected by `include`"),
         policy("an exclude escaping the root with ..", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"../src/lib.rs\"\nreason = \"x\"\n", 2, "coverage-policy.toml:4:8: `../src/lib.rs` (x)"),
         policy("an include escaping the root with ..", "[measure]\ninclude = [\"../**/*.rs\"]\nmetrics = [\"lines\"]\n", 2, "`include` (../**/*.rs)"),
+        // issue 19: policy mistakes
+        // Each message says what was probably meant, after the line and column.
+        policy("a single-bracket [exclude]", "[measure]\nmetrics = [\"lines\"]\n[exclude]\npath = \"src/x.rs\"\nreason = \"x\"\n", 2, "coverage-policy.toml:3:1: invalid type: map, expected a sequence; `[exclude]` is a single table, but each exclude entry is one of an array of tables: write `[[exclude]]` (double brackets) above each entry"),
+        policy("a single-bracket [suite]", "[measure]\nmetrics = [\"lines\"]\n[suite]\nname = \"heavy\"\n", 2, "coverage-policy.toml:3:1: invalid type: map, expected a sequence; `[suite]` is a single table, but each suite entry is one of an array of tables: write `[[suite]]` (double brackets) above each entry"),
+        policy("a double-bracket [[measure]]", "[[measure]]\nmetrics = [\"lines\"]\n", 2, "coverage-policy.toml:1:1: invalid type: map, expected a sequence; `[[measure]]` makes an array of tables, but the policy has one measure section: write `[measure]` (single brackets)"),
+        policy("exclude written as a key", "exclude = \"src/x.rs\"\n[measure]\nmetrics = [\"lines\"]\n", 2, "coverage-policy.toml:1:11: invalid type: string \"src/x.rs\", expected a sequence; `exclude` is not a key: write each entry as a `[[exclude]]` table (double brackets)"),
+        policy("include at the top level", "include = [\"src/**\"]\n[measure]\nmetrics = [\"lines\"]\n", 2, "coverage-policy.toml:1:1: unknown field `include`, expected one of `root`, `measure`, `exclude`, `inline`, `suite`; `include` belongs under [measure]"),
+        policy("threshold in an [[exclude]]", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/x.rs\"\nreason = \"x\"\nthreshold = 90\n", 2, "coverage-policy.toml:6:1: unknown field `threshold`, expected one of `path`, `reason`, `when`, `when-missing`; `threshold` belongs under [measure] (one threshold for every measured file)"),
+        policy("[measure.exclude] for [[exclude]]", "[measure]\nmetrics = [\"lines\"]\n[measure.exclude]\npath = \"src/x.rs\"\n", 2, "coverage-policy.toml:3:10: unknown field `exclude`, expected one of `include`, `metrics`, `threshold`; `exclude` belongs at the top level, as [[exclude]] entries (double brackets)"),
+        policy("a key with a typo", "[measure]\nthresold = 90\n", 2, "coverage-policy.toml:2:1: unknown field `thresold`, expected one of `include`, `metrics`, `threshold`; did you mean `threshold`?"),
+        policy("metric `line`", "[measure]\nmetrics = [\"line\"]\n", 2, "coverage-policy.toml:2:12: unknown metric `line`; expected one of regions, branches, functions, lines; did you mean `lines`?"),
+        policy("metric `region`", "[measure]\nmetrics = [\"lines\", \"region\"]\n", 2, "coverage-policy.toml:2:21: unknown metric `region`; expected one of regions, branches, functions, lines; did you mean `regions`?"),
+        policy("metric `branchs`", "[measure]\nmetrics = [\"branchs\"]\n", 2, "coverage-policy.toml:2:12: unknown metric `branchs`; expected one of regions, branches, functions, lines; did you mean `branches`?"),
+        policy("a marker family with a typo", "[measure]\nmetrics = [\"lines\"]\n[inline]\nmarkers = [\"grcv\"]\n", 2, "coverage-policy.toml:4:12: unknown marker family `grcv`; expected covgate, lcov or grcov; did you mean `grcov`?"),
         row("a report path that is a folder", 2, "t.info: is a folder, not a report", |sb| {
             std::fs::create_dir(sb.path().join("t.info")).expect("mkdir");
             args(&["check", "t.info"])

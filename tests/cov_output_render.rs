@@ -37,6 +37,22 @@ fn listed(stdout: &str, path: &str, metric: &str) -> Option<String> {
         .find_map(|l| l.strip_prefix(&prefix).map(str::to_string))
 }
 
+/// The notes under `    METRIC: …` in the uncovered list under `PATH — uncovered:`: the
+/// `      note: ` lines that follow it, each on its own line.
+fn notes(stdout: &str, path: &str, metric: &str) -> Vec<String> {
+    let head = format!("{path} — uncovered:");
+    let prefix = format!("    {metric}: ");
+    stdout
+        .lines()
+        .skip_while(|l| *l != head)
+        .skip(1)
+        .take_while(|l| l.starts_with("    "))
+        .skip_while(|l| !l.starts_with(&prefix))
+        .skip(1)
+        .map_while(|l| l.strip_prefix("      note: ").map(str::to_string))
+        .collect()
+}
+
 /// The body rows of the table, each as its trimmed cells.
 fn rows(stdout: &str) -> Vec<Vec<String>> {
     stdout
@@ -93,19 +109,27 @@ fn table_matches_json(table: &str, doc: &Value) -> usize {
         }
         let path = file["path"].as_str().unwrap();
         for metric in ["regions", "branches", "functions", "lines"] {
-            let mut items: Vec<String> = file["uncovered"][metric]
+            let items: Vec<String> = file["uncovered"][metric]
                 .as_array()
                 .unwrap()
                 .iter()
                 .map(|item| item_text(metric, item))
                 .collect();
-            for note in file["uncovered"]["notes"].as_array().unwrap() {
-                if note["metric"] == metric {
-                    items.push(note["note"].as_str().unwrap().to_string());
-                }
-            }
-            let expected = (!items.is_empty()).then(|| items.join(", "));
+            let noted: Vec<String> = file["uncovered"]["notes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|note| note["metric"] == metric)
+                .map(|note| note["note"].as_str().unwrap().to_string())
+                .collect();
+            // Notes stand apart from the items, on lines of their own.
+            let expected = match (items.is_empty(), noted.is_empty()) {
+                (true, true) => None,
+                (true, false) => Some("none named".to_string()),
+                (false, _) => Some(items.join(", ")),
+            };
             assert_eq!(listed(table, path, metric), expected, "{path} {metric}");
+            assert_eq!(notes(table, path, metric), noted, "{path} {metric}");
             matched += usize::from(expected.is_some());
         }
     }
@@ -178,21 +202,26 @@ fn lcov_sides_never_taken_and_never_evaluated_and_functions_without_a_line() {
         listed(out, "a.c", "branches").as_deref(),
         Some("2 block 0 branch 0 never taken, 2 block 0 branch 1 never evaluated")
     );
-    // `g` is missed too but not named: a note says how many are.
-    let functions = listed(out, "a.c", "functions").expect("a.c functions");
+    // `g` is missed too but not named: a note, on its own line, says how many are.
+    assert_eq!(
+        listed(out, "a.c", "functions").as_deref(),
+        Some("orphan, h (line 5)")
+    );
+    let note = &notes(out, "a.c", "functions")[0];
     assert!(
-        functions.starts_with(
-            "orphan, h (line 5), 2 of the 3 missed are named: the rest are missed only by the \
+        note.starts_with(
+            "2 of the 3 missed are named: the rest are missed only by the \
              tracefile's declared FNF/FNH"
         ),
-        "{functions}"
+        "{note}"
     );
     assert_eq!(listed(out, "a.c", "lines").as_deref(), Some("2-3, 5"));
     assert_eq!(
         listed(out, "b.c", "functions").as_deref(),
         Some("g (line 1)")
     );
-    let note = listed(out, "b.c", "lines").expect("b.c lines note");
+    assert_eq!(listed(out, "b.c", "lines").as_deref(), Some("none named"));
+    let note = &notes(out, "b.c", "lines")[0];
     assert!(
         note.starts_with("the tracefile's declared summary (LH/BRH/FNH) counts fewer covered"),
         "{note}"
@@ -211,9 +240,10 @@ fn lcov_sides_never_taken_and_never_evaluated_and_functions_without_a_line() {
     );
     assert_eq!(
         listed(&run.stdout, "a.c", "functions").as_deref(),
-        Some("orphan … and 2 more"),
-        "the other function and the note"
+        Some("orphan … and 1 more"),
+        "the other function; the note is not an item"
     );
+    assert_eq!(notes(&run.stdout, "a.c", "functions").len(), 1);
     assert_eq!(
         listed(&run.stdout, "b.c", "functions").as_deref(),
         Some("g (line 1)"),
@@ -268,8 +298,10 @@ fn a_summary_only_export_lists_a_note_per_failing_metric() {
     let out = &run.stdout;
     let note = "the export holds no function detail (-summary-only): a full export names the items";
     let common = "samples/tricky/shared/common.rs";
-    assert_eq!(listed(out, common, "regions").as_deref(), Some(note));
-    assert_eq!(listed(out, common, "lines").as_deref(), Some(note));
+    for metric in ["regions", "lines"] {
+        assert_eq!(listed(out, common, metric).as_deref(), Some("none named"));
+        assert_eq!(notes(out, common, metric), [note]);
+    }
     assert_eq!(listed(out, common, "functions"), None, "2/2 passes");
     assert_eq!(
         listed(out, common, "branches"),
@@ -277,7 +309,7 @@ fn a_summary_only_export_lists_a_note_per_failing_metric() {
         "unavailable is not below the bar: it gets the hint under the table"
     );
     let asyncs = "samples/tricky/src/asyncs.rs";
-    assert_eq!(listed(out, asyncs, "functions").as_deref(), Some(note));
+    assert_eq!(notes(out, asyncs, "functions"), [note]);
     assert!(
         out.contains("note: the export holds no branch data: produce it with `cargo +nightly llvm-cov --branch`"),
         "{out}"
@@ -332,7 +364,7 @@ fn show_all_lists_every_file_with_its_status_and_reason() {
         [
             vec!["src/orphan.rs", "unmeasured", "", "", "", has_code],
             vec!["src/sys/windows.rs", "unmeasured", "", "", "", has_code],
-            vec!["src/lib.rs", "pass", "9/9", "2/2", "7/7", ""],
+            // The documented order: failing files first, then every other file in path order.
             vec![
                 "src/extra.rs",
                 "excluded",
@@ -341,6 +373,8 @@ fn show_all_lists_every_file_with_its_status_and_reason() {
                 "",
                 "behind feature extra"
             ],
+            vec!["src/lib.rs", "pass", "9/9", "2/2", "7/7", ""],
+            vec!["src/sys/mod.rs", "no-code", "", "", "", ""],
             vec![
                 "src/sys/unix.rs",
                 "excluded",
@@ -349,7 +383,6 @@ fn show_all_lists_every_file_with_its_status_and_reason() {
                 "",
                 "platform shim, tested on CI hosts"
             ],
-            vec!["src/sys/mod.rs", "no-code", "", "", "", ""],
         ]
     );
     assert!(
@@ -422,10 +455,11 @@ fn a_passing_check_lists_no_rows_unless_show_all() {
         names,
         [
             "src/lib.rs",
+            "src/sys/mod.rs",
             "src/sys/unix.rs",
-            "src/sys/windows.rs",
-            "src/sys/mod.rs"
-        ]
+            "src/sys/windows.rs"
+        ],
+        "path order: no file fails"
     );
     assert!(run.stdout.ends_with("covgate: PASS\n"), "{}", run.stdout);
 
@@ -434,7 +468,16 @@ fn a_passing_check_lists_no_rows_unless_show_all() {
     let doc = run.json();
     assert_eq!(doc["verdict"], "pass");
     assert_eq!(doc["facts"]["walked"], true);
-    assert_eq!(doc["files"].as_array().map(Vec::len), Some(4));
+    let paths: Vec<&str> = doc["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .map(|f| f["path"].as_str().expect("path"))
+        .collect();
+    assert_eq!(
+        paths, names,
+        "the JSON lists the files in the table's order"
+    );
 }
 
 #[test]

@@ -335,6 +335,108 @@ fn markdown_of_a_passing_check_with_exclusions_and_conditions() {
     assert!(!md.contains("Cut to fit"), "{md}");
 }
 
+/// The Output section's promise: every format begins with the version, the policy and the
+/// root, the target and its cfg values (the target's counted, `--cfg` and `--features` listed),
+/// the `when-missing` programs and the reports.
+#[test]
+fn every_format_begins_with_the_promised_facts() {
+    let sandbox = Sandbox::new();
+    sandbox.policy(
+        "[measure]\ninclude = [\"src/**\"]\nmetrics = [\"lines\"]\n\
+         [[exclude]]\npath = \"src/b.rs\"\nreason = \"needs the tool\"\nwhen-missing = [\"covgate-no-such-tool\"]\n",
+    );
+    sandbox.write(
+        "t.info",
+        "SF:src/a.rs\nDA:1,1\nend_of_record\nSF:src/b.rs\nDA:1,0\nend_of_record\n",
+    );
+    let policy = sandbox.path().join("coverage-policy.toml");
+    let facts = [
+        format!("covgate {}", env!("CARGO_PKG_VERSION")),
+        format!("policy {}", policy.display()),
+        format!("root {}", sandbox.path().display()),
+        "target x86_64-unknown-linux-gnu (--target)".to_string(),
+        "cfg: the target's 15 values + ci, feature=\"extra\"".to_string(),
+        "programs on PATH: covgate-no-such-tool not found".to_string(),
+        "reports: t.info (LCOV)".to_string(),
+    ];
+    for format in ["table", "markdown", "github"] {
+        let run = sandbox.run(&[
+            "check",
+            "t.info",
+            "--no-walk",
+            "--format",
+            format,
+            "--target",
+            TARGET,
+            "--cfg",
+            "ci",
+            "--features",
+            "extra",
+        ]);
+        assert_eq!(run.code, 0, "{format}: {}{}", run.stdout, run.stderr);
+        let head: String = match format {
+            "table" => run.stdout.lines().take(4).collect::<Vec<_>>().join("\n"),
+            "markdown" => run.stdout.lines().nth(2).expect("facts").replace('\\', ""),
+            _ => run.stdout.lines().next().expect("notice").to_string(),
+        };
+        for fact in &facts {
+            assert!(head.contains(fact.as_str()), "{format}: {fact} in {head}");
+        }
+    }
+}
+
+/// A note is a sub-item of its metric in the Markdown details, never one of the items; a metric
+/// with a note and no item says `none named`.
+#[test]
+fn markdown_notes_are_sub_items() {
+    let summary_only = output(
+        "llvm/tricky_stable_summary_only.json",
+        NO_BRANCHES,
+        "markdown",
+    );
+    assert!(
+        summary_only.contains(
+            "- regions: none named\n  - note: the export holds no function detail (-summary-only): a full export names the items\n"
+        ),
+        "{summary_only}"
+    );
+    let partly = output("llvm/tricky_stable.json", NO_BRANCHES, "markdown");
+    assert!(
+        partly.contains("- lines: 11, 20, 24-26\n  - note: 5 of the 6 missed are named: "),
+        "{partly}"
+    );
+}
+
+/// An LCOV function without an `FN` record has no line: the Markdown names it without a link.
+#[test]
+fn markdown_names_a_function_without_a_line() {
+    let sandbox = Sandbox::new();
+    sandbox.policy("[measure]\ninclude = [\"**\"]\nmetrics = [\"functions\"]\n");
+    sandbox.write(
+        "t.info",
+        "SF:/ws/a.c\nFN:5,h\nFNDA:0,h\nFNDA:0,orphan\nDA:5,0\nend_of_record\n",
+    );
+    let run = sandbox.run(&[
+        "check",
+        "t.info",
+        "--root",
+        "/ws",
+        "--no-walk",
+        "--format",
+        "markdown",
+        "--link-base",
+        "https://example.com/o/r/blob/abc",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains(
+            "- functions: [orphan](https://example.com/o/r/blob/abc/a.c), [h (line 5)](https://example.com/o/r/blob/abc/a.c#L5)\n"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
 #[test]
 fn unavailable_metrics_in_markdown_and_annotations() {
     let sandbox = Sandbox::new();

@@ -321,17 +321,26 @@ fn target_facts_head_the_table_and_the_json() {
         let mut lines = run.stdout.lines();
         assert!(lines.next().expect("line 1").starts_with("covgate "));
         let target_line = lines.next().expect("line 2");
-        assert!(
-            target_line.starts_with(&format!("target {target} (--target) · cfg: panic=")),
-            "{target_line}"
+        // The table counts the target's own cfg values (the JSON lists them) and lists the
+        // values that --cfg and --features set.
+        let doc = check_json(&sandbox, &["--target", target, "--cfg", "ci"]).json();
+        let cfg = doc["facts"]["target"]["cfg"]
+            .as_array()
+            .expect("cfg")
+            .clone();
+        assert!(cfg.contains(&Value::from(format!("target_os=\"{os}\""))));
+        assert!(cfg.contains(&Value::from(family)));
+        assert_eq!(
+            target_line,
+            format!(
+                "target {target} (--target) · cfg: the target's {} values",
+                cfg.len() - 1
+            )
         );
-        assert!(
-            target_line.contains(&format!("target_os=\"{os}\"")),
-            "{target_line}"
-        );
-        assert!(
-            target_line.ends_with(&format!(", {family}")),
-            "{target_line}"
+        let with_cfg = sandbox.run(&["check", "t.info", "--target", target, "--cfg", "ci"]);
+        assert_eq!(
+            with_cfg.stdout.lines().nth(1),
+            Some(format!("{target_line} + ci").as_str())
         );
         assert!(lines.next().expect("line 3").starts_with("reports: t.info"));
         assert_eq!(lines.next(), Some("conditional exclusions:"));

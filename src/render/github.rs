@@ -66,21 +66,25 @@ pub fn render(facts: &Facts, verdict: &Verdict) -> String {
     out
 }
 
-/// `::notice title=covgate facts::covgate V · target T (host) · policy P · root R · reports: …`.
+/// `::notice title=covgate facts::covgate V · policy P · root R · threshold 100% · target T
+/// (host) · cfg: … · programs on PATH: … · reports: …` (programs only when the policy names any).
 fn facts_notice(facts: &Facts) -> String {
     let reports: Vec<String> = facts
         .reports
         .iter()
         .map(|(origin, kind)| format!("{origin} ({kind})"))
         .collect();
+    let programs = super::programs_text(facts)
+        .map_or_else(String::new, |p| format!(" · programs on PATH: {p}"));
     let text = format!(
-        "covgate {} · target {} ({}) · policy {} · root {} · threshold {}% · reports: {}",
+        "covgate {} · policy {} · root {} · threshold {}% · target {} ({}) · cfg: {}{programs} · reports: {}",
         facts.version,
-        facts.target.triple,
-        facts.target.source,
         facts.policy,
         facts.root,
         facts.threshold,
+        facts.target.triple,
+        facts.target.source,
+        super::cfg_summary(&facts.target),
         reports.join(", ")
     );
     format!("::notice title=covgate facts::{}\n", escape_data(&text))

@@ -223,14 +223,19 @@ fn head(facts: &Facts, verdict: &Verdict, metrics: &[Metric]) -> String {
         .map(|(origin, kind)| format!("{} ({})", escape(origin), escape(kind)))
         .collect();
     let names: Vec<&str> = metrics.iter().map(|m| m.name()).collect();
+    let programs = super::programs_text(facts).map_or_else(String::new, |p| {
+        format!(" · programs on PATH: {}", escape(&p))
+    });
     format!(
-        "### covgate: {word}\n\ncovgate {} · target {} ({}) · threshold {}% on {} · root {} · reports: {}\n\n",
+        "### covgate: {word}\n\ncovgate {} · policy {} · root {} · threshold {}% on {} · target {} ({}) · cfg: {}{programs} · reports: {}\n\n",
         escape(&facts.version),
-        escape(&facts.target.triple),
-        facts.target.source,
+        escape(&facts.policy),
+        escape(&facts.root),
         facts.threshold,
         names.join(", "),
-        escape(&facts.root),
+        escape(&facts.target.triple),
+        facts.target.source,
+        escape(&super::cfg_summary(&facts.target)),
         reports.join(", ")
     ) + &warning_lines(&facts.warnings)
 }
@@ -393,9 +398,21 @@ fn details(file: &FileVerdict, metrics: &[Metric], links: Links<'_>) -> String {
     let mut body = String::new();
     for metric in metrics {
         let items = detail_items(file, *metric, links);
-        if !items.is_empty() {
-            body.push_str(&format!("- {metric}: {}\n", items.join(", ")));
+        let notes: Vec<String> = file
+            .uncovered
+            .notes_of(*metric)
+            .map(|note| format!("  - note: {}\n", escape(note)))
+            .collect();
+        if items.is_empty() && notes.is_empty() {
+            continue;
         }
+        let listed = if items.is_empty() {
+            "none named".to_string()
+        } else {
+            items.join(", ")
+        };
+        // A note is a sub-item of its metric, never one of the items.
+        body.push_str(&format!("- {metric}: {listed}\n{}", notes.concat()));
     }
     if body.is_empty() {
         // Failing only on a metric the input cannot show: the notes say what to do.
@@ -409,11 +426,11 @@ fn details(file: &FileVerdict, metrics: &[Metric], links: Links<'_>) -> String {
 
 /// The uncovered items of `metric` as Markdown: lines and line ranges, branch sides and
 /// functions each linked to their line; regions grouped by line (`17 (cols 23-27, 32-40)`, a
-/// region over several lines as `15-17 (15:1-17:3)`); then the notes.
+/// region over several lines as `15-17 (15:1-17:3)`).
 fn detail_items(file: &FileVerdict, metric: Metric, links: Links<'_>) -> Vec<String> {
     let u = &file.uncovered;
     let path = file.path.as_str();
-    let mut items: Vec<String> = match metric {
+    match metric {
         Metric::Lines => u
             .lines
             .iter()
@@ -433,10 +450,7 @@ fn detail_items(file: &FileVerdict, metric: Metric, links: Links<'_>) -> Vec<Str
             .iter()
             .map(|f| links.to(&escape(&function_text(f)), path, f.line.map(|l| (l, l))))
             .collect(),
-    };
-    let notes = u.notes.iter().filter(|(m, _)| *m == metric);
-    items.extend(notes.map(|(_, note)| escape(note)));
-    items
+    }
 }
 
 /// Regions grouped by line: one entry per line for the regions within it, with their columns
@@ -569,5 +583,7 @@ mod tests {
         assert!(err.contains("holds \\u{7}"), "{err}");
         let err = check_link_base("https://x/a b").unwrap_err();
         assert!(err.contains("holds  "), "{err}");
+        let err = check_link_base("https://x/a\u{7}b").unwrap_err();
+        assert!(err.contains("holds \\u{7}"), "{err}");
     }
 }

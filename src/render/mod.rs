@@ -134,6 +134,61 @@ pub fn printable(text: &str, keep_newlines: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The keys of the cfg values a built-in target sets (see `platform::target_cfgs`); `--cfg`
+/// cannot set them, so every other value came from `--cfg` or `--features`.
+const TARGET_KEYS: [&str; 12] = [
+    "panic",
+    "target_abi",
+    "target_arch",
+    "target_endian",
+    "target_env",
+    "target_family",
+    "target_has_atomic",
+    "target_os",
+    "target_pointer_width",
+    "target_vendor",
+    "unix",
+    "windows",
+];
+
+/// The cfg values in short, for the table, the Markdown and the `::notice`: the target's own
+/// values counted (the triple decides them; the JSON lists them), then every value that
+/// `--cfg` and `--features` set, in full: `the target's 15 values + ci, feature="extra"`.
+pub fn cfg_summary(target: &TargetFacts) -> String {
+    let key = |value: &str| value.split('=').next().unwrap_or_default().to_string();
+    let (own, set): (Vec<&String>, Vec<&String>) = target
+        .cfg
+        .iter()
+        .partition(|value| TARGET_KEYS.contains(&key(value).as_str()));
+    let head = if target.known {
+        format!(
+            "the target's {}",
+            counted(own.len() as u64, "value", "values")
+        )
+    } else {
+        "target unknown to covgate's target database".to_string()
+    };
+    let set: Vec<&str> = set.iter().map(|value| value.as_str()).collect();
+    match set.is_empty() {
+        true => head,
+        false => format!("{head} + {}", set.join(", ")),
+    }
+}
+
+/// The `when-missing` programs in words: `pwsh not found, gh found (/usr/bin/gh)`; `None`
+/// when the policy names none.
+pub fn programs_text(facts: &Facts) -> Option<String> {
+    let programs: Vec<String> = facts
+        .programs
+        .iter()
+        .map(|(name, path)| match path {
+            Some(path) => format!("{name} found ({path})"),
+            None => format!("{name} not found"),
+        })
+        .collect();
+    (!programs.is_empty()).then(|| programs.join(", "))
+}
+
 /// What inline markers took out, in words: `1 line, 0 regions, 2 branch sides, 1 function in
 /// 1 file` (the ignored totals of [`Verdict::ignored`]).
 pub fn ignored_totals(verdict: &Verdict) -> String {
@@ -178,6 +233,42 @@ mod tests {
         assert_eq!(counted(1, "file", "files"), "1 file");
         assert_eq!(counted(0, "file", "files"), "0 files");
         assert_eq!(counted(2, "branch side", "branch sides"), "2 branch sides");
+    }
+
+    /// Every value a built-in target sets has a key of [`TARGET_KEYS`]; `--cfg` and
+    /// `--features` values do not.
+    #[test]
+    fn the_target_s_own_cfg_values_are_counted_and_the_rest_listed() {
+        use crate::platform::{Platform, PlatformOptions};
+        for triple in [
+            "x86_64-unknown-linux-gnu",
+            "x86_64-pc-windows-msvc",
+            "aarch64-apple-darwin",
+            "wasm32-unknown-unknown",
+            "thumbv7em-none-eabihf",
+        ] {
+            let opts = PlatformOptions {
+                target: Some(triple.to_string()),
+                cfgs: vec!["ci".to_string(), "target_feature=\"sse2\"".to_string()],
+                features: vec!["extra".to_string()],
+            };
+            let platform =
+                Platform::new(&opts, triple, &[], false, None, std::path::Path::new(".")).unwrap();
+            let values = platform.cfg_values();
+            let target = TargetFacts {
+                triple: triple.to_string(),
+                source: "--target",
+                known: true,
+                cfg: values.clone(),
+            };
+            assert_eq!(
+                cfg_summary(&target),
+                format!(
+                    "the target's {} values + ci, feature=\"extra\", target_feature=\"sse2\"",
+                    values.len() - 3
+                )
+            );
+        }
     }
 
     #[test]

@@ -52,26 +52,31 @@ pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], opts: &Table
 }
 
 /// The indented list of uncovered items under one failing file (empty when it lists nothing).
+/// A metric's notes follow its items, each on a line of its own (`      note: …`), so a note is
+/// never read as one of the items; a metric with notes and no item says `none named`.
 fn uncovered_list(file: &FileVerdict, metrics: &[Metric], limit: usize) -> String {
     let mut out = String::new();
     for metric in metrics {
-        let shown: Vec<String> = file
-            .uncovered
+        let u = &file.uncovered;
+        let notes: Vec<String> = u
+            .notes_of(*metric)
+            .map(|note| format!("      note: {}\n", printable(note, false)))
+            .collect();
+        let total = u.len(*metric);
+        if total == 0 && notes.is_empty() {
+            continue;
+        }
+        let shown: Vec<String> = u
             .items(*metric, limit)
             .iter()
             .map(|item| printable(item, false).into_owned())
             .collect();
-        let total = file.uncovered.len(*metric);
-        if total == 0 {
-            continue;
-        }
-        let more = total.saturating_sub(limit);
-        let tail = if more > 0 {
-            format!(" … and {more} more")
-        } else {
-            String::new()
+        let listed = match total.saturating_sub(limit) {
+            _ if total == 0 => "none named".to_string(),
+            0 => shown.join(", "),
+            more => format!("{} … and {more} more", shown.join(", ")),
         };
-        out.push_str(&format!("    {metric}: {}{tail}\n", shown.join(", ")));
+        out.push_str(&format!("    {metric}: {listed}\n{}", notes.concat()));
     }
     if out.is_empty() {
         out
@@ -108,16 +113,8 @@ fn facts_lines(facts: &Facts) -> String {
         facts.threshold,
         target_line(&facts.target),
     );
-    if !facts.programs.is_empty() {
-        let programs: Vec<String> = facts
-            .programs
-            .iter()
-            .map(|(name, path)| match path {
-                Some(path) => format!("{name} found ({path})"),
-                None => format!("{name} not found"),
-            })
-            .collect();
-        out.push_str(&format!("programs on PATH: {}\n", programs.join(", ")));
+    if let Some(programs) = super::programs_text(facts) {
+        out.push_str(&format!("programs on PATH: {programs}\n"));
     }
     out.push_str(&format!("reports: {}\n", reports.join(", ")));
     if !facts.conditions.is_empty() {
@@ -160,16 +157,15 @@ fn roster_lines(roster: &RosterFacts) -> String {
     out
 }
 
-/// `target TRIPLE (host|--target) · cfg: a, b, …`.
+/// `target TRIPLE (host|--target) · cfg: the target's N values + a, b` (see
+/// [`super::cfg_summary`]).
 fn target_line(target: &TargetFacts) -> String {
-    let cfg = if target.known {
-        target.cfg.join(", ")
-    } else {
-        let mut known = vec!["target unknown to covgate's target database".to_string()];
-        known.extend(target.cfg.iter().cloned());
-        known.join(", ")
-    };
-    format!("target {} ({}) · cfg: {cfg}", target.triple, target.source)
+    format!(
+        "target {} ({}) · cfg: {}",
+        target.triple,
+        target.source,
+        super::cfg_summary(target)
+    )
 }
 
 /// `  GLOB: active, excluded — WHY` or `  GLOB: inactive, measured like any other file — WHY`.
@@ -345,22 +341,30 @@ mod tests {
     use super::*;
 
     /// A host missing from the target database cannot be chosen through the binary on a known
-    /// host; its facts line says so.
+    /// host; its facts line says so. A known target's own values are counted, the values set by
+    /// `--cfg` and `--features` listed.
     #[test]
     fn an_unknown_target_says_so() {
-        let target = |known: bool| TargetFacts {
+        let target = |known: bool, cfg: &[&str]| TargetFacts {
             triple: "riscv64-unknown-nowhere".to_string(),
             source: "host",
             known,
-            cfg: vec!["feature=\"x\"".to_string()],
+            cfg: cfg.iter().map(|c| c.to_string()).collect(),
         };
         assert_eq!(
-            target_line(&target(false)),
-            "target riscv64-unknown-nowhere (host) · cfg: target unknown to covgate's target database, feature=\"x\""
+            target_line(&target(false, &["feature=\"x\""])),
+            "target riscv64-unknown-nowhere (host) · cfg: target unknown to covgate's target database + feature=\"x\""
         );
         assert_eq!(
-            target_line(&target(true)),
-            "target riscv64-unknown-nowhere (host) · cfg: feature=\"x\""
+            target_line(&target(
+                true,
+                &["feature=\"x\"", "target_os=\"none\"", "unix"]
+            )),
+            "target riscv64-unknown-nowhere (host) · cfg: the target's 2 values + feature=\"x\""
+        );
+        assert_eq!(
+            target_line(&target(true, &["panic=\"abort\""])),
+            "target riscv64-unknown-nowhere (host) · cfg: the target's 1 value"
         );
     }
 
