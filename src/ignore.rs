@@ -667,6 +667,7 @@ fn without(record: &FunctionStats, ignores: &Ignores) -> FunctionStats {
         lines: Counts::new(covered, covered + uncovered),
         branches: counts(covered_branch_lines.len(), uncovered_branches.len()),
         function_ignored: ignores.lines.contains(&record.key.0),
+        layout: record.layout,
         items: Some(Box::new(RecordItems {
             uncovered_regions,
             uncovered_branches,
@@ -674,6 +675,10 @@ fn without(record: &FunctionStats, ignores: &Ignores) -> FunctionStats {
             covered_region_lines,
             covered_branch_lines,
             covered_lines,
+            // Items are taken out: the hits no longer line up with them (nothing is summed
+            // after markers are applied).
+            region_hits: Vec::new(),
+            branch_hits: Vec::new(),
         })),
     }
 }

@@ -4,11 +4,15 @@
 //! name one physical file under two spellings):
 //! - LCOV with LCOV: records summed per line, branch and function (see [`crate::report::lcov`]).
 //! - llvm-cov JSON with JSON: when every part carries function detail, the function records are
-//!   pooled and the summary recomputed by llvm-cov's instantiation-group rule (per group, the best
-//!   single record per metric), so a file built into two crates counts as llvm-cov would count it
-//!   had both spellings been one. This never credits coverage that no single instantiation shows
-//!   (conservative). When a part is `-summary-only`, the parts must agree exactly; otherwise the
-//!   merge is refused with an error naming the reports.
+//!   pooled ([`llvm_json::pool`]) and the summary recomputed by llvm-cov's instantiation-group
+//!   rule ([`llvm_json::recompute`]). Records of one compiled function in different exports
+//!   (same name, start and region/branch layout: the same test binary run as two partitions or
+//!   CI shards) are summed, as `llvm-profdata merge` sums the runs' counters, so the merge
+//!   equals the report of one run of all the tests. Records that differ (generic instantiations,
+//!   a file built into two crates, several spellings in one export) stay distinct and llvm-cov's
+//!   rule takes the best single record per group, as llvm-cov would had they been in one
+//!   export. When a part is `-summary-only`, the parts must agree exactly; otherwise the merge
+//!   is refused with an error naming the reports.
 //! - LCOV with JSON for the same file: refused (the formats count differently).
 //! - A file named once keeps its report's own numbers (llvm-cov's per-file summary, exactly).
 
@@ -20,7 +24,7 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::ignore::{self, Ignored, Ignores};
 use crate::model::Summary;
-use crate::report::llvm_json::{self, LlvmFile, LlvmSummary};
+use crate::report::llvm_json::{self, FunctionStats, LlvmFile, LlvmSummary};
 use crate::report::{FileCoverage, Report};
 
 /// One report file's contribution to a normalised file.
@@ -122,7 +126,7 @@ fn merge_parts(path: &str, parts: &[Part<'_>]) -> Result<FileCoverage> {
     for part in parts {
         match part.coverage {
             FileCoverage::Lcov(f) => lcov.push(f),
-            FileCoverage::Llvm(f) => llvm.push((part.report.origin.as_str(), f)),
+            FileCoverage::Llvm(f) => llvm.push((part.report, f)),
         }
     }
     match (lcov.split_first(), llvm.is_empty()) {
@@ -140,28 +144,31 @@ fn merge_parts(path: &str, parts: &[Part<'_>]) -> Result<FileCoverage> {
     }
 }
 
-fn merge_llvm(path: &str, parts: &[(&str, &LlvmFile)]) -> Result<LlvmFile> {
-    let detail: Option<Vec<_>> = parts
-        .iter()
-        .map(|(_, f)| f.functions.as_ref())
-        .collect::<Option<Vec<_>>>()
-        .map(|all| all.into_iter().flatten().cloned().collect());
-    match detail {
-        Some(functions) => Ok(LlvmFile {
-            summary: llvm_json::recompute(&functions),
-            functions: Some(functions),
-        }),
-        None => merge_summaries(path, parts),
+fn merge_llvm(path: &str, parts: &[(&Report, &LlvmFile)]) -> Result<LlvmFile> {
+    let mut exports: Vec<(&Report, Vec<FunctionStats>)> = Vec::new();
+    for (report, file) in parts {
+        let Some(functions) = &file.functions else {
+            return merge_summaries(path, parts);
+        };
+        match exports.iter_mut().find(|(r, _)| std::ptr::eq(*r, *report)) {
+            Some((_, records)) => records.extend(functions.iter().cloned()),
+            None => exports.push((report, functions.clone())),
+        }
     }
+    let functions = llvm_json::pool(exports.into_iter().map(|(_, f)| f).collect());
+    Ok(LlvmFile {
+        summary: llvm_json::recompute(&functions),
+        functions: Some(functions),
+    })
 }
 
-fn merge_summaries(path: &str, parts: &[(&str, &LlvmFile)]) -> Result<LlvmFile> {
+fn merge_summaries(path: &str, parts: &[(&Report, &LlvmFile)]) -> Result<LlvmFile> {
     match parts {
         [(_, first), rest @ ..] if rest.iter().all(|(_, f)| f.summary == first.summary) => {
             Ok((*first).clone())
         }
         _ => {
-            let origins: Vec<&str> = parts.iter().map(|(o, _)| *o).collect();
+            let origins: Vec<&str> = parts.iter().map(|(r, _)| r.origin.as_str()).collect();
             Err(Error::new(format!(
                 "{path}: named more than once ({}) with different numbers, and a summary-only export \
                  carries no detail to merge them; give full exports (without -summary-only)",

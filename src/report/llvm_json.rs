@@ -25,7 +25,7 @@ mod record;
 mod segments;
 mod stream;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use std::fmt;
 use std::io::Read;
@@ -129,6 +129,10 @@ pub struct FunctionStats {
     /// True when an inline ignore marker covers the function's start line: its group then
     /// leaves the functions and instantiations metrics (set by [`crate::ignore`]).
     pub function_ignored: bool,
+    /// A hash of the record's layout (its regions and branches without their counts), never 0
+    /// when known; 0 when the record was not kept whole ([`Kept::Everything`]). Records of one
+    /// compiled function in several exports share name, key and layout ([`pool`]).
+    pub layout: u64,
     /// The record's items; `None` when none was kept (nothing uncovered, and covered items not
     /// asked for).
     pub items: Option<Box<RecordItems>>,
@@ -153,6 +157,14 @@ pub struct RecordItems {
     pub covered_branch_lines: Vec<u32>,
     /// Mapped lines with a count above 0, as sorted, disjoint, inclusive ranges.
     pub covered_lines: Vec<LineRange>,
+    /// One flag per code region (kind 0, every file id) in record order: true when its count is
+    /// above 0. Kept with everything else ([`Kept::Everything`]), so that [`pool`] can sum two
+    /// records of one compiled function; empty otherwise. Never held alone (a record with a code
+    /// region lists it as covered or uncovered).
+    pub region_hits: Vec<bool>,
+    /// One flag per branch side (true side, then false side, per branch entry reachable from
+    /// the main file, in record order), as [`RecordItems::region_hits`].
+    pub branch_hits: Vec<bool>,
 }
 
 impl RecordItems {
@@ -188,6 +200,8 @@ impl FunctionStats {
             covered_region_lines: Vec::new(),
             covered_branch_lines: Vec::new(),
             covered_lines: Vec::new(),
+            region_hits: Vec::new(),
+            branch_hits: Vec::new(),
         };
         self.items.as_deref().unwrap_or(&NONE)
     }
@@ -252,6 +266,157 @@ pub fn recompute(functions: &[FunctionStats]) -> LlvmSummary {
     groups
         .values()
         .fold(LlvmSummary::default(), |sum, group| sum + group.summary())
+}
+
+/// Pools the records that several exports hold for one file, summing the records of one
+/// compiled function.
+///
+/// `exports` holds, per export in command-line order, the records of the file it names. A
+/// record of a later export with the name, [`FunctionStats::key`] and [`FunctionStats::layout`]
+/// of a record of an earlier export is the same compiled function seen in another run (a test
+/// partition, a CI shard): the two are summed, as `llvm-profdata merge` sums the counters of
+/// one function (records match by name and structural hash, `InstrProfWriter::addRecord`), so
+/// the result is what one run of all the tests gives. A code region or branch side is covered
+/// when either run covered it; a line too (a segment's count is the sum of its regions' counts,
+/// and llvm-cov's line count is the largest count of a set of segments that the layout fixes);
+/// the execution counts add up. Records that differ (generic instantiations, copies of a
+/// function built into different crates) stay distinct, for [`recompute`] to take the best
+/// single record per group as llvm-cov does. Inside one export nothing is summed (llvm-cov has
+/// merged its records already), and a record not kept whole (layout 0) is never summed.
+pub fn pool(exports: Vec<Vec<FunctionStats>>) -> Vec<FunctionStats> {
+    let mut pooled: Vec<FunctionStats> = Vec::new();
+    let mut seen: HashMap<(Box<str>, (u32, u32), u64), Vec<usize>> = HashMap::new();
+    for records in exports {
+        let mut taken: HashMap<(Box<str>, (u32, u32), u64), usize> = HashMap::new();
+        for record in records {
+            if record.layout == 0 {
+                pooled.push(record);
+                continue;
+            }
+            let identity = (record.name.clone(), record.key, record.layout);
+            let used = taken.entry(identity.clone()).or_default();
+            let slots = seen.entry(identity).or_default();
+            match slots.get(*used).and_then(|&at| pooled.get_mut(at)) {
+                Some(earlier) => *earlier = sum(earlier, &record),
+                None => {
+                    slots.push(pooled.len());
+                    pooled.push(record);
+                }
+            }
+            *used += 1;
+        }
+    }
+    pooled
+}
+
+/// Two records of one compiled function (same name, key and layout), summed (see [`pool`]).
+fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
+    let (x, y) = (a.held(), b.held());
+    let (region_hits, uncovered_regions, covered_region_lines) = or_hits(
+        (&x.region_hits, &y.region_hits),
+        &x.uncovered_regions,
+        &x.covered_region_lines,
+        |s| s.line_start,
+    );
+    let (branch_hits, uncovered_branches, covered_branch_lines) = or_hits(
+        (&x.branch_hits, &y.branch_hits),
+        &x.uncovered_branches,
+        &x.covered_branch_lines,
+        |s| s.span.line_start,
+    );
+    let uncovered_lines = intersect(&x.uncovered_lines, &y.uncovered_lines);
+    let covered_lines = union(&x.covered_lines, &y.covered_lines);
+    let hit_counts = |hits: &[bool]| {
+        Counts::new(
+            hits.iter().filter(|h| **h).count() as u64,
+            hits.len() as u64,
+        )
+    };
+    let covered = line_count(&covered_lines);
+    FunctionStats {
+        name: a.name.clone(),
+        count: a.count.saturating_add(b.count),
+        key: a.key,
+        regions: hit_counts(&region_hits),
+        lines: Counts::new(covered, covered + line_count(&uncovered_lines)),
+        branches: hit_counts(&branch_hits),
+        function_ignored: a.function_ignored | b.function_ignored,
+        layout: a.layout,
+        items: Some(Box::new(RecordItems {
+            uncovered_regions,
+            uncovered_branches,
+            uncovered_lines,
+            covered_region_lines,
+            covered_branch_lines,
+            covered_lines,
+            region_hits,
+            branch_hits,
+        })),
+    }
+}
+
+/// The hit flags `a | b`, with the items of the first record regrouped: its uncovered items
+/// that `b` hits move to the covered start lines (`line` gives an item's start line).
+fn or_hits<T: Copy>(
+    (a, b): (&[bool], &[bool]),
+    uncovered: &[T],
+    covered: &[u32],
+    line: fn(&T) -> u32,
+) -> (Vec<bool>, Vec<T>, Vec<u32>) {
+    let hits = a.iter().zip(b).map(|(a, b)| *a | *b).collect();
+    let missed_by_a = a.iter().zip(b).filter(|(a, _)| !**a).map(|(_, b)| *b);
+    let mut still = Vec::new();
+    let mut covered = covered.to_vec();
+    for (item, hit) in uncovered.iter().zip(missed_by_a) {
+        if hit {
+            covered.push(line(item));
+        } else {
+            still.push(*item);
+        }
+    }
+    (hits, still, covered)
+}
+
+/// The lines in both of two sorted, disjoint range lists.
+fn intersect(a: &[LineRange], b: &[LineRange]) -> Vec<LineRange> {
+    let mut out = Vec::new();
+    let (mut a, mut b) = (a.iter().peekable(), b.iter().peekable());
+    while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+        let (start, end) = (x.start.max(y.start), x.end.min(y.end));
+        if start <= end {
+            out.push(LineRange { start, end });
+        }
+        if x.end < y.end {
+            a.next();
+        } else {
+            b.next();
+        }
+    }
+    out
+}
+
+/// The lines in either of two range lists, as sorted, disjoint ranges.
+fn union(a: &[LineRange], b: &[LineRange]) -> Vec<LineRange> {
+    let mut all: Vec<LineRange> = a.iter().chain(b).copied().collect();
+    all.sort_unstable();
+    let mut out: Vec<LineRange> = Vec::new();
+    for range in all {
+        match out.last_mut() {
+            Some(last) if range.start <= last.end.saturating_add(1) => {
+                last.end = last.end.max(range.end);
+            }
+            _ => out.push(range),
+        }
+    }
+    out
+}
+
+/// The number of lines in disjoint ranges.
+fn line_count(ranges: &[LineRange]) -> u64 {
+    ranges
+        .iter()
+        .map(|r| u64::from(r.end.saturating_sub(r.start)) + 1)
+        .sum()
 }
 
 /// The merged statistics of one instantiation group.
@@ -448,6 +613,7 @@ mod tests {
             lines: Counts::new(1, 1),
             branches: Counts::default(),
             function_ignored: false,
+            layout: 0,
             items: None,
         };
         assert!(record.uncovered_regions().is_empty());
