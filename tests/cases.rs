@@ -440,3 +440,52 @@ fn markers_need_a_full_export_and_balanced_ranges() {
         run.stderr
     );
 }
+
+const ALL_METRICS: &str = "[measure]\ninclude = [\"src/**/*.rs\"]\n";
+
+#[test]
+fn case19_json_shards_of_one_binary_sum_like_the_full_run() {
+    let case = "19-json-shards-same-function";
+    let sb = crate_sandbox(case, ALL_METRICS);
+    let one = input(case, "input-shard1.json");
+    let two = input(case, "input-shard2.json");
+    let merged = check(&sb, "shardy", &one, &[&two]);
+    assert_eq!(merged.code, 0, "{}{}", merged.stdout, merged.stderr);
+    let full = check(&sb, "shardy", &input(case, "reference-full-run.json"), &[]);
+    assert_eq!(full.code, 0, "{}{}", full.stdout, full.stderr);
+    for m in ["regions", "branches", "functions", "lines"] {
+        let want = metric(&full.json(), "src/lib.rs", m);
+        assert_eq!(metric(&merged.json(), "src/lib.rs", m), want, "{m}");
+    }
+    let doc = merged.json();
+    assert_eq!(metric(&doc, "src/lib.rs", "regions"), "6/6 pass");
+    assert_eq!(metric(&doc, "src/lib.rs", "branches"), "2/2 pass");
+    assert_eq!(metric(&doc, "src/lib.rs", "lines"), "6/6 pass");
+    // In the other order, and with one shard given twice (a merge with itself adds nothing).
+    let swapped = check(&sb, "shardy", &two, &[&one]);
+    assert_eq!(metric(&swapped.json(), "src/lib.rs", "lines"), "6/6 pass");
+    let twice = check(&sb, "shardy", &one, &[&one]);
+    assert_eq!(metric(&twice.json(), "src/lib.rs", "regions"), "4/6 fail");
+    assert_eq!(metric(&twice.json(), "src/lib.rs", "lines"), "4/6 fail");
+
+    let alone = check(&sb, "shardy", &one, &[]);
+    assert_eq!(alone.code, 1);
+    assert_eq!(metric(&alone.json(), "src/lib.rs", "regions"), "4/6 fail");
+    assert_eq!(metric(&alone.json(), "src/lib.rs", "branches"), "1/2 fail");
+    let alone = check(&sb, "shardy", &two, &[]);
+    assert_eq!(metric(&alone.json(), "src/lib.rs", "lines"), "5/6 fail");
+
+    // The LCOV exports of the same two runs merge to the same numbers.
+    let sb = crate_sandbox(case, NO_REGIONS);
+    let lcov = check(
+        &sb,
+        "shardy",
+        &input(case, "input-shard1.info"),
+        &[&input(case, "input-shard2.info")],
+    );
+    assert_eq!(lcov.code, 0, "{}{}", lcov.stdout, lcov.stderr);
+    let doc = lcov.json();
+    assert_eq!(metric(&doc, "src/lib.rs", "branches"), "2/2 pass");
+    assert_eq!(metric(&doc, "src/lib.rs", "lines"), "6/6 pass");
+    assert_eq!(metric(&doc, "src/lib.rs", "functions"), "1/1 pass");
+}

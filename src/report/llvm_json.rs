@@ -630,6 +630,84 @@ mod tests {
         assert!(!items.is_empty());
     }
 
+    /// A record of `f` in `a.rs`: one region on each of lines 1 (entry), 2 and 3, a branch on
+    /// line 2.
+    fn shard(counts: [u64; 3], sides: [u64; 2]) -> FunctionStats {
+        let [entry, two, three] = counts;
+        let [t, f] = sides;
+        let json = format!(
+            r#"{{"name":"f","count":{entry},"filenames":["a.rs"],
+                "regions":[[1,1,1,20,{entry},0,0,0],[2,1,2,20,{two},0,0,0],[3,1,3,20,{three},0,0,0]],
+                "branches":[[2,1,2,20,{t},{f},0,0,4]]}}"#
+        );
+        let raw: record::RawRecord = serde_json::from_str(&json).expect("record");
+        raw.into_stats(Kept::Everything).expect("stats").1
+    }
+
+    #[test]
+    fn one_function_in_two_exports_sums_and_instantiations_do_not() {
+        let one = shard([1, 1, 0], [1, 0]);
+        let two = shard([1, 0, 1], [0, 1]);
+        assert_eq!(one.layout, two.layout);
+        assert_ne!(one.layout, 0);
+        let summed = pool(vec![vec![one.clone()], vec![two.clone()]]);
+        assert_eq!(summed.len(), 1);
+        let s = &summed[0];
+        assert_eq!((s.count, s.regions, s.branches), (2, Counts::new(3, 3), Counts::new(2, 2)));
+        assert_eq!(s.lines, Counts::new(3, 3));
+        assert!(s.uncovered_regions().is_empty() && s.uncovered_lines().is_empty());
+        assert_eq!(s.covered_region_lines(), [1, 2, 3]);
+        assert_eq!(s.covered_branch_lines(), [2, 2]);
+        assert_eq!(recompute(&summed).lines, Counts::new(3, 3));
+        // Best single record (the rule inside one export): 2 of 3 lines.
+        let both = [one.clone(), two.clone()];
+        assert_eq!(recompute(&both).lines, Counts::new(2, 3));
+        assert_eq!(recompute(&both).regions, Counts::new(2, 3));
+
+        // A record neither covers stays uncovered; a run with nothing adds nothing.
+        let idle = shard([0, 0, 0], [0, 0]);
+        let summed = pool(vec![vec![one.clone()], vec![idle.clone()]]);
+        assert_eq!(summed[0].regions, one.regions);
+        assert_eq!(summed[0].lines, one.lines);
+        assert_eq!(summed[0].uncovered_regions(), one.uncovered_regions());
+        assert_eq!(summed[0].uncovered_branches(), one.uncovered_branches());
+        let summed = pool(vec![vec![idle.clone()], vec![idle.clone()]]);
+        assert_eq!((summed[0].count, summed[0].lines), (0, Counts::new(0, 3)));
+
+        // Inside one export nothing is summed; a later export sums into the first match only.
+        let summed = pool(vec![vec![one.clone(), idle.clone()], vec![two.clone()]]);
+        assert_eq!(summed.len(), 2);
+        assert_eq!(summed[0].regions, Counts::new(3, 3));
+        assert_eq!(summed[1].regions, Counts::new(0, 3));
+        let summed = pool(vec![vec![one.clone()], vec![two.clone(), idle.clone()]]);
+        assert_eq!(summed.len(), 2);
+
+        // Another layout (an instantiation), another name, or no layout: not summed.
+        let mut other = two.clone();
+        other.layout ^= 2;
+        assert_eq!(pool(vec![vec![one.clone()], vec![other]]).len(), 2);
+        let mut renamed = two.clone();
+        renamed.name = "g".into();
+        assert_eq!(pool(vec![vec![one.clone()], vec![renamed]]).len(), 2);
+        let mut unknown = one.clone();
+        unknown.layout = 0;
+        let pooled = pool(vec![vec![unknown.clone()], vec![unknown]]);
+        assert_eq!(pooled.len(), 2);
+    }
+
+    #[test]
+    fn line_ranges_intersect_and_unite() {
+        let r = |start, end| LineRange { start, end };
+        let a = [r(1, 3), r(5, 9), r(20, 20)];
+        let b = [r(2, 6), r(8, 12), r(14, 15)];
+        assert_eq!(intersect(&a, &b), [r(2, 3), r(5, 6), r(8, 9)]);
+        assert_eq!(intersect(&b, &a), [r(2, 3), r(5, 6), r(8, 9)]);
+        assert_eq!(intersect(&a, &[]), []);
+        assert_eq!(union(&a, &b), [r(1, 12), r(14, 15), r(20, 20)]);
+        assert_eq!(union(&[r(1, 2)], &[r(3, 3), r(u32::MAX, u32::MAX)]), [r(1, 3), r(u32::MAX, u32::MAX)]);
+        assert_eq!(line_count(&[r(1, 3), r(7, 7)]), 4);
+    }
+
     #[test]
     fn stream_errors_are_read_errors() {
         struct Failing;

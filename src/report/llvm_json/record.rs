@@ -754,7 +754,7 @@ mod tests {
         }));
         let started = std::time::Instant::now();
         let sites = ExpansionSites::new(&regions, 0);
-        let (counts, uncovered, _) = region_stats(&regions, &sites, true);
+        let (counts, uncovered, _, _) = region_stats(&regions, &sites, true);
         assert_eq!(counts, Counts::new(0, u64::from(n) + 1));
         assert!(uncovered.iter().all(|s| *s == span));
         assert_eq!(sites.site(n), Some(span));
