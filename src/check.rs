@@ -16,13 +16,14 @@ use crate::ignore;
 use crate::judge::{self, Verdict};
 use crate::measure::{self, Part};
 use crate::model::Metric;
+use crate::nocode::{self, RustSource};
 use crate::paths::{self, Location, Remap, Resolver};
 use crate::platform::{self, Activation, Platform, PlatformOptions};
 use crate::policy::Policy;
 use crate::render::{ConditionFacts, Facts, RosterFacts, SuiteFacts, TargetFacts};
-use crate::report::{self, Detail, Report};
+use crate::report::{self, Detail, FileCoverage, Report};
 use crate::roster::{self, Roster};
-use crate::scope::{self, Class};
+use crate::scope::{self, Class, Scope};
 
 /// Inputs of a check, as given on the command line.
 #[derive(Debug, Clone, Default)]
@@ -179,9 +180,12 @@ fn judge_with(
     let reports = read_reports(opts, &opts.reports, detail_for(opts.reports.len(), &needed))?;
     let sources = found.wait();
     let resolver = resolver(setup, opts, &reports);
-    let parts = resolve_parts(&reports, &resolver);
-    let locations: BTreeSet<Location> = parts.keys().cloned().collect();
-    let scope = scope::resolve(
+    let (parts, unevidenced) = resolve_parts(&reports, &resolver);
+    if parts.is_empty() {
+        return Err(no_evidence(&reports));
+    }
+    let locations: BTreeSet<Location> = parts.keys().chain(unevidenced.keys()).cloned().collect();
+    let mut scope = scope::resolve(
         &locations,
         policy,
         &setup.activations,
@@ -189,6 +193,7 @@ fn judge_with(
         opts.walk,
         sources.walked(),
     )?;
+    reclassify(&mut scope, &unevidenced, Path::new(&root));
     let measured_parts: BTreeMap<String, Vec<Part<'_>>> = parts
         .into_iter()
         .filter_map(|(loc, parts)| match loc {
@@ -307,6 +312,7 @@ pub fn executed(
     let reports = read_reports(opts, reports, detail_for(reports.len(), &|_| false))?;
     let resolver = resolver(setup, opts, &reports);
     let inside: BTreeMap<String, Vec<Part<'_>>> = resolve_parts(&reports, &resolver)
+        .0
         .into_iter()
         .filter_map(|(loc, parts)| match loc {
             Location::Inside(rel) => Some((rel, parts)),
@@ -464,23 +470,75 @@ fn anchor(remap: Remap, cwd: &str) -> Remap {
     }
 }
 
+/// The parts of every file the reports name, by resolved location, and the locations that
+/// reports name without any record (LCOV `SF` sections without `DA`, `BRDA`, `FN` or `FNL`:
+/// see [`LcovFile::has_records`](crate::report::lcov::LcovFile::has_records)), each with the
+/// reports naming it. A part without records is left out of a file that other parts measure.
 fn resolve_parts<'a>(
     reports: &'a [Report],
     resolver: &Resolver,
-) -> BTreeMap<Location, Vec<Part<'a>>> {
+) -> (BTreeMap<Location, Vec<Part<'a>>>, Unevidenced) {
     let mut parts: BTreeMap<Location, Vec<Part<'a>>> = BTreeMap::new();
+    let mut bare: Unevidenced = BTreeMap::new();
     for report in reports {
         for file in &report.files {
-            parts
-                .entry(resolver.resolve(&file.path))
-                .or_default()
-                .push(Part {
-                    report,
-                    coverage: &file.coverage,
-                });
+            let location = resolver.resolve(&file.path);
+            match &file.coverage {
+                FileCoverage::Lcov(lcov) if !lcov.has_records() => {
+                    bare.entry(location)
+                        .or_default()
+                        .push(report.origin.clone());
+                }
+                coverage => parts
+                    .entry(location)
+                    .or_default()
+                    .push(Part { report, coverage }),
+            }
         }
     }
-    parts
+    bare.retain(|location, _| !parts.contains_key(location));
+    (parts, bare)
+}
+
+/// Locations that reports name without any record, with the origins of those reports.
+type Unevidenced = BTreeMap<Location, Vec<String>>;
+
+/// The error when no report holds a single record: every file was named without being measured.
+fn no_evidence(reports: &[Report]) -> Error {
+    let origins: Vec<&str> = reports.iter().map(|r| r.origin.as_str()).collect();
+    Error::new(format!(
+        "{}: no coverage record in any report: every `SF` section is empty (no `DA`, `BRDA`, \
+         `FN` or `FNL`), which names files without measuring them (e.g. Bazel's \
+         baseline_coverage.dat); give the report the tests wrote as well",
+        origins.join(", ")
+    ))
+}
+
+/// Files that `unevidenced` names and the scope measures are unmeasured (or no code, for a
+/// Rust source without instrumentable code on disk): a name is no evidence of coverage.
+fn reclassify(scope: &mut Scope, unevidenced: &Unevidenced, root: &Path) {
+    for (location, origins) in unevidenced {
+        let Location::Inside(rel) = location else {
+            continue;
+        };
+        if let Some(class @ Class::Measured) = scope.files.get_mut(rel) {
+            *class = unevidenced_class(&root.join(rel), origins);
+        }
+    }
+}
+
+/// The class of a file in scope that reports name without records.
+fn unevidenced_class(file: &Path, origins: &[String]) -> Class {
+    let no_code = file.extension().is_some_and(|e| e == "rs")
+        && std::fs::read_to_string(file)
+            .is_ok_and(|text| nocode::classify(&text) == RustSource::NoCode);
+    if no_code {
+        return Class::NoCode;
+    }
+    Class::Unmeasured(format!(
+        "named by {} without any record (an `SF` section alone is no evidence)",
+        origins.join(", ")
+    ))
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{fixture, metric, status, Sandbox};
+use common::{file, fixture, metric, status, Sandbox};
 
 const NO_REGIONS: &str =
     "[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"branches\", \"functions\", \"lines\"]\n";
@@ -488,4 +488,94 @@ fn case19_json_shards_of_one_binary_sum_like_the_full_run() {
     assert_eq!(metric(&doc, "src/lib.rs", "branches"), "2/2 pass");
     assert_eq!(metric(&doc, "src/lib.rs", "lines"), "6/6 pass");
     assert_eq!(metric(&doc, "src/lib.rs", "functions"), "1/1 pass");
+}
+
+/// Case 27's kind on data of our own: a Bazel-style baseline (`SF` sections without records)
+/// next to the test's report, for a package with a tested file, a never-run file, a Rust file
+/// without code and an excluded test file.
+fn baseline_sandbox() -> Sandbox {
+    let sb = Sandbox::new();
+    sb.policy(
+        "[measure]\ninclude = [\"pkg/**/*.c\", \"pkg/**/*.rs\"]\nmetrics = [\"lines\", \"functions\"]\n\n\
+         [[exclude]]\npath = \"pkg/*_test.c\"\nreason = \"test code\"\n",
+    );
+    sb.write("pkg/scale.c", "int scale(int v) {\n  return v * 2;\n}\n");
+    sb.write(
+        "pkg/idle.c",
+        "int idle(int v) {\n  if (v) return 1;\n  return 0;\n}\n",
+    );
+    sb.write(
+        "pkg/scale_test.c",
+        "int main(void) { return scale(1) != 2; }\n",
+    );
+    sb.write("pkg/types.rs", "pub struct Unit;\n");
+    sb.write(
+        "coverage.dat",
+        "SF:pkg/scale.c\nFN:1,scale\nFNDA:4,scale\nFNF:1\nFNH:1\nDA:1,4\nDA:2,4\nLH:2\nLF:2\nend_of_record\n",
+    );
+    sb.write(
+        "baseline.dat",
+        "SF:pkg/scale.c\nend_of_record\nSF:pkg/idle.c\nend_of_record\nSF:pkg/types.rs\nend_of_record\n\
+         SF:pkg/scale_test.c\nend_of_record\nSF:/elsewhere/lib.c\nend_of_record\n",
+    );
+    sb
+}
+
+#[test]
+fn case27_sections_without_records_are_no_evidence() {
+    let sb = baseline_sandbox();
+    let both = sb.run(&["check", "coverage.dat", "baseline.dat", "--format", "json"]);
+    assert_eq!(both.code, 1, "{}{}", both.stdout, both.stderr);
+    let doc = both.json();
+    assert_eq!(status(&doc, "pkg/scale.c"), "pass");
+    assert_eq!(metric(&doc, "pkg/scale.c", "lines"), "2/2 pass");
+    assert_eq!(status(&doc, "pkg/idle.c"), "unmeasured");
+    let reason = file(&doc, "pkg/idle.c")["reason"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        reason.contains("named by baseline.dat without any record"),
+        "{reason}"
+    );
+    assert_eq!(status(&doc, "pkg/types.rs"), "no-code");
+    assert_eq!(status(&doc, "pkg/scale_test.c"), "excluded");
+
+    // Without the walk, the named file still fails: it is named, not measured.
+    let unwalked = sb.run(&[
+        "check",
+        "coverage.dat",
+        "baseline.dat",
+        "--no-walk",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(unwalked.code, 1, "{}{}", unwalked.stdout, unwalked.stderr);
+    assert_eq!(status(&unwalked.json(), "pkg/idle.c"), "unmeasured");
+
+    // One tracefile holding both (`cat`): the same verdict, in either order.
+    let report = std::fs::read_to_string(sb.path().join("coverage.dat")).expect("read");
+    let baseline = std::fs::read_to_string(sb.path().join("baseline.dat")).expect("read");
+    for (name, text) in [
+        ("cat1.dat", format!("{report}{baseline}")),
+        ("cat2.dat", format!("{baseline}{report}")),
+    ] {
+        sb.write(name, &text);
+        let run = sb.run(&["check", name, "--format", "json"]);
+        assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+        let doc = run.json();
+        assert_eq!(metric(&doc, "pkg/scale.c", "lines"), "2/2 pass", "{name}");
+        assert_eq!(status(&doc, "pkg/idle.c"), "unmeasured", "{name}");
+    }
+
+    // The baseline alone measures nothing: an error, not a pass.
+    let alone = sb.run(&["check", "baseline.dat"]);
+    assert_eq!(alone.code, 2, "{}{}", alone.stdout, alone.stderr);
+    assert!(
+        alone
+            .stderr
+            .contains("baseline.dat: no coverage record in any report"),
+        "{}",
+        alone.stderr
+    );
 }

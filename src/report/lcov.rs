@@ -344,13 +344,14 @@ impl LcovFile {
     /// `-` + n = n), functions per (start line, name). Declared totals are dropped once two
     /// non-empty files merge, since they cannot be combined, unless both sides declare the same
     /// totals over the same items covered alike (a tracefile merged with itself), which the
-    /// merge leaves as they were. Merging into or from an empty (default) value keeps the other
-    /// side unchanged.
+    /// merge leaves as they were. Merging into or from a file without records (a default value,
+    /// or an `SF` section with no record, see [`has_records`](Self::has_records)) keeps the
+    /// other side unchanged, declared totals included.
     pub fn merge(&mut self, other: LcovFile) {
-        if other.sections == 0 {
+        if !other.has_records() {
             return;
         }
-        if self.sections == 0 {
+        if !self.has_records() {
             *self = other;
             return;
         }
@@ -459,6 +460,14 @@ impl LcovFile {
                 lines.total - lines.covered,
             )),
         }
+    }
+
+    /// True when the file holds at least one `DA`, `BRDA`, `FN`/`FNDA` or `FNL`/`FNA` record.
+    /// An `SF` section without any (Bazel's `baseline_coverage.dat` writes one per source file)
+    /// names the file without measuring it: it is no evidence that the file has nothing to
+    /// cover, so such a file is not judged on 0 of 0 (`covgate check` counts it unmeasured).
+    pub fn has_records(&self) -> bool {
+        !(self.lines.is_empty() && self.branches.is_empty() && self.functions.is_empty())
     }
 
     /// Every `DA` line with its summed execution count, in line order.
@@ -1320,6 +1329,14 @@ impl<'a> Parser<'a> {
     /// pending and drops them.
     fn store_file(&mut self, path: String, mut file: LcovFile, mut more_lines: Vec<(u32, u64)>) {
         match self.index.get(&path).and_then(|i| self.files.get_mut(*i)) {
+            // A section without records names the file again and adds nothing (no declared
+            // totals dropped).
+            Some((_, _, pending)) if !file.has_records() => pending.append(&mut more_lines),
+            // Records after sections without any: they are the file's first.
+            Some((_, existing, pending)) if !existing.has_records() => {
+                *existing = file;
+                pending.append(&mut more_lines);
+            }
             Some((_, existing, pending)) => {
                 // A file with pending records has no declared totals left (they were dropped
                 // when the records were set aside), so either side's pending records make
@@ -1764,6 +1781,47 @@ mod tests {
 
     fn c(covered: u64, total: u64) -> Option<Counts> {
         Some(Counts::new(covered, total))
+    }
+
+    #[test]
+    fn sections_without_records_name_a_file_and_measure_nothing() {
+        // A section holding only declared totals or ignored records has no records.
+        let (r, _) = read_ok("SF:a.c\nTN:x\nLF:0\nLH:0\nend_of_record\n");
+        assert!(!lcov(&r, 0).has_records());
+        for record in ["DA:1,0", "BRDA:1,0,0,-", "FN:1,f", "FNDA:0,f", "FNL:0,1"] {
+            let (r, _) = read_ok(&format!("SF:a.c\n{record}\nend_of_record\n"));
+            assert!(lcov(&r, 0).has_records(), "{record}");
+        }
+        // llvm-cov's declared LH (per instantiation group) stays when an empty section of the
+        // same file comes before or after: the empty one adds nothing.
+        let real = "SF:a.rs\nDA:1,1\nDA:2,1\nLF:2\nLH:1\nend_of_record\n";
+        let bare = "SF:a.rs\nend_of_record\n";
+        for text in [
+            format!("{real}{bare}"),
+            format!("{bare}{real}"),
+            format!("{bare}{real}{bare}"),
+        ] {
+            let (r, _) = read_ok(&text);
+            assert_eq!(r.files.len(), 1);
+            assert_eq!(lcov(&r, 0).summary().lines, c(1, 2), "{text}");
+        }
+        // Merged across reports, the same.
+        let (with, _) = read_ok(real);
+        let (without, _) = read_ok(bare);
+        let mut merged = lcov(&with, 0).clone();
+        merged.merge(lcov(&without, 0).clone());
+        assert_eq!(merged.summary().lines, c(1, 2));
+        let mut merged = lcov(&without, 0).clone();
+        merged.merge(lcov(&with, 0).clone());
+        assert_eq!(merged.summary().lines, c(1, 2));
+        // A later section with records, after an empty one and a split block, keeps them all.
+        let text = format!(
+            "{bare}SF:b.c\nDA:1,1\nend_of_record\n{bare}SF:a.rs\nDA:3,0\nend_of_record\n{real}"
+        );
+        for size in [1, 1 << 20] {
+            let (r, _) = read_in_blocks("t.info", text.as_bytes(), size).expect("read");
+            assert_eq!(lcov(&r, 0).summary().lines, c(2, 3), "{size}");
+        }
     }
 
     #[test]

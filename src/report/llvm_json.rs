@@ -653,7 +653,10 @@ mod tests {
         let summed = pool(vec![vec![one.clone()], vec![two.clone()]]);
         assert_eq!(summed.len(), 1);
         let s = &summed[0];
-        assert_eq!((s.count, s.regions, s.branches), (2, Counts::new(3, 3), Counts::new(2, 2)));
+        assert_eq!(
+            (s.count, s.regions, s.branches),
+            (2, Counts::new(3, 3), Counts::new(2, 2))
+        );
         assert_eq!(s.lines, Counts::new(3, 3));
         assert!(s.uncovered_regions().is_empty() && s.uncovered_lines().is_empty());
         assert_eq!(s.covered_region_lines(), [1, 2, 3]);
@@ -704,7 +707,10 @@ mod tests {
         assert_eq!(intersect(&b, &a), [r(2, 3), r(5, 6), r(8, 9)]);
         assert_eq!(intersect(&a, &[]), []);
         assert_eq!(union(&a, &b), [r(1, 12), r(14, 15), r(20, 20)]);
-        assert_eq!(union(&[r(1, 2)], &[r(3, 3), r(u32::MAX, u32::MAX)]), [r(1, 3), r(u32::MAX, u32::MAX)]);
+        assert_eq!(
+            union(&[r(1, 2)], &[r(3, 3), r(u32::MAX, u32::MAX)]),
+            [r(1, 3), r(u32::MAX, u32::MAX)]
+        );
         assert_eq!(line_count(&[r(1, 3), r(7, 7)]), 4);
     }
 
