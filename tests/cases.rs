@@ -579,3 +579,81 @@ fn case27_sections_without_records_are_no_evidence() {
         alone.stderr
     );
 }
+
+#[test]
+fn a_check_that_measures_nothing_fails_unless_the_policy_allows_it() {
+    let sb = Sandbox::new();
+    sb.write("src/lib.rs", "pub fn f() {}\n");
+    sb.write("src/types.rs", "pub struct Unit;\n");
+    sb.write("c.info", "SF:src/lib.rs\nDA:1,1\nend_of_record\n");
+    let excluded = "[measure]\nmetrics = [\"lines\"]\n\n[[exclude]]\npath = \"src/*.rs\"\nreason = \"generated\"\n";
+    sb.policy(excluded);
+    let run = sb.run(&["check", "c.info"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("note: no file was measured: every in-scope file is excluded or has no code"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.ends_with("covgate: FAIL\n"), "{}", run.stdout);
+    let doc = sb.run(&["check", "c.info", "--format", "json"]).json();
+    assert_eq!(doc["verdict"], "fail");
+    assert_eq!(doc["summary"]["empty"]["allowed"], false);
+    assert_eq!(doc["summary"]["empty"]["reason"], serde_json::Value::Null);
+    let md = sb.run(&["check", "c.info", "--format", "markdown"]);
+    assert!(
+        md.stdout.contains("- no file was measured"),
+        "{}",
+        md.stdout
+    );
+    let gh = sb.run(&["check", "c.info", "--format", "github"]);
+    assert!(
+        gh.stdout
+            .contains("::error title=covgate%3A nothing measured::no file"),
+        "{}",
+        gh.stdout
+    );
+
+    sb.policy(&excluded.replace(
+        "metrics = [\"lines\"]\n",
+        "metrics = [\"lines\"]\nallow-empty = true\nallow-empty-reason = \"only generated code here\"\n",
+    ));
+    let run = sb.run(&["check", "c.info"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("allowed by `allow-empty`: only generated code here"),
+        "{}",
+        run.stdout
+    );
+    let doc = sb.run(&["check", "c.info", "--format", "json"]).json();
+    assert_eq!(doc["summary"]["empty"]["allowed"], true);
+    assert_eq!(
+        doc["summary"]["empty"]["reason"],
+        "only generated code here"
+    );
+    let gh = sb.run(&["check", "c.info", "--format", "github"]);
+    assert!(
+        gh.stdout
+            .contains("::notice title=covgate%3A nothing measured::"),
+        "{}",
+        gh.stdout
+    );
+
+    // Files without code only (a report naming them without records): nothing measured either.
+    sb.policy("[measure]\nmetrics = [\"lines\"]\n");
+    sb.write("src/lib.rs", "pub struct Other;\n");
+    sb.write(
+        "b.info",
+        "SF:src/lib.rs\nend_of_record\nSF:other.c\nDA:1,1\nend_of_record\n",
+    );
+    let run = sb.run(&["check", "b.info", "--format", "json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(status(&doc, "src/lib.rs"), "no-code");
+    assert_eq!(doc["summary"]["empty"]["allowed"], false);
+    // A measured file: nothing to report.
+    let run = sb.run(&["check", "c.info", "--format", "json"]);
+    assert_eq!(run.json()["summary"]["empty"], serde_json::Value::Null);
+}

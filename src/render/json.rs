@@ -11,7 +11,7 @@
 //!                                                    "when", "when_missing", "active", "why" }] } },
 //!   "summary": { "measured", "passed", "failed", "unmeasured", "excluded", "no_code", "outside_include",
 //!                "ignored": { "lines", "regions", "branches", "functions" }, "files_with_ignores",
-//!                "notes": [{ "metric", "note" }] },
+//!                "notes": [{ "metric", "note" }], "empty": null | { "allowed", "reason", "note" } },
 //!   "files": [ { "path", "status", "metrics": { "<metric>": { "covered", "total", "status" } },
 //!               "reason"?, "uncovered"?, "ignored"? } ] }
 //! ```
@@ -40,7 +40,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 
 use super::Facts;
 use crate::ignore::Ignored;
-use crate::judge::{unavailable_hint, FileStatus, FileVerdict, MetricVerdict, Verdict};
+use crate::judge::{unavailable_hint, Empty, FileStatus, FileVerdict, MetricVerdict, Verdict};
 use crate::model::Metric;
 use crate::report::llvm_json::{LineRange, Span};
 use crate::uncovered::{BranchItem, FunctionItem, Uncovered};
@@ -73,6 +73,7 @@ pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::
             "notes": verdict.unavailable.iter().map(|m| json!({
                 "metric": m.name(), "note": unavailable_hint(*m),
             })).collect::<Vec<_>>(),
+            "empty": empty_json(&verdict.empty),
         }),
         verdict: if verdict.passed() { "pass" } else { "fail" },
     };
@@ -81,6 +82,18 @@ pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::
         .map_err(std::io::Error::from)
         .and_then(|()| out.write_all(b"\n"))
         .and_then(|()| out.flush())
+}
+
+/// `summary.empty`: `null` when the check measured a file; else `{ "allowed", "reason", "note" }`
+/// (every in-scope file excluded or without code; `reason` is the policy's
+/// `allow-empty-reason`, `null` when not allowed: the check then fails).
+fn empty_json(empty: &Empty) -> Value {
+    let reason = match empty {
+        Empty::No => return Value::Null,
+        Empty::Fails => None,
+        Empty::Allowed(reason) => Some(reason),
+    };
+    json!({ "allowed": reason.is_some(), "reason": reason, "note": empty.note() })
 }
 
 /// The whole document, its keys in alphabetical order (as a `Value` map writes them).

@@ -116,6 +116,7 @@ mod tests {
             ],
             outside_include: 0,
             unavailable: vec![],
+            empty: Default::default(),
         };
         let executed: BTreeSet<String> = [
             "src/a.rs",
