@@ -655,5 +655,5 @@ fn a_check_that_measures_nothing_fails_unless_the_policy_allows_it() {
     assert_eq!(doc["summary"]["empty"]["allowed"], false);
     // A measured file: nothing to report.
     let run = sb.run(&["check", "c.info", "--format", "json"]);
-    assert_eq!(run.json()["summary"]["empty"], serde_json::Value::Null);
+    assert!(run.json()["summary"].get("empty").is_none());
 }

@@ -11,7 +11,7 @@
 //!                                                    "when", "when_missing", "active", "why" }] } },
 //!   "summary": { "measured", "passed", "failed", "unmeasured", "excluded", "no_code", "outside_include",
 //!                "ignored": { "lines", "regions", "branches", "functions" }, "files_with_ignores",
-//!                "notes": [{ "metric", "note" }], "empty": null | { "allowed", "reason", "note" } },
+//!                "notes": [{ "metric", "note" }], "empty"?: { "allowed", "reason", "note" } },
 //!   "files": [ { "path", "status", "metrics": { "<metric>": { "covered", "total", "status" } },
 //!               "reason"?, "uncovered"?, "ignored"? } ] }
 //! ```
@@ -56,7 +56,7 @@ use crate::uncovered::{BranchItem, FunctionItem, Uncovered};
 pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::Result<()> {
     let passed = verdict.count(FileStatus::Pass);
     let failed = verdict.count(FileStatus::Fail);
-    let doc = Document {
+    let mut doc = Document {
         facts: facts_json(facts),
         files: verdict.files.iter().map(file_json).collect(),
         schema_version: SCHEMA_VERSION,
@@ -73,10 +73,12 @@ pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::
             "notes": verdict.unavailable.iter().map(|m| json!({
                 "metric": m.name(), "note": unavailable_hint(*m),
             })).collect::<Vec<_>>(),
-            "empty": empty_json(&verdict.empty),
         }),
         verdict: if verdict.passed() { "pass" } else { "fail" },
     };
+    if let Some(empty) = empty_json(&verdict.empty) {
+        doc.summary["empty"] = empty;
+    }
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
     serde_json::to_writer_pretty(&mut out, &doc)
         .map_err(std::io::Error::from)
@@ -84,16 +86,16 @@ pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::
         .and_then(|()| out.flush())
 }
 
-/// `summary.empty`: `null` when the check measured a file; else `{ "allowed", "reason", "note" }`
-/// (every in-scope file excluded or without code; `reason` is the policy's
-/// `allow-empty-reason`, `null` when not allowed: the check then fails).
-fn empty_json(empty: &Empty) -> Value {
+/// `summary.empty`, present only when the check measured no file (every in-scope file excluded
+/// or without code): `{ "allowed", "reason", "note" }`, `reason` being the policy's
+/// `allow-empty-reason`, `null` when not allowed (the check then fails).
+fn empty_json(empty: &Empty) -> Option<Value> {
     let reason = match empty {
-        Empty::No => return Value::Null,
+        Empty::No => return None,
         Empty::Fails => None,
         Empty::Allowed(reason) => Some(reason),
     };
-    json!({ "allowed": reason.is_some(), "reason": reason, "note": empty.note() })
+    Some(json!({ "allowed": reason.is_some(), "reason": reason, "note": empty.note() }))
 }
 
 /// The whole document, its keys in alphabetical order (as a `Value` map writes them).
