@@ -76,8 +76,9 @@ pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::
         }),
         verdict: if verdict.passed() { "pass" } else { "fail" },
     };
-    if let Some(empty) = empty_json(&verdict.empty) {
-        doc.summary["empty"] = empty;
+    if let (Some(empty), Some(summary)) = (empty_json(&verdict.empty), doc.summary.as_object_mut())
+    {
+        summary.insert("empty".to_string(), empty);
     }
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
     serde_json::to_writer_pretty(&mut out, &doc)

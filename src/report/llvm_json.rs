@@ -24,6 +24,7 @@ mod lane;
 mod record;
 mod segments;
 mod stream;
+mod unique;
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -285,9 +286,9 @@ pub fn recompute(functions: &[FunctionStats]) -> LlvmSummary {
 /// merged its records already), and a record not kept whole (layout 0) is never summed.
 pub fn pool(exports: Vec<Vec<FunctionStats>>) -> Vec<FunctionStats> {
     let mut pooled: Vec<FunctionStats> = Vec::new();
-    let mut seen: HashMap<(Box<str>, (u32, u32), u64), Vec<usize>> = HashMap::new();
+    let mut seen: HashMap<Identity, Vec<usize>> = HashMap::new();
     for records in exports {
-        let mut taken: HashMap<(Box<str>, (u32, u32), u64), usize> = HashMap::new();
+        let mut taken: HashMap<Identity, usize> = HashMap::new();
         for record in records {
             if record.layout == 0 {
                 pooled.push(record);
@@ -308,6 +309,9 @@ pub fn pool(exports: Vec<Vec<FunctionStats>>) -> Vec<FunctionStats> {
     }
     pooled
 }
+
+/// What makes two records one compiled function: name, key and layout.
+type Identity = (Box<str>, (u32, u32), u64);
 
 /// Two records of one compiled function (same name, key and layout), summed (see [`pool`]).
 fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {

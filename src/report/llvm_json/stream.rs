@@ -24,7 +24,7 @@ use std::collections::{HashMap, HashSet};
 use std::io::Read;
 
 use rayon::prelude::*;
-use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Deserializer;
 
@@ -33,6 +33,7 @@ use crate::report::{FileCoverage, FileData, Report, ReportKind};
 use super::document::{check_filename, CargoMeta, FileEntry, Header};
 use super::lane;
 use super::record::{RawRecord, RecordHead};
+use super::unique::Unique;
 use super::{Detail, FunctionStats, Kept, LlvmFile, LlvmSummary};
 
 /// Why the fast reader stopped without a report.
@@ -279,9 +280,11 @@ impl Reader<'_> {
     /// Reads the root object.
     fn root(&mut self, detail: &Detail<'_>) -> Option<Root> {
         let mut root = Root::default();
+        let mut keys: Vec<String> = Vec::new();
         self.expect(b'{')?;
         loop {
             let key: String = self.value()?;
+            new_key(&mut keys, &key)?;
             self.expect(b':')?;
             match key.as_str() {
                 "type" => set(&mut root.kind, self.value()?)?,
@@ -295,7 +298,7 @@ impl Reader<'_> {
                     root.manifest_path = meta.manifest_path;
                 }
                 _ => {
-                    self.value::<IgnoredAny>()?;
+                    self.value::<Unique>()?;
                 }
             }
             let header = Header {
@@ -326,8 +329,10 @@ impl Reader<'_> {
         self.expect(b'{')?;
         let mut files: Option<Vec<(String, LlvmSummary)>> = None;
         let mut functions = None;
+        let mut keys: Vec<String> = Vec::new();
         loop {
             let key: String = self.value()?;
+            new_key(&mut keys, &key)?;
             self.expect(b':')?;
             match key.as_str() {
                 "files" => {
@@ -348,7 +353,7 @@ impl Reader<'_> {
                     set(&mut functions, (records.skipped, read))?;
                 }
                 _ => {
-                    self.value::<IgnoredAny>()?;
+                    self.value::<Unique>()?;
                 }
             }
             match self.next_byte()? {
@@ -358,6 +363,16 @@ impl Reader<'_> {
             }
         }
     }
+}
+
+/// Notes an object key of the root or an export; `None` (the reference reader words it) when
+/// the object had it already.
+fn new_key(keys: &mut Vec<String>, key: &str) -> Option<()> {
+    if keys.iter().any(|k| k == key) {
+        return None;
+    }
+    keys.push(key.to_string());
+    Some(())
 }
 
 /// Sets a value that may be given once.
@@ -423,8 +438,17 @@ enum Parsed<T> {
     Bad,
 }
 
-/// Parses one value of type `T` at the start of `bytes`.
+/// Parses one value of type `T` at the start of `bytes`, after checking that no object in it
+/// holds a key twice ([`Unique`]: serde's readers keep the last value and say nothing).
 fn parse_value<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Parsed<T> {
+    let mut unique = Deserializer::from_slice(bytes).into_iter::<Unique>();
+    if let Some(Err(err)) = unique.next() {
+        return if at_end(&err, bytes) {
+            Parsed::Eof
+        } else {
+            Parsed::Bad
+        };
+    }
     let mut values = Deserializer::from_slice(bytes).into_iter::<T>();
     match values.next() {
         Some(Ok(value)) => Parsed::Done(value, values.byte_offset()),
@@ -1237,6 +1261,96 @@ mod tests {
                 "{chunk}"
             );
         }
+    }
+
+    #[test]
+    fn duplicate_keys_anywhere_fall_back_and_are_errors() {
+        let good = doc(&standard());
+        let entry_a = entry(r#""a.rs""#, FULL);
+        let cases = [
+            (
+                good.replace(r#""extra":"#, r#""extra":1,"extra":"#),
+                "extra",
+                1,
+                0,
+            ),
+            (
+                good.replace(
+                    r#""manifest_path":"/m/Cargo.toml""#,
+                    r#""manifest_path":"/m/Cargo.toml","manifest_path":"x""#,
+                ),
+                "manifest_path",
+                1,
+                0,
+            ),
+            (
+                good.replace(r#","extra""#, r#","cargo_llvm_cov":{},"extra""#),
+                "cargo_llvm_cov",
+                1,
+                0,
+            ),
+            (
+                good.replace(r#""totals":{}"#, r#""totals":{},"totals":{}"#),
+                "totals",
+                1,
+                0,
+            ),
+            (
+                good.replace(r#""totals":{}"#, r#""totals":{"a":[{"b":1,"b":2}]}"#),
+                "b",
+                1,
+                0,
+            ),
+            (
+                good.replacen(r#""files":"#, r#""files":[],"files":"#, 1),
+                "files",
+                1,
+                0,
+            ),
+            (
+                good.replacen(r#""data":"#, r#""data":[],"data":"#, 1),
+                "data",
+                1,
+                0,
+            ),
+            (
+                good.replace(
+                    &entry_a,
+                    &entry_a.replace(r#""segments""#, r#""x":{},"x":{},"segments""#),
+                ),
+                "x",
+                1,
+                0,
+            ),
+            (
+                good.replace(r#""name":"fa""#, r#""name":"fa","more":{"k":[1],"k":[2]}"#),
+                "k",
+                1,
+                0,
+            ),
+        ];
+        for (text, key, line, _) in &cases {
+            for sizes in [SIZES, SMALL] {
+                assert_eq!(outcome(text, &Detail::All, sizes), "fallback", "{key}");
+                assert_eq!(outcome(text, &NONE_MARKED, sizes), "fallback", "{key}");
+            }
+            let e = super::super::document::read("t.json", text.as_bytes()).expect_err(key);
+            let want = format!("t.json:{line}:");
+            assert!(e.message().starts_with(&want), "{}", e.message());
+            assert!(
+                e.message()
+                    .contains(&format!("duplicate key `{key}` in one object")),
+                "{}",
+                e.message()
+            );
+        }
+        // Many distinct keys: not the lane's, but a valid export all the same.
+        let keys: String = (0..17).map(|i| format!(r#""k{i}":{i},"#)).collect();
+        let many = good.replace(r#"{"branches""#, &format!("{{{keys}\"branches\""));
+        assert_eq!(
+            outcome(&many, &Detail::All, SIZES),
+            outcome(&good, &Detail::All, SIZES)
+        );
     }
 
     #[test]
