@@ -596,11 +596,7 @@ fn apply_lcov(file: &LcovFile, ignores: &Ignores) -> (FileCoverage, Ignored) {
             .iter()
             .filter(|b| drop_branch(b.line))
             .count() as u64,
-        functions: file
-            .functions()
-            .iter()
-            .filter(|f| f.start.is_some_and(drop_line))
-            .count() as u64,
+        functions: file.count_functions(|f| f.start.is_some_and(drop_line)),
     };
     if ignored == Ignored::default() {
         // Nothing to take out: keep the file as read (declared totals included).

@@ -2,7 +2,9 @@
 //!
 //! Merge rules (several reports on one command line are shards of one run, and one export may
 //! name one physical file under two spellings):
-//! - LCOV with LCOV: records summed per line, branch and function (see [`crate::report::lcov`]).
+//! - LCOV with LCOV: records summed per line, branch and function (see [`crate::report::lcov`]);
+//!   llvm-cov sections whose declared totals their records cannot reproduce are refused (an
+//!   error asking for a profile-level merge or the JSON exports).
 //! - llvm-cov JSON with JSON: when every part carries function detail, the function records are
 //!   pooled ([`llvm_json::pool`]) and the summary recomputed by llvm-cov's instantiation-group
 //!   rule ([`llvm_json::recompute`]). Records of one compiled function in different exports
@@ -82,6 +84,11 @@ fn measure_one<'a>(
     let origins: Vec<String> = parts.iter().map(|p| p.report.origin.clone()).collect();
     let branches_available = parts.iter().any(|p| p.report.has_branch_data);
     let merged = merge(path, parts)?;
+    if let FileCoverage::Lcov(file) = &*merged {
+        if file.merge_conflict() {
+            return Err(lcov_conflict(path, &origins));
+        }
+    }
     let (coverage, ignored) = match ignores {
         Some(ignores) => {
             let (applied, ignored) = ignore::apply(path, &merged, ignores, &origins)?;
@@ -100,6 +107,19 @@ fn measure_one<'a>(
         origins,
         ignored,
     })
+}
+
+/// The error for llvm-cov LCOV sections of one file that cannot be merged exactly (see
+/// [`LcovFile::merge_conflict`](crate::report::lcov::LcovFile::merge_conflict)).
+fn lcov_conflict(path: &str, origins: &[String]) -> Error {
+    Error::new(format!(
+        "{path}: llvm-cov LCOV sections from {} cannot be merged exactly: their declared totals \
+         (LF/LH, BRF/BRH, FNF/FNH, counted per instantiation group) are not what their records \
+         count, and records alone would give other numbers. Merge the runs' profiles first \
+         (`cargo llvm-cov report --lcov` over all of them) or give the JSON exports \
+         (`--json`), which covgate merges exactly",
+        origins.join(", ")
+    ))
 }
 
 /// The model summary of an llvm-cov file summary.
