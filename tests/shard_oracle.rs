@@ -153,7 +153,10 @@ fn merge_equals_the_combined_report(toolchain: Option<&str>, branch: bool, name:
                     "{name} {all}: {path} {m}"
                 );
             }
-            let alone: Vec<Value> = exports.iter().map(|e| check(&dir, &[e.clone()])).collect();
+            let alone: Vec<Value> = exports
+                .iter()
+                .map(|e| check(&dir, std::slice::from_ref(e)))
+                .collect();
             let short = metrics.iter().any(|m| {
                 alone
                     .iter()
