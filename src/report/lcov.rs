@@ -1079,10 +1079,18 @@ struct Section {
     file: LcovFile,
     /// `DA` records: (line, count), in input order.
     da: Vec<(u32, u64)>,
-    /// `FN` records: (start, end, name).
-    fn_records: Vec<(u32, Option<u32>, String)>,
-    /// `FNDA` records (name, count), in input order.
+    /// `FN` records: (start, end, name, count of the `FNDA` right after it, see `paired`).
+    fn_records: Vec<(u32, Option<u32>, String, Option<u64>)>,
+    /// `FNDA` records (name, count), in input order, but those that follow their `FN`.
     fnda: Vec<(String, u64)>,
+    /// How many `FNDA` records came right after an `FN` of their name (their counts are in
+    /// `fn_records`). When every `FNDA` of the section is such (coverage.py, Foundry write `FN`, `FNDA` pairs),
+    /// each counts for its `FN` only, as its writer means, even where several `FN` share the
+    /// name; otherwise they are keyed by name like the others (lcov, llvm-cov, gcovr, istanbul
+    /// write the `FNDA` after all `FN`).
+    paired: usize,
+    /// The index in `fn_records` of the `FN` record just read (cleared by any other record).
+    last_fn: Option<usize>,
     /// `FNL`: index → (start, end).
     fnl: BTreeMap<u64, (u32, Option<u32>)>,
     /// `FNA`: index → (alias, count).
@@ -1200,7 +1208,13 @@ impl Section {
     /// counted ([`Section::disagreements`]).
     fn close(mut self) -> (String, LcovFile, Vec<(u64, String)>) {
         let records = std::mem::take(&mut self.fn_records);
-        let fnda = std::mem::take(&mut self.fnda);
+        let mut fnda = std::mem::take(&mut self.fnda);
+        // Positional only when the writer interleaves (every `FNDA` right after its `FN`, and
+        // more than one): an `FNDA` that happens to follow the last `FN` is keyed by name.
+        let positional = self.paired >= 2 && fnda.is_empty();
+        if !positional {
+            fnda.extend(records.iter().filter_map(|r| r.3.map(|c| (r.2.clone(), c))));
+        }
         // Name → (summed count, taken by an `FN` or already added).
         let mut counts: HashMap<&str, (u64, bool)> = HashMap::with_capacity(fnda.len());
         for (name, count) in &fnda {
@@ -1208,8 +1222,8 @@ impl Section {
             entry.0 = entry.0.saturating_add(*count);
         }
         let mut untaken = counts.len();
-        for (start, end, name) in records {
-            let count = match counts.get_mut(name.as_str()) {
+        for (start, end, name, own) in records {
+            let named = match counts.get_mut(name.as_str()) {
                 Some((count, taken)) => {
                     untaken -= usize::from(!*taken);
                     *taken = true;
@@ -1217,7 +1231,8 @@ impl Section {
                 }
                 None => 0,
             };
-            self.add_fn_record(start, end, name, count);
+            let own = own.filter(|_| positional).unwrap_or_default();
+            self.add_fn_record(start, end, name, named.saturating_add(own));
         }
         // `FNDA` names without an `FN`, in first-appearance order (none, most often).
         for (name, _) in &fnda {
@@ -1312,7 +1327,11 @@ impl Section {
     fn add_fn_record(&mut self, start: u32, end: Option<u32>, name: String, count: u64) {
         let (found, hash) = self.file.find_function(Some(start), &name);
         match found.and_then(|at| self.file.functions.get_mut(at)) {
-            Some(existing) => existing.end = existing.end.or(end),
+            Some(existing) => {
+                existing.end = existing.end.or(end);
+                // A repeated `FN` with an `FNDA` of its own (see `Section::paired`).
+                existing.count = existing.count.max(count);
+            }
             None => {
                 let file = &mut self.file;
                 file.function_index.insert(hash, file.functions.len());
@@ -1683,9 +1702,26 @@ fn apply(
     record: Record<'_>,
 ) -> std::result::Result<(), String> {
     section.order.note(stage(&record, section.order.last));
+    let last_fn = section.last_fn.take();
     match record {
-        Record::Fn { start, end, name } => section.fn_records.push((start, end, name.to_string())),
-        Record::Fnda { count, name } => section.fnda.push((name.to_string(), count)),
+        Record::Fn { start, end, name } => {
+            section.last_fn = Some(section.fn_records.len());
+            section
+                .fn_records
+                .push((start, end, name.to_string(), None));
+        }
+        Record::Fnda { count, name } => {
+            let own = last_fn
+                .and_then(|at| section.fn_records.get_mut(at))
+                .filter(|r| r.2 == name);
+            match own {
+                Some(record) => {
+                    record.3 = Some(count);
+                    section.paired += 1;
+                }
+                None => section.fnda.push((name.to_string(), count)),
+            }
+        }
         Record::Fnl { index, start, end } => {
             section.fnl.insert(index, (start, end));
         }
@@ -2348,6 +2384,32 @@ mod tests {
         assert_eq!(file.functions()[0].count, 2);
         // declared LF/LH of the first section are dropped once merged
         assert_eq!(file.summary().lines, c(1, 1));
+    }
+
+    #[test]
+    fn fnda_after_its_fn_counts_for_that_fn_when_the_writer_pairs_them() {
+        let functions = |text: &str| {
+            let (r, _) = read_ok(text);
+            let file = lcov(&r, 0);
+            (file.summary().functions, file.missed_functions())
+        };
+        let missed = |line: u32| vec![(Some(line), "f".to_string())];
+        // coverage.py: `FN`, `FNDA` pairs; two `f` (conditional definitions), one ran.
+        let paired = "SF:m.py\nFN:1,2,f\nFNDA:1,f\nFN:5,6,f\nFNDA:0,f\nend_of_record\n";
+        assert_eq!(functions(paired), (c(1, 2), missed(5)));
+        // lcov's order (every `FNDA` after every `FN`): keyed by name, as lcov means.
+        let named = "SF:m.c\nFN:1,f\nFN:5,f\nFNDA:1,f\nend_of_record\n";
+        assert_eq!(functions(named), (c(2, 2), vec![]));
+        // Pairs, but not only: keyed by name.
+        let mixed =
+            "SF:m.py\nFN:1,f\nFNDA:0,f\nFN:5,f\nFNDA:1,f\nFNDA:2,g\nFN:9,g\nend_of_record\n";
+        assert_eq!(functions(mixed), (c(3, 3), vec![]));
+        // One pair only proves nothing: keyed by name.
+        let one = "SF:m.c\nFN:1,f\nFN:5,f\nFNDA:0,f\nend_of_record\n";
+        assert_eq!(functions(one).0, c(0, 2));
+        // A repeated `FN` keeps the count of its own `FNDA`.
+        let again = "SF:m.py\nFN:1,f\nFNDA:0,f\nFN:1,f\nFNDA:3,f\nend_of_record\n";
+        assert_eq!(functions(again), (c(1, 1), vec![]));
     }
 
     #[test]
