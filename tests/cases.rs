@@ -657,3 +657,56 @@ fn a_check_that_measures_nothing_fails_unless_the_policy_allows_it() {
     let run = sb.run(&["check", "c.info", "--format", "json"]);
     assert!(run.json()["summary"].get("empty").is_none());
 }
+
+#[test]
+fn copies_and_instantiations_are_one_function_in_items_annotations_and_ignored_counts() {
+    let sb = Sandbox::new();
+    sb.policy("[measure]\nmetrics = [\"functions\", \"lines\"]\n");
+    // Two instantiations of `pick` (line 1) built into two binaries (two crate hashes): four
+    // records of one function that never ran; `other` (line 5) never ran either; `used` ran.
+    sb.write(
+        "src/lib.rs",
+        "pub fn pick<T>(t: T) -> T { t }\n\n\n\npub fn other() {}\npub fn used() {}\n",
+    );
+    let record = |hash: &str, generic: &str| format!("_RINvCs{hash}_4demo4pick{generic}EB2_");
+    let names = [
+        record("aaaaaaaaaaa", "h"),
+        record("aaaaaaaaaaa", "m"),
+        record("bbbbbbbbbbb", "h"),
+        record("bbbbbbbbbbb", "m"),
+    ];
+    let mut text = String::from("TN:\nSF:src/lib.rs\n");
+    for name in &names {
+        text.push_str(&format!("FN:1,{name}\nFNDA:0,{name}\n"));
+    }
+    text.push_str(
+        "FN:5,other\nFNDA:0,other\nFN:6,used\nFNDA:1,used\nDA:1,0\nDA:5,0\nDA:6,1\nend_of_record\n",
+    );
+    sb.write("c.info", &text);
+    let run = sb.run(&["check", "c.info", "--format", "json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "src/lib.rs", "functions"), "1/3 fail");
+    let items = &file(&doc, "src/lib.rs")["uncovered"]["functions"];
+    assert_eq!(
+        items,
+        &serde_json::json!([{"line": 1, "name": "demo::pick"}, {"line": 5, "name": "other"}])
+    );
+    let gh = sb.run(&["check", "c.info", "--format", "github"]);
+    assert_eq!(
+        gh.stdout.matches("function never run").count(),
+        2,
+        "{}",
+        gh.stdout
+    );
+
+    // A marker on line 1 takes out one function (its four records), as the counts see it.
+    sb.write(
+        "src/lib.rs",
+        "pub fn pick<T>(t: T) -> T { t } // covgate:ignore -- generic helper\n\n\n\npub fn other() {}\npub fn used() {}\n",
+    );
+    let doc = sb.run(&["check", "c.info", "--format", "json"]).json();
+    assert_eq!(metric(&doc, "src/lib.rs", "functions"), "1/2 fail");
+    assert_eq!(file(&doc, "src/lib.rs")["ignored"]["functions"], 1);
+    assert_eq!(doc["summary"]["ignored"]["functions"], 1);
+}

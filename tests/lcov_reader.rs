@@ -611,3 +611,102 @@ fn llvm_copies_of_covered_functions_are_flagged() {
     assert!(un.iter().all(|u| u.shares_line_with_executed));
     assert_eq!(numbers(common)[1], (2, 2));
 }
+
+/// The counting rule each corpus tracefile gets, by its writer (README, "Metrics and
+/// verdicts"), and the warnings its declared totals earn: `llvm-cov` files are counted by their
+/// declared `LF/LH`, `BRF/BRH`, `FNF/FNH`; the others by their records, with a warning (at the
+/// line of `LF`, `BRF` or `FNF`) where a declared pair disagrees in a way the rule does not
+/// explain.
+const GENERATOR_RULES: &[(&str, &str, &[u64])] = &[
+    ("cadence_flow_test.lcov", "records", &[]),
+    ("cargo_llvm_cov_actix_failwrap.lcov", "llvm-cov", &[]),
+    ("coveragepy_fn_endline.lcov", "records", &[]),
+    ("dart_flutter_abs.info", "records", &[]),
+    ("foundry_forge_2025.info", "records", &[]),
+    ("gcovr_exception_branches.lcov", "records", &[]),
+    ("gcovr_fn_commas_same_line.lcov", "records", &[]),
+    ("gcovr_template_function.lcov", "records", &[]),
+    ("go_gcov2lcov.lcov", "records", &[]),
+    // SpiderMonkey: LF/LH count repeated DA records (explained); FNF:6 with 7 FN is not.
+    ("grcov_empty_line.info", "records", &[15]),
+    ("grcov_relative_paths.info", "records", &[]),
+    ("istanbul_jest_posix.info", "records", &[]),
+    ("istanbul_jest_windows_relpath.info", "records", &[]),
+    ("jacoco2lcov_java.dat", "records", &[]),
+    ("lcov1_geninfo_checksum.info", "records", &[]),
+    ("lcov1_geninfo_initial.info", "records", &[]),
+    // A hand-written lcov test input declaring BRH:2 where one side of two ran.
+    ("lcov2_fnl_fna_mcdc_multiTN.info", "records", &[9, 30]),
+    ("lcov_exception_branch.info", "records", &[]),
+    ("lcov_fn_commas_sf_space.dat", "records", &[]),
+    ("local_coveragepy65_branch.lcov", "records", &[]),
+    ("local_llvmcov14_templates.lcov", "llvm-cov", &[]),
+];
+
+/// The declared pairs of a single-section file's text: [lines, functions, branches] as
+/// (hit, found), `(0, 0)` for a pair not declared.
+fn declared(text: &str, path: &str) -> Numbers {
+    let section = text
+        .split("end_of_record")
+        .find(|s| s.contains(&format!("SF:{path}\n")))
+        .unwrap_or_else(|| panic!("no section {path}"));
+    let value = |tag: &str| {
+        section
+            .lines()
+            .find_map(|l| l.strip_prefix(tag))
+            .map_or(0, |v| v.trim().parse::<u64>().expect("a count"))
+    };
+    [
+        (value("LH:"), value("LF:")),
+        (value("FNH:"), value("FNF:")),
+        (value("BRH:"), value("BRF:")),
+    ]
+}
+
+#[test]
+fn each_writer_is_counted_by_its_rule_with_its_warnings() {
+    let mut seen = 0;
+    for entry in std::fs::read_dir(fixture("lcov")).expect("corpus") {
+        let path = entry.expect("entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).expect("name");
+        let Some(&(_, generator, lines)) = GENERATOR_RULES.iter().find(|(n, _, _)| *n == name)
+        else {
+            continue;
+        };
+        seen += 1;
+        let rel = format!("lcov/{name}");
+        let (report, warnings) =
+            covgate::report::lcov::read_with_warnings(&rel, &bytes(&rel)).expect("reads");
+        let at: Vec<u64> = warnings
+            .iter()
+            .filter(|w| w.contains("disagree with the section's records"))
+            .map(|w| {
+                let line = w.trim_start_matches(&format!("{rel}:"));
+                line.split(':')
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .expect("a line")
+            })
+            .collect();
+        assert_eq!(at, lines, "{name}: {warnings:?}");
+        if generator == "llvm-cov" {
+            let text = String::from_utf8(bytes(&rel)).expect("text");
+            for f in &report.files {
+                let want = declared(&text, &f.path);
+                assert_eq!(numbers(&f_lcov(f)), want, "{name} {}", f.path);
+            }
+        }
+    }
+    assert_eq!(
+        seen,
+        GENERATOR_RULES.len(),
+        "every tracefile of the table is in the corpus"
+    );
+}
+
+fn f_lcov(f: &covgate::report::FileData) -> LcovFile {
+    match &f.coverage {
+        covgate::report::FileCoverage::Lcov(file) => file.clone(),
+        other => panic!("not LCOV: {other:?}"),
+    }
+}
