@@ -710,3 +710,30 @@ fn copies_and_instantiations_are_one_function_in_items_annotations_and_ignored_c
     assert_eq!(file(&doc, "src/lib.rs")["ignored"]["functions"], 1);
     assert_eq!(doc["summary"]["ignored"]["functions"], 1);
 }
+
+#[test]
+fn llvm_cov_lcov_shards_that_cannot_merge_exactly_are_an_error() {
+    let sb = Sandbox::new();
+    sb.policy(NO_REGIONS);
+    sb.write("src/lib.rs", "pub fn f() {\n    g();\n}\n");
+    // llvm-cov's LH:1 where both DA lines ran (a closure on line 2 that never ran, say).
+    let a = "SF:src/lib.rs\nFN:1,f\nFNDA:1,f\nFNF:1\nFNH:1\nDA:1,1\nDA:2,1\nLF:2\nLH:1\nend_of_record\n";
+    let b = a.replace("DA:2,1", "DA:2,0");
+    sb.write("a.info", a);
+    sb.write("b.info", &b);
+    sb.write("ab.info", &format!("{a}{b}"));
+    for args in [&["check", "a.info", "b.info"][..], &["check", "ab.info"]] {
+        let run = sb.run(args);
+        assert_eq!(run.code, 2, "{args:?}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr
+                .contains("src/lib.rs: llvm-cov LCOV sections from")
+                && run.stderr.contains("cargo llvm-cov report --lcov"),
+            "{}",
+            run.stderr
+        );
+    }
+    // Each alone is llvm-cov's own count; the same tracefile twice changes nothing.
+    let run = sb.run(&["check", "a.info", "a.info", "--format", "json"]);
+    assert_eq!(metric(&run.json(), "src/lib.rs", "lines"), "1/2 fail");
+}
