@@ -509,13 +509,14 @@ fn baseline_sandbox() -> Sandbox {
         "int main(void) { return scale(1) != 2; }\n",
     );
     sb.write("pkg/types.rs", "pub struct Unit;\n");
+    sb.write("pkg/run.rs", "pub fn run() {}\n");
     sb.write(
         "coverage.dat",
         "SF:pkg/scale.c\nFN:1,scale\nFNDA:4,scale\nFNF:1\nFNH:1\nDA:1,4\nDA:2,4\nLH:2\nLF:2\nend_of_record\n",
     );
     sb.write(
         "baseline.dat",
-        "SF:pkg/scale.c\nend_of_record\nSF:pkg/idle.c\nend_of_record\nSF:pkg/types.rs\nend_of_record\n\
+        "SF:pkg/scale.c\nend_of_record\nSF:pkg/idle.c\nend_of_record\nSF:pkg/types.rs\nend_of_record\nSF:pkg/run.rs\nend_of_record\n\
          SF:pkg/scale_test.c\nend_of_record\nSF:/elsewhere/lib.c\nend_of_record\n",
     );
     sb
@@ -539,6 +540,7 @@ fn case27_sections_without_records_are_no_evidence() {
         "{reason}"
     );
     assert_eq!(status(&doc, "pkg/types.rs"), "no-code");
+    assert_eq!(status(&doc, "pkg/run.rs"), "unmeasured");
     assert_eq!(status(&doc, "pkg/scale_test.c"), "excluded");
 
     // Without the walk, the named file still fails: it is named, not measured.
