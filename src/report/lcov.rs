@@ -801,7 +801,14 @@ fn cpp_base_name(name: &str) -> Option<String> {
     let options = cpp_demangle::DemangleOptions::new()
         .no_params()
         .no_return_type();
-    let text = symbol.demangle_with_options(&options).ok()?;
+    symbol
+        .demangle_with_options(&options)
+        .ok()
+        .map(|text| without_templates(&text))
+}
+
+/// `text` without its template arguments (every `<…>`, nested ones included).
+fn without_templates(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut depth = 0usize;
     for c in text.chars() {
@@ -812,7 +819,7 @@ fn cpp_base_name(name: &str) -> Option<String> {
             _ => {}
         }
     }
-    Some(out)
+    out
 }
 
 /// Sum of two `taken` values: `-` + `-` = `-`, `-` + n = n.
