@@ -176,10 +176,35 @@ fn merge_llvm(path: &str, parts: &[(&Report, &LlvmFile)]) -> Result<LlvmFile> {
         }
     }
     let functions = llvm_json::pool(exports.into_iter().map(|(_, f)| f).collect());
+    let mut summary = llvm_json::recompute(&functions);
+    let missed = summary.branches.total - summary.branches.covered;
+    summary.branches.total -= folded(parts, summary.branches.total).min(missed);
     Ok(LlvmFile {
-        summary: llvm_json::recompute(&functions),
+        summary,
         functions: Some(functions),
     })
+}
+
+/// The branch sides of a merge that llvm-cov folds (constant conditions such as `true && x`
+/// or `cfg!(…)`): the records list them with a count of 0, but llvm-cov's summaries leave them
+/// out, and the JSON does not say which they are. When every part is a run of the same code
+/// (its records count `total` sides, as the merge does: test partitions, CI shards), each
+/// part folds the same sides, as many as its records count beyond its own summary; that many
+/// are left out of the merge, as `llvm-cov report` over the merged profiles leaves them out.
+/// Otherwise none (the merge then counts folded sides as missed: stricter, never laxer).
+fn folded(parts: &[(&Report, &LlvmFile)], total: u64) -> u64 {
+    let folds: Vec<Option<u64>> = parts
+        .iter()
+        .map(|(_, file)| {
+            let records = llvm_json::recompute(file.functions.as_deref().unwrap_or_default());
+            let counted = records.branches.total;
+            (counted == total).then(|| counted.saturating_sub(file.summary.branches.total))
+        })
+        .collect();
+    match folds.split_first() {
+        Some((Some(first), rest)) if rest.iter().all(|d| *d == Some(*first)) => *first,
+        _ => 0,
+    }
 }
 
 fn merge_summaries(path: &str, parts: &[(&Report, &LlvmFile)]) -> Result<LlvmFile> {
@@ -195,5 +220,57 @@ fn merge_summaries(path: &str, parts: &[(&Report, &LlvmFile)]) -> Result<LlvmFil
                 origins.join(", ")
             )))
         }
+    }
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    /// An export of `a.rs` with one function whose branch entry has sides (`t`, `f`), and a
+    /// summary that counts `summary_branches` sides.
+    fn export(t: u64, f: u64, summary_branches: u64) -> Report {
+        let text = format!(
+            r#"{{"type":"llvm.coverage.json.export","version":"3.1.0","data":[{{"files":[{{"filename":"a.rs","summary":{{
+            "lines":{{"count":1,"covered":1}},"functions":{{"count":1,"covered":1}},"instantiations":{{"count":1,"covered":1}},
+            "regions":{{"count":1,"covered":1}},"branches":{{"count":{summary_branches},"covered":0}}}}}}],
+            "functions":[{{"name":"f","count":1,"filenames":["a.rs"],"regions":[[1,1,1,9,1,0,0,0]],
+            "branches":[[1,2,1,5,{t},{f},0,0,4]]}}]}}]}}"#
+        );
+        crate::report::llvm_json::read("r", text.as_bytes()).expect("export")
+    }
+
+    fn merged_branches(reports: &[Report]) -> crate::model::Counts {
+        let parts: Vec<Part<'_>> = reports
+            .iter()
+            .map(|report| Part {
+                report,
+                coverage: &report.files[0].coverage,
+            })
+            .collect();
+        let mut map = BTreeMap::new();
+        map.insert("a.rs".to_string(), parts);
+        let measured = measure(&map, &BTreeMap::new()).expect("measured");
+        measured["a.rs"].summary.branches.expect("branches")
+    }
+
+    #[test]
+    fn sides_every_shard_folds_stay_out_of_the_merge() {
+        // Both runs fold one side (their summaries count 1 of the 2 the records list).
+        assert_eq!(
+            merged_branches(&[export(1, 0, 1), export(2, 0, 1)]),
+            crate::model::Counts::new(1, 1)
+        );
+        // Summaries that disagree on what is folded: nothing is left out.
+        assert_eq!(
+            merged_branches(&[export(1, 0, 1), export(2, 0, 2)]),
+            crate::model::Counts::new(1, 2)
+        );
+        // Nothing folded: the records' count.
+        assert_eq!(
+            merged_branches(&[export(1, 0, 2), export(0, 3, 2)]),
+            crate::model::Counts::new(2, 2)
+        );
     }
 }

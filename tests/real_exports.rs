@@ -305,3 +305,29 @@ fn branches_are_unavailable_for_files_only_a_stable_report_names() {
         "null/null unavailable"
     );
 }
+
+/// An export merged with itself (the same run given twice) keeps its numbers: the records of
+/// each compiled function are summed, which covers nothing new. Exports that name one file
+/// under two spellings pool both spellings per export first.
+#[test]
+fn an_export_merged_with_itself_keeps_its_numbers() {
+    let sandbox = Sandbox::new();
+    sandbox.policy("[measure]\ninclude = [\"**\"]\n");
+    for name in [
+        "llvm/tricky_nightly_branch.json",
+        "llvm/folded_nightly_branch.json",
+        "llvm/c_llvm22.json",
+        "llvm/c3_macroheader_llvm22.json",
+    ] {
+        let report = fixture(name).display().to_string();
+        let args = |reports: &[&str]| {
+            let mut args = vec!["check"];
+            args.extend_from_slice(reports);
+            args.extend(["--root", "/ci", "--no-walk", "--format", "json"]);
+            sandbox.run(&args).json()
+        };
+        let once = args(&[&report]);
+        let twice = args(&[&report, &report]);
+        assert_eq!(once["files"], twice["files"], "{name}");
+    }
+}

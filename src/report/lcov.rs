@@ -2276,7 +2276,7 @@ mod tests {
         assert_eq!(lcov(&r, 0).summary().functions, c(1, 2));
         assert_eq!(function_identity("t.cpp:_ZL6unusedi"), "unused");
         assert_eq!(function_identity("_ZNK1S3getEv"), "S::get");
-        for name in ["x_Z1fv", "a:_Zjunk", "void foo<int>(int)"] {
+        for name in ["x_Z1fv", "a:_Zjunk", "b:_Z", "void foo<int>(int)"] {
             assert_eq!(function_identity(name), name);
         }
         // Two missed instantiations: one item, named by the identity; one record: its name.

@@ -287,11 +287,12 @@ impl Reader<'_> {
             new_key(&mut keys, &key)?;
             self.expect(b':')?;
             match key.as_str() {
-                "type" => set(&mut root.kind, self.value()?)?,
-                "version" => set(&mut root.version, self.value()?)?,
+                // Each key once ([`new_key`]): no value is replaced.
+                "type" => root.kind = Some(self.value()?),
+                "version" => root.version = Some(self.value()?),
                 "data" => {
                     let export = self.data(detail)?;
-                    set(&mut root.export, export)?;
+                    root.export = Some(export);
                 }
                 "cargo_llvm_cov" => {
                     let meta: CargoMeta = self.value()?;
@@ -341,7 +342,7 @@ impl Reader<'_> {
                         read.push(entry?);
                         Some(())
                     })?;
-                    set(&mut files, read)?;
+                    files = Some(read);
                 }
                 "functions" => {
                     let records = Records::new(files.as_ref()?, detail);
@@ -350,7 +351,7 @@ impl Reader<'_> {
                         read.add(record);
                         Some(())
                     })?;
-                    set(&mut functions, (records.skipped, read))?;
+                    functions = Some((records.skipped, read));
                 }
                 _ => {
                     self.value::<Unique>()?;
@@ -373,11 +374,6 @@ fn new_key(keys: &mut Vec<String>, key: &str) -> Option<()> {
     }
     keys.push(key.to_string());
     Some(())
-}
-
-/// Sets a value that may be given once.
-fn set<T>(slot: &mut Option<T>, value: T) -> Option<()> {
-    slot.replace(value).is_none().then_some(())
 }
 
 fn is_blank(byte: u8) -> bool {
@@ -442,19 +438,17 @@ enum Parsed<T> {
 /// holds a key twice ([`Unique`]: serde's readers keep the last value and say nothing).
 fn parse_value<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Parsed<T> {
     let mut unique = Deserializer::from_slice(bytes).into_iter::<Unique>();
-    if let Some(Err(err)) = unique.next() {
-        return if at_end(&err, bytes) {
-            Parsed::Eof
-        } else {
-            Parsed::Bad
-        };
+    match unique.next() {
+        Some(Ok(Unique)) => {}
+        Some(Err(err)) if !at_end(&err, bytes) => return Parsed::Bad,
+        // Nothing but blank space, or an error that more input may undo.
+        _ => return Parsed::Eof,
     }
+    // A whole value, valid JSON: whatever stops `T` is in the value.
     let mut values = Deserializer::from_slice(bytes).into_iter::<T>();
     match values.next() {
         Some(Ok(value)) => Parsed::Done(value, values.byte_offset()),
-        Some(Err(err)) if !at_end(&err, bytes) => Parsed::Bad,
-        // Nothing but blank space, or an error that more input may undo.
-        _ => Parsed::Eof,
+        _ => Parsed::Bad,
     }
 }
 
@@ -1218,6 +1212,7 @@ mod tests {
                 r#""filenames":["c.rs"],"name":"x""#,
             ),
             good.replace(r#"[2,5,2,9,0,0,0,0]]"#, r#"[2,5,2,9,0,0,0,0],]"#),
+            good.replace(r#"[2,5,2,9,0,0,0,0]]"#, r#"[2,5,2,9,"x",0,0,0]]"#),
             good.replace(r#""files":["#, r#""files":{"#),
             good.get(..good.len() / 2).unwrap_or_default().to_string(),
             "[]".to_string(),

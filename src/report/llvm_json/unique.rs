@@ -111,5 +111,7 @@ mod tests {
         // The same key in two objects is fine; a broken document is an error of its own.
         assert_eq!(check(r#"[{"a": 1}, {"a": 2}]"#), Ok(Unique));
         assert!(check(r#"{"a": "#).is_err());
+        let expected: &dyn de::Expected = &UniqueVisitor;
+        assert_eq!(expected.to_string(), "any JSON value");
     }
 }
