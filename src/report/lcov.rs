@@ -1129,9 +1129,11 @@ const STAGE_FOREIGN: u8 = 15;
 /// `TN`/`VER` (before the `SF` or inside) and give `FN`*, `FNDA`*, `FNF`, `FNH`, `DA`*,
 /// `BRDA`*, [`BRF`, `BRH`], `LF`, `LH` in this order (`MCDC`, `MCF`, `MCH` anywhere). Every
 /// other writer of the corpus breaks it: lcov's geninfo, gcovr, istanbul/c8, gcov2lcov,
-/// Foundry, JaCoCo converters, SpiderMonkey/grcov and Bazel write `TN:` before each `SF`
-/// (geninfo and gcovr also `BRDA` before `DA`); coverage.py ≥ 7.6.2 writes `DA` before `FN`;
-/// Dart and gcov2lcov write no `FNF`; lcov ≥ 2.0 writes `VER` and `FNL`/`FNA`.
+/// Foundry, JaCoCo converters, SpiderMonkey and Bazel write `TN:` before each `SF` (geninfo
+/// and gcovr also `BRDA` before `DA`); grcov writes one `TN:` at the top and `BRDA`, `BRF`,
+/// `BRH` before `DA` in every section (`src/output.rs`, `output_lcov`); coverage.py ≥ 7.6.2
+/// writes `DA` before `FN`; Dart and gcov2lcov write no `FNF`; lcov ≥ 2.0 writes `VER` and
+/// `FNL`/`FNA`.
 #[derive(Debug, Clone, Copy, Default)]
 struct Order {
     last: u8,
@@ -2267,6 +2269,9 @@ mod tests {
             LLVM.replace("FNF:2\nFNH:1\n", ""),
             LLVM.replace("LH:1\n", ""),
             LLVM.replace("FN:5,g\n", "FNL:0,5\n"),
+            // grcov's writer: `BRDA`, `BRF`, `BRH` before `DA` (and one `TN:` at the top).
+            LLVM.replace("DA:1,1\nDA:2,3\n", "")
+                .replace("LF:2\n", "DA:1,1\nDA:2,3\nLF:2\n"),
         ] {
             assert_eq!(counts(&other)[0], c(2, 2), "{other}");
         }
