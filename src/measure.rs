@@ -241,10 +241,10 @@ mod tests {
         crate::report::llvm_json::read("r", text.as_bytes()).expect("export")
     }
 
-    fn merged_branches(reports: &[Report]) -> crate::model::Counts {
+    fn merged_branches(reports: &[&Report]) -> crate::model::Counts {
         let parts: Vec<Part<'_>> = reports
             .iter()
-            .map(|report| Part {
+            .map(|&report| Part {
                 report,
                 coverage: &report.files[0].coverage,
             })
@@ -259,17 +259,24 @@ mod tests {
     fn sides_every_shard_folds_stay_out_of_the_merge() {
         // Both runs fold one side (their summaries count 1 of the 2 the records list).
         assert_eq!(
-            merged_branches(&[export(1, 0, 1), export(2, 0, 1)]),
+            merged_branches(&[&export(1, 0, 1), &export(2, 0, 1)]),
             crate::model::Counts::new(1, 1)
         );
         // Summaries that disagree on what is folded: nothing is left out.
         assert_eq!(
-            merged_branches(&[export(1, 0, 1), export(2, 0, 2)]),
+            merged_branches(&[&export(1, 0, 1), &export(2, 0, 2)]),
             crate::model::Counts::new(1, 2)
         );
         // Nothing folded: the records' count.
         assert_eq!(
-            merged_branches(&[export(1, 0, 2), export(0, 3, 2)]),
+            merged_branches(&[&export(1, 0, 2), &export(0, 3, 2)]),
+            crate::model::Counts::new(2, 2)
+        );
+        // One export naming the file twice (two spellings): its records pool, unsummed; the
+        // other export's record sums into the first of them.
+        let (one, other) = (export(1, 0, 1), export(0, 1, 1));
+        assert_eq!(
+            merged_branches(&[&one, &one, &other]),
             crate::model::Counts::new(2, 2)
         );
     }
