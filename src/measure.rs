@@ -279,5 +279,17 @@ mod tests {
             merged_branches(&[&one, &one, &other]),
             crate::model::Counts::new(2, 2)
         );
+        // With a summary-only part, the summaries must agree: they do here (both count one
+        // side, none covered), and the export with records keeps its numbers.
+        let mut summary_only = export(0, 0, 1);
+        for file in &mut summary_only.files {
+            if let FileCoverage::Llvm(llvm) = &mut file.coverage {
+                llvm.functions = None;
+            }
+        }
+        assert_eq!(
+            merged_branches(&[&export(0, 0, 1), &summary_only]),
+            crate::model::Counts::new(0, 1)
+        );
     }
 }
