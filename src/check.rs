@@ -21,9 +21,9 @@ use crate::paths::{self, Location, PathCase, Remap, Resolver};
 use crate::platform::{self, Activation, Platform, PlatformOptions};
 use crate::policy::Policy;
 use crate::render::{ConditionFacts, Facts, RosterFacts, SuiteFacts, TargetFacts};
-use crate::report::{self, Detail, Report};
+use crate::report::{self, Detail, FileCoverage, Report};
 use crate::roster::{self, Roster};
-use crate::scope::{self, Class, Spellings};
+use crate::scope::{self, Class, Scope, Spellings};
 
 /// Inputs of a check, as given on the command line.
 #[derive(Debug, Clone, Default)]
@@ -182,8 +182,15 @@ fn judge_with(
     let reports = read_reports(opts, &opts.reports, detail_for(opts.reports.len(), &needed))?;
     let sources = found.wait();
     let identity = Identity::new(&root, sources.walked());
-    let Resolved { parts, spellings } = resolve_parts(&reports, setup, opts, &identity)?;
-    let scope = scope::resolve(
+    let Resolved {
+        parts,
+        spellings,
+        unevidenced,
+    } = resolve_parts(&reports, setup, opts, &identity)?;
+    if parts.is_empty() {
+        return Err(no_evidence(&reports));
+    }
+    let mut scope = scope::resolve(
         &spellings,
         policy,
         &setup.activations,
@@ -191,6 +198,7 @@ fn judge_with(
         opts.walk,
         identity.walked(),
     )?;
+    reclassify(&mut scope, &unevidenced, Path::new(&root));
     let measured_parts: BTreeMap<String, Vec<Part<'_>>> = parts
         .into_iter()
         .filter_map(|(loc, parts)| match loc {
@@ -480,12 +488,16 @@ fn anchor(remap: Remap, cwd: &str) -> Remap {
     }
 }
 
-/// The report files by the name [`Identity`] gives them: their parts, and the spellings
-/// (report, path as written) they were named by.
+/// The report files by the name [`Identity`] gives them: their parts, the spellings (report,
+/// path as written) they were named by, and the files that reports name without any record
+/// (LCOV `SF` sections without `DA`, `BRDA`, `FN` or `FNL`: see
+/// [`LcovFile::has_records`](crate::report::lcov::LcovFile::has_records)). A part without
+/// records is left out of a file that other parts measure.
 #[derive(Default)]
 struct Resolved<'a> {
     parts: BTreeMap<Location, Vec<Part<'a>>>,
     spellings: Spellings,
+    unevidenced: Unevidenced,
 }
 
 /// Names every file of every report, each report with its own resolver (see
@@ -537,12 +549,63 @@ fn resolve_parts<'a>(
             .entry(location.clone())
             .or_default()
             .insert((report.origin.clone(), file.path.clone()));
-        resolved.parts.entry(location).or_default().push(Part {
-            report,
-            coverage: &file.coverage,
-        });
+        match &file.coverage {
+            FileCoverage::Lcov(lcov) if !lcov.has_records() => resolved
+                .unevidenced
+                .entry(location)
+                .or_default()
+                .push(report.origin.clone()),
+            coverage => resolved
+                .parts
+                .entry(location)
+                .or_default()
+                .push(Part { report, coverage }),
+        }
     }
+    let parts = &resolved.parts;
+    resolved
+        .unevidenced
+        .retain(|location, _| !parts.contains_key(location));
     Ok(resolved)
+}
+
+/// Locations that reports name without any record, with the origins of those reports.
+type Unevidenced = BTreeMap<Location, Vec<String>>;
+
+/// The error when no report holds a single record: every file was named without being measured.
+fn no_evidence(reports: &[Report]) -> Error {
+    let origins: Vec<&str> = reports.iter().map(|r| r.origin.as_str()).collect();
+    Error::new(format!(
+        "{}: no coverage record in any report: every `SF` section is empty (no `DA`, `BRDA`, \
+         `FN` or `FNL`), which names files without measuring them (e.g. Bazel's \
+         baseline_coverage.dat); give the report the tests wrote as well",
+        origins.join(", ")
+    ))
+}
+
+/// Files that `unevidenced` names and the scope measures are unmeasured (or no code, for a
+/// source without instrumentable code on disk, as [`scope`] decides for files in no report): a
+/// name is no evidence of coverage.
+fn reclassify(scope: &mut Scope, unevidenced: &Unevidenced, root: &Path) {
+    for (location, origins) in unevidenced {
+        let Location::Inside(rel) = location else {
+            continue;
+        };
+        if let Some(class @ Class::Measured) = scope.files.get_mut(rel) {
+            *class = unevidenced_class(&root.join(rel), origins);
+        }
+    }
+}
+
+/// The class of a file in scope that reports name without records.
+fn unevidenced_class(file: &Path, origins: &[String]) -> Class {
+    match scope::classify_unreported(file) {
+        Class::NoCode => Class::NoCode,
+        _ => Class::Unmeasured(format!(
+            "named by {} without any record (an `SF` section alone is no evidence)",
+            origins.join(", ")
+        )),
+    }
 }
 
 /// A name compared without case: inside or not, and the lower-case path.

@@ -8,13 +8,18 @@
 //! - a name with a typo (`thresold`, `branchs`): the nearest valid one.
 
 /// Where each policy key belongs, as said in a hint (`KEY belongs …`).
-const HOMES: [(&str, &str); 17] = [
+const HOMES: [(&str, &str); 19] = [
     ("root", "at the top level, above the first [section]"),
     ("include", "under [measure]"),
     ("metrics", "under [measure]"),
     (
         "threshold",
         "under [measure] (one threshold for every measured file)",
+    ),
+    ("allow-empty", "under [measure], with `allow-empty-reason`"),
+    (
+        "allow-empty-reason",
+        "under [measure], with `allow-empty = true`",
     ),
     ("path", "in an [[exclude]] entry"),
     ("reason", "in an [[exclude]] or a [[suite]] entry"),

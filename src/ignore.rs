@@ -633,11 +633,7 @@ fn apply_lcov(file: &LcovFile, ignores: &Ignores) -> (FileCoverage, Ignored) {
             .iter()
             .filter(|b| drop_branch(b.line))
             .count() as u64,
-        functions: file
-            .functions()
-            .iter()
-            .filter(|f| f.start.is_some_and(drop_line))
-            .count() as u64,
+        functions: file.count_functions(|f| f.start.is_some_and(drop_line)),
     };
     if ignored == Ignored::default() {
         // Nothing to take out: keep the file as read (declared totals included).
@@ -705,6 +701,7 @@ fn without(record: &FunctionStats, ignores: &Ignores, runs: &[LineRange]) -> Fun
         lines: Counts::new(covered, covered + uncovered),
         branches: counts(covered_branch_lines.len(), uncovered_branches.len()),
         function_ignored: ignores.lines.contains(&record.key.0),
+        layout: record.layout,
         items: Some(Box::new(RecordItems {
             uncovered_regions,
             uncovered_branches,
@@ -712,6 +709,10 @@ fn without(record: &FunctionStats, ignores: &Ignores, runs: &[LineRange]) -> Fun
             covered_region_lines,
             covered_branch_lines,
             covered_lines,
+            // Items are taken out: the hits no longer line up with them (nothing is summed
+            // after markers are applied).
+            region_hits: Vec::new(),
+            branch_hits: Vec::new(),
         })),
     }
 }
@@ -980,6 +981,7 @@ mod tests {
             lines: Counts::new(4_000_000_000, 4_000_000_000),
             branches: Counts::default(),
             function_ignored: false,
+            layout: 0,
             items: Some(Box::new(RecordItems {
                 covered_region_lines: vec![1],
                 covered_lines: vec![r(1, 4_000_000_000)],

@@ -133,12 +133,48 @@ pub struct Verdict {
     pub dropped: Vec<Dropped>,
     /// Metrics that were unavailable for at least one measured file.
     pub unavailable: Vec<Metric>,
+    /// Whether the check measured nothing at all.
+    pub empty: Empty,
+}
+
+/// Whether a check measured anything. A check whose in-scope files are all excluded or without
+/// code has judged no coverage at all: it fails unless the policy allows it
+/// (`[measure] allow-empty = true` with `allow-empty-reason`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Empty {
+    /// At least one in-scope file is measured or unmeasured.
+    #[default]
+    No,
+    /// Every in-scope file is excluded or has no code: the check fails.
+    Fails,
+    /// Every in-scope file is excluded or has no code, and the policy allows it for this reason.
+    Allowed(String),
+}
+
+impl Empty {
+    /// What to tell the user, `None` when the check measured something.
+    pub fn note(&self) -> Option<String> {
+        match self {
+            Empty::No => None,
+            Empty::Fails => Some(
+                "no file was measured: every in-scope file is excluded or has no code, and a check \
+                 that measures nothing proves nothing; narrow `[[exclude]]` or widen `include`, or \
+                 set `allow-empty = true` with `allow-empty-reason` in `[measure]`"
+                    .to_string(),
+            ),
+            Empty::Allowed(reason) => Some(format!(
+                "no file was measured (every in-scope file is excluded or has no code); allowed \
+                 by `allow-empty`: {reason}"
+            )),
+        }
+    }
 }
 
 impl Verdict {
-    /// True when no in-scope file fails.
+    /// True when no in-scope file fails and the check measured something (or the policy
+    /// allows it not to, see [`Empty`]).
     pub fn passed(&self) -> bool {
-        !self.files.iter().any(|f| f.status.fails())
+        !self.files.iter().any(|f| f.status.fails()) && self.empty != Empty::Fails
     }
 
     /// What inline ignore markers took out, summed over all files, and how many files had any.
@@ -183,11 +219,20 @@ pub fn evaluate(
         .collect();
     unavailable.sort();
     unavailable.dedup();
+    let nothing = files
+        .iter()
+        .all(|f| matches!(f.status, FileStatus::Excluded | FileStatus::NoCode));
+    let empty = match (nothing, &policy.allow_empty) {
+        (false, _) => Empty::No,
+        (true, None) => Empty::Fails,
+        (true, Some(reason)) => Empty::Allowed(reason.clone()),
+    };
     Verdict {
         files,
         outside_include: scope.outside_include.len(),
         dropped: Vec::new(),
         unavailable,
+        empty,
     }
 }
 

@@ -2,13 +2,19 @@
 //!
 //! Merge rules (several reports on one command line are shards of one run, and one export may
 //! name one physical file under two spellings):
-//! - LCOV with LCOV: records summed per line, branch and function (see [`crate::report::lcov`]).
+//! - LCOV with LCOV: records summed per line, branch and function (see [`crate::report::lcov`]);
+//!   llvm-cov sections whose declared totals their records cannot reproduce are refused (an
+//!   error asking for a profile-level merge or the JSON exports).
 //! - llvm-cov JSON with JSON: when every part carries function detail, the function records are
-//!   pooled and the summary recomputed by llvm-cov's instantiation-group rule (per group, the best
-//!   single record per metric), so a file built into two crates counts as llvm-cov would count it
-//!   had both spellings been one. This never credits coverage that no single instantiation shows
-//!   (conservative). When a part is `-summary-only`, the parts must agree exactly; otherwise the
-//!   merge is refused with an error naming the reports.
+//!   pooled ([`llvm_json::pool`]) and the summary recomputed by llvm-cov's instantiation-group
+//!   rule ([`llvm_json::recompute`]). Records of one compiled function in different exports
+//!   (same name, start and region/branch layout: the same test binary run as two partitions or
+//!   CI shards) are summed, as `llvm-profdata merge` sums the runs' counters, so the merge
+//!   equals the report of one run of all the tests. Records that differ (generic instantiations,
+//!   a file built into two crates, several spellings in one export) stay distinct and llvm-cov's
+//!   rule takes the best single record per group, as llvm-cov would had they been in one
+//!   export. When a part is `-summary-only`, the parts must agree exactly; otherwise the merge
+//!   is refused with an error naming the reports.
 //! - LCOV with JSON for the same file: refused (the formats count differently).
 //! - A file named once keeps its report's own numbers (llvm-cov's per-file summary, exactly).
 
@@ -20,7 +26,7 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::ignore::{self, Ignored, Ignores};
 use crate::model::Summary;
-use crate::report::llvm_json::{self, LlvmFile, LlvmSummary};
+use crate::report::llvm_json::{self, FunctionStats, LlvmFile, LlvmSummary};
 use crate::report::{FileCoverage, Report};
 
 /// One report file's contribution to a normalised file.
@@ -78,6 +84,11 @@ fn measure_one<'a>(
     let origins: Vec<String> = parts.iter().map(|p| p.report.origin.clone()).collect();
     let branches_available = parts.iter().any(|p| p.report.has_branch_data);
     let merged = merge(path, parts)?;
+    if let FileCoverage::Lcov(file) = &*merged {
+        if file.merge_conflict() {
+            return Err(lcov_conflict(path, &origins));
+        }
+    }
     let (coverage, ignored) = match ignores {
         Some(ignores) => {
             let (applied, ignored) = ignore::apply(path, &merged, ignores, &origins)?;
@@ -96,6 +107,19 @@ fn measure_one<'a>(
         origins,
         ignored,
     })
+}
+
+/// The error for llvm-cov LCOV sections of one file that cannot be merged exactly (see
+/// [`LcovFile::merge_conflict`](crate::report::lcov::LcovFile::merge_conflict)).
+fn lcov_conflict(path: &str, origins: &[String]) -> Error {
+    Error::new(format!(
+        "{path}: llvm-cov LCOV sections from {} cannot be merged exactly: their declared totals \
+         (LF/LH, BRF/BRH, FNF/FNH, counted per instantiation group) are not what their records \
+         count, and records alone would give other numbers. Merge the runs' profiles first \
+         (`cargo llvm-cov report --lcov` over all of them) or give the JSON exports \
+         (`--json`), which covgate merges exactly",
+        origins.join(", ")
+    ))
 }
 
 /// The model summary of an llvm-cov file summary.
@@ -122,7 +146,7 @@ fn merge_parts(path: &str, parts: &[Part<'_>]) -> Result<FileCoverage> {
     for part in parts {
         match part.coverage {
             FileCoverage::Lcov(f) => lcov.push(f),
-            FileCoverage::Llvm(f) => llvm.push((part.report.origin.as_str(), f)),
+            FileCoverage::Llvm(f) => llvm.push((part.report, f)),
         }
     }
     match (lcov.split_first(), llvm.is_empty()) {
@@ -140,33 +164,132 @@ fn merge_parts(path: &str, parts: &[Part<'_>]) -> Result<FileCoverage> {
     }
 }
 
-fn merge_llvm(path: &str, parts: &[(&str, &LlvmFile)]) -> Result<LlvmFile> {
-    let detail: Option<Vec<_>> = parts
+fn merge_llvm(path: &str, parts: &[(&Report, &LlvmFile)]) -> Result<LlvmFile> {
+    let mut exports: Vec<(&Report, Vec<FunctionStats>)> = Vec::new();
+    for (report, file) in parts {
+        let Some(functions) = &file.functions else {
+            return merge_summaries(path, parts);
+        };
+        match exports.iter_mut().find(|(r, _)| std::ptr::eq(*r, *report)) {
+            Some((_, records)) => records.extend(functions.iter().cloned()),
+            None => exports.push((report, functions.clone())),
+        }
+    }
+    let functions = llvm_json::pool(exports.into_iter().map(|(_, f)| f).collect());
+    let mut summary = llvm_json::recompute(&functions);
+    let missed = summary.branches.total - summary.branches.covered;
+    summary.branches.total -= folded(parts, summary.branches.total).min(missed);
+    Ok(LlvmFile {
+        summary,
+        functions: Some(functions),
+    })
+}
+
+/// The branch sides of a merge that llvm-cov folds (constant conditions such as `true && x`
+/// or `cfg!(…)`): the records list them with a count of 0, but llvm-cov's summaries leave them
+/// out, and the JSON does not say which they are. When every part is a run of the same code
+/// (its records count `total` sides, as the merge does: test partitions, CI shards), each
+/// part folds the same sides, as many as its records count beyond its own summary; that many
+/// are left out of the merge, as `llvm-cov report` over the merged profiles leaves them out.
+/// Otherwise none (the merge then counts folded sides as missed: stricter, never laxer).
+fn folded(parts: &[(&Report, &LlvmFile)], total: u64) -> u64 {
+    let folds: Vec<Option<u64>> = parts
         .iter()
-        .map(|(_, f)| f.functions.as_ref())
-        .collect::<Option<Vec<_>>>()
-        .map(|all| all.into_iter().flatten().cloned().collect());
-    match detail {
-        Some(functions) => Ok(LlvmFile {
-            summary: llvm_json::recompute(&functions),
-            functions: Some(functions),
-        }),
-        None => merge_summaries(path, parts),
+        .map(|(_, file)| {
+            let records = llvm_json::recompute(file.functions.as_deref().unwrap_or_default());
+            let counted = records.branches.total;
+            (counted == total).then(|| counted.saturating_sub(file.summary.branches.total))
+        })
+        .collect();
+    match folds.split_first() {
+        Some((Some(first), rest)) if rest.iter().all(|d| *d == Some(*first)) => *first,
+        _ => 0,
     }
 }
 
-fn merge_summaries(path: &str, parts: &[(&str, &LlvmFile)]) -> Result<LlvmFile> {
+fn merge_summaries(path: &str, parts: &[(&Report, &LlvmFile)]) -> Result<LlvmFile> {
     match parts {
         [(_, first), rest @ ..] if rest.iter().all(|(_, f)| f.summary == first.summary) => {
             Ok((*first).clone())
         }
         _ => {
-            let origins: Vec<&str> = parts.iter().map(|(o, _)| *o).collect();
+            let origins: Vec<&str> = parts.iter().map(|(r, _)| r.origin.as_str()).collect();
             Err(Error::new(format!(
                 "{path}: named more than once ({}) with different numbers, and a summary-only export \
                  carries no detail to merge them; give full exports (without -summary-only)",
                 origins.join(", ")
             )))
         }
+    }
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    /// An export of `a.rs` with one function whose branch entry has sides (`t`, `f`), and a
+    /// summary that counts `summary_branches` sides.
+    fn export(t: u64, f: u64, summary_branches: u64) -> Report {
+        let text = format!(
+            r#"{{"type":"llvm.coverage.json.export","version":"3.1.0","data":[{{"files":[{{"filename":"a.rs","summary":{{
+            "lines":{{"count":1,"covered":1}},"functions":{{"count":1,"covered":1}},"instantiations":{{"count":1,"covered":1}},
+            "regions":{{"count":1,"covered":1}},"branches":{{"count":{summary_branches},"covered":0}}}}}}],
+            "functions":[{{"name":"f","count":1,"filenames":["a.rs"],"regions":[[1,1,1,9,1,0,0,0]],
+            "branches":[[1,2,1,5,{t},{f},0,0,4]]}}]}}]}}"#
+        );
+        crate::report::llvm_json::read("r", text.as_bytes()).expect("export")
+    }
+
+    fn merged_branches(reports: &[&Report]) -> crate::model::Counts {
+        let parts: Vec<Part<'_>> = reports
+            .iter()
+            .map(|&report| Part {
+                report,
+                coverage: &report.files[0].coverage,
+            })
+            .collect();
+        let mut map = BTreeMap::new();
+        map.insert("a.rs".to_string(), parts);
+        let measured = measure(&map, &BTreeMap::new()).expect("measured");
+        measured["a.rs"].summary.branches.expect("branches")
+    }
+
+    #[test]
+    fn sides_every_shard_folds_stay_out_of_the_merge() {
+        // Both runs fold one side (their summaries count 1 of the 2 the records list).
+        assert_eq!(
+            merged_branches(&[&export(1, 0, 1), &export(2, 0, 1)]),
+            crate::model::Counts::new(1, 1)
+        );
+        // Summaries that disagree on what is folded: nothing is left out.
+        assert_eq!(
+            merged_branches(&[&export(1, 0, 1), &export(2, 0, 2)]),
+            crate::model::Counts::new(1, 2)
+        );
+        // Nothing folded: the records' count.
+        assert_eq!(
+            merged_branches(&[&export(1, 0, 2), &export(0, 3, 2)]),
+            crate::model::Counts::new(2, 2)
+        );
+        // One export naming the file twice (two spellings): its records pool, unsummed; the
+        // other export's record sums into the first of them.
+        let (one, other) = (export(1, 0, 1), export(0, 1, 1));
+        assert_eq!(
+            merged_branches(&[&one, &one, &other]),
+            crate::model::Counts::new(2, 2)
+        );
+        // With a summary-only part, the summaries must agree: they do here (both count one
+        // side, none covered), and the export with records keeps its numbers.
+        let mut summary_only = export(0, 0, 1);
+        for file in &mut summary_only.files {
+            if let FileCoverage::Llvm(llvm) = &mut file.coverage {
+                llvm.functions = None;
+            }
+        }
+        assert_eq!(
+            merged_branches(&[&export(0, 0, 1), &summary_only]),
+            crate::model::Counts::new(0, 1)
+        );
     }
 }

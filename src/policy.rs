@@ -49,11 +49,13 @@ struct RawInline {
 }
 
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawMeasure {
     include: Option<Spanned<Vec<Spanned<String>>>>,
     metrics: Option<Spanned<Vec<Spanned<String>>>>,
     threshold: Option<Spanned<f64>>,
+    allow_empty: Option<Spanned<bool>>,
+    allow_empty_reason: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -89,6 +91,10 @@ pub struct Policy {
     pub metrics: Vec<Metric>,
     /// `[measure] threshold`: percent in 0–100 that every measured file must reach on each metric.
     pub threshold: f64,
+    /// `[measure] allow-empty = true` with its `allow-empty-reason`: the reason, when a check in
+    /// which every in-scope file is excluded or has no code may pass. `None` (the default):
+    /// such a check fails, since it measured nothing.
+    pub allow_empty: Option<String>,
     /// `[[exclude]]` entries, in file order.
     pub excludes: Vec<Exclude>,
     /// `[inline]`: which marker families are honoured, and whether covgate markers need reasons.
@@ -180,7 +186,8 @@ impl Policy {
     /// Parses and validates policy text; `file` names it in errors.
     ///
     /// Errors: TOML syntax, unknown keys, wrong types, a bad glob, an unknown or repeated metric,
-    /// a threshold outside 0–100, an empty reason, a `when` that does not parse or can hold on
+    /// a threshold outside 0–100, an empty reason, `allow-empty = true` without
+    /// `allow-empty-reason` (or a reason without it), a `when` that does not parse or can hold on
     /// no known target, an empty `when-missing` or program name — each with line and column.
     pub fn parse(file: &Path, text: &str) -> Result<Policy> {
         let shown = file.display().to_string();
@@ -210,6 +217,11 @@ impl Policy {
             include,
             metrics: metrics(raw.measure.metrics, &here)?,
             threshold: threshold(raw.measure.threshold, &here)?,
+            allow_empty: allow_empty(
+                raw.measure.allow_empty,
+                raw.measure.allow_empty_reason,
+                &here,
+            )?,
             excludes: excludes(raw.exclude, &here)?,
             inline: inline(raw.inline, &here)?,
             suites: suites(raw.suite, &here)?,
@@ -310,6 +322,35 @@ fn position<T>(value: &Spanned<T>, here: &Locate) -> String {
         .message()
         .trim_end_matches(": ")
         .to_string()
+}
+
+/// `allow-empty` and its reason: both or neither (a `false` needs no reason), the reason not
+/// blank.
+fn allow_empty(
+    allow: Option<Spanned<bool>>,
+    reason: Option<Spanned<String>>,
+    here: &Locate,
+) -> Result<Option<String>> {
+    let allowed = allow.as_ref().is_some_and(|a| *a.get_ref());
+    match (allow, reason) {
+        (Some(flag), None) if allowed => Err(here(
+            flag.span(),
+            "`allow-empty = true` needs `allow-empty-reason = \"…\"` in `[measure]`: say why a \
+             check that measures no file may pass"
+                .to_string(),
+        )),
+        (_, Some(reason)) if !allowed => Err(here(
+            reason.span(),
+            "`allow-empty-reason` without `allow-empty = true`; remove it, or allow an empty check"
+                .to_string(),
+        )),
+        (_, Some(reason)) if reason.get_ref().trim().is_empty() => Err(here(
+            reason.span(),
+            "`allow-empty-reason` is empty; say why a check that measures no file may pass"
+                .to_string(),
+        )),
+        (_, reason) => Ok(reason.map(Spanned::into_inner)),
+    }
 }
 
 fn inline(raw: RawInline, here: &Locate) -> Result<Inline> {
@@ -536,6 +577,38 @@ mod tests {
         assert!(p.include[0].is_match("src/a/b.rs"));
         assert!(!p.include[0].is_match("tests/a.rs"));
         assert!(p.root.is_none());
+    }
+
+    #[test]
+    fn allow_empty_needs_a_reason_and_a_reason_needs_it() {
+        let allowed = |text: &str| parse(&format!("[measure]\n{text}")).map(|p| p.allow_empty);
+        assert_eq!(allowed("").unwrap(), None);
+        assert_eq!(allowed("allow-empty = false\n").unwrap(), None);
+        assert_eq!(
+            allowed("allow-empty = true\nallow-empty-reason = \"generated only\"\n").unwrap(),
+            Some("generated only".to_string())
+        );
+        for (text, want) in [
+            (
+                "allow-empty = true\n",
+                "p.toml:2:15: `allow-empty = true` needs `allow-empty-reason",
+            ),
+            (
+                "allow-empty-reason = \"x\"\n",
+                "p.toml:2:22: `allow-empty-reason` without `allow-empty = true`",
+            ),
+            (
+                "allow-empty = false\nallow-empty-reason = \"x\"\n",
+                "p.toml:3:22: `allow-empty-reason` without `allow-empty = true`",
+            ),
+            (
+                "allow-empty = true\nallow-empty-reason = \" \"\n",
+                "p.toml:3:22: `allow-empty-reason` is empty",
+            ),
+        ] {
+            let e = allowed(text).expect_err(text);
+            assert!(e.message().starts_with(want), "{text}: {}", e.message());
+        }
     }
 
     #[test]

@@ -276,7 +276,7 @@ fn check_globs(scope: &Scope, policy: &Policy, active: &[usize]) -> Result<()> {
 /// The class of a file on disk that no report names: no code only for a Rust source of at most
 /// [`source::MAX_NOCODE`] bytes that parses and holds nothing instrumentable, or a C or C++
 /// source of at most [`source::MAX_SOURCE`] bytes without a function body.
-fn classify_unreported(file: &Path) -> Class {
+pub(crate) fn classify_unreported(file: &Path) -> Class {
     let extension = file.extension().and_then(|e| e.to_str()).unwrap_or("");
     if extension == "rs" {
         classify_rust(file)

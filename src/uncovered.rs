@@ -7,9 +7,9 @@
 //! uncovered items are listed; a function is listed when no record of its group ran. A line
 //! covered by one function but left unexecuted by a closure on it is listed, because llvm-cov
 //! counts lines per function.
-//! LCOV: `DA` lines with count 0, `BRDA` sides with count 0 or `-`, functions with no hits
-//! (a never-run `FN` copy sharing its start line with a run function is left out, as llvm-cov's
-//! per-binary copies are).
+//! LCOV: `DA` lines with count 0, `BRDA` sides with count 0 or `-`, functions with no hits, one
+//! item per function (its copies and instantiations are one, see
+//! [`LcovFile::missed_functions`]).
 
 use std::collections::BTreeMap;
 
@@ -284,27 +284,15 @@ fn from_lcov(file: &LcovFile) -> Uncovered {
             },
         })
         .collect();
-    let candidates = file.uncovered_functions();
-    let distinct: Vec<_> = candidates
-        .iter()
-        .filter(|f| !f.shares_line_with_executed)
-        .collect();
-    let chosen: Vec<_> = if distinct.is_empty() {
-        candidates.iter().collect()
-    } else {
-        distinct
-    };
-    let mut functions: Vec<FunctionItem> = chosen
+    // One item per function (copies and instantiations are one), as the counts see it.
+    let functions: Vec<FunctionItem> = file
+        .missed_functions()
         .into_iter()
-        .map(|f| FunctionItem {
-            line: f.function.start,
-            name: demangle(&f.function.name),
+        .map(|(line, name)| FunctionItem {
+            line,
+            name: demangle(&name),
         })
         .collect();
-    // One function built into several binaries has one record per crate hash: the demangled
-    // names (without hash) are equal, and the function is listed once.
-    functions.sort();
-    functions.dedup();
     Uncovered {
         lines: merge_ranges(lines),
         regions: Vec::new(),
@@ -447,7 +435,8 @@ mod tests {
     fn a_metric_missing_more_than_its_records_name_says_so() {
         // llvm-cov's LH counts per instantiation group: 2 of 4 lines, though the records miss
         // one line only.
-        let text = "SF:a.rs\nDA:1,1\nDA:2,1\nDA:3,1\nDA:4,0\nLF:4\nLH:2\nend_of_record\n";
+        let text =
+            "SF:a.rs\nFNF:0\nFNH:0\nDA:1,1\nDA:2,1\nDA:3,1\nDA:4,0\nLF:4\nLH:2\nend_of_record\n";
         let report = crate::report::read("t.info", text.as_bytes()).expect("tracefile");
         let coverage = &report.files.first().expect("a file").coverage;
         let FileCoverage::Lcov(file) = coverage else {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{fixture, metric, status, Sandbox};
+use common::{file, fixture, metric, status, Sandbox};
 
 const NO_REGIONS: &str =
     "[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"branches\", \"functions\", \"lines\"]\n";
@@ -534,4 +534,303 @@ fn c_family_sources_in_no_report_are_classified_by_their_content() {
         common::file(&doc, "src/tool.py")["reason"],
         "in no report (covgate tells whether a file has code only for Rust, C and C++ sources)"
     );
+}
+
+const ALL_METRICS: &str = "[measure]\ninclude = [\"src/**/*.rs\"]\n";
+
+#[test]
+fn case19_json_shards_of_one_binary_sum_like_the_full_run() {
+    let case = "19-json-shards-same-function";
+    let sb = crate_sandbox(case, ALL_METRICS);
+    let one = input(case, "input-shard1.json");
+    let two = input(case, "input-shard2.json");
+    let merged = check(&sb, "shardy", &one, &[&two]);
+    assert_eq!(merged.code, 0, "{}{}", merged.stdout, merged.stderr);
+    let full = check(&sb, "shardy", &input(case, "reference-full-run.json"), &[]);
+    assert_eq!(full.code, 0, "{}{}", full.stdout, full.stderr);
+    for m in ["regions", "branches", "functions", "lines"] {
+        let want = metric(&full.json(), "src/lib.rs", m);
+        assert_eq!(metric(&merged.json(), "src/lib.rs", m), want, "{m}");
+    }
+    let doc = merged.json();
+    assert_eq!(metric(&doc, "src/lib.rs", "regions"), "6/6 pass");
+    assert_eq!(metric(&doc, "src/lib.rs", "branches"), "2/2 pass");
+    assert_eq!(metric(&doc, "src/lib.rs", "lines"), "6/6 pass");
+    // In the other order, and with one shard given twice (a merge with itself adds nothing).
+    let swapped = check(&sb, "shardy", &two, &[&one]);
+    assert_eq!(metric(&swapped.json(), "src/lib.rs", "lines"), "6/6 pass");
+    let twice = check(&sb, "shardy", &one, &[&one]);
+    assert_eq!(metric(&twice.json(), "src/lib.rs", "regions"), "4/6 fail");
+    assert_eq!(metric(&twice.json(), "src/lib.rs", "lines"), "4/6 fail");
+
+    let alone = check(&sb, "shardy", &one, &[]);
+    assert_eq!(alone.code, 1);
+    assert_eq!(metric(&alone.json(), "src/lib.rs", "regions"), "4/6 fail");
+    assert_eq!(metric(&alone.json(), "src/lib.rs", "branches"), "1/2 fail");
+    let alone = check(&sb, "shardy", &two, &[]);
+    assert_eq!(metric(&alone.json(), "src/lib.rs", "lines"), "5/6 fail");
+
+    // The LCOV exports of the same two runs merge to the same numbers.
+    let sb = crate_sandbox(case, NO_REGIONS);
+    let lcov = check(
+        &sb,
+        "shardy",
+        &input(case, "input-shard1.info"),
+        &[&input(case, "input-shard2.info")],
+    );
+    assert_eq!(lcov.code, 0, "{}{}", lcov.stdout, lcov.stderr);
+    let doc = lcov.json();
+    assert_eq!(metric(&doc, "src/lib.rs", "branches"), "2/2 pass");
+    assert_eq!(metric(&doc, "src/lib.rs", "lines"), "6/6 pass");
+    assert_eq!(metric(&doc, "src/lib.rs", "functions"), "1/1 pass");
+}
+
+/// Case 27's kind on data of our own: a Bazel-style baseline (`SF` sections without records)
+/// next to the test's report, for a package with a tested file, a never-run file, a Rust file
+/// without code and an excluded test file.
+fn baseline_sandbox() -> Sandbox {
+    let sb = Sandbox::new();
+    sb.policy(
+        "[measure]\ninclude = [\"pkg/**/*.c\", \"pkg/**/*.rs\"]\nmetrics = [\"lines\", \"functions\"]\n\n\
+         [[exclude]]\npath = \"pkg/*_test.c\"\nreason = \"test code\"\n",
+    );
+    sb.write("pkg/scale.c", "int scale(int v) {\n  return v * 2;\n}\n");
+    sb.write(
+        "pkg/idle.c",
+        "int idle(int v) {\n  if (v) return 1;\n  return 0;\n}\n",
+    );
+    sb.write(
+        "pkg/scale_test.c",
+        "int main(void) { return scale(1) != 2; }\n",
+    );
+    sb.write("pkg/types.rs", "pub struct Unit;\n");
+    sb.write("pkg/run.rs", "pub fn run() {}\n");
+    sb.write(
+        "coverage.dat",
+        "SF:pkg/scale.c\nFN:1,scale\nFNDA:4,scale\nFNF:1\nFNH:1\nDA:1,4\nDA:2,4\nLH:2\nLF:2\nend_of_record\n",
+    );
+    sb.write(
+        "baseline.dat",
+        "SF:pkg/scale.c\nend_of_record\nSF:pkg/idle.c\nend_of_record\nSF:pkg/types.rs\nend_of_record\nSF:pkg/run.rs\nend_of_record\n\
+         SF:pkg/scale_test.c\nend_of_record\nSF:/elsewhere/lib.c\nend_of_record\n",
+    );
+    sb
+}
+
+#[test]
+fn case27_sections_without_records_are_no_evidence() {
+    let sb = baseline_sandbox();
+    let both = sb.run(&["check", "coverage.dat", "baseline.dat", "--format", "json"]);
+    assert_eq!(both.code, 1, "{}{}", both.stdout, both.stderr);
+    let doc = both.json();
+    assert_eq!(status(&doc, "pkg/scale.c"), "pass");
+    assert_eq!(metric(&doc, "pkg/scale.c", "lines"), "2/2 pass");
+    assert_eq!(status(&doc, "pkg/idle.c"), "unmeasured");
+    let reason = file(&doc, "pkg/idle.c")["reason"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        reason.contains("named by baseline.dat without any record"),
+        "{reason}"
+    );
+    assert_eq!(status(&doc, "pkg/types.rs"), "no-code");
+    assert_eq!(status(&doc, "pkg/run.rs"), "unmeasured");
+    assert_eq!(status(&doc, "pkg/scale_test.c"), "excluded");
+
+    // Without the walk, the named file still fails: it is named, not measured.
+    let unwalked = sb.run(&[
+        "check",
+        "coverage.dat",
+        "baseline.dat",
+        "--no-walk",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(unwalked.code, 1, "{}{}", unwalked.stdout, unwalked.stderr);
+    assert_eq!(status(&unwalked.json(), "pkg/idle.c"), "unmeasured");
+
+    // One tracefile holding both (`cat`): the same verdict, in either order.
+    let report = std::fs::read_to_string(sb.path().join("coverage.dat")).expect("read");
+    let baseline = std::fs::read_to_string(sb.path().join("baseline.dat")).expect("read");
+    for (name, text) in [
+        ("cat1.dat", format!("{report}{baseline}")),
+        ("cat2.dat", format!("{baseline}{report}")),
+    ] {
+        sb.write(name, &text);
+        let run = sb.run(&["check", name, "--format", "json"]);
+        assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+        let doc = run.json();
+        assert_eq!(metric(&doc, "pkg/scale.c", "lines"), "2/2 pass", "{name}");
+        assert_eq!(status(&doc, "pkg/idle.c"), "unmeasured", "{name}");
+    }
+
+    // The baseline alone measures nothing: an error, not a pass.
+    let alone = sb.run(&["check", "baseline.dat"]);
+    assert_eq!(alone.code, 2, "{}{}", alone.stdout, alone.stderr);
+    assert!(
+        alone
+            .stderr
+            .contains("baseline.dat: no coverage record in any report"),
+        "{}",
+        alone.stderr
+    );
+}
+
+#[test]
+fn a_check_that_measures_nothing_fails_unless_the_policy_allows_it() {
+    let sb = Sandbox::new();
+    sb.write("src/lib.rs", "pub fn f() {}\n");
+    sb.write("src/types.rs", "pub struct Unit;\n");
+    sb.write("c.info", "SF:src/lib.rs\nDA:1,1\nend_of_record\n");
+    let excluded = "[measure]\nmetrics = [\"lines\"]\n\n[[exclude]]\npath = \"src/*.rs\"\nreason = \"generated\"\n";
+    sb.policy(excluded);
+    let run = sb.run(&["check", "c.info"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("note: no file was measured: every in-scope file is excluded or has no code"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.ends_with("covgate: FAIL\n"), "{}", run.stdout);
+    let doc = sb.run(&["check", "c.info", "--format", "json"]).json();
+    assert_eq!(doc["verdict"], "fail");
+    assert_eq!(doc["summary"]["empty"]["allowed"], false);
+    assert_eq!(doc["summary"]["empty"]["reason"], serde_json::Value::Null);
+    let md = sb.run(&["check", "c.info", "--format", "markdown"]);
+    assert!(
+        md.stdout.contains("- no file was measured"),
+        "{}",
+        md.stdout
+    );
+    let gh = sb.run(&["check", "c.info", "--format", "github"]);
+    assert!(
+        gh.stdout
+            .contains("::error title=covgate%3A nothing measured::no file"),
+        "{}",
+        gh.stdout
+    );
+
+    sb.policy(&excluded.replace(
+        "metrics = [\"lines\"]\n",
+        "metrics = [\"lines\"]\nallow-empty = true\nallow-empty-reason = \"only generated code here\"\n",
+    ));
+    let run = sb.run(&["check", "c.info"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("allowed by `allow-empty`: only generated code here"),
+        "{}",
+        run.stdout
+    );
+    let doc = sb.run(&["check", "c.info", "--format", "json"]).json();
+    assert_eq!(doc["summary"]["empty"]["allowed"], true);
+    assert_eq!(
+        doc["summary"]["empty"]["reason"],
+        "only generated code here"
+    );
+    let gh = sb.run(&["check", "c.info", "--format", "github"]);
+    assert!(
+        gh.stdout
+            .contains("::notice title=covgate%3A nothing measured::"),
+        "{}",
+        gh.stdout
+    );
+
+    // Files without code only (a report naming them without records): nothing measured either.
+    sb.policy("[measure]\nmetrics = [\"lines\"]\n");
+    sb.write("src/lib.rs", "pub struct Other;\n");
+    sb.write(
+        "b.info",
+        "SF:src/lib.rs\nend_of_record\nSF:other.c\nDA:1,1\nend_of_record\n",
+    );
+    let run = sb.run(&["check", "b.info", "--format", "json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(status(&doc, "src/lib.rs"), "no-code");
+    assert_eq!(doc["summary"]["empty"]["allowed"], false);
+    // A measured file: nothing to report.
+    let run = sb.run(&["check", "c.info", "--format", "json"]);
+    assert!(run.json()["summary"].get("empty").is_none());
+}
+
+#[test]
+fn copies_and_instantiations_are_one_function_in_items_annotations_and_ignored_counts() {
+    let sb = Sandbox::new();
+    sb.policy("[measure]\nmetrics = [\"functions\", \"lines\"]\n");
+    // Two instantiations of `pick` (line 1) built into two binaries (two crate hashes): four
+    // records of one function that never ran; `other` (line 5) never ran either; `used` ran.
+    sb.write(
+        "src/lib.rs",
+        "pub fn pick<T>(t: T) -> T { t }\n\n\n\npub fn other() {}\npub fn used() {}\n",
+    );
+    let record = |hash: &str, generic: &str| format!("_RINvCs{hash}_4demo4pick{generic}EB2_");
+    let names = [
+        record("aaaaaaaaaaa", "h"),
+        record("aaaaaaaaaaa", "m"),
+        record("bbbbbbbbbbb", "h"),
+        record("bbbbbbbbbbb", "m"),
+    ];
+    let mut text = String::from("TN:\nSF:src/lib.rs\n");
+    for name in &names {
+        text.push_str(&format!("FN:1,{name}\nFNDA:0,{name}\n"));
+    }
+    text.push_str(
+        "FN:5,other\nFNDA:0,other\nFN:6,used\nFNDA:1,used\nDA:1,0\nDA:5,0\nDA:6,1\nend_of_record\n",
+    );
+    sb.write("c.info", &text);
+    let run = sb.run(&["check", "c.info", "--format", "json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "src/lib.rs", "functions"), "1/3 fail");
+    let items = &file(&doc, "src/lib.rs")["uncovered"]["functions"];
+    assert_eq!(
+        items,
+        &serde_json::json!([{"line": 1, "name": "demo::pick"}, {"line": 5, "name": "other"}])
+    );
+    let gh = sb.run(&["check", "c.info", "--format", "github"]);
+    assert_eq!(
+        gh.stdout.matches("function never run").count(),
+        2,
+        "{}",
+        gh.stdout
+    );
+
+    // A marker on line 1 takes out one function (its four records), as the counts see it.
+    sb.write(
+        "src/lib.rs",
+        "pub fn pick<T>(t: T) -> T { t } // covgate:ignore -- generic helper\n\n\n\npub fn other() {}\npub fn used() {}\n",
+    );
+    let doc = sb.run(&["check", "c.info", "--format", "json"]).json();
+    assert_eq!(metric(&doc, "src/lib.rs", "functions"), "1/2 fail");
+    assert_eq!(file(&doc, "src/lib.rs")["ignored"]["functions"], 1);
+    assert_eq!(doc["summary"]["ignored"]["functions"], 1);
+}
+
+#[test]
+fn llvm_cov_lcov_shards_that_cannot_merge_exactly_are_an_error() {
+    let sb = Sandbox::new();
+    sb.policy(NO_REGIONS);
+    sb.write("src/lib.rs", "pub fn f() {\n    g();\n}\n");
+    // llvm-cov's LH:1 where both DA lines ran (a closure on line 2 that never ran, say).
+    let a = "SF:src/lib.rs\nFN:1,f\nFNDA:1,f\nFNF:1\nFNH:1\nDA:1,1\nDA:2,1\nLF:2\nLH:1\nend_of_record\n";
+    let b = a.replace("DA:2,1", "DA:2,0");
+    sb.write("a.info", a);
+    sb.write("b.info", &b);
+    sb.write("ab.info", &format!("{a}{b}"));
+    for args in [&["check", "a.info", "b.info"][..], &["check", "ab.info"]] {
+        let run = sb.run(args);
+        assert_eq!(run.code, 2, "{args:?}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr
+                .contains("src/lib.rs: llvm-cov LCOV sections from")
+                && run.stderr.contains("cargo llvm-cov report --lcov"),
+            "{}",
+            run.stderr
+        );
+    }
+    // Each alone is llvm-cov's own count; the same tracefile twice changes nothing.
+    let run = sb.run(&["check", "a.info", "a.info", "--format", "json"]);
+    assert_eq!(metric(&run.json(), "src/lib.rs", "lines"), "1/2 fail");
 }

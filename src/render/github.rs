@@ -56,6 +56,13 @@ pub fn render(facts: &Facts, verdict: &Verdict) -> String {
         .take(TOTAL)
         .collect();
     let mut out = facts_notice(facts);
+    if let Some(note) = verdict.empty.note() {
+        let level = if verdict.passed() { "notice" } else { "error" };
+        out.push_str(&format!(
+            "::{level} title=covgate%3A nothing measured::{}\n",
+            escape_data(&note)
+        ));
+    }
     out.extend(kept.iter().map(|a| format!("{a}\n")));
     if wanted > kept.len() {
         out.push_str(&format!(

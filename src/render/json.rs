@@ -11,7 +11,7 @@
 //!                                                    "when", "when_missing", "active", "why" }] } },
 //!   "summary": { "measured", "passed", "failed", "unmeasured", "excluded", "no_code", "outside_include",
 //!                "ignored": { "lines", "regions", "branches", "functions" }, "files_with_ignores",
-//!                "notes": [{ "metric", "note" }] },
+//!                "notes": [{ "metric", "note" }], "empty"?: { "allowed", "reason", "note" } },
 //!   "files": [ { "path", "status", "metrics": { "<metric>": { "covered", "total", "status" } },
 //!               "reason"?, "uncovered"?, "ignored"? } ],
 //!   "dropped": [ { "report", "path", "name", "why" } ] }
@@ -45,7 +45,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 
 use super::Facts;
 use crate::ignore::Ignored;
-use crate::judge::{unavailable_hint, FileStatus, FileVerdict, MetricVerdict, Verdict};
+use crate::judge::{unavailable_hint, Empty, FileStatus, FileVerdict, MetricVerdict, Verdict};
 use crate::model::Metric;
 use crate::report::llvm_json::{LineRange, Span};
 use crate::uncovered::{BranchItem, FunctionItem, Uncovered};
@@ -61,7 +61,7 @@ use crate::uncovered::{BranchItem, FunctionItem, Uncovered};
 pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::Result<()> {
     let passed = verdict.count(FileStatus::Pass);
     let failed = verdict.count(FileStatus::Fail);
-    let doc = Document {
+    let mut doc = Document {
         dropped: verdict
             .dropped
             .iter()
@@ -88,11 +88,27 @@ pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::
         }),
         verdict: if verdict.passed() { "pass" } else { "fail" },
     };
+    if let (Some(empty), Some(summary)) = (empty_json(&verdict.empty), doc.summary.as_object_mut())
+    {
+        summary.insert("empty".to_string(), empty);
+    }
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
     serde_json::to_writer_pretty(&mut out, &doc)
         .map_err(std::io::Error::from)
         .and_then(|()| out.write_all(b"\n"))
         .and_then(|()| out.flush())
+}
+
+/// `summary.empty`, present only when the check measured no file (every in-scope file excluded
+/// or without code): `{ "allowed", "reason", "note" }`, `reason` being the policy's
+/// `allow-empty-reason`, `null` when not allowed (the check then fails).
+fn empty_json(empty: &Empty) -> Option<Value> {
+    let reason = match empty {
+        Empty::No => return None,
+        Empty::Fails => None,
+        Empty::Allowed(reason) => Some(reason),
+    };
+    Some(json!({ "allowed": reason.is_some(), "reason": reason, "note": empty.note() }))
 }
 
 /// The whole document, its keys in alphabetical order (as a `Value` map writes them).

@@ -387,6 +387,9 @@ fn notes(facts: &Facts, verdict: &Verdict) -> String {
     if !facts.walked {
         out.push_str("- `--no-walk`: the root was not searched, so files that no report mentions were not checked\n");
     }
+    if let Some(note) = verdict.empty.note() {
+        out.push_str(&format!("- {}\n", escape(&note)));
+    }
     if out.is_empty() {
         out
     } else {

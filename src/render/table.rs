@@ -46,6 +46,9 @@ pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], opts: &Table
     if !facts.walked {
         out.push_str("note: --no-walk: the root was not searched, so files that no report mentions were not checked\n");
     }
+    if let Some(note) = verdict.empty.note() {
+        out.push_str(&format!("note: {note}\n"));
+    }
     let word = if verdict.passed() { "PASS" } else { "FAIL" };
     out.push_str(&format!("covgate: {word}\n"));
     out

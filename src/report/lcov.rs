@@ -315,6 +315,12 @@ pub struct LcovFile {
     declared: DeclaredTotals,
     /// Number of sections merged into this file (0 for an empty default value).
     sections: u32,
+    /// True when a section of the file has llvm-cov's shape ([`Order`]): its declared totals
+    /// are then the file's numbers, and its functions are grouped by start line.
+    llvm: bool,
+    /// True when sections were merged of which one is llvm-cov's with declared totals its
+    /// records cannot reproduce: no exact merge exists ([`LcovFile::merge_conflict`]).
+    conflict: bool,
 }
 
 /// Files are equal when their records, declared totals and section counts are (the indexes are
@@ -345,7 +351,8 @@ impl LcovFile {
     /// non-empty files merge, since they cannot be combined, unless both sides declare the same
     /// totals over the same items covered alike (a tracefile merged with itself), which the
     /// merge leaves as they were. Merging into or from an empty (default) value keeps the other
-    /// side unchanged.
+    /// side unchanged. (The reader leaves out sections without records, and `covgate check`
+    /// files without records, before merging: see [`has_records`](Self::has_records).)
     pub fn merge(&mut self, other: LcovFile) {
         if other.sections == 0 {
             return;
@@ -357,6 +364,9 @@ impl LcovFile {
         // Both sides declaring the same totals over the same items, covered alike (the same
         // report given twice): the merge covers those items alike, so the totals still hold.
         let same = self.declared == other.declared && self.shape() == other.shape();
+        self.conflict |=
+            other.conflict | (!same && (self.unreproducible() || other.unreproducible()));
+        self.llvm |= other.llvm;
         self.lines = merge_lines(std::mem::take(&mut self.lines), other.lines);
         for branch in other.branches {
             self.add_branch(branch);
@@ -435,30 +445,78 @@ impl LcovFile {
     /// The file's counts: `branches`, `functions` and `lines` are always `Some` (0 of 0 when the
     /// file has no such record), `regions` is always `None` (LCOV carries no regions).
     ///
-    /// Counts come from the detail records, or from the declared totals under the rule in the
-    /// module documentation (single-section files only).
+    /// Counts come from the records, except in a single llvm-cov section (or one given several
+    /// times alike), whose declared pairs are llvm-cov's own numbers (see the module
+    /// documentation, "Generators").
     pub fn summary(&self) -> Summary {
-        let lines = self.detail_lines();
-        let branches = self.detail_branches();
-        let functions = self.detail_functions();
+        let declared = |pair: Declared| pair.consistent().filter(|_| self.llvm);
         Summary {
             regions: None,
-            branches: Some(choose(
-                self.declared.branches,
-                branches,
-                self.proven_missed_branches(),
-            )),
-            functions: Some(choose(
-                self.declared.functions,
-                functions,
-                self.proven_missed_functions(),
-            )),
-            lines: Some(choose(
-                self.declared.lines,
-                lines,
-                lines.total - lines.covered,
-            )),
+            branches: Some(
+                declared(self.declared.branches).unwrap_or_else(|| self.detail_branches()),
+            ),
+            functions: Some(
+                declared(self.declared.functions).unwrap_or_else(|| self.detail_functions()),
+            ),
+            lines: Some(declared(self.declared.lines).unwrap_or_else(|| self.detail_lines())),
         }
+    }
+
+    /// True when sections were merged that no merge of records can count exactly: one of them
+    /// is llvm-cov's, with declared totals that its records cannot reproduce (llvm-cov counts
+    /// per instantiation group, which LCOV records do not carry). `covgate check` refuses such
+    /// a file, asking for a profile-level merge or the JSON exports.
+    pub fn merge_conflict(&self) -> bool {
+        self.conflict
+    }
+
+    /// True for an llvm-cov section whose declared totals differ from what its records count.
+    fn unreproducible(&self) -> bool {
+        let differs =
+            |pair: Declared, detail: Counts| pair.consistent().is_some_and(|d| d != detail);
+        self.llvm
+            && (differs(self.declared.lines, self.detail_lines())
+                | differs(self.declared.branches, self.detail_branches())
+                | differs(self.declared.functions, self.detail_functions()))
+    }
+
+    /// The functions that never ran, one entry per function: records sharing start line and
+    /// identity ([`function_identity`]: copies of one function built into several binaries,
+    /// instantiations of a Rust generic or a C++ template) are one function, as the records
+    /// count them. A function is listed when none of its records ran. Each entry: start line
+    /// (`None` when only `FNDA`/`FNA` named it) and name (of a single record, its name as
+    /// written; of several, their identity: a Rust or C++ symbol demangled without hash,
+    /// parameters and generic arguments), in start-line order.
+    pub fn missed_functions(&self) -> Vec<(Option<u32>, String)> {
+        // (start, identity) → (the first record's name, records, any ran).
+        let mut groups: BTreeMap<(Option<u32>, String), (&str, usize, bool)> = BTreeMap::new();
+        for f in &self.functions {
+            let group = groups
+                .entry((f.start, function_identity(&f.name)))
+                .or_insert((&f.name, 0, false));
+            group.1 += 1;
+            group.2 |= f.is_covered();
+        }
+        groups
+            .into_iter()
+            .filter(|(_, (_, _, ran))| !ran)
+            .map(|((start, identity), (name, records, _))| {
+                let name = if records == 1 {
+                    name.to_string()
+                } else {
+                    identity
+                };
+                (start, name)
+            })
+            .collect()
+    }
+
+    /// True when the file holds at least one `DA`, `BRDA`, `FN`/`FNDA` or `FNL`/`FNA` record.
+    /// An `SF` section without any (Bazel's `baseline_coverage.dat` writes one per source file)
+    /// names the file without measuring it: it is no evidence that the file has nothing to
+    /// cover, so such a file is not judged on 0 of 0 (`covgate check` counts it unmeasured).
+    pub fn has_records(&self) -> bool {
+        !(self.lines.is_empty() && self.branches.is_empty() && self.functions.is_empty())
     }
 
     /// Every `DA` line with its summed execution count, in line order.
@@ -571,6 +629,22 @@ impl LcovFile {
         Counts::new(covered as u64, self.branches.len() as u64)
     }
 
+    /// How many functions (counted as [`summary`](Self::summary) counts them from the records:
+    /// copies and instantiations of one function are one) have a record for which `which`
+    /// holds: what an inline marker takes out of the functions metric.
+    pub fn count_functions(&self, which: impl Fn(&Function) -> bool) -> u64 {
+        let kept = LcovFile {
+            functions: self
+                .functions
+                .iter()
+                .filter(|f| which(f))
+                .cloned()
+                .collect(),
+            ..LcovFile::default()
+        };
+        kept.detail_functions().total
+    }
+
     /// Distinct functions by (start line, identity): llvm-cov writes one `FN` per test binary
     /// and per instantiation, whose Rust names differ only in the crate hash and the generic
     /// arguments, so those count once (covered when any copy ran).
@@ -603,34 +677,6 @@ impl LcovFile {
             .filter(|f| f.is_covered())
             .filter_map(|f| f.start)
             .collect()
-    }
-
-    /// Start lines (or, without a start line, names) none of whose function records ran.
-    fn proven_missed_functions(&self) -> u64 {
-        let mut groups: HashMap<FunctionGroup<'_>, bool> = HashMap::new();
-        for f in &self.functions {
-            let group = match f.start {
-                Some(line) => FunctionGroup::Line(line),
-                None => FunctionGroup::Name(&f.name),
-            };
-            *groups.entry(group).or_insert(false) |= f.is_covered();
-        }
-        groups.values().filter(|ran| !**ran).count() as u64
-    }
-
-    /// Per line, the fewest untaken sides of any one block, summed over lines.
-    fn proven_missed_branches(&self) -> u64 {
-        let mut per_block: BTreeMap<(u32, &str), u64> = BTreeMap::new();
-        for b in &self.branches {
-            let missed = per_block.entry((b.line, block_id(&b.block))).or_insert(0);
-            *missed += u64::from(!b.is_covered());
-        }
-        let mut per_line: BTreeMap<u32, u64> = BTreeMap::new();
-        for ((line, _), missed) in per_block {
-            let fewest = per_line.entry(line).or_insert(missed);
-            *fewest = (*fewest).min(missed);
-        }
-        per_line.values().sum()
     }
 }
 
@@ -712,10 +758,17 @@ impl std::fmt::Write for Bounded {
     }
 }
 
-/// A function's identity across copies: a Rust symbol demangled without its hash and without
-/// generic arguments (`::<…>`); any other name (or a Rust symbol too long to demangle) unchanged.
+/// A function's identity across copies and instantiations: a Rust symbol demangled without its
+/// hash and without generic arguments (`::<…>`); an Itanium C++ symbol (`_Z…`, also after
+/// llvm-cov's `file.cpp:` prefix of a static function) demangled to its qualified name without
+/// parameters, return type and template arguments; any other name (or a symbol too long to
+/// demangle) unchanged. llvm-cov writes one `FN` per instantiation and per binary, all of one
+/// source function (one group in its counts); names that other writers demangle themselves
+/// (gcovr: `void foo<int>(int)`) stay apart, as those writers count them.
 fn function_identity(name: &str) -> String {
-    let demangled = demangle_rust(name).unwrap_or_else(|| name.to_string());
+    let demangled = demangle_rust(name)
+        .or_else(|| cpp_base_name(name))
+        .unwrap_or_else(|| name.to_string());
     let mut out = String::with_capacity(demangled.len());
     let mut depth = 0usize;
     let mut rest = demangled.as_str();
@@ -736,16 +789,37 @@ fn function_identity(name: &str) -> String {
     out
 }
 
-/// A group of function records that may be copies of one source function.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum FunctionGroup<'a> {
-    Line(u32),
-    Name(&'a str),
+/// An Itanium C++ symbol, possibly after a `file:` prefix, as its qualified name without
+/// parameters, return type and template arguments (`_Z4pickIiiET_S0_T0_` → `pick`).
+fn cpp_base_name(name: &str) -> Option<String> {
+    let at = name.find("_Z")?;
+    let (prefix, mangled) = name.split_at(at);
+    if !(prefix.is_empty() || prefix.ends_with(':')) {
+        return None;
+    }
+    let symbol = cpp_demangle::Symbol::new(mangled).ok()?;
+    let options = cpp_demangle::DemangleOptions::new()
+        .no_params()
+        .no_return_type();
+    symbol
+        .demangle_with_options(&options)
+        .ok()
+        .map(|text| without_templates(&text))
 }
 
-/// The block number without its `e` (exception), `f` or `U` (unreachable) flags.
-fn block_id(block: &str) -> &str {
-    block.trim_start_matches(['e', 'f', 'U'])
+/// `text` without its template arguments (every `<…>`, nested ones included).
+fn without_templates(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            c if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Sum of two `taken` values: `-` + `-` = `-`, `-` + n = n.
@@ -754,16 +828,6 @@ fn add_taken(a: Option<u64>, b: Option<u64>) -> Option<u64> {
         (Some(x), Some(y)) => Some(x.saturating_add(y)),
         (x, None) => x,
         (None, y) => y,
-    }
-}
-
-/// The declared pair when it is consistent and admits at least `proven_missed` missed items; the
-/// detail counts otherwise. Only a single-section file has declared totals ([`LcovFile::merge`]
-/// drops them), so a merged file always gets its detail counts.
-fn choose(declared: Declared, detail: Counts, proven_missed: u64) -> Counts {
-    match declared.consistent() {
-        Some(d) if d.total - d.covered >= proven_missed => d,
-        _ => detail,
     }
 }
 
@@ -1022,14 +1086,97 @@ struct Section {
     file: LcovFile,
     /// `DA` records: (line, count), in input order.
     da: Vec<(u32, u64)>,
-    /// `FN` records: (start, end, name).
-    fn_records: Vec<(u32, Option<u32>, String)>,
-    /// `FNDA` records (name, count), in input order.
+    /// `FN` records: (start, end, name, count of the `FNDA` right after it, see `paired`).
+    fn_records: Vec<(u32, Option<u32>, String, Option<u64>)>,
+    /// `FNDA` records (name, count), in input order, but those that follow their `FN`.
     fnda: Vec<(String, u64)>,
+    /// How many `FNDA` records came right after an `FN` of their name (their counts are in
+    /// `fn_records`). When every `FNDA` of the section is such (coverage.py, Foundry write `FN`, `FNDA` pairs),
+    /// each counts for its `FN` only, as its writer means, even where several `FN` share the
+    /// name; otherwise they are keyed by name like the others (lcov, llvm-cov, gcovr, istanbul
+    /// write the `FNDA` after all `FN`).
+    paired: usize,
+    /// The index in `fn_records` of the `FN` record just read (cleared by any other record).
+    last_fn: Option<usize>,
     /// `FNL`: index → (start, end).
     fnl: BTreeMap<u64, (u32, Option<u32>)>,
     /// `FNA`: index → (alias, count).
     fna: BTreeMap<u64, Vec<(String, u64)>>,
+    /// The order of the section's records, to recognise llvm-cov's writer.
+    order: Order,
+    /// Line numbers of the section's `LF`, `BRF` and `FNF` records (0: none), for warnings.
+    declared_at: [u64; 3],
+}
+
+/// Stages of llvm-cov's LCOV section, in the order its writer emits them
+/// (`tools/llvm-cov/CoverageExporterLcov.cpp`: `renderFunctions`, `renderFunctionSummary`,
+/// `renderLineExecutionCounts`, `renderBranchExecutionCounts`, `renderBranchSummary`,
+/// `renderLineSummary`).
+const STAGE_FN: u8 = 0;
+const STAGE_FNDA: u8 = 1;
+const STAGE_FNF: u8 = 2;
+const STAGE_FNH: u8 = 3;
+const STAGE_DA: u8 = 4;
+const STAGE_BRDA: u8 = 5;
+const STAGE_BRF: u8 = 6;
+const STAGE_BRH: u8 = 7;
+const STAGE_LF: u8 = 8;
+const STAGE_LH: u8 = 9;
+/// A record llvm-cov never writes (`TN`, `VER`, `FNL`, `FNA`, unknown records).
+const STAGE_FOREIGN: u8 = 15;
+
+/// The order of one section's records: recognises llvm-cov's LCOV writer. Its sections hold no
+/// `TN`/`VER` (before the `SF` or inside) and give `FN`*, `FNDA`*, `FNF`, `FNH`, `DA`*,
+/// `BRDA`*, [`BRF`, `BRH`], `LF`, `LH` in this order (`MCDC`, `MCF`, `MCH` anywhere). Every
+/// other writer of the corpus breaks it: lcov's geninfo, gcovr, istanbul/c8, gcov2lcov,
+/// Foundry, JaCoCo converters, SpiderMonkey and Bazel write `TN:` before each `SF` (geninfo
+/// and gcovr also `BRDA` before `DA`); grcov writes one `TN:` at the top and `BRDA`, `BRF`,
+/// `BRH` before `DA` in every section (`src/output.rs`, `output_lcov`); coverage.py ≥ 7.6.2
+/// writes `DA` before `FN`; Dart and gcov2lcov write no `FNF`; lcov ≥ 2.0 writes `VER` and
+/// `FNL`/`FNA`.
+#[derive(Debug, Clone, Copy, Default)]
+struct Order {
+    last: u8,
+    seen: u16,
+    broken: bool,
+}
+
+impl Order {
+    fn note(&mut self, stage: u8) {
+        self.broken |= stage < self.last;
+        self.last = stage;
+        self.seen |= 1 << stage;
+    }
+
+    /// True when the section so far is llvm-cov's.
+    fn is_llvm(&self) -> bool {
+        let needed = [STAGE_FNF, STAGE_FNH, STAGE_LF, STAGE_LH]
+            .iter()
+            .fold(0u16, |bits, stage| bits | 1 << stage);
+        !self.broken && self.seen & needed == needed && self.seen & (1 << STAGE_FOREIGN) == 0
+    }
+}
+
+/// The stage of a data record (see [`Order`]).
+fn stage(record: &Record<'_>, last: u8) -> u8 {
+    match record {
+        Record::Fn { .. } => STAGE_FN,
+        Record::Fnda { .. } => STAGE_FNDA,
+        Record::Total(TotalKind::FunctionsFound, _) => STAGE_FNF,
+        Record::Total(TotalKind::FunctionsHit, _) => STAGE_FNH,
+        Record::Da { .. } => STAGE_DA,
+        Record::Brda(_) => STAGE_BRDA,
+        Record::Total(TotalKind::BranchesFound, _) => STAGE_BRF,
+        Record::Total(TotalKind::BranchesHit, _) => STAGE_BRH,
+        Record::Total(TotalKind::LinesFound, _) => STAGE_LF,
+        Record::Total(TotalKind::LinesHit, _) => STAGE_LH,
+        Record::Skipped => last,
+        Record::Fnl { .. }
+        | Record::Fna { .. }
+        | Record::Ignored
+        | Record::Sf(_)
+        | Record::Unknown(_) => STAGE_FOREIGN,
+    }
 }
 
 impl Section {
@@ -1065,10 +1212,18 @@ impl Section {
         }
     }
 
-    /// Resolves the section's functions and returns its path and file.
-    fn close(mut self) -> (String, LcovFile) {
+    /// Resolves the section's functions and returns its path, its file and its warnings
+    /// (line, message): declared totals that disagree with the records where the records are
+    /// counted ([`Section::disagreements`]).
+    fn close(mut self) -> (String, LcovFile, Vec<(u64, String)>) {
         let records = std::mem::take(&mut self.fn_records);
-        let fnda = std::mem::take(&mut self.fnda);
+        let mut fnda = std::mem::take(&mut self.fnda);
+        // Positional only when the writer interleaves (every `FNDA` right after its `FN`, and
+        // more than one): an `FNDA` that happens to follow the last `FN` is keyed by name.
+        let positional = self.paired >= 2 && fnda.is_empty();
+        if !positional {
+            fnda.extend(records.iter().filter_map(|r| r.3.map(|c| (r.2.clone(), c))));
+        }
         // Name → (summed count, taken by an `FN` or already added).
         let mut counts: HashMap<&str, (u64, bool)> = HashMap::with_capacity(fnda.len());
         for (name, count) in &fnda {
@@ -1076,8 +1231,8 @@ impl Section {
             entry.0 = entry.0.saturating_add(*count);
         }
         let mut untaken = counts.len();
-        for (start, end, name) in records {
-            let count = match counts.get_mut(name.as_str()) {
+        for (start, end, name, own) in records {
+            let named = match counts.get_mut(name.as_str()) {
                 Some((count, taken)) => {
                     untaken -= usize::from(!*taken);
                     *taken = true;
@@ -1085,7 +1240,8 @@ impl Section {
                 }
                 None => 0,
             };
-            self.add_fn_record(start, end, name, count);
+            let own = own.filter(|_| positional).unwrap_or_default();
+            self.add_fn_record(start, end, name, named.saturating_add(own));
         }
         // `FNDA` names without an `FN`, in first-appearance order (none, most often).
         for (name, _) in &fnda {
@@ -1100,16 +1256,91 @@ impl Section {
             }
         }
         self.close_groups();
+        self.file.llvm = self.order.is_llvm();
+        let warnings = if self.file.llvm {
+            Vec::new()
+        } else {
+            self.disagreements()
+        };
         self.file.lines = sorted_lines(std::mem::take(&mut self.da));
         self.file.sections = 1;
-        (self.path, self.file)
+        (self.path, self.file, warnings)
+    }
+
+    /// Declared pairs (`LF`/`LH`, `BRF`/`BRH`, `FNF`/`FNH`) of a section whose records are
+    /// counted (not llvm-cov's) that differ from what the records count, with the line of the
+    /// found record. One difference is explained, and not reported: `LF`/`LH` counting `DA`
+    /// records rather than lines, where a line repeats (SpiderMonkey's writer, which grcov
+    /// reads). `self.da` holds the section's `DA` records as written.
+    fn disagreements(&self) -> Vec<(u64, String)> {
+        let file = &self.file;
+        let (mut lines, mut hit) = (HashMap::new(), 0u64);
+        for &(line, count) in &self.da {
+            *lines.entry(line).or_insert(0u64) |= count;
+            hit += u64::from(count > 0);
+        }
+        let distinct = Counts::new(
+            lines.values().filter(|c| **c > 0).count() as u64,
+            lines.len() as u64,
+        );
+        let per_record = Counts::new(hit, self.da.len() as u64);
+        let checks = [
+            (
+                "LF",
+                "LH",
+                "lines",
+                0,
+                file.declared.lines,
+                distinct,
+                per_record,
+            ),
+            (
+                "BRF",
+                "BRH",
+                "branch sides",
+                1,
+                file.declared.branches,
+                file.detail_branches(),
+                file.detail_branches(),
+            ),
+            (
+                "FNF",
+                "FNH",
+                "functions",
+                2,
+                file.declared.functions,
+                file.detail_functions(),
+                file.detail_functions(),
+            ),
+        ];
+        let mut out = Vec::new();
+        for (found, hit, what, at, pair, records, explained) in checks {
+            let Some(declared) = pair.consistent() else {
+                continue;
+            };
+            if declared != records && declared != explained {
+                let line = self.declared_at.get(at).copied().unwrap_or_default();
+                out.push((
+                    line,
+                    format!(
+                        "{found}:{} {hit}:{} disagree with the section's records ({} {what}, {} hit); covgate counts the records",
+                        declared.total, declared.covered, records.total, records.covered
+                    ),
+                ));
+            }
+        }
+        out
     }
 
     /// Adds one `FN` record; a repeated (start, name) in a section is one function, not two.
     fn add_fn_record(&mut self, start: u32, end: Option<u32>, name: String, count: u64) {
         let (found, hash) = self.file.find_function(Some(start), &name);
         match found.and_then(|at| self.file.functions.get_mut(at)) {
-            Some(existing) => existing.end = existing.end.or(end),
+            Some(existing) => {
+                existing.end = existing.end.or(end);
+                // A repeated `FN` with an `FNDA` of its own (see `Section::paired`).
+                existing.count = existing.count.max(count);
+            }
             None => {
                 let file = &mut self.file;
                 file.function_index.insert(hash, file.functions.len());
@@ -1178,6 +1409,9 @@ struct Parser<'a> {
     unshown_warnings: u64,
     /// The last line that held a record, for the missing-`end_of_record` warning.
     last_line: u64,
+    /// True when the last record outside a section was `TN` or `VER` (the next section is then
+    /// not llvm-cov's, see [`Order`]).
+    after_tn: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -1190,6 +1424,7 @@ impl<'a> Parser<'a> {
             warnings: Vec::new(),
             unshown_warnings: 0,
             last_line: 0,
+            after_tn: false,
         }
     }
 
@@ -1308,7 +1543,10 @@ impl<'a> Parser<'a> {
     }
 
     fn store(&mut self, section: Section) {
-        let (path, file) = section.close();
+        let (path, file, warnings) = section.close();
+        for (line, message) in warnings {
+            self.warn(line, message);
+        }
         self.store_file(path, file, Vec::new());
     }
 
@@ -1320,6 +1558,14 @@ impl<'a> Parser<'a> {
     /// pending and drops them.
     fn store_file(&mut self, path: String, mut file: LcovFile, mut more_lines: Vec<(u32, u64)>) {
         match self.index.get(&path).and_then(|i| self.files.get_mut(*i)) {
+            // A section without records names the file again and adds nothing (no declared
+            // totals dropped).
+            Some((_, _, pending)) if !file.has_records() => pending.append(&mut more_lines),
+            // Records after sections without any: they are the file's first.
+            Some((_, existing, pending)) if !existing.has_records() => {
+                *existing = file;
+                pending.append(&mut more_lines);
+            }
             Some((_, existing, pending)) => {
                 // A file with pending records has no declared totals left (they were dropped
                 // when the records were set aside), so either side's pending records make
@@ -1328,6 +1574,8 @@ impl<'a> Parser<'a> {
                     && existing.declared == file.declared
                     && existing.shape() == file.shape();
                 if !repeated {
+                    // Checked while the totals and the records are still together.
+                    existing.conflict |= existing.unreproducible() | file.unreproducible();
                     pending.append(&mut file.lines);
                     pending.append(&mut more_lines);
                     file.declared = DeclaredTotals::default();
@@ -1344,7 +1592,14 @@ impl<'a> Parser<'a> {
 
     fn record(&mut self, number: u64, record: Record<'_>) -> Result<()> {
         match record {
-            Record::Ignored => Ok(()),
+            Record::Ignored => {
+                // llvm-cov writes no `TN`/`VER`: the section is not its (see [`Order`]).
+                match self.section.as_mut() {
+                    Some(section) => section.order.note(STAGE_FOREIGN),
+                    None => self.after_tn = true,
+                }
+                Ok(())
+            }
             Record::Unknown(tag) => {
                 self.warn(
                     number,
@@ -1363,7 +1618,11 @@ impl<'a> Parser<'a> {
                     );
                     self.store(open);
                 }
-                self.section = Some(Section::new(path));
+                let mut section = Section::new(path);
+                if std::mem::take(&mut self.after_tn) {
+                    section.order.note(STAGE_FOREIGN);
+                }
+                self.section = Some(section);
                 Ok(())
             }
             data => {
@@ -1373,7 +1632,7 @@ impl<'a> Parser<'a> {
                         "record outside an `SF` section; expected `SF:<path>` before it",
                     ));
                 };
-                let applied = apply(section, data);
+                let applied = apply(section, number, data);
                 applied.map_err(|message| self.error(number, message))
             }
         }
@@ -1446,10 +1705,32 @@ impl<'a> Parser<'a> {
 }
 
 /// Applies a data record to the open section; errors as [`Section::set_total`] does.
-fn apply(section: &mut Section, record: Record<'_>) -> std::result::Result<(), String> {
+fn apply(
+    section: &mut Section,
+    number: u64,
+    record: Record<'_>,
+) -> std::result::Result<(), String> {
+    section.order.note(stage(&record, section.order.last));
+    let last_fn = section.last_fn.take();
     match record {
-        Record::Fn { start, end, name } => section.fn_records.push((start, end, name.to_string())),
-        Record::Fnda { count, name } => section.fnda.push((name.to_string(), count)),
+        Record::Fn { start, end, name } => {
+            section.last_fn = Some(section.fn_records.len());
+            section
+                .fn_records
+                .push((start, end, name.to_string(), None));
+        }
+        Record::Fnda { count, name } => {
+            let own = last_fn
+                .and_then(|at| section.fn_records.get_mut(at))
+                .filter(|r| r.2 == name);
+            match own {
+                Some(record) => {
+                    record.3 = Some(count);
+                    section.paired += 1;
+                }
+                None => section.fnda.push((name.to_string(), count)),
+            }
+        }
         Record::Fnl { index, start, end } => {
             section.fnl.insert(index, (start, end));
         }
@@ -1464,7 +1745,18 @@ fn apply(section: &mut Section, record: Record<'_>) -> std::result::Result<(), S
             .push((alias.to_string(), count)),
         Record::Brda(branch) => section.file.add_branch(branch),
         Record::Da { line, count } => section.da.push((line, count)),
-        Record::Total(kind, value) => return section.set_total(kind, value),
+        Record::Total(kind, value) => {
+            let at = match kind {
+                TotalKind::LinesFound => Some(0),
+                TotalKind::BranchesFound => Some(1),
+                TotalKind::FunctionsFound => Some(2),
+                _ => None,
+            };
+            if let Some(slot) = at.and_then(|at| section.declared_at.get_mut(at)) {
+                *slot = number;
+            }
+            return section.set_total(kind, value);
+        }
         Record::Ignored | Record::Skipped | Record::Sf(_) | Record::Unknown(_) => {}
     }
     Ok(())
@@ -1767,6 +2059,38 @@ mod tests {
     }
 
     #[test]
+    fn sections_without_records_name_a_file_and_measure_nothing() {
+        // A section holding only declared totals or ignored records has no records.
+        let (r, _) = read_ok("SF:a.c\nTN:x\nLF:0\nLH:0\nend_of_record\n");
+        assert!(!lcov(&r, 0).has_records());
+        for record in ["DA:1,0", "BRDA:1,0,0,-", "FN:1,f", "FNDA:0,f", "FNL:0,1"] {
+            let (r, _) = read_ok(&format!("SF:a.c\n{record}\nend_of_record\n"));
+            assert!(lcov(&r, 0).has_records(), "{record}");
+        }
+        // llvm-cov's declared LH (per instantiation group) stays when an empty section of the
+        // same file comes before or after: the empty one adds nothing.
+        let real = "SF:a.rs\nFNF:0\nFNH:0\nDA:1,1\nDA:2,1\nLF:2\nLH:1\nend_of_record\n";
+        let bare = "SF:a.rs\nend_of_record\n";
+        for text in [
+            format!("{real}{bare}"),
+            format!("{bare}{real}"),
+            format!("{bare}{real}{bare}"),
+        ] {
+            let (r, _) = read_ok(&text);
+            assert_eq!(r.files.len(), 1);
+            assert_eq!(lcov(&r, 0).summary().lines, c(1, 2), "{text}");
+        }
+        // A later section with records, after an empty one and a split block, keeps them all.
+        let text = format!(
+            "{bare}SF:b.c\nDA:1,1\nend_of_record\n{bare}SF:a.rs\nDA:3,0\nend_of_record\n{real}"
+        );
+        for size in [1, 1 << 20] {
+            let (r, _) = read_in_blocks("t.info", text.as_bytes(), size).expect("read");
+            assert_eq!(lcov(&r, 0).summary().lines, c(2, 3), "{size}");
+        }
+    }
+
+    #[test]
     fn bom_crlf_blank_comments_trailing_space_and_sf_space() {
         let text = "\u{FEFF}TN:\r\n# comment\r\n\r\nSF: src/a.rs  \r\nDA:1,1 \r\nDA:2,0\r\n   \r\nend_of_record  \r\n";
         let (report, warnings) = read_ok(text);
@@ -1906,27 +2230,126 @@ mod tests {
         assert_eq!(file.summary().functions, c(1, 2));
     }
 
+    /// An llvm-cov section of `a`: two instantiations of template `f` at line 1 (one ran), `g`
+    /// at line 5, DA lines 1 and 2 both run, a macro's branch repeated under `BRF:0`, declared
+    /// LH:1.
+    const LLVM: &str = "SF:a\nFN:1,_Z1fIiEvT_\nFN:1,_Z1fIdEvT_\nFN:5,g\nFNDA:1,_Z1fIiEvT_\nFNDA:0,_Z1fIdEvT_\nFNDA:0,g\nFNF:2\nFNH:1\nDA:1,1\nDA:2,3\nBRDA:1,0,0,0\nBRDA:1,0,1,1\nBRF:0\nBRH:0\nLF:2\nLH:1\nend_of_record\n";
+
+    fn counts(text: &str) -> [Option<Counts>; 3] {
+        let (r, _) = read_ok(text);
+        let s = lcov(&r, 0).summary();
+        [s.lines, s.branches, s.functions]
+    }
+
     #[test]
-    fn a_section_merged_with_itself_keeps_its_declared_totals() {
-        // LH:1 of LF:2 although both DA lines ran (llvm-cov's per-group count): declared wins.
-        let a = "SF:a\nDA:1,1\nDA:2,3\nFN:1,f\nFNDA:1,f\nBRDA:1,0,0,1\nBRDA:1,0,1,0\nLF:2\nLH:1\nend_of_record\n";
-        let (once, _) = read_ok(a);
-        let (twice, _) = read_ok(&format!("{a}{a}"));
-        assert_eq!(lcov(&once, 0).summary().lines, c(1, 2));
-        assert_eq!(lcov(&twice, 0).summary(), lcov(&once, 0).summary());
-        // Another count on a covered line changes nothing covered: still kept.
-        let b = a.replace("DA:2,3", "DA:2,7");
-        let (merged, _) = read_ok(&format!("{a}{b}"));
-        assert_eq!(lcov(&merged, 0).summary().lines, c(1, 2));
-        // A shard covering a line the other missed, or other totals: the records decide.
+    fn llvm_cov_sections_are_known_by_their_order_and_their_totals_stand() {
+        // llvm-cov's: its declared totals, even where the records say otherwise.
+        assert_eq!(counts(LLVM), [c(1, 2), c(0, 0), c(1, 2)]);
+        let (r, _) = read_ok(LLVM);
+        let file = lcov(&r, 0);
+        assert_eq!(
+            file.missed_functions(),
+            [(Some(5), "g".to_string())],
+            "one item per function"
+        );
+        // MC/DC records and a branch-less section (no BRF) keep the shape.
+        let mcdc = LLVM.replace("BRF:0\n", "MCDC:1,2,t,0\nBRF:0\n");
+        assert_eq!(counts(&mcdc), [c(1, 2), c(0, 0), c(1, 2)]);
+        let plain = LLVM.replace("BRDA:1,0,0,0\nBRDA:1,0,1,1\nBRF:0\nBRH:0\n", "");
+        assert_eq!(counts(&plain)[0], c(1, 2));
+        // Any other order or record is another writer's: the records are counted.
         for other in [
-            a.replace("DA:2,3", "DA:2,0"),
-            a.replace("BRDA:1,0,1,0", "BRDA:1,0,1,2"),
-            a.replace("LH:1", "LH:2"),
+            format!("TN:\n{LLVM}"),
+            format!("VER:2\n{LLVM}"),
+            LLVM.replace("FNF:2\n", "FNF:2\nTN:x\n"),
+            LLVM.replace("DA:1,1\nDA:2,3\n", "")
+                .replace("BRF:0\n", "BRF:0\nDA:1,1\nDA:2,3\n"),
+            LLVM.replace("FN:1,f_a\n", "")
+                .replace("FNF:2\n", "FN:1,f_a\nFNF:2\n"),
+            LLVM.replace("FNF:2\nFNH:1\n", ""),
+            LLVM.replace("LH:1\n", ""),
+            LLVM.replace("FN:5,g\n", "FNL:0,5\n"),
+            // grcov's writer: `BRDA`, `BRF`, `BRH` before `DA` (and one `TN:` at the top).
+            LLVM.replace("DA:1,1\nDA:2,3\n", "")
+                .replace("LF:2\n", "DA:1,1\nDA:2,3\nLF:2\n"),
         ] {
-            let (merged, _) = read_ok(&format!("{a}{other}"));
-            assert_eq!(lcov(&merged, 0).summary().lines, c(2, 2), "{other}");
+            assert_eq!(counts(&other)[0], c(2, 2), "{other}");
         }
+        // Functions of other writers: the same items, the records' count.
+        let (r, _) = read_ok(&format!("TN:\n{LLVM}"));
+        assert_eq!(lcov(&r, 0).missed_functions(), [(Some(5), "g".to_string())]);
+        assert_eq!(lcov(&r, 0).summary().functions, c(1, 2));
+        assert_eq!(function_identity("t.cpp:_ZL6unusedi"), "unused");
+        assert_eq!(function_identity("_ZNK1S3getEv"), "S::get");
+        for name in ["x_Z1fv", "a:_Zjunk", "b:_Z", "void foo<int>(int)"] {
+            assert_eq!(function_identity(name), name);
+        }
+        // Two missed instantiations: one item, named by the identity; one record: its name.
+        let both = LLVM.replace("FNDA:1,_Z1fIiEvT_", "FNDA:0,_Z1fIiEvT_");
+        let (r, _) = read_ok(&both);
+        assert_eq!(
+            lcov(&r, 0).missed_functions(),
+            [(Some(1), "f".to_string()), (Some(5), "g".to_string())]
+        );
+    }
+
+    #[test]
+    fn declared_totals_of_other_writers_are_checked_not_used() {
+        let text = "TN:\nSF:a\nDA:1,1\nDA:2,0\nLF:3\nLH:1\nBRDA:1,0,0,1\nBRF:2\nBRH:1\nFN:1,f\nFNDA:1,f\nFNF:1\nFNH:0\nend_of_record\n";
+        let (r, warnings) = read_ok(text);
+        assert_eq!(lcov(&r, 0).summary().lines, c(1, 2));
+        assert_eq!(
+            warnings,
+            [
+                "t.info:5: LF:3 LH:1 disagree with the section's records (2 lines, 1 hit); covgate counts the records",
+                "t.info:8: BRF:2 BRH:1 disagree with the section's records (1 branch sides, 1 hit); covgate counts the records",
+                "t.info:12: FNF:1 FNH:0 disagree with the section's records (1 functions, 1 hit); covgate counts the records",
+            ]
+        );
+        // SpiderMonkey (read by grcov) counts `DA` records, a repeated line twice: explained.
+        let (r, warnings) =
+            read_ok("TN:\nSF:a\nDA:1,1\nDA:1,1\nDA:2,0\nLF:3\nLH:2\nend_of_record\n");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(lcov(&r, 0).summary().lines, c(1, 2));
+        // Agreeing totals, or half a pair: nothing to say.
+        let (_, warnings) = read_ok("TN:\nSF:a\nDA:1,1\nLF:1\nLH:1\nBRF:4\nend_of_record\n");
+        assert!(warnings.is_empty(), "{warnings:?}");
+    }
+
+    #[test]
+    fn llvm_cov_sections_merge_only_when_their_records_reproduce_their_totals() {
+        // Given twice: the same numbers, declared totals kept.
+        let (r, _) = read_ok(&format!("{LLVM}{LLVM}"));
+        let file = lcov(&r, 0);
+        assert!(!file.merge_conflict());
+        assert_eq!(file.summary().lines, c(1, 2));
+        // Two shards whose records give their totals: merged on the records (case 19).
+        let one =
+            "SF:a\nFN:1,f\nFNDA:1,f\nFNF:1\nFNH:1\nDA:1,1\nDA:2,0\nLF:2\nLH:1\nend_of_record\n";
+        let two = one.replace("DA:1,1\nDA:2,0", "DA:1,0\nDA:2,4");
+        let (r, _) = read_ok(&format!("{one}{two}"));
+        assert!(!lcov(&r, 0).merge_conflict());
+        assert_eq!(lcov(&r, 0).summary().lines, c(2, 2));
+        // A shard whose totals its records cannot give: no exact merge, in either order and
+        // across reports too.
+        for text in [format!("{one}{LLVM}"), format!("{LLVM}{one}")] {
+            let (r, _) = read_ok(&text);
+            assert!(lcov(&r, 0).merge_conflict(), "{text}");
+        }
+        let (a, _) = read_ok(one);
+        let (b, _) = read_ok(LLVM);
+        let mut merged = lcov(&a, 0).clone();
+        merged.merge(lcov(&b, 0).clone());
+        assert!(merged.merge_conflict());
+        let mut again = lcov(&a, 0).clone();
+        again.merge(merged);
+        assert!(again.merge_conflict(), "a conflict stays");
+        // Merging into or from an empty value keeps the file as it was.
+        let mut acc = LcovFile::default();
+        acc.merge(lcov(&b, 0).clone());
+        acc.merge(LcovFile::default());
+        assert_eq!(acc.summary().lines, c(1, 2));
+        assert!(!acc.merge_conflict());
     }
 
     #[test]
@@ -1976,73 +2399,39 @@ mod tests {
     }
 
     #[test]
-    fn merge_with_empty_default_keeps_declared() {
-        let (report, _) = read_ok("SF:a\nDA:1,1\nLF:2\nLH:1\nend_of_record\n");
-        let mut acc = LcovFile::default();
-        acc.merge(lcov(&report, 0).clone());
-        assert_eq!(acc.summary().lines, c(1, 2));
-        acc.merge(LcovFile::default());
-        assert_eq!(acc.summary().lines, c(1, 2));
-        // The same file again: the merge is idempotent, declared totals included.
-        acc.merge(lcov(&report, 0).clone());
-        assert_eq!(acc.summary().lines, c(1, 2));
-        let (other, _) = read_ok("SF:a\nDA:1,1\nDA:2,1\nLF:2\nLH:1\nend_of_record\n");
-        acc.merge(lcov(&other, 0).clone());
-        assert_eq!(acc.summary().lines, c(2, 2));
+    fn fnda_after_its_fn_counts_for_that_fn_when_the_writer_pairs_them() {
+        let functions = |text: &str| {
+            let (r, _) = read_ok(text);
+            let file = lcov(&r, 0);
+            (file.summary().functions, file.missed_functions())
+        };
+        let missed = |line: u32| vec![(Some(line), "f".to_string())];
+        // coverage.py: `FN`, `FNDA` pairs; two `f` (conditional definitions), one ran.
+        let paired = "SF:m.py\nFN:1,2,f\nFNDA:1,f\nFN:5,6,f\nFNDA:0,f\nend_of_record\n";
+        assert_eq!(functions(paired), (c(1, 2), missed(5)));
+        // lcov's order (every `FNDA` after every `FN`): keyed by name, as lcov means.
+        let named = "SF:m.c\nFN:1,f\nFN:5,f\nFNDA:1,f\nend_of_record\n";
+        assert_eq!(functions(named), (c(2, 2), vec![]));
+        // Pairs, but not only: keyed by name.
+        let mixed =
+            "SF:m.py\nFN:1,f\nFNDA:0,f\nFN:5,f\nFNDA:1,f\nFNDA:2,g\nFN:9,g\nend_of_record\n";
+        assert_eq!(functions(mixed), (c(3, 3), vec![]));
+        // One pair only proves nothing: keyed by name.
+        let one = "SF:m.c\nFN:1,f\nFN:5,f\nFNDA:0,f\nend_of_record\n";
+        assert_eq!(functions(one).0, c(0, 2));
+        // A repeated `FN` keeps the count of its own `FNDA`.
+        let again = "SF:m.py\nFN:1,f\nFNDA:0,f\nFN:1,f\nFNDA:3,f\nend_of_record\n";
+        assert_eq!(functions(again), (c(1, 1), vec![]));
     }
 
     #[test]
-    fn declared_rule() {
-        // declared admits more misses: used
-        let (r, _) = read_ok("SF:a\nDA:1,1\nDA:2,1\nLF:2\nLH:1\nend_of_record\n");
-        assert_eq!(lcov(&r, 0).summary().lines, c(1, 2));
-        // declared admits fewer misses than the records prove: detail used
-        let (r, _) = read_ok("SF:a\nDA:1,0\nDA:2,1\nLF:2\nLH:2\nend_of_record\n");
-        assert_eq!(lcov(&r, 0).summary().lines, c(1, 2));
-        // inconsistent (hit > found): an error at the record that makes it so
+    fn declared_hit_above_found_is_an_error() {
         let e = read_err(b"SF:a\nDA:1,1\nLF:1\nLH:5\nend_of_record\n");
         assert!(e.starts_with("t.info:4: LH:5 is more than LF:1"), "{e}");
         let e = read_err(b"SF:a\nBRH:3\nFNF:9\nBRF:2\nend_of_record\n");
         assert!(e.starts_with("t.info:4: BRH:3 is more than BRF:2"), "{e}");
         let e = read_err(b"SF:a\nFNF:1\nFNH:2\nend_of_record\n");
         assert!(e.starts_with("t.info:3: FNH:2 is more than FNF:1"), "{e}");
-        let (r, _) = read_ok("SF:a\nDA:1,1\nLH:1\nLF:1\nFNH:0\nFNF:0\nend_of_record\n");
-        assert_eq!(lcov(&r, 0).summary().lines, c(1, 1));
-        // only one half declared: detail used
-        let (r, _) = read_ok("SF:a\nDA:1,1\nLF:4\nend_of_record\n");
-        assert_eq!(lcov(&r, 0).summary().lines, c(1, 1));
-        // declared with no detail records
-        let (r, _) = read_ok("SF:a\nBRF:4\nBRH:1\nend_of_record\n");
-        assert_eq!(lcov(&r, 0).summary().branches, c(1, 4));
-        assert_eq!(lcov(&r, 0).summary().regions, None);
-    }
-
-    #[test]
-    fn declared_functions_count_instantiation_groups() {
-        // two copies of one function at line 1, one ran: FNF/FNH 1/1 stands
-        let (r, _) = read_ok(
-            "SF:a\nFN:1,f_a\nFN:1,f_b\nFNDA:1,f_a\nFNDA:0,f_b\nFNF:1\nFNH:1\nend_of_record\n",
-        );
-        let file = lcov(&r, 0);
-        assert_eq!(file.summary().functions, c(1, 1));
-        let un = file.uncovered_functions();
-        assert_eq!(un.len(), 1);
-        assert!(un[0].shares_line_with_executed);
-        // a start line where nothing ran proves a miss: FNF/FNH 1/1 is rejected
-        let (r, _) =
-            read_ok("SF:a\nFN:1,f\nFN:5,g\nFNDA:1,f\nFNDA:0,g\nFNF:1\nFNH:1\nend_of_record\n");
-        assert_eq!(lcov(&r, 0).summary().functions, c(1, 2));
-    }
-
-    #[test]
-    fn declared_branches_with_copied_blocks() {
-        // the same condition from two translation units (blocks 0 and 1): one miss proven
-        let text = "SF:h\nBRDA:3,0,0,0\nBRDA:3,0,1,6\nBRDA:3,1,2,0\nBRDA:3,1,3,6\nBRF:2\nBRH:1\nend_of_record\n";
-        let (r, _) = read_ok(text);
-        assert_eq!(lcov(&r, 0).summary().branches, c(1, 2));
-        let text = "SF:h\nBRDA:3,0,0,0\nBRDA:3,0,1,0\nBRDA:3,1,2,0\nBRDA:3,1,3,6\nBRF:2\nBRH:2\nend_of_record\n";
-        let (r, _) = read_ok(text);
-        assert_eq!(lcov(&r, 0).summary().branches, c(1, 4));
     }
 
     #[test]
@@ -2143,12 +2532,13 @@ mod tests {
 
     #[test]
     fn functions_without_a_start_line_are_told_apart_by_name() {
-        // `orphan` never ran and shares no start line with `ran`: one miss is proven, so the
-        // declared FNF:1/FNH:1 (no miss) is rejected for the detail count.
-        let (r, _) = read_ok("SF:a\nFNDA:0,orphan\nFNDA:3,ran\nFNF:1\nFNH:1\nend_of_record\n");
+        // `orphan` never ran and shares no start line with `ran`: two functions.
+        let (r, _) = read_ok("SF:a\nFNDA:0,orphan\nFNDA:3,ran\nend_of_record\n");
         assert_eq!(lcov(&r, 0).summary().functions, c(1, 2));
-        let (r, _) = read_ok("SF:a\nFNDA:0,orphan\nFNDA:3,ran\nFNF:3\nFNH:1\nend_of_record\n");
-        assert_eq!(lcov(&r, 0).summary().functions, c(1, 3));
+        assert_eq!(
+            lcov(&r, 0).missed_functions(),
+            [(None, "orphan".to_string())]
+        );
     }
 
     #[test]
@@ -2617,10 +3007,15 @@ mod tests {
             "SF:a\nDA:1,1\nBRDA:1,0,0,1\nend_of_record\n",
             "SF:a\nDA:1,1\nFN:1,f\nend_of_record\n",
             "SF:a\nDA:1,1\nLF:1\nend_of_record\n",
-            "SF:a\nDA:1,1\nend_of_record\nSF:a\nend_of_record\n",
+            "SF:a\nDA:1,1\nend_of_record\nSF:a\nDA:1,0\nend_of_record\n",
         ] {
             assert_ne!(base, file(other), "{other}");
         }
+        // A section without records adds nothing, not even a section.
+        assert_eq!(
+            base,
+            file("SF:a\nDA:1,1\nend_of_record\nSF:a\nend_of_record\n")
+        );
     }
 
     /// A hasher under which every key collides.

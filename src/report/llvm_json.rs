@@ -24,8 +24,9 @@ mod lane;
 mod record;
 mod segments;
 mod stream;
+mod unique;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use std::fmt;
 use std::io::Read;
@@ -129,6 +130,10 @@ pub struct FunctionStats {
     /// True when an inline ignore marker covers the function's start line: its group then
     /// leaves the functions and instantiations metrics (set by [`crate::ignore`]).
     pub function_ignored: bool,
+    /// A hash of the record's layout (its regions and branches without their counts), never 0
+    /// when known; 0 when the record was not kept whole ([`Kept::Everything`]). Records of one
+    /// compiled function in several exports share name, key and layout ([`pool`]).
+    pub layout: u64,
     /// The record's items; `None` when none was kept (nothing uncovered, and covered items not
     /// asked for).
     pub items: Option<Box<RecordItems>>,
@@ -153,6 +158,14 @@ pub struct RecordItems {
     pub covered_branch_lines: Vec<u32>,
     /// Mapped lines with a count above 0, as sorted, disjoint, inclusive ranges.
     pub covered_lines: Vec<LineRange>,
+    /// One flag per code region (kind 0, every file id) in record order: true when its count is
+    /// above 0. Kept with everything else ([`Kept::Everything`]), so that [`pool`] can sum two
+    /// records of one compiled function; empty otherwise. Never held alone (a record with a code
+    /// region lists it as covered or uncovered).
+    pub region_hits: Vec<bool>,
+    /// One flag per branch side (true side, then false side, per branch entry reachable from
+    /// the main file, in record order), as [`RecordItems::region_hits`].
+    pub branch_hits: Vec<bool>,
 }
 
 impl RecordItems {
@@ -188,6 +201,8 @@ impl FunctionStats {
             covered_region_lines: Vec::new(),
             covered_branch_lines: Vec::new(),
             covered_lines: Vec::new(),
+            region_hits: Vec::new(),
+            branch_hits: Vec::new(),
         };
         self.items.as_deref().unwrap_or(&NONE)
     }
@@ -252,6 +267,160 @@ pub fn recompute(functions: &[FunctionStats]) -> LlvmSummary {
     groups
         .values()
         .fold(LlvmSummary::default(), |sum, group| sum + group.summary())
+}
+
+/// Pools the records that several exports hold for one file, summing the records of one
+/// compiled function.
+///
+/// `exports` holds, per export in command-line order, the records of the file it names. A
+/// record of a later export with the name, [`FunctionStats::key`] and [`FunctionStats::layout`]
+/// of a record of an earlier export is the same compiled function seen in another run (a test
+/// partition, a CI shard): the two are summed, as `llvm-profdata merge` sums the counters of
+/// one function (records match by name and structural hash, `InstrProfWriter::addRecord`), so
+/// the result is what one run of all the tests gives. A code region or branch side is covered
+/// when either run covered it; a line too (a segment's count is the sum of its regions' counts,
+/// and llvm-cov's line count is the largest count of a set of segments that the layout fixes);
+/// the execution counts add up. Records that differ (generic instantiations, copies of a
+/// function built into different crates) stay distinct, for [`recompute`] to take the best
+/// single record per group as llvm-cov does. Inside one export nothing is summed (llvm-cov has
+/// merged its records already), and a record not kept whole (layout 0) is never summed.
+pub fn pool(exports: Vec<Vec<FunctionStats>>) -> Vec<FunctionStats> {
+    let mut pooled: Vec<FunctionStats> = Vec::new();
+    let mut seen: HashMap<Identity, Vec<usize>> = HashMap::new();
+    for records in exports {
+        let mut taken: HashMap<Identity, usize> = HashMap::new();
+        for record in records {
+            if record.layout == 0 {
+                pooled.push(record);
+                continue;
+            }
+            let identity = (record.name.clone(), record.key, record.layout);
+            let used = taken.entry(identity.clone()).or_default();
+            let slots = seen.entry(identity).or_default();
+            match slots.get(*used).and_then(|&at| pooled.get_mut(at)) {
+                Some(earlier) => *earlier = sum(earlier, &record),
+                None => {
+                    slots.push(pooled.len());
+                    pooled.push(record);
+                }
+            }
+            *used += 1;
+        }
+    }
+    pooled
+}
+
+/// What makes two records one compiled function: name, key and layout.
+type Identity = (Box<str>, (u32, u32), u64);
+
+/// Two records of one compiled function (same name, key and layout), summed (see [`pool`]).
+fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
+    let (x, y) = (a.held(), b.held());
+    let (region_hits, uncovered_regions, covered_region_lines) = or_hits(
+        (&x.region_hits, &y.region_hits),
+        &x.uncovered_regions,
+        &x.covered_region_lines,
+        |s| s.line_start,
+    );
+    let (branch_hits, uncovered_branches, covered_branch_lines) = or_hits(
+        (&x.branch_hits, &y.branch_hits),
+        &x.uncovered_branches,
+        &x.covered_branch_lines,
+        |s| s.span.line_start,
+    );
+    let uncovered_lines = intersect(&x.uncovered_lines, &y.uncovered_lines);
+    let covered_lines = union(&x.covered_lines, &y.covered_lines);
+    let hit_counts = |hits: &[bool]| {
+        Counts::new(
+            hits.iter().filter(|h| **h).count() as u64,
+            hits.len() as u64,
+        )
+    };
+    let covered = line_count(&covered_lines);
+    FunctionStats {
+        name: a.name.clone(),
+        count: a.count.saturating_add(b.count),
+        key: a.key,
+        regions: hit_counts(&region_hits),
+        lines: Counts::new(covered, covered + line_count(&uncovered_lines)),
+        branches: hit_counts(&branch_hits),
+        function_ignored: a.function_ignored | b.function_ignored,
+        layout: a.layout,
+        items: Some(Box::new(RecordItems {
+            uncovered_regions,
+            uncovered_branches,
+            uncovered_lines,
+            covered_region_lines,
+            covered_branch_lines,
+            covered_lines,
+            region_hits,
+            branch_hits,
+        })),
+    }
+}
+
+/// The hit flags `a | b`, with the items of the first record regrouped: its uncovered items
+/// that `b` hits move to the covered start lines (`line` gives an item's start line).
+fn or_hits<T: Copy>(
+    (a, b): (&[bool], &[bool]),
+    uncovered: &[T],
+    covered: &[u32],
+    line: fn(&T) -> u32,
+) -> (Vec<bool>, Vec<T>, Vec<u32>) {
+    let hits = a.iter().zip(b).map(|(a, b)| *a | *b).collect();
+    let missed_by_a = a.iter().zip(b).filter(|(a, _)| !**a).map(|(_, b)| *b);
+    let mut still = Vec::new();
+    let mut covered = covered.to_vec();
+    for (item, hit) in uncovered.iter().zip(missed_by_a) {
+        if hit {
+            covered.push(line(item));
+        } else {
+            still.push(*item);
+        }
+    }
+    (hits, still, covered)
+}
+
+/// The lines in both of two sorted, disjoint range lists.
+fn intersect(a: &[LineRange], b: &[LineRange]) -> Vec<LineRange> {
+    let mut out = Vec::new();
+    let (mut a, mut b) = (a.iter().peekable(), b.iter().peekable());
+    while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+        let (start, end) = (x.start.max(y.start), x.end.min(y.end));
+        if start <= end {
+            out.push(LineRange { start, end });
+        }
+        if x.end < y.end {
+            a.next();
+        } else {
+            b.next();
+        }
+    }
+    out
+}
+
+/// The lines in either of two range lists, as sorted, disjoint ranges.
+fn union(a: &[LineRange], b: &[LineRange]) -> Vec<LineRange> {
+    let mut all: Vec<LineRange> = a.iter().chain(b).copied().collect();
+    all.sort_unstable();
+    let mut out: Vec<LineRange> = Vec::new();
+    for range in all {
+        match out.last_mut() {
+            Some(last) if range.start <= last.end.saturating_add(1) => {
+                last.end = last.end.max(range.end);
+            }
+            _ => out.push(range),
+        }
+    }
+    out
+}
+
+/// The number of lines in disjoint ranges.
+fn line_count(ranges: &[LineRange]) -> u64 {
+    ranges
+        .iter()
+        .map(|r| u64::from(r.end.saturating_sub(r.start)) + 1)
+        .sum()
 }
 
 /// The merged statistics of one instantiation group.
@@ -448,6 +617,7 @@ mod tests {
             lines: Counts::new(1, 1),
             branches: Counts::default(),
             function_ignored: false,
+            layout: 0,
             items: None,
         };
         assert!(record.uncovered_regions().is_empty());
@@ -462,6 +632,90 @@ mod tests {
             ..RecordItems::default()
         };
         assert!(!items.is_empty());
+    }
+
+    /// A record of `f` in `a.rs`: one region on each of lines 1 (entry), 2 and 3, a branch on
+    /// line 2.
+    fn shard(counts: [u64; 3], sides: [u64; 2]) -> FunctionStats {
+        let [entry, two, three] = counts;
+        let [t, f] = sides;
+        let json = format!(
+            r#"{{"name":"f","count":{entry},"filenames":["a.rs"],
+                "regions":[[1,1,1,20,{entry},0,0,0],[2,1,2,20,{two},0,0,0],[3,1,3,20,{three},0,0,0]],
+                "branches":[[2,1,2,20,{t},{f},0,0,4]]}}"#
+        );
+        let raw: record::RawRecord = serde_json::from_str(&json).expect("record");
+        raw.into_stats(Kept::Everything).expect("stats").1
+    }
+
+    #[test]
+    fn one_function_in_two_exports_sums_and_instantiations_do_not() {
+        let one = shard([1, 1, 0], [1, 0]);
+        let two = shard([1, 0, 1], [0, 1]);
+        assert_eq!(one.layout, two.layout);
+        assert_ne!(one.layout, 0);
+        let summed = pool(vec![vec![one.clone()], vec![two.clone()]]);
+        assert_eq!(summed.len(), 1);
+        let s = &summed[0];
+        assert_eq!(
+            (s.count, s.regions, s.branches),
+            (2, Counts::new(3, 3), Counts::new(2, 2))
+        );
+        assert_eq!(s.lines, Counts::new(3, 3));
+        assert!(s.uncovered_regions().is_empty() && s.uncovered_lines().is_empty());
+        assert_eq!(s.covered_region_lines(), [1, 2, 3]);
+        assert_eq!(s.covered_branch_lines(), [2, 2]);
+        assert_eq!(recompute(&summed).lines, Counts::new(3, 3));
+        // Best single record (the rule inside one export): 2 of 3 lines.
+        let both = [one.clone(), two.clone()];
+        assert_eq!(recompute(&both).lines, Counts::new(2, 3));
+        assert_eq!(recompute(&both).regions, Counts::new(2, 3));
+
+        // A record neither covers stays uncovered; a run with nothing adds nothing.
+        let idle = shard([0, 0, 0], [0, 0]);
+        let summed = pool(vec![vec![one.clone()], vec![idle.clone()]]);
+        assert_eq!(summed[0].regions, one.regions);
+        assert_eq!(summed[0].lines, one.lines);
+        assert_eq!(summed[0].uncovered_regions(), one.uncovered_regions());
+        assert_eq!(summed[0].uncovered_branches(), one.uncovered_branches());
+        let summed = pool(vec![vec![idle.clone()], vec![idle.clone()]]);
+        assert_eq!((summed[0].count, summed[0].lines), (0, Counts::new(0, 3)));
+
+        // Inside one export nothing is summed; a later export sums into the first match only.
+        let summed = pool(vec![vec![one.clone(), idle.clone()], vec![two.clone()]]);
+        assert_eq!(summed.len(), 2);
+        assert_eq!(summed[0].regions, Counts::new(3, 3));
+        assert_eq!(summed[1].regions, Counts::new(0, 3));
+        let summed = pool(vec![vec![one.clone()], vec![two.clone(), idle.clone()]]);
+        assert_eq!(summed.len(), 2);
+
+        // Another layout (an instantiation), another name, or no layout: not summed.
+        let mut other = two.clone();
+        other.layout ^= 2;
+        assert_eq!(pool(vec![vec![one.clone()], vec![other]]).len(), 2);
+        let mut renamed = two.clone();
+        renamed.name = "g".into();
+        assert_eq!(pool(vec![vec![one.clone()], vec![renamed]]).len(), 2);
+        let mut unknown = one.clone();
+        unknown.layout = 0;
+        let pooled = pool(vec![vec![unknown.clone()], vec![unknown]]);
+        assert_eq!(pooled.len(), 2);
+    }
+
+    #[test]
+    fn line_ranges_intersect_and_unite() {
+        let r = |start, end| LineRange { start, end };
+        let a = [r(1, 3), r(5, 9), r(20, 20)];
+        let b = [r(2, 6), r(8, 12), r(14, 15)];
+        assert_eq!(intersect(&a, &b), [r(2, 3), r(5, 6), r(8, 9)]);
+        assert_eq!(intersect(&b, &a), [r(2, 3), r(5, 6), r(8, 9)]);
+        assert_eq!(intersect(&a, &[]), []);
+        assert_eq!(union(&a, &b), [r(1, 12), r(14, 15), r(20, 20)]);
+        assert_eq!(
+            union(&[r(1, 2)], &[r(3, 3), r(u32::MAX, u32::MAX)]),
+            [r(1, 3), r(u32::MAX, u32::MAX)]
+        );
+        assert_eq!(line_count(&[r(1, 3), r(7, 7)]), 4);
     }
 
     #[test]

@@ -117,6 +117,7 @@ mod tests {
             outside_include: 0,
             dropped: Vec::new(),
             unavailable: vec![],
+            empty: Default::default(),
         };
         let executed: BTreeSet<String> = [
             "src/a.rs",

@@ -166,7 +166,24 @@ const OUTER_ENV: &[&str] = &[
 /// `cargo ARGS` in `dir`, without the outer coverage run's environment ([`OUTER_ENV`], and
 /// every `CARGO_LLVM_COV*` and `__LLVM_PROFILE*` variable).
 pub fn cargo<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> std::process::Output {
-    let mut cmd = Command::new(env!("CARGO"));
+    cargo_on(None, dir, args)
+}
+
+/// [`cargo`] on a rustup toolchain (`cargo +TOOLCHAIN ARGS`, through rustup's proxy on PATH),
+/// or on the cargo running the tests when `toolchain` is `None`.
+pub fn cargo_on<S: AsRef<std::ffi::OsStr>>(
+    toolchain: Option<&str>,
+    dir: &Path,
+    args: &[S],
+) -> std::process::Output {
+    let mut cmd = match toolchain {
+        Some(name) => {
+            let mut cmd = Command::new("cargo");
+            cmd.arg(format!("+{name}")).env_remove("RUSTUP_TOOLCHAIN");
+            cmd
+        }
+        None => Command::new(env!("CARGO")),
+    };
     cmd.args(args).current_dir(dir);
     for var in OUTER_ENV {
         cmd.env_remove(var);

@@ -8,7 +8,9 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{
+    self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
+};
 use serde::Deserialize as DeriveDeserialize;
 use serde_json::error::Category;
 
@@ -18,6 +20,7 @@ use crate::report::{clip, FileCoverage, FileData, Report, ReportKind};
 
 use super::count::ExactCount;
 use super::record::{RawRecord, FILE_ID_PAST_FILENAMES};
+use super::unique::{duplicate, Unique};
 use super::{FunctionStats, Kept, LlvmFile, LlvmSummary};
 
 /// The only `type` an llvm-cov export has.
@@ -28,9 +31,15 @@ const SUPPORTED_MAJORS: [u32; 2] = [2, 3];
 const REMAKE: &str = "produce it with `cargo llvm-cov --json --output-path FILE` or \
                       `llvm-cov export -format=text`";
 
-/// Reads a whole export (see [`super::read`]).
+/// Reads a whole export (see [`super::read`]). A key written twice in any object is an error
+/// naming the key and its position ([`Unique`]); other errors are worded by the full parse.
 pub(super) fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if let Err(err) = serde_json::from_slice::<Unique>(body) {
+        if err.classify() == Category::Data {
+            return Err(explain(origin, body, &err));
+        }
+    }
     match parse(body) {
         Ok(root) => root.into_report(origin),
         Err(err) => Err(explain(origin, body, &err)),
@@ -280,11 +289,46 @@ impl<'de> Visitor<'de> for RootVisitor {
     }
 }
 
-/// cargo-llvm-cov's `cargo_llvm_cov: {version, manifest_path}`.
-#[derive(Debug, DeriveDeserialize)]
+/// cargo-llvm-cov's `cargo_llvm_cov: {version, manifest_path}`: `manifest_path` is read (a
+/// string or `null`), every other key skipped; no key may come twice ([`Unique`]).
+#[derive(Debug, Default)]
 pub(super) struct CargoMeta {
-    #[serde(default)]
     pub(super) manifest_path: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for CargoMeta {
+    fn deserialize<D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> std::result::Result<CargoMeta, D::Error> {
+        deserializer.deserialize_map(CargoMetaVisitor)
+    }
+}
+
+struct CargoMetaVisitor;
+
+impl<'de> Visitor<'de> for CargoMetaVisitor {
+    type Value = CargoMeta;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("`cargo_llvm_cov`: an object {version, manifest_path}")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<CargoMeta, A::Error> {
+        let mut meta = CargoMeta::default();
+        let mut keys: Vec<String> = Vec::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if keys.contains(&key) {
+                return Err(de::Error::custom(duplicate(&key)));
+            }
+            if key == "manifest_path" {
+                meta.manifest_path = map.next_value()?;
+            } else {
+                map.next_value::<Unique>()?;
+            }
+            keys.push(key);
+        }
+        Ok(meta)
+    }
 }
 
 /// One element of `data`, reduced.

@@ -276,14 +276,18 @@ impl<'a> Scan<'a> {
 
     /// An object: `value` reads the value of each key (the cursor just after the `:`).
     /// Not generic: one copy, so its coverage is that of every caller.
+    /// A key written twice, or more than [`MAX_KEYS`] keys, declines (serde's path, which
+    /// checks keys with [`super::unique::Unique`], then words the error).
     fn object(&mut self, value: &mut dyn FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
         self.eat(b'{')?;
         if self.peek()? == b'}' {
             self.pos += 1;
             return Some(());
         }
+        let mut seen = Seen::default();
         loop {
             let key = self.key()?;
+            seen.insert(key)?;
             self.eat(b':')?;
             value(self, key)?;
             if !self.more(b'}')? {
@@ -403,6 +407,28 @@ fn span([line_start, col_start, line_end, col_end]: [u64; 4]) -> Option<Span> {
         line_end: u32::try_from(line_end).ok()?,
         col_end: u32::try_from(col_end).ok()?,
     })
+}
+
+/// Most keys an object read by the lane may have (llvm-cov's have at most six).
+const MAX_KEYS: usize = 16;
+
+/// The keys of one object read so far, held without allocating.
+#[derive(Default)]
+struct Seen<'a> {
+    keys: [&'a str; MAX_KEYS],
+    len: usize,
+}
+
+impl<'a> Seen<'a> {
+    /// Notes `key`; `None` when the object had it already or has too many keys.
+    fn insert(&mut self, key: &'a str) -> Option<()> {
+        if self.keys.get(..self.len).unwrap_or_default().contains(&key) {
+            return None;
+        }
+        *self.keys.get_mut(self.len)? = key;
+        self.len += 1;
+        Some(())
+    }
 }
 
 /// Sets a value that may be given once.

@@ -6,6 +6,7 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 use serde::de::{Deserialize, Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::Deserialize as DeriveDeserialize;
@@ -209,10 +210,15 @@ impl RawRecord {
         };
         let everything = kept == Kept::Everything;
         let sites = ExpansionSites::new(&self.regions, main);
-        let (regions, uncovered_regions, covered_region_lines) =
+        let (regions, uncovered_regions, covered_region_lines, region_hits) =
             region_stats(&self.regions, &sites, everything);
-        let (branches, uncovered_branches, covered_branch_lines) =
+        let (branches, uncovered_branches, covered_branch_lines, branch_hits) =
             branch_stats(&self.branches, &sites, everything);
+        let layout = if everything {
+            layout(&self.regions, &self.branches)
+        } else {
+            0
+        };
         let lines = line_summary(main_segment_regions(&self.regions, main), rule);
         let items = RecordItems {
             uncovered_regions,
@@ -225,6 +231,8 @@ impl RawRecord {
             } else {
                 Vec::new()
             },
+            region_hits,
+            branch_hits,
         };
         let count = self.count.0;
         let stats = FunctionStats {
@@ -239,6 +247,7 @@ impl RawRecord {
             lines: lines.counts,
             branches,
             function_ignored: false,
+            layout,
             items: (!items.is_empty()).then(|| Box::new(items)),
         };
         Some((filename, stats))
@@ -396,17 +405,33 @@ fn main_segment_regions(regions: &[Region], main: u32) -> Vec<SegRegion> {
         .collect()
 }
 
+/// The layout of a record: a hash of everything in its regions and branches but their counts
+/// (spans, file ids, expansions, kinds), never 0. Two records of one compiled function (the same
+/// function seen in two runs) have the same layout; see [`super::pool`].
+fn layout(regions: &[Region], branches: &[Branch]) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    for r in regions {
+        (r.span, r.file_id, r.expanded_file_id, r.kind).hash(&mut hasher);
+    }
+    for b in branches {
+        (b.span, b.file_id).hash(&mut hasher);
+    }
+    hasher.finish() | 1
+}
+
 /// Regions: every code region of any file id counts (LLVM `sumRegions` over
-/// `Function.CountedRegions`); the uncovered ones are kept, located in the main file, and the
-/// start lines (in the main file) of the covered ones.
+/// `Function.CountedRegions`); the uncovered ones are kept, located in the main file, and, when
+/// `keep_covered`, the start lines (in the main file) of the covered ones and one hit flag per
+/// code region in record order.
 fn region_stats(
     regions: &[Region],
     sites: &ExpansionSites,
     keep_covered: bool,
-) -> (Counts, Vec<Span>, Vec<u32>) {
+) -> (Counts, Vec<Span>, Vec<u32>, Vec<bool>) {
     let mut counts = Counts::default();
     let mut uncovered = Vec::new();
     let mut covered = Vec::new();
+    let mut hits = Vec::new();
     for r in regions.iter().filter(|r| r.kind == CODE) {
         counts = counts + Counts::new(u64::from(r.count > 0), 1);
         if r.count == 0 {
@@ -414,8 +439,11 @@ fn region_stats(
         } else if keep_covered {
             covered.push(sites.locate(r.file_id, r.span).line_start);
         }
+        if keep_covered {
+            hits.push(r.count > 0);
+        }
     }
-    (counts, uncovered, covered)
+    (counts, uncovered, covered, hits)
 }
 
 /// Branches: two sides per branch entry of a file reachable from the main file (LLVM
@@ -424,10 +452,11 @@ fn branch_stats(
     branches: &[Branch],
     sites: &ExpansionSites,
     keep_covered: bool,
-) -> (Counts, Vec<BranchSide>, Vec<u32>) {
+) -> (Counts, Vec<BranchSide>, Vec<u32>, Vec<bool>) {
     let mut counts = Counts::default();
     let mut uncovered = Vec::new();
     let mut covered = Vec::new();
+    let mut hits = Vec::new();
     for branch in branches.iter().filter(|b| sites.reaches(b.file_id)) {
         let span = sites.locate(branch.file_id, branch.span);
         for (outcome, count) in [(true, branch.true_count), (false, branch.false_count)] {
@@ -437,9 +466,12 @@ fn branch_stats(
             } else if keep_covered {
                 covered.push(span.line_start);
             }
+            if keep_covered {
+                hits.push(count > 0);
+            }
         }
     }
-    (counts, uncovered, covered)
+    (counts, uncovered, covered, hits)
 }
 
 /// Where each expanded file id of a record is expanded, to place its items in the main file.
@@ -722,7 +754,7 @@ mod tests {
         }));
         let started = std::time::Instant::now();
         let sites = ExpansionSites::new(&regions, 0);
-        let (counts, uncovered, _) = region_stats(&regions, &sites, true);
+        let (counts, uncovered, _, _) = region_stats(&regions, &sites, true);
         assert_eq!(counts, Counts::new(0, u64::from(n) + 1));
         assert!(uncovered.iter().all(|s| *s == span));
         assert_eq!(sites.site(n), Some(span));

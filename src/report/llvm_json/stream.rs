@@ -24,7 +24,7 @@ use std::collections::{HashMap, HashSet};
 use std::io::Read;
 
 use rayon::prelude::*;
-use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Deserializer;
 
@@ -33,6 +33,7 @@ use crate::report::{FileCoverage, FileData, Report, ReportKind};
 use super::document::{check_filename, CargoMeta, FileEntry, Header};
 use super::lane;
 use super::record::{RawRecord, RecordHead};
+use super::unique::Unique;
 use super::{Detail, FunctionStats, Kept, LlvmFile, LlvmSummary};
 
 /// Why the fast reader stopped without a report.
@@ -279,23 +280,26 @@ impl Reader<'_> {
     /// Reads the root object.
     fn root(&mut self, detail: &Detail<'_>) -> Option<Root> {
         let mut root = Root::default();
+        let mut keys: Vec<String> = Vec::new();
         self.expect(b'{')?;
         loop {
             let key: String = self.value()?;
+            new_key(&mut keys, &key)?;
             self.expect(b':')?;
             match key.as_str() {
-                "type" => set(&mut root.kind, self.value()?)?,
-                "version" => set(&mut root.version, self.value()?)?,
+                // Each key once ([`new_key`]): no value is replaced.
+                "type" => root.kind = Some(self.value()?),
+                "version" => root.version = Some(self.value()?),
                 "data" => {
                     let export = self.data(detail)?;
-                    set(&mut root.export, export)?;
+                    root.export = Some(export);
                 }
                 "cargo_llvm_cov" => {
                     let meta: CargoMeta = self.value()?;
                     root.manifest_path = meta.manifest_path;
                 }
                 _ => {
-                    self.value::<IgnoredAny>()?;
+                    self.value::<Unique>()?;
                 }
             }
             let header = Header {
@@ -326,8 +330,10 @@ impl Reader<'_> {
         self.expect(b'{')?;
         let mut files: Option<Vec<(String, LlvmSummary)>> = None;
         let mut functions = None;
+        let mut keys: Vec<String> = Vec::new();
         loop {
             let key: String = self.value()?;
+            new_key(&mut keys, &key)?;
             self.expect(b':')?;
             match key.as_str() {
                 "files" => {
@@ -336,7 +342,7 @@ impl Reader<'_> {
                         read.push(entry?);
                         Some(())
                     })?;
-                    set(&mut files, read)?;
+                    files = Some(read);
                 }
                 "functions" => {
                     let records = Records::new(files.as_ref()?, detail);
@@ -345,10 +351,10 @@ impl Reader<'_> {
                         read.add(record);
                         Some(())
                     })?;
-                    set(&mut functions, (records.skipped, read))?;
+                    functions = Some((records.skipped, read));
                 }
                 _ => {
-                    self.value::<IgnoredAny>()?;
+                    self.value::<Unique>()?;
                 }
             }
             match self.next_byte()? {
@@ -360,9 +366,14 @@ impl Reader<'_> {
     }
 }
 
-/// Sets a value that may be given once.
-fn set<T>(slot: &mut Option<T>, value: T) -> Option<()> {
-    slot.replace(value).is_none().then_some(())
+/// Notes an object key of the root or an export; `None` (the reference reader words it) when
+/// the object had it already.
+fn new_key(keys: &mut Vec<String>, key: &str) -> Option<()> {
+    if keys.iter().any(|k| k == key) {
+        return None;
+    }
+    keys.push(key.to_string());
+    Some(())
 }
 
 fn is_blank(byte: u8) -> bool {
@@ -423,14 +434,21 @@ enum Parsed<T> {
     Bad,
 }
 
-/// Parses one value of type `T` at the start of `bytes`.
+/// Parses one value of type `T` at the start of `bytes`, after checking that no object in it
+/// holds a key twice ([`Unique`]: serde's readers keep the last value and say nothing).
 fn parse_value<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Parsed<T> {
+    let mut unique = Deserializer::from_slice(bytes).into_iter::<Unique>();
+    match unique.next() {
+        Some(Ok(Unique)) => {}
+        Some(Err(err)) if !at_end(&err, bytes) => return Parsed::Bad,
+        // Nothing but blank space, or an error that more input may undo.
+        _ => return Parsed::Eof,
+    }
+    // A whole value, valid JSON: whatever stops `T` is in the value.
     let mut values = Deserializer::from_slice(bytes).into_iter::<T>();
     match values.next() {
         Some(Ok(value)) => Parsed::Done(value, values.byte_offset()),
-        Some(Err(err)) if !at_end(&err, bytes) => Parsed::Bad,
-        // Nothing but blank space, or an error that more input may undo.
-        _ => Parsed::Eof,
+        _ => Parsed::Bad,
     }
 }
 
@@ -1194,6 +1212,7 @@ mod tests {
                 r#""filenames":["c.rs"],"name":"x""#,
             ),
             good.replace(r#"[2,5,2,9,0,0,0,0]]"#, r#"[2,5,2,9,0,0,0,0],]"#),
+            good.replace(r#"[2,5,2,9,0,0,0,0]]"#, r#"[2,5,2,9,"x",0,0,0]]"#),
             good.replace(r#""files":["#, r#""files":{"#),
             good.get(..good.len() / 2).unwrap_or_default().to_string(),
             "[]".to_string(),
@@ -1237,6 +1256,96 @@ mod tests {
                 "{chunk}"
             );
         }
+    }
+
+    #[test]
+    fn duplicate_keys_anywhere_fall_back_and_are_errors() {
+        let good = doc(&standard());
+        let entry_a = entry(r#""a.rs""#, FULL);
+        let cases = [
+            (
+                good.replace(r#""extra":"#, r#""extra":1,"extra":"#),
+                "extra",
+                1,
+                0,
+            ),
+            (
+                good.replace(
+                    r#""manifest_path":"/m/Cargo.toml""#,
+                    r#""manifest_path":"/m/Cargo.toml","manifest_path":"x""#,
+                ),
+                "manifest_path",
+                1,
+                0,
+            ),
+            (
+                good.replace(r#","extra""#, r#","cargo_llvm_cov":{},"extra""#),
+                "cargo_llvm_cov",
+                1,
+                0,
+            ),
+            (
+                good.replace(r#""totals":{}"#, r#""totals":{},"totals":{}"#),
+                "totals",
+                1,
+                0,
+            ),
+            (
+                good.replace(r#""totals":{}"#, r#""totals":{"a":[{"b":1,"b":2}]}"#),
+                "b",
+                1,
+                0,
+            ),
+            (
+                good.replacen(r#""files":"#, r#""files":[],"files":"#, 1),
+                "files",
+                1,
+                0,
+            ),
+            (
+                good.replacen(r#""data":"#, r#""data":[],"data":"#, 1),
+                "data",
+                1,
+                0,
+            ),
+            (
+                good.replace(
+                    &entry_a,
+                    &entry_a.replace(r#""segments""#, r#""x":{},"x":{},"segments""#),
+                ),
+                "x",
+                1,
+                0,
+            ),
+            (
+                good.replace(r#""name":"fa""#, r#""name":"fa","more":{"k":[1],"k":[2]}"#),
+                "k",
+                1,
+                0,
+            ),
+        ];
+        for (text, key, line, _) in &cases {
+            for sizes in [SIZES, SMALL] {
+                assert_eq!(outcome(text, &Detail::All, sizes), "fallback", "{key}");
+                assert_eq!(outcome(text, &NONE_MARKED, sizes), "fallback", "{key}");
+            }
+            let e = super::super::document::read("t.json", text.as_bytes()).expect_err(key);
+            let want = format!("t.json:{line}:");
+            assert!(e.message().starts_with(&want), "{}", e.message());
+            assert!(
+                e.message()
+                    .contains(&format!("duplicate key `{key}` in one object")),
+                "{}",
+                e.message()
+            );
+        }
+        // Many distinct keys: not the lane's, but a valid export all the same.
+        let keys: String = (0..17).map(|i| format!(r#""k{i}":{i},"#)).collect();
+        let many = good.replace(r#"{"branches""#, &format!("{{{keys}\"branches\""));
+        assert_eq!(
+            outcome(&many, &Detail::All, SIZES),
+            outcome(&good, &Detail::All, SIZES)
+        );
     }
 
     #[test]
