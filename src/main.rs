@@ -11,7 +11,7 @@ use covgate::cli::{CheckArgs, Cli, Command, RosterArgs, ShowArg};
 use covgate::output::{self, OutputOptions};
 use covgate::platform::PlatformOptions;
 use covgate::render::table::TableOptions;
-use covgate::render::{printable, Show};
+use covgate::render::{error_text, log_line, log_text, Show};
 use covgate::roster::command::{self, Mode};
 
 /// mimalloc: a reader of a large export allocates and frees millions of small records, where it
@@ -48,12 +48,12 @@ fn roster(args: &RosterArgs) -> ExitCode {
     };
     match command::run(&opts, &mode) {
         Ok(printed) => {
-            print!("{}", printable(&printed.stdout, true));
-            eprint!("{}", printable(&printed.stderr, true));
+            print!("{}", log_text(&printed.stdout));
+            eprint!("{}", log_text(&printed.stderr));
             ExitCode::from(printed.code)
         }
         Err(err) => {
-            eprintln!("covgate: error: {}", printable(&err.to_string(), true));
+            eprintln!("covgate: error: {}", error_text(&err));
             ExitCode::from(2)
         }
     }
@@ -61,7 +61,7 @@ fn roster(args: &RosterArgs) -> ExitCode {
 
 fn check(args: &CheckArgs) -> ExitCode {
     if let Some(message) = args.usage_error() {
-        eprintln!("covgate: error: {message}");
+        eprintln!("covgate: error: {}", log_line(&message));
         return ExitCode::from(2);
     }
     let opts = CheckOptions {
@@ -80,7 +80,7 @@ fn check(args: &CheckArgs) -> ExitCode {
     match check::run(&opts) {
         Ok(outcome) => {
             for warning in &outcome.facts.warnings {
-                eprintln!("covgate: warning: {}", printable(warning, true));
+                eprintln!("covgate: warning: {}", log_line(warning));
             }
             let outputs = OutputOptions {
                 format: args.format,
@@ -104,7 +104,7 @@ fn check(args: &CheckArgs) -> ExitCode {
                     .or_else(|| std::env::var_os("GITHUB_STEP_SUMMARY").map(Into::into)),
             };
             if let Err(err) = output::emit(&outcome, &outputs, &mut std::io::stdout()) {
-                eprintln!("covgate: error: {}", printable(&err.to_string(), true));
+                eprintln!("covgate: error: {}", error_text(&err));
                 return ExitCode::from(2);
             }
             let passed = outcome.verdict.passed();
@@ -113,7 +113,7 @@ fn check(args: &CheckArgs) -> ExitCode {
             ExitCode::from(if passed { 0 } else { 1 })
         }
         Err(err) => {
-            eprintln!("covgate: error: {}", printable(&err.to_string(), true));
+            eprintln!("covgate: error: {}", error_text(&err));
             ExitCode::from(2)
         }
     }

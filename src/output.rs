@@ -8,7 +8,7 @@ use crate::check::Outcome;
 use crate::cli::Format;
 use crate::error::{Error, Result};
 use crate::render::table::TableOptions;
-use crate::render::{github, json, markdown, table};
+use crate::render::{command_safe, github, json, markdown, table};
 
 /// Where and how a check's result is written.
 #[derive(Debug, Clone, Default)]
@@ -37,23 +37,34 @@ pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> 
     let (facts, verdict, metrics) = (&outcome.facts, &outcome.verdict, &outcome.metrics);
     let to_stdout =
         |e: std::io::Error| Error::new(format!("cannot write the result to stdout: {e}"));
-    let text = match opts.format {
-        Format::Table => table::render(facts, verdict, metrics, &opts.table),
+    // `commands`: covgate's own workflow commands (`--format github`), escaped as they are made;
+    // `text`: everything else, which passes the line rule of the CI log as it is written.
+    let (commands, text) = match opts.format {
+        Format::Table => (
+            String::new(),
+            table::render(facts, verdict, metrics, &opts.table),
+        ),
         Format::Json => {
             // Written as it is serialised: a failing workspace's JSON can be hundreds of MB.
             json::write(facts, verdict, stdout).map_err(to_stdout)?;
-            String::new()
+            (String::new(), String::new())
         }
-        Format::Markdown => markdown::render(facts, verdict, metrics),
+        Format::Markdown => (String::new(), markdown::render(facts, verdict, metrics)),
         Format::Github => {
             let summary = markdown::render(facts, verdict, metrics);
             if let Some(path) = &opts.summary_file {
                 append(path, &summary)?;
             }
-            github::render(facts, verdict) + &table::render(facts, verdict, metrics, &opts.table)
+            (
+                github::render(facts, verdict),
+                table::render(facts, verdict, metrics, &opts.table),
+            )
         }
     };
-    stdout.write_all(text.as_bytes()).map_err(to_stdout)?;
+    stdout.write_all(commands.as_bytes()).map_err(to_stdout)?;
+    stdout
+        .write_all(command_safe(&text).as_bytes())
+        .map_err(to_stdout)?;
     if let Some(path) = &opts.output_json {
         write_json(path, outcome)?;
     }

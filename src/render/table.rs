@@ -4,6 +4,7 @@
 use comfy_table::presets::UTF8_FULL_CONDENSED;
 use comfy_table::{Cell, Color, ContentArrangement, Table};
 use rayon::prelude::*;
+use std::borrow::Cow;
 
 use super::{printable, summary_line, ConditionFacts, Facts, RosterFacts, Show, TargetFacts};
 use crate::judge::{unavailable_hint, FileVerdict, MetricStatus, MetricVerdict, Verdict};
@@ -48,6 +49,13 @@ pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], opts: &Table
     let word = if verdict.passed() { "PASS" } else { "FAIL" };
     out.push_str(&format!("covgate: {word}\n"));
     out
+}
+
+/// A report- or policy-controlled value inside a table line: control characters, line breaks
+/// included, written as escapes ([`printable`]), so it stays on its line. The whole output then
+/// passes the line rule of [`super::command_safe`] where it is written.
+fn plain(text: &str) -> Cow<'_, str> {
+    printable(text, false)
 }
 
 /// The indented list of uncovered items under one failing file (empty when it lists nothing).
@@ -97,13 +105,13 @@ fn facts_lines(facts: &Facts) -> String {
     let reports: Vec<String> = facts
         .reports
         .iter()
-        .map(|(origin, kind)| format!("{origin} ({kind})"))
+        .map(|(origin, kind)| format!("{} ({})", plain(origin), plain(kind)))
         .collect();
     let mut out = format!(
         "covgate {} · policy {} · root {} · threshold {}%\n{}\n",
-        facts.version,
-        facts.policy,
-        facts.root,
+        plain(&facts.version),
+        plain(&facts.policy),
+        plain(&facts.root),
         facts.threshold,
         target_line(&facts.target),
     );
@@ -112,8 +120,8 @@ fn facts_lines(facts: &Facts) -> String {
             .programs
             .iter()
             .map(|(name, path)| match path {
-                Some(path) => format!("{name} found ({path})"),
-                None => format!("{name} not found"),
+                Some(path) => format!("{} found ({})", plain(name), plain(path)),
+                None => format!("{} not found", plain(name)),
             })
             .collect();
         out.push_str(&format!("programs on PATH: {}\n", programs.join(", ")));
@@ -149,11 +157,12 @@ fn roster_lines(roster: &RosterFacts) -> String {
         let why = if suite.why.is_empty() {
             String::new()
         } else {
-            format!(" ({})", suite.why)
+            format!(" ({})", plain(&suite.why))
         };
         out.push_str(&format!(
             "  {}: {state} — {}{why}\n",
-            suite.name, suite.reason
+            plain(&suite.name),
+            plain(&suite.reason)
         ));
     }
     out
@@ -168,7 +177,12 @@ fn target_line(target: &TargetFacts) -> String {
         known.extend(target.cfg.iter().cloned());
         known.join(", ")
     };
-    format!("target {} ({}) · cfg: {cfg}", target.triple, target.source)
+    format!(
+        "target {} ({}) · cfg: {}",
+        plain(&target.triple),
+        target.source,
+        plain(&cfg)
+    )
 }
 
 /// `  GLOB: active, excluded — WHY` or `  GLOB: inactive, measured like any other file — WHY`.
@@ -178,7 +192,11 @@ fn condition_line(condition: &ConditionFacts) -> String {
     } else {
         "inactive, measured like any other file"
     };
-    format!("  {}: {state} — {}\n", condition.glob, condition.why)
+    format!(
+        "  {}: {state} — {}\n",
+        plain(&condition.glob),
+        plain(&condition.why)
+    )
 }
 
 /// How the table is drawn.
@@ -242,7 +260,7 @@ fn table(rows: &[&FileVerdict], metrics: &[Metric], color: bool, path_width: usi
             paint(Cell::new(file.status.name()), file.status.fails(), color),
         ];
         row.extend(metrics.iter().map(|m| metric_cell_of(file, *m, color)));
-        row.push(Cell::new(file.reason.clone().unwrap_or_default()));
+        row.push(Cell::new(plain(file.reason.as_deref().unwrap_or_default())));
         table.add_row(row);
     }
     table

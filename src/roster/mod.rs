@@ -127,7 +127,7 @@ impl Roster {
             );
         }
         lines.extend(self.overlaps.iter().map(|o| format!("  {o}")));
-        Some(Error::new(lines.join("\n")))
+        Some(Error::lines(lines))
     }
 
     /// The targets of the active entries: the suites left out of the instrumented run.
