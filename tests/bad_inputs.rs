@@ -297,6 +297,7 @@ fn rows() -> Vec<Row> {
             args(&["check", "t.info"])
         }),
     ];
+    rows.extend(channels_and_near_misses());
     #[cfg(unix)]
     rows.push(Row {
         why: "the walk does not follow symbolic links to folders, so a loop ends at once; the \
@@ -312,6 +313,107 @@ fn rows() -> Vec<Row> {
         })
     });
     rows
+}
+
+// issue 18: channels and near-misses
+/// Hostile names that must not steer CI (each printed escaped, on its own line and without a
+/// workflow command or link; `steers_ci` checks every row for that), and near-misses of
+/// markers, features and cfg values (errors naming file and line).
+fn channels_and_near_misses() -> Vec<Row> {
+    const WHY_ESCAPED: &str = "the hostile name is printed escaped (no line, workflow command or \
+                               link of its own); the file fails as any uncovered file does";
+    let mut rows = vec![
+        json("a version that only starts like a known one", edit("\"2.0.1\"", "\"2.0.1\\n::error::pwned\""), 2, "t.json:1:69: unsupported llvm-cov JSON export version \"2.0.1\\u{a}::error::pwned\""),
+        json("a version with a space after it", edit("\"2.0.1\"", "\"2.0.1 \""), 2, "unsupported llvm-cov JSON export version \"2.0.1 \""),
+        json("a type holding a line break", edit("llvm.coverage.json.export", "x\\n::error::pwned ##[error]y"), 2, "`type` is \"x\\u{a}::error::pwned ##\\u{5b}error]y\""),
+        policy("an unknown metric holding a line break", "[measure]\nmetrics = [\"lines\\n::error::pwned\"]\n", 2, "coverage-policy.toml:2:12: unknown metric `lines\\u{a}::error::pwned`"),
+        Row {
+            why: "a program that is not on PATH activates its exclusion, as for any name; the \
+                  name is printed escaped in the facts, on its line",
+            ..policy("a when-missing program holding a line break", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/lib.rs\"\nreason = \"r\"\nwhen-missing = [\"nope\\n::error::pwned\"]\n", 0, "programs on PATH: nope\\u{a}::error::pwned not found")
+        },
+        Row {
+            why: WHY_ESCAPED,
+            ..row("Markdown: bare URLs and an e-mail address in function names", 1, "functions: a`@`evil.example (line 1), https\\://evil.example/x (line 1), www\\.evil.example (line 1)", |sb| {
+                sb.policy("[measure]\nmetrics = [\"functions\"]\n");
+                sb.write("t.info", "SF:src/lib.rs\nFN:1,https://evil.example/x\nFN:1,www.evil.example\nFN:1,a@evil.example\nDA:1,1\nend_of_record\n");
+                args(&["check", "t.info", "--format", "markdown"])
+            })
+        },
+    ];
+    #[cfg(unix)]
+    rows.extend([
+        Row {
+            why: WHY_ESCAPED,
+            ..row(
+                "--format github: a file whose path starts with ::",
+                1,
+                "\\u{3a}:error::pwned.rs — uncovered:",
+                |sb| {
+                    sb.policy("[measure]\ninclude = [\"**/*.rs\"]\nmetrics = [\"lines\"]\n");
+                    sb.write("::error::pwned.rs", "fn x() {}\n");
+                    sb.write(
+                        "t.info",
+                        &format!("{TRACEFILE}SF:::error::pwned.rs\nDA:1,0\nend_of_record\n"),
+                    );
+                    args(&[
+                        "check",
+                        "t.info",
+                        "--format",
+                        "github",
+                        "--summary-file",
+                        "summary.md",
+                    ])
+                },
+            )
+        },
+        Row {
+            why: WHY_ESCAPED,
+            ..row(
+                "--format github: a path holding ##[error]",
+                1,
+                "src/##\\u{5b}error]x.rs",
+                |sb| {
+                    sb.write("src/##[error]x.rs", "fn x() {}\n");
+                    sb.write(
+                        "t.info",
+                        &format!("{TRACEFILE}SF:src/##[error]x.rs\nDA:1,0\nend_of_record\n"),
+                    );
+                    args(&[
+                        "check",
+                        "t.info",
+                        "--format",
+                        "github",
+                        "--summary-file",
+                        "summary.md",
+                    ])
+                },
+            )
+        },
+    ]);
+    rows
+}
+
+/// What in `run`'s output could steer a CI runner or a Markdown reader: a line that starts a
+/// workflow command other than covgate's own annotations (`::error file=`, `::notice title=`
+/// on stdout), `##[` anywhere, or the hostile link of the rows above unescaped outside an
+/// annotation.
+fn steers_ci(stdout: &str, stderr: &str) -> Option<String> {
+    let own = |line: &str| line.starts_with("::error file=") || line.starts_with("::notice title=");
+    let lines = stdout
+        .split(['\n', '\r'])
+        .filter(|l| !own(l))
+        .chain(stderr.split(['\n', '\r']));
+    for line in lines {
+        let hostile = ["https://evil", "www.evil", "a@evil"];
+        if line.trim_start().starts_with("::")
+            || line.contains("##[")
+            || hostile.iter().any(|h| line.contains(h))
+        {
+            return Some(format!("a line that steers CI: {line:?}"));
+        }
+    }
+    None
 }
 
 /// What went wrong with one row, if anything.
@@ -332,6 +434,9 @@ fn check_row(row: &Row) -> Option<String> {
     let output = format!("{}{}", run.stdout, run.stderr);
     if !output.contains(&row.message) {
         problems.push(format!("no `{}` in the output", row.message));
+    }
+    if let Some(problem) = steers_ci(&run.stdout, &run.stderr) {
+        problems.push(problem);
     }
     if row.code == 2 && !run.stdout.is_empty() {
         problems.push("a verdict on stdout despite the error".to_string());

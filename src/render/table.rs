@@ -4,9 +4,8 @@
 use comfy_table::presets::UTF8_FULL_CONDENSED;
 use comfy_table::{Cell, Color, ContentArrangement, Table};
 use rayon::prelude::*;
-use std::borrow::Cow;
 
-use super::{printable, summary_line, ConditionFacts, Facts, RosterFacts, Show, TargetFacts};
+use super::{log_line, summary_line, ConditionFacts, Facts, RosterFacts, Show, TargetFacts};
 use crate::judge::{unavailable_hint, FileVerdict, MetricStatus, MetricVerdict, Verdict};
 use crate::model::Metric;
 
@@ -51,11 +50,12 @@ pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], opts: &Table
     out
 }
 
-/// A report- or policy-controlled value inside a table line: control characters, line breaks
-/// included, written as escapes ([`printable`]), so it stays on its line. The whole output then
-/// passes the line rule of [`super::command_safe`] where it is written.
-fn plain(text: &str) -> Cow<'_, str> {
-    printable(text, false)
+/// A report- or policy-controlled value inside a table line ([`super::log_line`]): control
+/// characters, line breaks included, written as escapes, so it stays on its line, and a start
+/// of a workflow command broken, so cells keep their width. The whole output passes the line
+/// rule of [`super::command_safe`] again where it is written.
+fn plain(text: &str) -> String {
+    log_line(text)
 }
 
 /// The indented list of uncovered items under one failing file (empty when it lists nothing).
@@ -66,7 +66,7 @@ fn uncovered_list(file: &FileVerdict, metrics: &[Metric], limit: usize) -> Strin
             .uncovered
             .items(*metric, limit)
             .iter()
-            .map(|item| printable(item, false).into_owned())
+            .map(|item| plain(item))
             .collect();
         let total = file.uncovered.len(*metric);
         if total == 0 {
@@ -83,7 +83,7 @@ fn uncovered_list(file: &FileVerdict, metrics: &[Metric], limit: usize) -> Strin
     if out.is_empty() {
         out
     } else {
-        format!("{} — uncovered:\n{out}", printable(&file.path, false))
+        format!("{} — uncovered:\n{out}", plain(&file.path))
     }
 }
 
@@ -256,7 +256,7 @@ fn table(rows: &[&FileVerdict], metrics: &[Metric], color: bool, path_width: usi
     table.set_header(header);
     for file in rows {
         let mut row = vec![
-            Cell::new(shorten_middle(&printable(&file.path, false), path_width)),
+            Cell::new(shorten_middle(&plain(&file.path), path_width)),
             paint(Cell::new(file.status.name()), file.status.fails(), color),
         ];
         row.extend(metrics.iter().map(|m| metric_cell_of(file, *m, color)));
