@@ -340,6 +340,32 @@ fn channels_and_near_misses() -> Vec<Row> {
                 args(&["check", "t.info", "--format", "markdown"])
             })
         },
+        row("a marker with a space after the colon", 2, "src/lib.rs:1: `covgate: ignore` is not a covgate marker", |sb| {
+            sb.write("src/lib.rs", "pub fn f() {} // covgate: ignore -- generated\n");
+            sb.write("t.info", TRACEFILE);
+            args(&["check", "t.info"])
+        }),
+        row("a misspelt marker", 2, "src/lib.rs:2: `covgate:ignore-nxt` is not a covgate marker", |sb| {
+            sb.write("src/lib.rs", "pub fn f() {}\n// covgate:ignore-nxt -- generated\n");
+            sb.write("t.info", TRACEFILE);
+            args(&["check", "t.info"])
+        }),
+        row("a misspelt lcov marker", 2, "src/lib.rs:1: `LCOV_EXCL_LIEN` is not a lcov marker covgate reads", |sb| {
+            sb.policy("[measure]\nmetrics = [\"lines\"]\n[inline]\nmarkers = [\"covgate\", \"lcov\"]\n");
+            sb.write("src/lib.rs", "pub fn f() {} // LCOV_EXCL_LIEN\n");
+            sb.write("t.info", TRACEFILE);
+            args(&["check", "t.info"])
+        }),
+        policy("an unknown cfg value inside not()", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/lib.rs\"\nreason = \"r\"\nwhen = 'cfg(not(target_os = \"windos\"))'\n", 2, "coverage-policy.toml:6:8: `target_os = \"windos\"` in the condition `cfg(not(target_os = \"windos\"))` holds on no known target"),
+        policy("an unknown cfg value inside any()", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/lib.rs\"\nreason = \"r\"\nwhen = 'cfg(any(unix, target_arch = \"x86-64\"))'\n", 2, "`target_arch = \"x86-64\"` in the condition"),
+        policy("an unknown cfg value inside all()", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/lib.rs\"\nreason = \"r\"\nwhen = 'cfg(all(unix, not(target_env = \"gnux\")))'\n", 2, "`target_env = \"gnux\"` in the condition"),
+        row("a --features name the package does not declare", 2, "covgate: error: --features tagets: no package of the cargo workspace at", |sb| {
+            sb.write("Cargo.toml", "[package]\nname = \"p\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[features]\ntargets = []\n");
+            sb.write("tests/slow.rs", "#[test]\nfn slow() {}\n");
+            sb.policy("[measure]\nmetrics = [\"lines\"]\n[[suite]]\nname = \"slow\"\nfilter = \"--test slow\"\nglob = \"tests/slow.rs\"\nreason = \"r\"\n");
+            sb.write("t.info", TRACEFILE);
+            args(&["check", "t.info", "--features", "targets,tagets"])
+        }),
     ];
     #[cfg(unix)]
     rows.extend([
