@@ -75,13 +75,39 @@ pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> 
 }
 
 fn write(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text)
-        .map_err(|e| Error::new(format!("{}: cannot write the result: {e}", path.display())))
+    write_atomically(path, &mut |file| file.write_all(text.as_bytes()))
 }
 
 fn write_json(path: &Path, outcome: &Outcome) -> Result<()> {
-    std::fs::File::create(path)
-        .and_then(|mut file| json::write(&outcome.facts, &outcome.verdict, &mut file))
+    write_atomically(path, &mut |file| {
+        json::write(&outcome.facts, &outcome.verdict, file)
+    })
+}
+
+/// Writes the file at `path` whole or not at all: `fill` writes a temporary file in the same
+/// folder, which is then renamed over `path`. A reader, or another covgate writing the same
+/// path at the same time, sees one complete file, never a mixture or a cut one; on an error the
+/// temporary file is removed. The file is made as [`std::fs::File::create`] makes one
+/// (permissions `0o666` less the umask on Unix), not private as temporary files are.
+pub fn write_atomically(
+    path: &Path,
+    fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".covgate-").suffix(".tmp");
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    builder
+        .tempfile_in(folder)
+        .and_then(|mut file| {
+            fill(file.as_file_mut())?;
+            file.persist(path).map_err(|e| e.error)
+        })
+        .map(drop)
         .map_err(|e| Error::new(format!("{}: cannot write the result: {e}", path.display())))
 }
 
@@ -103,6 +129,52 @@ fn append(path: &Path, text: &str) -> Result<()> {
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn outputs_are_written_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let out = dir.path().join("out.md");
+        std::fs::write(&out, "old").expect("old");
+        write(&out, "new\n").expect("write");
+        assert_eq!(std::fs::read_to_string(&out).expect("read"), "new\n");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&out).expect("meta").permissions().mode();
+            assert_ne!(
+                mode & 0o044,
+                0,
+                "readable by others, as File::create makes it: {mode:o}"
+            );
+        }
+        // A write that fails half-way leaves the old file and no temporary file.
+        let err = write_atomically(&out, &mut |file| {
+            file.write_all(b"half")?;
+            Err(std::io::Error::other("disk full"))
+        })
+        .unwrap_err();
+        assert_eq!(
+            err.message(),
+            format!("{}: cannot write the result: disk full", out.display())
+        );
+        assert_eq!(std::fs::read_to_string(&out).expect("read"), "new\n");
+        // A folder in the way, and a folder that does not exist.
+        let err = write(dir.path(), "x").unwrap_err();
+        assert!(err.message().contains("cannot write the result"), "{err}");
+        let err = write(&dir.path().join("gone/out.md"), "x").unwrap_err();
+        assert!(
+            err.message()
+                .contains("gone/out.md: cannot write the result"),
+            "{err}"
+        );
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("list")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        assert_eq!(names, ["out.md"]);
+        // An empty path: the temporary file is made in the current folder, the rename fails.
+        assert!(write(Path::new(""), "x").is_err());
+    }
 
     #[test]
     fn colour_needs_a_terminal_and_no_no_color() {

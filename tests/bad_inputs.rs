@@ -420,6 +420,60 @@ fn channels_and_near_misses() -> Vec<Row> {
     rows
 }
 
+/// Two checks writing `--output-json` (and `--output-markdown`) to the same paths at once
+/// leave one whole file of one of them, never a mixture: each output is written to a
+/// temporary file and renamed into place.
+#[test]
+fn two_runs_writing_the_same_outputs_leave_one_whole_file() {
+    use std::process::{Command, Stdio};
+
+    let sb = sandbox();
+    sb.write("t.info", TRACEFILE);
+    // A failing run with a long output, and a passing one with a short output.
+    let mut long = String::from("SF:src/lib.rs\n");
+    for line in 1..=3000 {
+        long.push_str(&format!("DA:{},{}\n", line, line % 2));
+    }
+    sb.write("long.info", &(long + "end_of_record\n"));
+    let spawn = |report: &str| {
+        Command::new(env!("CARGO_BIN_EXE_covgate"))
+            .args(["check", report, "--no-walk", "--format", "json"])
+            .args(["--output-json", "out.json", "--output-markdown", "out.md"])
+            .current_dir(sb.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn covgate")
+    };
+    for _ in 0..5 {
+        let (a, b) = (spawn("long.info"), spawn("t.info"));
+        let (a, b) = (
+            a.wait_with_output().expect("a"),
+            b.wait_with_output().expect("b"),
+        );
+        let outputs = [
+            String::from_utf8_lossy(&a.stdout),
+            String::from_utf8_lossy(&b.stdout),
+        ];
+        let written = std::fs::read_to_string(sb.path().join("out.json")).expect("out.json");
+        assert!(
+            outputs.iter().any(|o| *o == written),
+            "a mixture:\n{written}"
+        );
+        let md = std::fs::read_to_string(sb.path().join("out.md")).expect("out.md");
+        assert!(
+            md.starts_with("### covgate: ") && md.ends_with('\n'),
+            "{md}"
+        );
+    }
+    let left: Vec<_> = std::fs::read_dir(sb.path())
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+}
+
 /// What in `run`'s output could steer a CI runner or a Markdown reader: a line that starts a
 /// workflow command other than covgate's own annotations (`::error file=`, `::notice title=`
 /// on stdout), `##[` anywhere, or the hostile link of the rows above unescaped outside an
