@@ -46,7 +46,7 @@ pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> 
         ),
         Format::Json => {
             // Written as it is serialised: a failing workspace's JSON can be hundreds of MB.
-            json::write(facts, verdict, stdout).map_err(to_stdout)?;
+            json::write(facts, verdict, &mut JsonForLog::new(stdout)).map_err(to_stdout)?;
             (String::new(), String::new())
         }
         Format::Markdown => (String::new(), markdown::render(facts, verdict, metrics)),
@@ -72,6 +72,49 @@ pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> 
         write(path, &markdown::render(facts, verdict, metrics))?;
     }
     Ok(())
+}
+
+/// The line rule of the CI log ([`crate::render::command_safe`]) for JSON on stdout, as it
+/// streams: every `[` right after `##` is written as `\u005b`, JSON's escape of the same
+/// character, so no line holds the runner's `##[` and the document still reads the same. A `[`
+/// of JSON's own never follows `#`, which can only be inside a string.
+pub struct JsonForLog<'a> {
+    out: &'a mut dyn Write,
+    /// How many `#` the bytes written so far end with.
+    hashes: usize,
+}
+
+impl<'a> JsonForLog<'a> {
+    /// A writer to `out`.
+    pub fn new(out: &'a mut dyn Write) -> JsonForLog<'a> {
+        JsonForLog { out, hashes: 0 }
+    }
+}
+
+impl Write for JsonForLog<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut escaped = Vec::new();
+        let mut start = 0;
+        for (at, &byte) in buf.iter().enumerate() {
+            if byte == b'[' && self.hashes >= 2 {
+                escaped.extend_from_slice(buf.get(start..at).unwrap_or_default());
+                escaped.extend_from_slice(b"\\u005b");
+                start = at + 1;
+            }
+            self.hashes = if byte == b'#' { self.hashes + 1 } else { 0 };
+        }
+        let bytes = if start == 0 {
+            buf
+        } else {
+            escaped.extend_from_slice(buf.get(start..).unwrap_or_default());
+            &escaped
+        };
+        self.out.write_all(bytes).map(|()| buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 fn write(path: &Path, text: &str) -> Result<()> {
@@ -174,6 +217,20 @@ mod tests {
         assert_eq!(names, ["out.md"]);
         // An empty path: the temporary file is made in the current folder, the rename fails.
         assert!(write(Path::new(""), "x").is_err());
+    }
+
+    #[test]
+    fn json_on_stdout_holds_no_old_style_command() {
+        let mut out = Vec::new();
+        let mut json = JsonForLog::new(&mut out);
+        json.write_all(b"[\"a##[error]b #[c ##").expect("write");
+        json.write_all(b"#[d\"]").expect("write");
+        json.write_all(b"\n").expect("write");
+        json.flush().expect("flush");
+        let text = String::from_utf8(out).expect("utf-8");
+        assert_eq!(text, "[\"a##\\u005berror]b #[c ###\\u005bd\"]\n");
+        let value: serde_json::Value = serde_json::from_str(&text).expect("still JSON");
+        assert_eq!(value[0], "a##[error]b #[c ###[d");
     }
 
     #[test]

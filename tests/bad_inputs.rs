@@ -416,6 +416,22 @@ fn channels_and_near_misses() -> Vec<Row> {
                 },
             )
         },
+        Row {
+            why: WHY_ESCAPED,
+            ..row(
+                "--format json: a path holding ##[error]",
+                1,
+                "\"path\": \"src/##\\u005berror]x.rs\"",
+                |sb| {
+                    sb.write("src/##[error]x.rs", "fn x() {}\n");
+                    sb.write(
+                        "t.info",
+                        &format!("{TRACEFILE}SF:src/##[error]x.rs\nDA:1,0\nend_of_record\n"),
+                    );
+                    args(&["check", "t.info", "--format", "json"])
+                },
+            )
+        },
     ]);
     rows
 }
