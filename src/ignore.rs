@@ -366,17 +366,11 @@ fn token_markers<'a>(
 ) -> Vec<(Family, Action, Option<&'a str>)> {
     tokens
         .iter()
-        .filter(|(token, _)| contains_word(comment, token))
+        // A token followed by another word character (`LCOV_EXCL_LINES`) is a near-miss,
+        // reported before markers are looked for ([`near_miss`]).
+        .filter(|(token, _)| comment.contains(token))
         .map(|(_, action)| (family, *action, None))
         .collect()
-}
-
-/// True when `token` occurs in `text` not followed by another word character.
-fn contains_word(text: &str, token: &str) -> bool {
-    text.match_indices(token).any(|(at, _)| {
-        let after = text.get(at + token.len()..).and_then(|t| t.chars().next());
-        !after.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-')
-    })
 }
 
 /// The `covgate:ignore[-next|-start|-end]` markers of a comment, each with its reason (the text
@@ -385,12 +379,13 @@ fn covgate_markers(comment: &str) -> Vec<(Family, Action, Option<&str>)> {
     comment
         .split("covgate:ignore")
         .skip(1)
-        .filter_map(covgate_marker)
+        .map(covgate_marker)
         .collect()
 }
 
-/// One marker, from the text right after `covgate:ignore`.
-fn covgate_marker(rest: &str) -> Option<(Family, Action, Option<&str>)> {
+/// One marker, from the text right after `covgate:ignore` (which ends there, or after its
+/// `-next`, `-start` or `-end`: any other word is a near-miss, reported first).
+fn covgate_marker(rest: &str) -> (Family, Action, Option<&str>) {
     let (action, rest) = if let Some(r) = rest.strip_prefix("-next") {
         (Action::NextLine, r)
     } else if let Some(r) = rest.strip_prefix("-start") {
@@ -400,13 +395,10 @@ fn covgate_marker(rest: &str) -> Option<(Family, Action, Option<&str>)> {
     } else {
         (Action::Line, rest)
     };
-    if rest.starts_with(|c: char| c.is_alphanumeric() || c == '-' || c == '_') {
-        return None;
-    }
     let reason = rest
         .split_once("--")
         .map(|(_, r)| r.trim_end_matches("*/").trim_end_matches("//"));
-    Some((Family::Covgate, action, reason))
+    (Family::Covgate, action, reason)
 }
 
 /// The comment text of a source file, as (1-based line, text of the comment on that line)

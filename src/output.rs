@@ -61,9 +61,9 @@ pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> 
             )
         }
     };
-    stdout.write_all(commands.as_bytes()).map_err(to_stdout)?;
     stdout
-        .write_all(command_safe(&text).as_bytes())
+        .write_all(commands.as_bytes())
+        .and_then(|()| stdout.write_all(command_safe(&text).as_bytes()))
         .map_err(to_stdout)?;
     if let Some(path) = &opts.output_json {
         write_json(path, outcome)?;
