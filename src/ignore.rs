@@ -347,7 +347,7 @@ fn token_near_miss(comment: &str, family: Family, tokens: &[(&str, Action)]) -> 
         .map(|written| {
             let names: Vec<&str> = tokens.iter().map(|(token, _)| *token).collect();
             format!(
-                "`{written}` is not a {} marker covgate reads: write {}",
+                "`{written}` is not a marker of the {} family that covgate reads: write {}",
                 family.name(),
                 names.join(", ")
             )
@@ -917,11 +917,11 @@ mod tests {
         );
         assert_eq!(
             err("// LCOV_EXCL_LIEN\n", ALL),
-            "a.rs:1: `LCOV_EXCL_LIEN` is not a lcov marker covgate reads: write LCOV_EXCL_BR_LINE, \
+            "a.rs:1: `LCOV_EXCL_LIEN` is not a marker of the lcov family that covgate reads: write LCOV_EXCL_BR_LINE, \
              LCOV_EXCL_LINE, LCOV_EXCL_START, LCOV_EXCL_STOP"
         );
         assert!(err("// ok LCOV_EXCL_LINE, grcov-excl-lines\n", ALL)
-            .starts_with("a.rs:1: `grcov-excl-lines` is not a grcov marker"));
+            .starts_with("a.rs:1: `grcov-excl-lines` is not a marker of the grcov family"));
         // Prose, other words and disabled families are no near-misses.
         let fine =
             "// covgate ignores this; covgate:x; covgate: ign; covgate:ignore-next -- ok\nx();\n\

@@ -350,7 +350,7 @@ fn channels_and_near_misses() -> Vec<Row> {
             sb.write("t.info", TRACEFILE);
             args(&["check", "t.info"])
         }),
-        row("a misspelt lcov marker", 2, "src/lib.rs:1: `LCOV_EXCL_LIEN` is not a lcov marker covgate reads", |sb| {
+        row("a misspelt lcov marker", 2, "src/lib.rs:1: `LCOV_EXCL_LIEN` is not a marker of the lcov family that covgate reads", |sb| {
             sb.policy("[measure]\nmetrics = [\"lines\"]\n[inline]\nmarkers = [\"covgate\", \"lcov\"]\n");
             sb.write("src/lib.rs", "pub fn f() {} // LCOV_EXCL_LIEN\n");
             sb.write("t.info", TRACEFILE);
