@@ -436,6 +436,44 @@ fn channels_and_near_misses() -> Vec<Row> {
     rows
 }
 
+/// The step summary and `--output-markdown` get the Markdown channel's escaping: no bare URL,
+/// `www.`, e-mail address or HTML tag of a report's names reaches a pull-request comment.
+#[test]
+fn hostile_names_in_the_step_summary_and_the_markdown_file_are_escaped() {
+    let sb = sandbox();
+    sb.policy("[measure]\nmetrics = [\"functions\"]\n");
+    sb.write(
+        "t.info",
+        "SF:src/lib.rs\nFN:1,https://evil.example/x\nFN:1,www.evil.example\nFN:1,a@evil.example\n\
+         FN:1,<img src=x onerror=alert(1)>\nDA:1,1\nend_of_record\n",
+    );
+    let run = sb.run(&[
+        "check",
+        "t.info",
+        "--format",
+        "github",
+        "--summary-file",
+        "summary.md",
+        "--output-markdown",
+        "out.md",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    for file in ["summary.md", "out.md"] {
+        let md = std::fs::read_to_string(sb.path().join(file)).expect("markdown");
+        assert!(
+            md.contains(
+                "- functions: \\<img src=x onerror=alert(1)\\> (line 1), a`@`evil.example (line 1), \
+                 https\\://evil.example/x (line 1), www\\.evil.example (line 1)\n"
+            ),
+            "{file}:\n{md}"
+        );
+        let unescaped = md.replace("\\<", "");
+        for raw in ["https://evil", "www.evil", "a@evil", "<img"] {
+            assert!(!unescaped.contains(raw), "{file} holds {raw}:\n{md}");
+        }
+    }
+}
+
 /// Two checks writing `--output-json` (and `--output-markdown`) to the same paths at once
 /// leave one whole file of one of them, never a mixture: each output is written to a
 /// temporary file and renamed into place.
