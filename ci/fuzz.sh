@@ -6,7 +6,7 @@
 # reported and saved there as slow-unit-*, without failing: libFuzzer's clock is wall-clock time,
 # and on a shared VM a process can stall for 10 s (seen on ordinary 1 ms inputs; fuzz/RESULTS.md).
 #
-# Usage: ci/fuzz.sh [SECONDS] [TARGET]...      (targets: llvm_json lcov policy ignore_scan)
+# Usage: ci/fuzz.sh [SECONDS] [TARGET]...      (targets: llvm_json lcov policy ignore_scan channels)
 #   ci/fuzz.sh 15          # the short run: 15 s per target, about a minute in all
 #   ci/fuzz.sh 3600 lcov   # one target for an hour
 # Environment: FUZZ_ARGS adds libFuzzer flags (e.g. FUZZ_ARGS=-fork=4 for four processes).
@@ -21,13 +21,14 @@ shift || true
 if [ "$#" -gt 0 ]; then
     targets=("$@")
 else
-    targets=(llvm_json lcov policy ignore_scan)
+    targets=(llvm_json lcov policy ignore_scan channels)
 fi
 
 # Largest input per target: big enough for a few records of each kind, small enough to run fast.
 max_len() {
     case "$1" in
         llvm_json | ignore_scan) echo 8192 ;;
+        channels) echo 1024 ;;
         *) echo 4096 ;;
     esac
 }

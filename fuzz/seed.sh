@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 corpus=fuzz/corpus
-mkdir -p "$corpus"/{llvm_json,lcov,policy,ignore_scan}
+mkdir -p "$corpus"/{llvm_json,lcov,policy,ignore_scan,channels}
 
 # Copies each file to DIR under a name made from its path, so fixtures with one name don't clash.
 seed() {
@@ -54,6 +54,10 @@ for file in "${sources[@]}"; do
     esac
     { printf "$flag"; cat "$file"; } >"$corpus/ignore_scan/$(echo "$file" | tr '/' '_')"
 done
+
+# The channels target splits its input at 0xFF bytes into names: one seed of hostile names.
+printf 'https://evil.example/x\377www.evil.example\377v\n::error::x\377##[error]y\377a@b.co\377<img src=x>\377  ::warning::z\r::x\377a|b_c*d`e\377\033[1m\377' \
+    >"$corpus/channels/hostile_names"
 
 for dir in "$corpus"/*/; do
     echo "$(ls "$dir" | wc -l) seeds in $dir"

@@ -14,7 +14,7 @@ use crate::comment::CommentOptions;
 use crate::output::{self, OutputOptions};
 use crate::platform::PlatformOptions;
 use crate::render::table::TableOptions;
-use crate::render::{printable, Show};
+use crate::render::{error_text, log_line, log_text, Show};
 use crate::roster::command::{self, Mode};
 
 /// Runs the program on its command line (`args`, the program name first) and returns the exit
@@ -51,7 +51,7 @@ fn comment(args: &CommentArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(err) => {
-            eprintln!("covgate: error: {}", printable(&err.to_string(), true));
+            eprintln!("covgate: error: {}", error_text(&err));
             ExitCode::from(2)
         }
     }
@@ -78,12 +78,12 @@ fn roster(args: &RosterArgs) -> ExitCode {
     };
     match command::run(&opts, &mode) {
         Ok(printed) => {
-            print!("{}", printable(&printed.stdout, true));
-            eprint!("{}", printable(&printed.stderr, true));
+            print!("{}", log_text(&printed.stdout));
+            eprint!("{}", log_text(&printed.stderr));
             ExitCode::from(printed.code)
         }
         Err(err) => {
-            eprintln!("covgate: error: {}", printable(&err.to_string(), true));
+            eprintln!("covgate: error: {}", error_text(&err));
             ExitCode::from(2)
         }
     }
@@ -91,7 +91,7 @@ fn roster(args: &RosterArgs) -> ExitCode {
 
 fn check(args: &CheckArgs) -> ExitCode {
     if let Some(message) = args.usage_error() {
-        eprintln!("covgate: error: {message}");
+        eprintln!("covgate: error: {}", log_line(&message));
         return ExitCode::from(2);
     }
     let opts = CheckOptions {
@@ -111,7 +111,7 @@ fn check(args: &CheckArgs) -> ExitCode {
     match check::run(&opts) {
         Ok(outcome) => {
             for warning in &outcome.facts.warnings {
-                eprintln!("covgate: warning: {}", printable(warning, true));
+                eprintln!("covgate: warning: {}", log_line(warning));
             }
             let outputs = OutputOptions {
                 format: args.format,
@@ -136,7 +136,7 @@ fn check(args: &CheckArgs) -> ExitCode {
                 link_base: args.link_base.clone(),
             };
             if let Err(err) = output::emit(&outcome, &outputs, &mut std::io::stdout()) {
-                eprintln!("covgate: error: {}", printable(&err.to_string(), true));
+                eprintln!("covgate: error: {}", error_text(&err));
                 return ExitCode::from(2);
             }
             let passed = outcome.verdict.passed();
@@ -145,7 +145,7 @@ fn check(args: &CheckArgs) -> ExitCode {
             ExitCode::from(if passed { 0 } else { 1 })
         }
         Err(err) => {
-            eprintln!("covgate: error: {}", printable(&err.to_string(), true));
+            eprintln!("covgate: error: {}", error_text(&err));
             ExitCode::from(2)
         }
     }

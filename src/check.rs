@@ -125,7 +125,12 @@ impl Setup {
     /// Verifies the `[[suite]]` roster in the cargo workspace at the root (see
     /// [`roster::verify`]).
     pub fn roster(&self) -> Result<Roster> {
-        roster::verify(&self.policy.suites, &self.suite_activations, &self.root)
+        roster::verify(
+            &self.policy.suites,
+            &self.suite_activations,
+            &self.root,
+            &self.platform.features(),
+        )
     }
 }
 

@@ -14,7 +14,9 @@
 //! lifetimes), C-like languages (`//`, `/* */`, strings, chars) and `#`-comment languages.
 //! A covgate marker needs a reason after ` -- ` when `require-reason` is on (the default).
 //! A range start without its end, an end without a start, or a start inside an open range of the
-//! same family is an error naming the file and line.
+//! same family is an error naming the file and line, as is a near-miss of a marker of an enabled
+//! family (`covgate: ignore`, `covgate:ignore-nxt`, `LCOV_EXCL_LIEN`, `grcov-excl-lines`), which
+//! would otherwise be neither honoured nor reported.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -129,6 +131,9 @@ pub fn scan(
 ) -> Result<Ignores> {
     let mut state = ScanState::default();
     for (line, comment) in comments(text, lang) {
+        if let Some(problem) = near_miss(comment, families) {
+            return Err(Error::at(file, u64::from(line), None, problem));
+        }
         for (family, action, reason) in markers_in(comment, families) {
             if family == Family::Covgate && require_reason && action != Action::End {
                 check_reason(file, line, reason)?;
@@ -215,10 +220,10 @@ impl ScanState {
     }
 }
 
-/// The text every marker of `family` starts with.
+/// The text every marker of `family`, and every near-miss of one, starts with.
 fn family_token(family: Family) -> &'static str {
     match family {
-        Family::Covgate => "covgate:ignore",
+        Family::Covgate => "covgate",
         Family::Lcov => "LCOV_EXCL_",
         Family::Grcov => "grcov-excl-",
     }
@@ -260,29 +265,102 @@ fn markers_in<'a>(comment: &'a str, families: &[Family]) -> Vec<(Family, Action,
     for family in families {
         match family {
             Family::Covgate => found.extend(covgate_markers(comment)),
-            Family::Lcov => found.extend(token_markers(
-                comment,
-                Family::Lcov,
-                &[
-                    ("LCOV_EXCL_BR_LINE", Action::BranchLine),
-                    ("LCOV_EXCL_LINE", Action::Line),
-                    ("LCOV_EXCL_START", Action::Start),
-                    ("LCOV_EXCL_STOP", Action::End),
-                ],
-            )),
-            Family::Grcov => found.extend(token_markers(
-                comment,
-                Family::Grcov,
-                &[
-                    ("grcov-excl-br-line", Action::BranchLine),
-                    ("grcov-excl-line", Action::Line),
-                    ("grcov-excl-start", Action::Start),
-                    ("grcov-excl-stop", Action::End),
-                ],
-            )),
+            Family::Lcov => found.extend(token_markers(comment, Family::Lcov, &LCOV_TOKENS)),
+            Family::Grcov => found.extend(token_markers(comment, Family::Grcov, &GRCOV_TOKENS)),
         }
     }
     found
+}
+
+/// lcov's markers that covgate reads.
+const LCOV_TOKENS: [(&str, Action); 4] = [
+    ("LCOV_EXCL_BR_LINE", Action::BranchLine),
+    ("LCOV_EXCL_LINE", Action::Line),
+    ("LCOV_EXCL_START", Action::Start),
+    ("LCOV_EXCL_STOP", Action::End),
+];
+
+/// grcov's markers that covgate reads.
+const GRCOV_TOKENS: [(&str, Action); 4] = [
+    ("grcov-excl-br-line", Action::BranchLine),
+    ("grcov-excl-line", Action::Line),
+    ("grcov-excl-start", Action::Start),
+    ("grcov-excl-stop", Action::End),
+];
+
+/// covgate's markers, as written before their reason.
+const COVGATE_MARKERS: [&str; 4] = [
+    "covgate:ignore",
+    "covgate:ignore-next",
+    "covgate:ignore-start",
+    "covgate:ignore-end",
+];
+
+/// The first near-miss of a marker of `families` in `comment`, as an error message: text that
+/// starts like a marker but is none (`covgate: ignore`, `covgate:ignore-nxt`, `LCOV_EXCL_LIEN`).
+fn near_miss(comment: &str, families: &[Family]) -> Option<String> {
+    families.iter().find_map(|family| match family {
+        Family::Covgate => covgate_near_miss(comment),
+        Family::Lcov => token_near_miss(comment, Family::Lcov, &LCOV_TOKENS),
+        Family::Grcov => token_near_miss(comment, Family::Grcov, &GRCOV_TOKENS),
+    })
+}
+
+/// A `covgate:`-then-`ignore…` word (spaces around the colon, any case) that is not one of
+/// [`COVGATE_MARKERS`].
+fn covgate_near_miss(comment: &str) -> Option<String> {
+    comment.match_indices("covgate").find_map(|(at, _)| {
+        let written = marker_like(comment.get(at..).unwrap_or_default())?;
+        (!COVGATE_MARKERS.contains(&written)).then(|| {
+            format!(
+                "`{written}` is not a covgate marker: write `covgate:ignore`, \
+                 `covgate:ignore-next`, `covgate:ignore-start` or `covgate:ignore-end` (no space, \
+                 lower case), then ` -- reason`"
+            )
+        })
+    })
+}
+
+/// `from` (text starting with `covgate`) up to the end of the word after `covgate:`, when that
+/// word starts with `ignore` in any case (spaces around the colon allowed): `covgate: ignore`,
+/// `covgate:ignore-nxt`; `None` when it does not look like a marker (`covgate ignores this`).
+fn marker_like(from: &str) -> Option<&str> {
+    let rest = from.get("covgate".len()..).unwrap_or_default().trim_start();
+    let word = rest.strip_prefix(':')?.trim_start();
+    if !word
+        .get(..6)
+        .unwrap_or_default()
+        .eq_ignore_ascii_case("ignore")
+    {
+        return None;
+    }
+    let end = word.find(|c: char| !is_word(c)).unwrap_or(word.len());
+    from.get(..from.len() - word.len() + end)
+}
+
+/// A word starting with the family's prefix (`LCOV_EXCL_`, `grcov-excl-`) that is none of its
+/// `tokens`.
+fn token_near_miss(comment: &str, family: Family, tokens: &[(&str, Action)]) -> Option<String> {
+    comment
+        .match_indices(family_token(family))
+        .find_map(|(at, _)| {
+            let from = comment.get(at..).unwrap_or_default();
+            let written = from.get(..from.find(|c: char| !is_word(c)).unwrap_or(from.len()));
+            written.filter(|w| !tokens.iter().any(|(token, _)| token == w))
+        })
+        .map(|written| {
+            let names: Vec<&str> = tokens.iter().map(|(token, _)| *token).collect();
+            format!(
+                "`{written}` is not a marker of the {} family that covgate reads: write {}",
+                family.name(),
+                names.join(", ")
+            )
+        })
+}
+
+/// A character that continues a marker's word.
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '-' || c == '_'
 }
 
 fn token_markers<'a>(
@@ -292,17 +370,11 @@ fn token_markers<'a>(
 ) -> Vec<(Family, Action, Option<&'a str>)> {
     tokens
         .iter()
-        .filter(|(token, _)| contains_word(comment, token))
+        // A token followed by another word character (`LCOV_EXCL_LINES`) is a near-miss,
+        // reported before markers are looked for ([`near_miss`]).
+        .filter(|(token, _)| comment.contains(token))
         .map(|(_, action)| (family, *action, None))
         .collect()
-}
-
-/// True when `token` occurs in `text` not followed by another word character.
-fn contains_word(text: &str, token: &str) -> bool {
-    text.match_indices(token).any(|(at, _)| {
-        let after = text.get(at + token.len()..).and_then(|t| t.chars().next());
-        !after.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-')
-    })
 }
 
 /// The `covgate:ignore[-next|-start|-end]` markers of a comment, each with its reason (the text
@@ -311,12 +383,13 @@ fn covgate_markers(comment: &str) -> Vec<(Family, Action, Option<&str>)> {
     comment
         .split("covgate:ignore")
         .skip(1)
-        .filter_map(covgate_marker)
+        .map(covgate_marker)
         .collect()
 }
 
-/// One marker, from the text right after `covgate:ignore`.
-fn covgate_marker(rest: &str) -> Option<(Family, Action, Option<&str>)> {
+/// One marker, from the text right after `covgate:ignore` (which ends there, or after its
+/// `-next`, `-start` or `-end`: any other word is a near-miss, reported first).
+fn covgate_marker(rest: &str) -> (Family, Action, Option<&str>) {
     let (action, rest) = if let Some(r) = rest.strip_prefix("-next") {
         (Action::NextLine, r)
     } else if let Some(r) = rest.strip_prefix("-start") {
@@ -326,13 +399,10 @@ fn covgate_marker(rest: &str) -> Option<(Family, Action, Option<&str>)> {
     } else {
         (Action::Line, rest)
     };
-    if rest.starts_with(|c: char| c.is_alphanumeric() || c == '-' || c == '_') {
-        return None;
-    }
     let reason = rest
         .split_once("--")
         .map(|(_, r)| r.trim_end_matches("*/").trim_end_matches("//"));
-    Some((Family::Covgate, action, reason))
+    (Family::Covgate, action, reason)
 }
 
 /// The comment text of a source file, as (1-based line, text of the comment on that line)
@@ -880,9 +950,63 @@ mod tests {
 
     #[test]
     fn words_must_end_where_the_marker_ends() {
-        let text = "// covgate:ignored -- x\n// LCOV_EXCL_LINES\n// LCOV_EXCL_LINE_X\n\
-                    // grcov-excl-line-more\n// covgate:ignore_x -- y\n// covgate:ignore-foo -- z\n";
-        assert!(lines(text, Lang::Rust).is_empty());
+        for (text, written) in [
+            ("// covgate:ignored -- x", "covgate:ignored"),
+            ("// LCOV_EXCL_LINES", "LCOV_EXCL_LINES"),
+            ("// LCOV_EXCL_LINE_X", "LCOV_EXCL_LINE_X"),
+            ("// grcov-excl-line-more", "grcov-excl-line-more"),
+            ("// covgate:ignore_x -- y", "covgate:ignore_x"),
+            ("// covgate:ignore-foo -- z", "covgate:ignore-foo"),
+        ] {
+            let text = format!("fn f() {{}}\n{text}\n");
+            let err = scan("a.rs", &text, Lang::Rust, ALL, true).unwrap_err();
+            assert!(
+                err.message()
+                    .starts_with(&format!("a.rs:2: `{written}` is not a")),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn near_misses_of_markers_are_errors() {
+        let err = |text: &str, families: &[Family]| {
+            scan("a.rs", text, Lang::Rust, families, true)
+                .map(|_| ())
+                .unwrap_err()
+                .message()
+        };
+        assert_eq!(
+            err("x();\nx(); // covgate: ignore -- why\n", ALL),
+            "a.rs:2: `covgate: ignore` is not a covgate marker: write `covgate:ignore`, \
+             `covgate:ignore-next`, `covgate:ignore-start` or `covgate:ignore-end` (no space, \
+             lower case), then ` -- reason`"
+        );
+        assert!(err("// covgate:ignore-nxt -- why\n", ALL)
+            .starts_with("a.rs:1: `covgate:ignore-nxt` is not"));
+        assert!(
+            err("/* covgate : IGNORE */\n", ALL).starts_with("a.rs:1: `covgate : IGNORE` is not")
+        );
+        assert_eq!(
+            err("// LCOV_EXCL_LIEN\n", ALL),
+            "a.rs:1: `LCOV_EXCL_LIEN` is not a marker of the lcov family that covgate reads: write LCOV_EXCL_BR_LINE, \
+             LCOV_EXCL_LINE, LCOV_EXCL_START, LCOV_EXCL_STOP"
+        );
+        assert!(err("// ok LCOV_EXCL_LINE, grcov-excl-lines\n", ALL)
+            .starts_with("a.rs:1: `grcov-excl-lines` is not a marker of the grcov family"));
+        // Prose, other words and disabled families are no near-misses.
+        let fine =
+            "// covgate ignores this; covgate:x; covgate: ign; covgate:ignore-next -- ok\nx();\n\
+                    // covgate: ignore, LCOV_EXCL_LIEN -- lcov and covgate are off\n";
+        assert!(scan("a.rs", fine, Lang::Rust, &[Family::Grcov], true).is_ok());
+        assert_eq!(
+            lines(
+                "// covgate ignores this; covgate:x; covgate: ign\n",
+                Lang::Rust
+            ),
+            Vec::<u32>::new()
+        );
+        assert!(mentions_markers(b"covgate: ignore", &[Family::Covgate]));
     }
 
     #[test]

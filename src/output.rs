@@ -8,7 +8,7 @@ use crate::check::Outcome;
 use crate::cli::Format;
 use crate::error::{Error, Result};
 use crate::render::table::TableOptions;
-use crate::render::{github, json, markdown, table};
+use crate::render::{command_safe, github, json, markdown, table};
 
 /// Where and how a check's result is written.
 #[derive(Debug, Clone, Default)]
@@ -40,23 +40,37 @@ pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> 
     let (facts, verdict, metrics) = (&outcome.facts, &outcome.verdict, &outcome.metrics);
     let to_stdout =
         |e: std::io::Error| Error::new(format!("cannot write the result to stdout: {e}"));
-    let text = match opts.format {
-        Format::Table => table::render(facts, verdict, metrics, &opts.table),
+    // `commands`: covgate's own workflow commands (`--format github`), escaped as they are made;
+    // `text`: everything else, which passes the line rule of the CI log as it is written.
+    let (commands, text) = match opts.format {
+        Format::Table => (
+            String::new(),
+            table::render(facts, verdict, metrics, &opts.table),
+        ),
         Format::Json => {
             // Written as it is serialised: a failing workspace's JSON can be hundreds of MB.
-            json::write(facts, verdict, stdout).map_err(to_stdout)?;
-            String::new()
+            json::write(facts, verdict, &mut JsonForLog::new(stdout)).map_err(to_stdout)?;
+            (String::new(), String::new())
         }
-        Format::Markdown => markdown::render(facts, verdict, metrics, opts.link_base.as_deref()),
+        Format::Markdown => (
+            String::new(),
+            markdown::render(facts, verdict, metrics, opts.link_base.as_deref()),
+        ),
         Format::Github => {
             let summary = markdown::render(facts, verdict, metrics, opts.link_base.as_deref());
             if let Some(path) = &opts.summary_file {
                 append(path, &summary)?;
             }
-            github::render(facts, verdict) + &table::render(facts, verdict, metrics, &opts.table)
+            (
+                github::render(facts, verdict),
+                table::render(facts, verdict, metrics, &opts.table),
+            )
         }
     };
-    stdout.write_all(text.as_bytes()).map_err(to_stdout)?;
+    stdout
+        .write_all(commands.as_bytes())
+        .and_then(|()| stdout.write_all(command_safe(&text).as_bytes()))
+        .map_err(to_stdout)?;
     if let Some(path) = &opts.output_json {
         write_json(path, outcome)?;
     }
@@ -69,14 +83,83 @@ pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> 
     Ok(())
 }
 
+/// The line rule of the CI log ([`crate::render::command_safe`]) for JSON on stdout, as it
+/// streams: every `[` right after `##` is written as `\u005b`, JSON's escape of the same
+/// character, so no line holds the runner's `##[` and the document still reads the same. A `[`
+/// of JSON's own never follows `#`, which can only be inside a string.
+pub struct JsonForLog<'a> {
+    out: &'a mut dyn Write,
+    /// How many `#` the bytes written so far end with.
+    hashes: usize,
+}
+
+impl<'a> JsonForLog<'a> {
+    /// A writer to `out`.
+    pub fn new(out: &'a mut dyn Write) -> JsonForLog<'a> {
+        JsonForLog { out, hashes: 0 }
+    }
+}
+
+impl Write for JsonForLog<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut escaped = Vec::new();
+        let mut start = 0;
+        for (at, &byte) in buf.iter().enumerate() {
+            if byte == b'[' && self.hashes >= 2 {
+                escaped.extend_from_slice(buf.get(start..at).unwrap_or_default());
+                escaped.extend_from_slice(b"\\u005b");
+                start = at + 1;
+            }
+            self.hashes = if byte == b'#' { self.hashes + 1 } else { 0 };
+        }
+        let bytes = if start == 0 {
+            buf
+        } else {
+            escaped.extend_from_slice(buf.get(start..).unwrap_or_default());
+            &escaped
+        };
+        self.out.write_all(bytes).map(|()| buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
 fn write(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text)
-        .map_err(|e| Error::new(format!("{}: cannot write the result: {e}", path.display())))
+    write_atomically(path, &mut |file| file.write_all(text.as_bytes()))
 }
 
 fn write_json(path: &Path, outcome: &Outcome) -> Result<()> {
-    std::fs::File::create(path)
-        .and_then(|mut file| json::write(&outcome.facts, &outcome.verdict, &mut file))
+    write_atomically(path, &mut |file| {
+        json::write(&outcome.facts, &outcome.verdict, file)
+    })
+}
+
+/// Writes the file at `path` whole or not at all: `fill` writes a temporary file in the same
+/// folder, which is then renamed over `path`. A reader, or another covgate writing the same
+/// path at the same time, sees one complete file, never a mixture or a cut one; on an error the
+/// temporary file is removed. The file is made as [`std::fs::File::create`] makes one
+/// (permissions `0o666` less the umask on Unix), not private as temporary files are.
+pub fn write_atomically(
+    path: &Path,
+    fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".covgate-").suffix(".tmp");
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    builder
+        .tempfile_in(folder)
+        .and_then(|mut file| {
+            fill(file.as_file_mut())?;
+            file.persist(path).map_err(|e| e.error)
+        })
+        .map(drop)
         .map_err(|e| Error::new(format!("{}: cannot write the result: {e}", path.display())))
 }
 
@@ -98,6 +181,66 @@ fn append(path: &Path, text: &str) -> Result<()> {
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn outputs_are_written_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let out = dir.path().join("out.md");
+        std::fs::write(&out, "old").expect("old");
+        write(&out, "new\n").expect("write");
+        assert_eq!(std::fs::read_to_string(&out).expect("read"), "new\n");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&out).expect("meta").permissions().mode();
+            assert_ne!(
+                mode & 0o044,
+                0,
+                "readable by others, as File::create makes it: {mode:o}"
+            );
+        }
+        // A write that fails half-way leaves the old file and no temporary file.
+        let err = write_atomically(&out, &mut |file| {
+            file.write_all(b"half")?;
+            Err(std::io::Error::other("disk full"))
+        })
+        .unwrap_err();
+        assert_eq!(
+            err.message(),
+            format!("{}: cannot write the result: disk full", out.display())
+        );
+        assert_eq!(std::fs::read_to_string(&out).expect("read"), "new\n");
+        // A folder in the way, and a folder that does not exist.
+        let err = write(dir.path(), "x").unwrap_err();
+        assert!(err.message().contains("cannot write the result"), "{err}");
+        let err = write(&dir.path().join("gone/out.md"), "x").unwrap_err();
+        assert!(
+            err.message()
+                .contains("gone/out.md: cannot write the result"),
+            "{err}"
+        );
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("list")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        assert_eq!(names, ["out.md"]);
+        // An empty path: the temporary file is made in the current folder, the rename fails.
+        assert!(write(Path::new(""), "x").is_err());
+    }
+
+    #[test]
+    fn json_on_stdout_holds_no_old_style_command() {
+        let mut out = Vec::new();
+        let mut json = JsonForLog::new(&mut out);
+        json.write_all(b"[\"a##[error]b #[c ##").expect("write");
+        json.write_all(b"#[d\"]").expect("write");
+        json.write_all(b"\n").expect("write");
+        json.flush().expect("flush");
+        let text = String::from_utf8(out).expect("utf-8");
+        assert_eq!(text, "[\"a##\\u005berror]b #[c ###\\u005bd\"]\n");
+        let value: serde_json::Value = serde_json::from_str(&text).expect("still JSON");
+        assert_eq!(value[0], "a##[error]b #[c ###[d");
+    }
 
     #[test]
     fn colour_needs_a_terminal_and_no_no_color() {

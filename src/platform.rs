@@ -77,11 +77,46 @@ impl Cfg {
                 rustc_version()
             ));
         }
+        // A misspelt value inside `not()` makes the whole always hold, inside `any()` it is
+        // dead: each target predicate must be able to hold by itself, as a bare one must.
+        if let Some(leaf) = leaves(text)
+            .into_iter()
+            .find(|leaf| Expression::parse(leaf).is_ok_and(|e| !can_hold(&e)))
+        {
+            return Err(format!(
+                "`{leaf}` in the condition `{text}` holds on no known target ({} built-in \
+                 targets of rustc {}): a misspelt value? fix it or remove the entry",
+                ALL_BUILTINS.len(),
+                rustc_version()
+            ));
+        }
         Ok(Cfg {
             text: text.to_string(),
             expr,
         })
     }
+}
+
+/// The predicates of a condition as written (`target_os = "linux"`, `unix`, `cfg`-less), without
+/// the functions around them: the text split at `(`, `)` and `,` outside quotes, keeping what
+/// comes before a `)`, a `,` or the end (what comes before a `(` names a function).
+fn leaves(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut start, mut quoted) = (0, false);
+    for (at, c) in text.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '(' if !quoted => start = at + 1,
+            ')' | ',' if !quoted => {
+                out.push(text.get(start..at).unwrap_or_default().trim());
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(text.get(start..).unwrap_or_default().trim());
+    out.retain(|leaf| !leaf.is_empty());
+    out
 }
 
 /// A program named by a `when-missing`, and where PATH has it.
@@ -178,6 +213,15 @@ impl Platform {
             free,
             programs,
         })
+    }
+
+    /// The feature names given with `--features`, sorted.
+    pub fn features(&self) -> Vec<&str> {
+        self.free
+            .iter()
+            .filter(|(key, _)| key == "feature")
+            .filter_map(|(_, value)| value.as_deref())
+            .collect()
     }
 
     /// True when the triple is in cfg-expr's list, so its cfg values are known.
@@ -472,6 +516,16 @@ mod tests {
     }
 
     #[test]
+    fn the_features_given() {
+        let platform = platform(
+            "x86_64-unknown-linux-gnu",
+            &["foo", "k=\"v\""],
+            &["b,a", "c"],
+        );
+        assert_eq!(platform.features(), ["a", "b", "c"]);
+    }
+
+    #[test]
     fn features_and_custom_cfgs_hold_only_when_given() {
         assert!(!on(LINUX, "cfg(feature = \"extra\")", &[], &[]));
         assert!(on(LINUX, "cfg(feature = \"extra\")", &[], &["extra"]));
@@ -531,6 +585,31 @@ mod tests {
         ] {
             assert_eq!(Cfg::parse(possible).expect(possible).text, possible);
         }
+        // A misspelt value inside not(), any() or all() is refused as a bare one is.
+        for (text, leaf) in [
+            ("cfg(not(target_os = \"windos\"))", "target_os = \"windos\""),
+            (
+                "cfg(any(unix, target_arch = \"x86-64\"))",
+                "target_arch = \"x86-64\"",
+            ),
+            (
+                "all(feature = \"a(b,c)\", not(target_env = \"gnux\"))",
+                "target_env = \"gnux\"",
+            ),
+        ] {
+            let err = Cfg::parse(text).unwrap_err();
+            assert!(
+                err.starts_with(&format!(
+                    "`{leaf}` in the condition `{text}` holds on no known target ("
+                )),
+                "{err}"
+            );
+        }
+        assert_eq!(
+            leaves("cfg(all(unix, feature = \"a(b,c)\", not(windows)))"),
+            ["unix", "feature = \"a(b,c)\"", "windows"]
+        );
+        assert_eq!(leaves("unix"), ["unix"]);
         // Too many free cfgs to try every combination: assumed to be able to hold.
         let many: Vec<String> = (0..=MAX_FREE)
             .map(|i| format!("feature = \"f{i}\""))

@@ -256,21 +256,23 @@ fn check_globs(scope: &Scope, policy: &Policy, active: &[usize]) -> Result<()> {
         .collect();
     let mut problems = Vec::new();
     if !dead.is_empty() {
-        problems.push(format!(
-            "dead `include` globs match no file, on disk or in the report(s); fix or remove them:\n{}",
-            dead.join("\n")
-        ));
+        problems.push(
+            "dead `include` globs match no file, on disk or in the report(s); fix or remove them:"
+                .to_string(),
+        );
+        problems.extend(dead);
     }
     if !stale.is_empty() {
-        problems.push(format!(
-            "stale [[exclude]] entries match no in-scope file; remove them or fix their globs:\n{}",
-            stale.join("\n")
-        ));
+        problems.push(
+            "stale [[exclude]] entries match no in-scope file; remove them or fix their globs:"
+                .to_string(),
+        );
+        problems.extend(stale);
     }
     if problems.is_empty() {
         return Ok(());
     }
-    Err(Error::new(problems.join("\n")))
+    Err(Error::lines(problems))
 }
 
 /// The class of a file on disk that no report names: no code only for a Rust source of at most

@@ -370,6 +370,7 @@ fn rows() -> Vec<Row> {
             ..lcov("a report path of 10 MiB", format!("SF:src/{}.rs\nDA:1,0\nend_of_record\n{TRACEFILE}", "a/".repeat(5 << 20)), 1, "│ src/a/a/a/a/a/a/a/a/a/")
         },
     ];
+    rows.extend(channels_and_near_misses());
     #[cfg(unix)]
     rows.extend(special_file_rows());
     #[cfg(unix)]
@@ -564,6 +565,242 @@ fn a_report_from_process_substitution_is_read_once() {
     }
 }
 
+// issue 18: channels and near-misses
+/// Hostile names that must not steer CI (each printed escaped, on its own line and without a
+/// workflow command or link; `steers_ci` checks every row for that), and near-misses of
+/// markers, features and cfg values (errors naming file and line).
+fn channels_and_near_misses() -> Vec<Row> {
+    const WHY_ESCAPED: &str = "the hostile name is printed escaped (no line, workflow command or \
+                               link of its own); the file fails as any uncovered file does";
+    let mut rows = vec![
+        json("a version that only starts like a known one", edit("\"2.0.1\"", "\"2.0.1\\n::error::pwned\""), 2, "t.json:1:69: unsupported llvm-cov JSON export version \"2.0.1\\u{a}::error::pwned\""),
+        json("a version with a space after it", edit("\"2.0.1\"", "\"2.0.1 \""), 2, "unsupported llvm-cov JSON export version \"2.0.1 \""),
+        json("a type holding a line break", edit("llvm.coverage.json.export", "x\\n::error::pwned ##[error]y"), 2, "`type` is \"x\\u{a}::error::pwned ##\\u{5b}error]y\""),
+        policy("an unknown metric holding a line break", "[measure]\nmetrics = [\"lines\\n::error::pwned\"]\n", 2, "coverage-policy.toml:2:12: unknown metric `lines\\u{a}::error::pwned`"),
+        Row {
+            why: "a program that is not on PATH activates its exclusion, as for any name; the \
+                  name is printed escaped in the facts, on its line (the check fails: with the \
+                  only file excluded, nothing is measured)",
+            ..policy("a when-missing program holding a line break", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/lib.rs\"\nreason = \"r\"\nwhen-missing = [\"nope\\n::error::pwned\"]\n", 1, "programs on PATH: nope\\u{a}::error::pwned not found")
+        },
+        Row {
+            why: WHY_ESCAPED,
+            ..row("Markdown: bare URLs and an e-mail address in function names", 1, "functions: a`@`evil.example (line 1), https\\://evil.example/x (line 1), www\\.evil.example (line 1)", |sb| {
+                sb.policy("[measure]\nmetrics = [\"functions\"]\n");
+                sb.write("t.info", "SF:src/lib.rs\nFN:1,https://evil.example/x\nFN:1,www.evil.example\nFN:1,a@evil.example\nDA:1,1\nend_of_record\n");
+                args(&["check", "t.info", "--format", "markdown"])
+            })
+        },
+        row("a marker with a space after the colon", 2, "src/lib.rs:1: `covgate: ignore` is not a covgate marker", |sb| {
+            sb.write("src/lib.rs", "pub fn f() {} // covgate: ignore -- generated\n");
+            sb.write("t.info", TRACEFILE);
+            args(&["check", "t.info"])
+        }),
+        row("a misspelt marker", 2, "src/lib.rs:2: `covgate:ignore-nxt` is not a covgate marker", |sb| {
+            sb.write("src/lib.rs", "pub fn f() {}\n// covgate:ignore-nxt -- generated\n");
+            sb.write("t.info", TRACEFILE);
+            args(&["check", "t.info"])
+        }),
+        row("a misspelt lcov marker", 2, "src/lib.rs:1: `LCOV_EXCL_LIEN` is not a marker of the lcov family that covgate reads", |sb| {
+            sb.policy("[measure]\nmetrics = [\"lines\"]\n[inline]\nmarkers = [\"covgate\", \"lcov\"]\n");
+            sb.write("src/lib.rs", "pub fn f() {} // LCOV_EXCL_LIEN\n");
+            sb.write("t.info", TRACEFILE);
+            args(&["check", "t.info"])
+        }),
+        policy("an unknown cfg value inside not()", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/lib.rs\"\nreason = \"r\"\nwhen = 'cfg(not(target_os = \"windos\"))'\n", 2, "coverage-policy.toml:6:8: `target_os = \"windos\"` in the condition `cfg(not(target_os = \"windos\"))` holds on no known target"),
+        policy("an unknown cfg value inside any()", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/lib.rs\"\nreason = \"r\"\nwhen = 'cfg(any(unix, target_arch = \"x86-64\"))'\n", 2, "`target_arch = \"x86-64\"` in the condition"),
+        policy("an unknown cfg value inside all()", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/lib.rs\"\nreason = \"r\"\nwhen = 'cfg(all(unix, not(target_env = \"gnux\")))'\n", 2, "`target_env = \"gnux\"` in the condition"),
+        row("a --features name the package does not declare", 2, "covgate: error: --features tagets: no package of the cargo workspace at", |sb| {
+            sb.write("Cargo.toml", "[package]\nname = \"p\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[features]\ntargets = []\n");
+            sb.write("tests/slow.rs", "#[test]\nfn slow() {}\n");
+            sb.policy("[measure]\nmetrics = [\"lines\"]\n[[suite]]\nname = \"slow\"\nfilter = \"--test slow\"\nglob = \"tests/slow.rs\"\nreason = \"r\"\n");
+            sb.write("t.info", TRACEFILE);
+            args(&["check", "t.info", "--features", "targets,tagets"])
+        }),
+    ];
+    #[cfg(unix)]
+    rows.extend([
+        Row {
+            why: WHY_ESCAPED,
+            ..row(
+                "--format github: a file whose path starts with ::",
+                1,
+                "\\u{3a}:error::pwned.rs — uncovered:",
+                |sb| {
+                    sb.policy("[measure]\ninclude = [\"**/*.rs\"]\nmetrics = [\"lines\"]\n");
+                    sb.write("::error::pwned.rs", "fn x() {}\n");
+                    sb.write(
+                        "t.info",
+                        &format!("{TRACEFILE}SF:::error::pwned.rs\nDA:1,0\nend_of_record\n"),
+                    );
+                    args(&[
+                        "check",
+                        "t.info",
+                        "--format",
+                        "github",
+                        "--summary-file",
+                        "summary.md",
+                    ])
+                },
+            )
+        },
+        Row {
+            why: WHY_ESCAPED,
+            ..row(
+                "--format github: a path holding ##[error]",
+                1,
+                "src/##\\u{5b}error]x.rs",
+                |sb| {
+                    sb.write("src/##[error]x.rs", "fn x() {}\n");
+                    sb.write(
+                        "t.info",
+                        &format!("{TRACEFILE}SF:src/##[error]x.rs\nDA:1,0\nend_of_record\n"),
+                    );
+                    args(&[
+                        "check",
+                        "t.info",
+                        "--format",
+                        "github",
+                        "--summary-file",
+                        "summary.md",
+                    ])
+                },
+            )
+        },
+        Row {
+            why: WHY_ESCAPED,
+            ..row(
+                "--format json: a path holding ##[error]",
+                1,
+                "\"path\": \"src/##\\u005berror]x.rs\"",
+                |sb| {
+                    sb.write("src/##[error]x.rs", "fn x() {}\n");
+                    sb.write(
+                        "t.info",
+                        &format!("{TRACEFILE}SF:src/##[error]x.rs\nDA:1,0\nend_of_record\n"),
+                    );
+                    args(&["check", "t.info", "--format", "json"])
+                },
+            )
+        },
+    ]);
+    rows
+}
+
+/// The step summary and `--output-markdown` get the Markdown channel's escaping: no bare URL,
+/// `www.`, e-mail address or HTML tag of a report's names reaches a pull-request comment.
+#[test]
+fn hostile_names_in_the_step_summary_and_the_markdown_file_are_escaped() {
+    let sb = sandbox();
+    sb.policy("[measure]\nmetrics = [\"functions\"]\n");
+    sb.write(
+        "t.info",
+        "SF:src/lib.rs\nFN:1,https://evil.example/x\nFN:1,www.evil.example\nFN:1,a@evil.example\n\
+         FN:1,<img src=x onerror=alert(1)>\nDA:1,1\nend_of_record\n",
+    );
+    let run = sb.run(&[
+        "check",
+        "t.info",
+        "--format",
+        "github",
+        "--summary-file",
+        "summary.md",
+        "--output-markdown",
+        "out.md",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    for file in ["summary.md", "out.md"] {
+        let md = std::fs::read_to_string(sb.path().join(file)).expect("markdown");
+        assert!(
+            md.contains(
+                "- functions: \\<img src=x onerror=alert(1)\\> (line 1), a`@`evil.example (line 1), \
+                 https\\://evil.example/x (line 1), www\\.evil.example (line 1)\n"
+            ),
+            "{file}:\n{md}"
+        );
+        let unescaped = md.replace("\\<", "");
+        for raw in ["https://evil", "www.evil", "a@evil", "<img"] {
+            assert!(!unescaped.contains(raw), "{file} holds {raw}:\n{md}");
+        }
+    }
+}
+
+/// Two checks writing `--output-json` (and `--output-markdown`) to the same paths at once
+/// leave one whole file of one of them, never a mixture: each output is written to a
+/// temporary file and renamed into place.
+#[test]
+fn two_runs_writing_the_same_outputs_leave_one_whole_file() {
+    use std::process::{Command, Stdio};
+
+    let sb = sandbox();
+    sb.write("t.info", TRACEFILE);
+    // A failing run with a long output, and a passing one with a short output.
+    let mut long = String::from("SF:src/lib.rs\n");
+    for line in 1..=3000 {
+        long.push_str(&format!("DA:{},{}\n", line, line % 2));
+    }
+    sb.write("long.info", &(long + "end_of_record\n"));
+    let spawn = |report: &str| {
+        Command::new(env!("CARGO_BIN_EXE_covgate"))
+            .args(["check", report, "--no-walk", "--format", "json"])
+            .args(["--output-json", "out.json", "--output-markdown", "out.md"])
+            .current_dir(sb.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn covgate")
+    };
+    for _ in 0..5 {
+        let (a, b) = (spawn("long.info"), spawn("t.info"));
+        let (a, b) = (
+            a.wait_with_output().expect("a"),
+            b.wait_with_output().expect("b"),
+        );
+        let outputs = [
+            String::from_utf8_lossy(&a.stdout),
+            String::from_utf8_lossy(&b.stdout),
+        ];
+        let written = std::fs::read_to_string(sb.path().join("out.json")).expect("out.json");
+        assert!(
+            outputs.iter().any(|o| *o == written),
+            "a mixture:\n{written}"
+        );
+        let md = std::fs::read_to_string(sb.path().join("out.md")).expect("out.md");
+        assert!(
+            md.starts_with("### covgate: ") && md.ends_with('\n'),
+            "{md}"
+        );
+    }
+    let left: Vec<_> = std::fs::read_dir(sb.path())
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+}
+
+/// What in `run`'s output could steer a CI runner or a Markdown reader: a line that starts a
+/// workflow command other than covgate's own annotations (`::error file=`, `::notice title=`
+/// on stdout), `##[` anywhere, or the hostile link of the rows above unescaped outside an
+/// annotation.
+fn steers_ci(stdout: &str, stderr: &str) -> Option<String> {
+    let own = |line: &str| line.starts_with("::error file=") || line.starts_with("::notice title=");
+    let lines = stdout
+        .split(['\n', '\r'])
+        .filter(|l| !own(l))
+        .chain(stderr.split(['\n', '\r']));
+    for line in lines {
+        let hostile = ["https://evil", "www.evil", "a@evil"];
+        if line.trim_start().starts_with("::")
+            || line.contains("##[")
+            || hostile.iter().any(|h| line.contains(h))
+        {
+            return Some(format!("a line that steers CI: {line:?}"));
+        }
+    }
+    None
+}
+
 /// What went wrong with one row, if anything.
 fn check_row(row: &Row) -> Option<String> {
     let sb = sandbox();
@@ -582,6 +819,9 @@ fn check_row(row: &Row) -> Option<String> {
     let output = format!("{}{}", run.stdout, run.stderr);
     if !output.contains(&row.message) {
         problems.push(format!("no `{}` in the output", row.message));
+    }
+    if let Some(problem) = steers_ci(&run.stdout, &run.stderr) {
+        problems.push(problem);
     }
     if row.code == 2 && !run.stdout.is_empty() {
         problems.push("a verdict on stdout despite the error".to_string());

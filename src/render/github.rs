@@ -19,8 +19,9 @@ pub const PER_FILE: usize = 10;
 /// The most annotations written in all.
 pub const TOTAL: usize = 50;
 
-/// Escapes a workflow-command message: `%`, CR and LF as the runner requires, and any other
-/// control character as `\u{1b}` (see [`super::printable`]).
+/// Escapes a workflow-command message: `%`, CR and LF as the runner requires, any other
+/// control character as `\u{1b}` (see [`super::printable`]), and the `[` of `##[` (the older
+/// command syntax, read anywhere in a line) as `\u{5b}`.
 pub fn escape_data(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -28,6 +29,7 @@ pub fn escape_data(text: &str) -> String {
             '%' => out.push_str("%25"),
             '\r' => out.push_str("%0D"),
             '\n' => out.push_str("%0A"),
+            '[' if out.ends_with("##") => out.push_str("\\u{5b}"),
             c if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
             c => out.push(c),
         }
@@ -166,5 +168,7 @@ mod tests {
         assert_eq!(escape_data("100% a\r\nb"), "100%25 a%0D%0Ab");
         assert_eq!(escape_data("a\x1b]0;x\x07\0"), "a\\u{1b}]0;x\\u{7}\\u{0}");
         assert_eq!(escape_property("a:b,c%"), "a%3Ab%2Cc%25");
+        assert_eq!(escape_data("x##[error]y[#[z"), "x##\\u{5b}error]y[#[z");
+        assert_eq!(escape_property("##[a"), "##\\u{5b}a");
     }
 }

@@ -24,36 +24,71 @@ pub const LIMIT: usize = 65_000;
 /// Escapes text for Markdown inside a line (a table cell or a list item): the characters that
 /// Markdown, GFM tables or HTML could read as syntax (`\ ` * _ [ ] < > | ~ &`) are
 /// backslash-escaped, as CommonMark allows for any ASCII punctuation, and line breaks become
-/// spaces. `<img …>` thus renders as text, and `a|b.rs` stays in its cell.
+/// spaces. `<img …>` thus renders as text, and `a|b.rs` stays in its cell. GFM's bare-URL
+/// autolinks are broken too: the `:` of `://` and the `.` of `www.` (any case) are escaped, which
+/// GitHub's parser sees before it looks for links, and `@` (e-mail autolinks, which are found
+/// after escapes are resolved, and mentions) is written as the code span `` `@` ``.
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\r' | '\n' => out.push(' '),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
-            c => out.push(c),
-        }
-    }
-    out
+    escape_with(text, |c| match c {
+        '\r' | '\n' => Some(" "),
+        '\\' => Some("\\\\"),
+        '`' => Some("\\`"),
+        '*' => Some("\\*"),
+        '_' => Some("\\_"),
+        '[' => Some("\\["),
+        ']' => Some("\\]"),
+        '<' => Some("\\<"),
+        '>' => Some("\\>"),
+        '|' => Some("\\|"),
+        '~' => Some("\\~"),
+        '&' => Some("\\&"),
+        '@' => Some("`@`"),
+        ':' => Some("\\:"),
+        '.' => Some("\\."),
+        _ => None,
+    })
 }
 
-/// Escapes text for HTML (inside `<summary>`, where Markdown is not read).
+/// Escapes text for HTML (inside `<summary>`, where Markdown is not read): `& < > " '` as
+/// entities, line breaks as spaces, and, as in [`escape`], the `:` of `://`, the `.` of `www.`
+/// and every `@` (as `&#58;`, `&#46;`, `&#64;`), so the text holds no bare URL.
 pub fn escape_html(text: &str) -> String {
+    escape_with(text, |c| match c {
+        '&' => Some("&amp;"),
+        '<' => Some("&lt;"),
+        '>' => Some("&gt;"),
+        '"' => Some("&quot;"),
+        '\'' => Some("&#39;"),
+        '\r' | '\n' => Some(" "),
+        '@' => Some("&#64;"),
+        ':' => Some("&#58;"),
+        '.' => Some("&#46;"),
+        _ => None,
+    })
+}
+
+/// Writes `text` with each character that `table` maps replaced; `:` only where `//` follows
+/// and `.` only after `www` (any case); any other control character as `\u{1b}`.
+fn escape_with(text: &str, table: impl Fn(char) -> Option<&'static str>) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\r' | '\n' => out.push(' '),
-            c if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
-            c => out.push(c),
+    let mut ws = 0;
+    for (at, c) in text.char_indices() {
+        let link = match c {
+            ':' => text
+                .get(at + 1..)
+                .is_some_and(|rest| rest.starts_with("//")),
+            '.' => ws >= 3,
+            _ => true,
+        };
+        ws = if c.eq_ignore_ascii_case(&'w') {
+            ws + 1
+        } else {
+            0
+        };
+        match table(c).filter(|_| link) {
+            Some(escaped) => out.push_str(escaped),
+            None if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
+            None => out.push(c),
         }
     }
     out
@@ -515,6 +550,15 @@ mod tests {
         assert_eq!(
             escape_html("<img src=\"x\" a='b'>&\r"),
             "&lt;img src=&quot;x&quot; a=&#39;b&#39;&gt;&amp; "
+        );
+        assert_eq!(
+            escape("see https://evil.example/x or WWW.evil.example, a@b.co: 1.2 ww.x"),
+            "see https\\://evil.example/x or WWW\\.evil.example, a`@`b.co: 1.2 ww.x"
+        );
+        assert_eq!(escape("www"), "www");
+        assert_eq!(
+            escape_html("http://e.x www.e.x a@b.c: x"),
+            "http&#58;//e.x www&#46;e.x a&#64;b.c: x"
         );
         assert_eq!(capitalise("lines"), "Lines");
         assert_eq!(capitalise(""), "");

@@ -5,6 +5,7 @@ pub mod json;
 pub mod markdown;
 pub mod table;
 
+use crate::error::Error;
 use crate::judge::{FileStatus, Verdict};
 use std::borrow::Cow;
 
@@ -189,6 +190,56 @@ pub fn programs_text(facts: &Facts) -> Option<String> {
     (!programs.is_empty()).then(|| programs.join(", "))
 }
 
+/// The line rule of every text channel that reaches a CI log (stderr, the table, Markdown on
+/// stdout, and the lines of `--format github` that are not covgate's own workflow commands): no
+/// line starts a GitHub Actions workflow command. The runner reads a line as one when it starts
+/// with `::` after leading white space, or when it holds `##[` anywhere (the older syntax); such
+/// a line gets its first `:` written as `\u{3a}`, and each `##[` becomes `##\u{5b}`. Lines end
+/// at `\n` or `\r` (the runner splits at both). Linear in the text; borrowed when nothing needs
+/// a change.
+pub fn command_safe(text: &str) -> Cow<'_, str> {
+    let starts_command = |line: &str| line.trim_start().starts_with("::");
+    if !text.contains("##[") && !text.split(is_break).any(starts_command) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for line in text.split_inclusive(is_break) {
+        let rest = if starts_command(line) {
+            let lead = line.len() - line.trim_start().len();
+            out.push_str(line.get(..lead).unwrap_or_default());
+            out.push_str("\\u{3a}");
+            line.get(lead + 1..).unwrap_or_default()
+        } else {
+            line
+        };
+        out.push_str(&rest.replace("##[", "##\\u{5b}"));
+    }
+    Cow::Owned(out)
+}
+
+fn is_break(c: char) -> bool {
+    c == '\n' || c == '\r'
+}
+
+/// One line for a CI log (a warning on stderr): control characters, line breaks included,
+/// written as escapes ([`printable`]), then the line rule ([`command_safe`]).
+pub fn log_line(text: &str) -> String {
+    command_safe(&printable(text, false)).into_owned()
+}
+
+/// Text of several lines for a CI log (what `covgate roster` prints): control characters but
+/// line breaks written as escapes, then the line rule ([`command_safe`]).
+pub fn log_text(text: &str) -> String {
+    command_safe(&printable(text, true)).into_owned()
+}
+
+/// An error's message for stderr: each of its lines as a [`log_line`], so a name quoted in it
+/// cannot start a line, a workflow command or a terminal sequence.
+pub fn error_text(err: &Error) -> String {
+    let lines: Vec<String> = err.message_lines().iter().map(|l| log_line(l)).collect();
+    lines.join("\n")
+}
+
 /// What inline markers took out, in words: `1 line, 0 regions, 2 branch sides, 1 function in
 /// 1 file` (the ignored totals of [`Verdict::ignored`]).
 pub fn ignored_totals(verdict: &Verdict) -> String {
@@ -279,5 +330,21 @@ mod tests {
         );
         assert_eq!(printable("two\nlines\u{7}", true), "two\nlines\\u{7}");
         assert!(matches!(printable("plain", false), Cow::Borrowed("plain")));
+    }
+
+    #[test]
+    fn no_line_starts_a_workflow_command() {
+        assert!(matches!(command_safe("a::b\nc"), Cow::Borrowed(_)));
+        assert_eq!(
+            command_safe("ok\n  ::error::x\r::warning::y ##[error]z"),
+            "ok\n  \\u{3a}:error::x\r\\u{3a}:warning::y ##\\u{5b}error]z"
+        );
+        assert_eq!(command_safe("a ##[group]b"), "a ##\\u{5b}group]b");
+        assert_eq!(log_line("v\n::error::x"), "v\\u{a}::error::x");
+        assert_eq!(log_line("::error::x"), "\\u{3a}:error::x");
+        assert_eq!(log_text("a\n::b\u{7}"), "a\n\\u{3a}:b\\u{7}");
+        let err = Error::lines(vec!["head:".into(), "  `x\n::error::y`".into()]);
+        assert_eq!(error_text(&err), "head:\n  `x\\u{a}::error::y`");
+        assert_eq!(err.message(), "head:\n  `x\n::error::y`");
     }
 }

@@ -5,7 +5,7 @@ use comfy_table::presets::UTF8_FULL_CONDENSED;
 use comfy_table::{Cell, Color, ContentArrangement, Table};
 use rayon::prelude::*;
 
-use super::{printable, summary_line, ConditionFacts, Facts, RosterFacts, Show, TargetFacts};
+use super::{log_line, summary_line, ConditionFacts, Facts, RosterFacts, Show, TargetFacts};
 use crate::judge::{unavailable_hint, FileVerdict, MetricStatus, MetricVerdict, Verdict};
 use crate::model::Metric;
 
@@ -54,6 +54,14 @@ pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], opts: &Table
     out
 }
 
+/// A report- or policy-controlled value inside a table line ([`super::log_line`]): control
+/// characters, line breaks included, written as escapes, so it stays on its line, and a start
+/// of a workflow command broken, so cells keep their width. The whole output passes the line
+/// rule of [`super::command_safe`] again where it is written.
+fn plain(text: &str) -> String {
+    log_line(text)
+}
+
 /// The indented list of uncovered items under one failing file (empty when it lists nothing).
 /// A metric's notes follow its items, each on a line of its own (`      note: …`), so a note is
 /// never read as one of the items; a metric with notes and no item says `none named`.
@@ -63,7 +71,7 @@ fn uncovered_list(file: &FileVerdict, metrics: &[Metric], limit: usize) -> Strin
         let u = &file.uncovered;
         let notes: Vec<String> = u
             .notes_of(*metric)
-            .map(|note| format!("      note: {}\n", printable(note, false)))
+            .map(|note| format!("      note: {}\n", plain(note)))
             .collect();
         let total = u.len(*metric);
         if total == 0 && notes.is_empty() {
@@ -72,7 +80,7 @@ fn uncovered_list(file: &FileVerdict, metrics: &[Metric], limit: usize) -> Strin
         let shown: Vec<String> = u
             .items(*metric, limit)
             .iter()
-            .map(|item| printable(item, false).into_owned())
+            .map(|item| plain(item))
             .collect();
         let listed = match total.saturating_sub(limit) {
             _ if total == 0 => "none named".to_string(),
@@ -84,7 +92,7 @@ fn uncovered_list(file: &FileVerdict, metrics: &[Metric], limit: usize) -> Strin
     if out.is_empty() {
         out
     } else {
-        format!("{} — uncovered:\n{out}", printable(&file.path, false))
+        format!("{} — uncovered:\n{out}", plain(&file.path))
     }
 }
 
@@ -106,18 +114,18 @@ fn facts_lines(facts: &Facts) -> String {
     let reports: Vec<String> = facts
         .reports
         .iter()
-        .map(|(origin, kind)| format!("{origin} ({kind})"))
+        .map(|(origin, kind)| format!("{} ({})", plain(origin), plain(kind)))
         .collect();
     let mut out = format!(
         "covgate {} · policy {} · root {} · threshold {}%\n{}\n",
-        facts.version,
-        facts.policy,
-        facts.root,
+        plain(&facts.version),
+        plain(&facts.policy),
+        plain(&facts.root),
         facts.threshold,
         target_line(&facts.target),
     );
     if let Some(programs) = super::programs_text(facts) {
-        out.push_str(&format!("programs on PATH: {programs}\n"));
+        out.push_str(&format!("programs on PATH: {}\n", plain(&programs)));
     }
     out.push_str(&format!("reports: {}\n", reports.join(", ")));
     if !facts.conditions.is_empty() {
@@ -150,11 +158,12 @@ fn roster_lines(roster: &RosterFacts) -> String {
         let why = if suite.why.is_empty() {
             String::new()
         } else {
-            format!(" ({})", suite.why)
+            format!(" ({})", plain(&suite.why))
         };
         out.push_str(&format!(
             "  {}: {state} — {}{why}\n",
-            suite.name, suite.reason
+            plain(&suite.name),
+            plain(&suite.reason)
         ));
     }
     out
@@ -165,9 +174,9 @@ fn roster_lines(roster: &RosterFacts) -> String {
 fn target_line(target: &TargetFacts) -> String {
     format!(
         "target {} ({}) · cfg: {}",
-        target.triple,
+        plain(&target.triple),
         target.source,
-        super::cfg_summary(target)
+        plain(&super::cfg_summary(target))
     )
 }
 
@@ -178,7 +187,11 @@ fn condition_line(condition: &ConditionFacts) -> String {
     } else {
         "inactive, measured like any other file"
     };
-    format!("  {}: {state} — {}\n", condition.glob, condition.why)
+    format!(
+        "  {}: {state} — {}\n",
+        plain(&condition.glob),
+        plain(&condition.why)
+    )
 }
 
 /// How the table is drawn.
@@ -244,11 +257,11 @@ fn table(rows: &[&FileVerdict], metrics: &[Metric], color: bool, path_width: usi
     table.set_header(header);
     for file in rows {
         let mut row = vec![
-            Cell::new(shorten_middle(&printable(&file.path, false), path_width)),
+            Cell::new(shorten_middle(&plain(&file.path), path_width)),
             paint(Cell::new(file.status.name()), file.status.fails(), color),
         ];
         row.extend(metrics.iter().map(|m| metric_cell_of(file, *m, color)));
-        row.push(Cell::new(file.reason.clone().unwrap_or_default()));
+        row.push(Cell::new(plain(file.reason.as_deref().unwrap_or_default())));
         table.add_row(row);
     }
     table
@@ -332,10 +345,7 @@ fn dropped_line(verdict: &Verdict) -> String {
     } else {
         String::new()
     };
-    format!(
-        "outside include: {}{tail}\n",
-        printable(&names.join(", "), false)
-    )
+    format!("outside include: {}{tail}\n", plain(&names.join(", ")))
 }
 
 #[cfg(test)]

@@ -165,6 +165,7 @@ mod tests {
             }],
             overlaps: vec![],
             workspace: Workspace {
+                features: Default::default(),
                 members: vec![],
                 defaults: vec![],
                 targets,

@@ -214,6 +214,7 @@ mod tests {
 
     fn workspace() -> Workspace {
         Workspace {
+            features: Default::default(),
             members: vec!["alpha".to_string(), "beta-pkg".to_string()],
             defaults: vec!["alpha".to_string()],
             targets: vec![

@@ -127,7 +127,7 @@ impl Roster {
             );
         }
         lines.extend(self.overlaps.iter().map(|o| format!("  {o}")));
-        Some(Error::new(lines.join("\n")))
+        Some(Error::lines(lines))
     }
 
     /// The targets of the active entries: the suites left out of the instrumented run.
@@ -148,12 +148,19 @@ impl Roster {
 }
 
 /// Verifies the roster of `suites` (with one activation each, in order) in the cargo
-/// workspace at `root` (a normalised absolute folder).
+/// workspace at `root` (a normalised absolute folder), where `features` (the `--features`
+/// names) must be declared.
 ///
-/// Errors (exit 2): cargo metadata fails (see [`Workspace::load`]), or the root cannot be
-/// walked. A roster that does not verify is not an error: see [`Roster::verified`].
-pub fn verify(suites: &[Suite], activations: &[Activation], root: &str) -> Result<Roster> {
+/// Errors (exit 2): cargo metadata fails (see [`Workspace::load`]), a feature that no member
+/// declares ([`Workspace::check_features`]), or the root cannot be walked. A roster that does not verify is not an error: see [`Roster::verified`].
+pub fn verify(
+    suites: &[Suite],
+    activations: &[Activation],
+    root: &str,
+    features: &[&str],
+) -> Result<Roster> {
     let workspace = Workspace::load(root)?;
+    workspace.check_features(features, root)?;
     let files = workspace::rust_files(Path::new(root))?;
     Ok(judge(suites, activations, workspace, &files))
 }
@@ -262,6 +269,7 @@ mod tests {
 
     fn workspace() -> Workspace {
         Workspace {
+            features: Default::default(),
             members: vec!["a".to_string()],
             defaults: vec!["a".to_string()],
             targets: vec![

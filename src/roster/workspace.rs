@@ -145,6 +145,8 @@ pub struct Workspace {
     pub defaults: Vec<String>,
     /// Every target of every member, in cargo's order.
     pub targets: Vec<Target>,
+    /// Every feature some member declares (an optional dependency's implicit feature too).
+    pub features: BTreeSet<String>,
 }
 
 impl Workspace {
@@ -192,7 +194,38 @@ impl Workspace {
                     })
                 })
                 .collect(),
+            features: members
+                .iter()
+                .flat_map(|p| p.features.keys().cloned())
+                .collect(),
         }
+    }
+
+    /// Refuses a `--features` name that no member declares (a misspelt feature would make a
+    /// `when = "cfg(feature = …)"` quietly false). `default` is always accepted, and a
+    /// dependency's feature (`dep/feature`) is not checked: `--no-deps` metadata does not list
+    /// dependencies' features.
+    pub fn check_features(&self, names: &[&str], root: &str) -> Result<()> {
+        let unknown = names.iter().find(|name| {
+            *name != &"default" && !name.contains('/') && !self.features.contains(**name)
+        });
+        match unknown {
+            Some(name) => Err(Error::new(format!(
+                "--features {name}: no package of the cargo workspace at {root} declares the \
+                 feature `{name}` (declared: {}); fix the name",
+                self.declared()
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// The declared features, comma-separated (`none` when there are none).
+    fn declared(&self) -> String {
+        if self.features.is_empty() {
+            return "none".to_string();
+        }
+        let names: Vec<&str> = self.features.iter().map(String::as_str).collect();
+        names.join(", ")
     }
 
     /// True when some member has a target of this kind.
@@ -357,6 +390,28 @@ mod tests {
             "resolve":null,"target_directory":"/ws/target","version":1,"workspace_root":"/ws","metadata":null}}"#
         );
         MetadataCommand::parse(text).expect("metadata")
+    }
+
+    #[test]
+    fn features_must_be_declared() {
+        let ws = Workspace {
+            features: ["serde".to_string(), "targets".to_string()].into(),
+            ..Workspace::default()
+        };
+        assert_eq!(
+            ws.check_features(&["targets", "default", "dep/x"], "/ws"),
+            Ok(())
+        );
+        let err = ws.check_features(&["serde", "tagets"], "/ws").unwrap_err();
+        assert_eq!(
+            err.message(),
+            "--features tagets: no package of the cargo workspace at /ws declares the feature \
+             `tagets` (declared: serde, targets); fix the name"
+        );
+        let err = Workspace::default()
+            .check_features(&["x"], "/ws")
+            .unwrap_err();
+        assert!(err.message().contains("(declared: none)"), "{err}");
     }
 
     #[test]

@@ -105,13 +105,18 @@ impl Header {
     }
 }
 
-/// True for versions whose major number this reader understands (`2.0.1`, `3.1.0`, …).
+/// True for versions whose major number this reader understands (`2.0.1`, `3.1.0`, …): numbers
+/// of ASCII digits joined by dots, nothing else, so a version that only starts like a known one
+/// (`"2.0.1\n::error …"`, `"3 "`) is refused.
 fn is_supported(version: &str) -> bool {
+    let well_formed = version
+        .split('.')
+        .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
     let major = version
         .split('.')
         .next()
-        .and_then(|m| m.trim().parse::<u32>().ok());
-    major.is_some_and(|m| SUPPORTED_MAJORS.contains(&m))
+        .and_then(|m| m.parse::<u32>().ok());
+    well_formed && major.is_some_and(|m| SUPPORTED_MAJORS.contains(&m))
 }
 
 fn unsupported(version: &str) -> String {
@@ -632,6 +637,32 @@ mod tests {
         // A huge version string is clipped.
         let e = err(&format!(r#"{{"version":"{}"}}"#, "9".repeat(10_000)));
         assert!(e.contains("… (10000 bytes)") && e.len() < 600, "{e}");
+    }
+
+    #[test]
+    fn only_numbers_joined_by_dots_are_a_version() {
+        for good in ["2.0.1", "3.1.0", "3", "2.0.0.7"] {
+            assert!(is_supported(good), "{good}");
+        }
+        for bad in [
+            "2.0.1\n::error::x",
+            "3 ",
+            " 2.0",
+            "2..1",
+            "2.",
+            "+2.0",
+            "4.0.0",
+            "",
+            "x",
+        ] {
+            assert!(!is_supported(bad), "{bad:?}");
+        }
+        let e = err(r#"{"type":"llvm.coverage.json.export","version":"2.0.1\n::error::x"}"#);
+        assert!(e.starts_with("t.json:1:"), "{e}");
+        assert!(
+            e.contains("unsupported llvm-cov JSON export version"),
+            "{e}"
+        );
     }
 
     #[test]
