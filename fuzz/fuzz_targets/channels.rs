@@ -13,7 +13,9 @@ use libfuzzer_sys::fuzz_target;
 use covgate::check::Outcome;
 use covgate::cli::Format;
 use covgate::error::Error;
-use covgate::judge::{FileStatus, FileVerdict, MetricStatus, MetricVerdict, Verdict};
+use covgate::judge::{
+    Dropped, Empty, FileStatus, FileVerdict, MetricStatus, MetricVerdict, Verdict,
+};
 use covgate::model::{Counts, Metric};
 use covgate::output::{self, OutputOptions};
 use covgate::render::table::TableOptions;
@@ -21,6 +23,7 @@ use covgate::render::{
     error_text, log_line, markdown, ConditionFacts, Facts, RosterFacts, Show, SuiteFacts,
     TargetFacts,
 };
+use covgate::scope::Why;
 use covgate::uncovered::{FunctionItem, Uncovered};
 
 /// The report- and policy-controlled strings, handed out in turn.
@@ -123,9 +126,16 @@ fn outcome(names: &mut Names) -> Outcome {
     Outcome {
         facts,
         verdict: Verdict {
+            dropped: vec![Dropped {
+                report: names.take(),
+                path: names.take(),
+                name: names.take(),
+                why: Why::NotIncluded,
+            }],
             files,
-            outside_include: 0,
+            outside_include: 1,
             unavailable: vec![Metric::Branches],
+            empty: Empty::default(),
         },
         metrics: vec![Metric::Functions, Metric::Lines],
     }
