@@ -125,7 +125,10 @@ fn check(args: &CheckArgs) -> ExitCode {
                         std::io::stdout().is_terminal(),
                         std::env::var_os("NO_COLOR").as_deref(),
                     ),
-                    width: 100,
+                    width: crate::render::table::table_width(
+                        std::env::var("COLUMNS").ok().as_deref(),
+                        comfy_table::Table::new().width(),
+                    ),
                 },
                 output_json: args.output_json.clone(),
                 output_markdown: args.output_markdown.clone(),

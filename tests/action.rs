@@ -458,6 +458,7 @@ fn cargo_covgate_is_covgate_as_a_cargo_subcommand() {
         ])
         .current_dir(dir)
         .env("NO_COLOR", "1")
+        .env("COLUMNS", "1000")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));

@@ -348,7 +348,7 @@ fn rows() -> Vec<Row> {
                 text.truncate(15_000_000);
                 sb.write("src/generated.rs", &text);
                 sb.write("t.info", TRACEFILE);
-                args(&["check", "t.info", "--show", "all"])
+                args(&["check", "t.info", "--format", "json"])
             })
         },
         Row {

@@ -55,17 +55,28 @@ fn notes(stdout: &str, path: &str, metric: &str) -> Vec<String> {
 
 /// The body rows of the table, each as its trimmed cells.
 fn rows(stdout: &str) -> Vec<Vec<String>> {
-    stdout
-        .lines()
-        .filter(|l| l.starts_with('│'))
-        .map(|l| {
-            l.trim_matches('│')
-                .split('┆')
-                .map(|c| c.trim().to_string())
-                .collect::<Vec<_>>()
-        })
-        .filter(|cells| cells[0] != "File")
-        .collect()
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for line in stdout.lines().filter(|l| l.starts_with('│')) {
+        let cells: Vec<String> = line
+            .trim_matches('│')
+            .split('┆')
+            .map(|c| c.trim().to_string())
+            .collect();
+        match rows.last_mut() {
+            // A row whose first cell is empty continues the one above (a wrapped note).
+            Some(last) if cells[0].is_empty() => {
+                for (kept, more) in last.iter_mut().zip(cells) {
+                    if !more.is_empty() {
+                        kept.push(' ');
+                        kept.push_str(&more);
+                    }
+                }
+            }
+            _ => rows.push(cells),
+        }
+    }
+    rows.retain(|cells| cells[0] != "File");
+    rows
 }
 
 /// One uncovered item of the JSON output, written as the table writes it.

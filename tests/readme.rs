@@ -3,7 +3,8 @@
 //! block shows, with the exit code of its `? N` line (trycmd). Text that varies from machine to
 //! machine is redacted as the README's "The examples are tests" says: `[CWD]` is the repository
 //! folder, `[VERSION]` covgate's version, `[..]` any text within a line
-//! (the host's target triple) and `...` any lines. Other blocks (`sh`, `toml`, `text`, …) are not run.
+//! (the host's target triple) and `...` any lines; `COLUMNS=1000`, so that no facts line wraps.
+//! Other blocks (`sh`, `toml`, `text`, …) are not run.
 
 #[test]
 fn readme_console_examples() {
@@ -14,6 +15,9 @@ fn readme_console_examples() {
             std::path::Path::new(env!("CARGO_BIN_EXE_covgate")),
         )
         .env("NO_COLOR", "1")
+        // Wide enough that no facts line wraps: the first one holds the repository's path,
+        // which differs from machine to machine.
+        .env("COLUMNS", "1000")
         .insert_var("[VERSION]", env!("CARGO_PKG_VERSION"))
         .expect("a redaction");
     cases.case("README.md");

@@ -2,7 +2,7 @@
 //! `--show all`), each metric as `covered/total`, then the summary line and notes.
 
 use comfy_table::presets::UTF8_FULL_CONDENSED;
-use comfy_table::{Cell, Color, ContentArrangement, Table};
+use comfy_table::{Cell, Color, ColumnConstraint, ContentArrangement, Table};
 use rayon::prelude::*;
 
 use super::{log_line, summary_line, ConditionFacts, Facts, RosterFacts, Show, TargetFacts};
@@ -12,7 +12,7 @@ use crate::model::Metric;
 /// Renders the verdict as text for a terminal or a CI log. Under the table, each failing file
 /// lists its first `items` uncovered items per failing metric (`… and M more` after them).
 pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], opts: &TableOptions) -> String {
-    let mut out = facts_lines(facts);
+    let mut out = wrap_lines(&facts_lines(facts), opts.width);
     let rows: Vec<&FileVerdict> = verdict
         .files
         .iter()
@@ -27,7 +27,7 @@ pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], opts: &Table
                 verdict.files.iter().filter(|f| f.status.fails()).collect();
             failing
                 .par_iter()
-                .map(|file| uncovered_list(file, metrics, opts.items))
+                .map(|file| wrap_lines(&uncovered_list(file, metrics, opts.items), opts.width))
                 .collect::<Vec<String>>()
         },
     );
@@ -36,21 +36,21 @@ pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], opts: &Table
         out.push('\n');
     }
     out.extend(lists);
-    out.push_str(&summary_line(verdict));
-    out.push('\n');
-    out.push_str(&dropped_line(verdict));
-    out.push_str(&ignored_line(verdict, facts.walked));
+    let mut tail = format!("{}\n", summary_line(verdict));
+    tail.push_str(&dropped_line(verdict));
+    tail.push_str(&ignored_line(verdict, facts.walked));
     for metric in &verdict.unavailable {
-        out.push_str(&format!("note: {}\n", unavailable_hint(*metric)));
+        tail.push_str(&format!("note: {}\n", unavailable_hint(*metric)));
     }
     if !facts.walked {
-        out.push_str("note: --no-walk: the root was not searched, so files that no report mentions were not checked\n");
+        tail.push_str("note: --no-walk: the root was not searched, so files that no report mentions were not checked\n");
     }
     if let Some(note) = verdict.empty.note() {
         out.push_str(&format!("note: {note}\n"));
     }
     let word = if verdict.passed() { "PASS" } else { "FAIL" };
-    out.push_str(&format!("covgate: {word}\n"));
+    tail.push_str(&format!("covgate: {word}\n"));
+    out.push_str(&wrap_lines(&tail, opts.width));
     out
 }
 
@@ -203,7 +203,8 @@ pub struct TableOptions {
     pub items: usize,
     /// Colour failing cells red and passing ones green (only for a terminal without `NO_COLOR`).
     pub color: bool,
-    /// The widest the table may be, in columns: long paths are shortened in the middle to fit.
+    /// The widest the table and its facts lines may be, in columns ([`table_width`]): long
+    /// paths are shortened in the middle, notes and facts wrap.
     pub width: usize,
 }
 
@@ -218,8 +219,12 @@ impl Default for TableOptions {
     }
 }
 
-/// The table, with paths shortened in the middle (`src/…/file.rs`) until it fits `opts.width`
-/// (paths keep at least 20 characters).
+/// The table, within `opts.width` columns: paths are shortened in the middle
+/// (`src/…/file.rs`, at least 20 characters kept) until the table without its `Note` column
+/// fits, leaving that column at least [`NOTE_MIN`] columns when a row has a note; then notes
+/// (exclusion and unmeasured reasons) wrap within what is left. A note longer than
+/// [`NOTE_MAX_LINES`] lines of the table's width is shortened in the middle first (the JSON
+/// output has it whole).
 ///
 /// A path longer than the whole table may be is shortened to one character more than that
 /// before the table is first drawn: the table then still overflows by as much as the longest
@@ -232,21 +237,39 @@ fn fitted_table(rows: &[&FileVerdict], metrics: &[Metric], opts: &TableOptions) 
         .max()
         .unwrap_or(0)
         .min(opts.width.saturating_add(1));
-    let full = table(rows, metrics, opts.color, longest).to_string();
-    let widest = full.lines().map(|l| l.chars().count()).max().unwrap_or(0);
-    if widest <= opts.width {
-        return full;
-    }
-    let budget = longest.saturating_sub(widest - opts.width).max(20);
-    table(rows, metrics, opts.color, budget).to_string()
+    let notes = rows.iter().any(|f| f.reason.is_some());
+    let bare = table(rows, metrics, opts, longest, false).to_string();
+    let widest = bare.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    let room = opts
+        .width
+        .saturating_sub(if notes { NOTE_MIN + 3 } else { 0 });
+    let path_width = if widest <= room {
+        longest
+    } else {
+        longest.saturating_sub(widest - room).max(20)
+    };
+    table(rows, metrics, opts, path_width, true).to_string()
 }
 
-fn table(rows: &[&FileVerdict], metrics: &[Metric], color: bool, path_width: usize) -> Table {
+/// The least width the `Note` column is given, in columns.
+pub const NOTE_MIN: usize = 16;
+
+/// The most lines of the table's width that one note is shown in.
+pub const NOTE_MAX_LINES: usize = 4;
+
+fn table(
+    rows: &[&FileVerdict],
+    metrics: &[Metric],
+    opts: &TableOptions,
+    path_width: usize,
+    notes: bool,
+) -> Table {
     let mut table = Table::new();
     table
         .load_preset(UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Disabled);
-    if !color {
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(u16::try_from(opts.width).unwrap_or(u16::MAX));
+    if !opts.color {
         table.force_no_tty();
     } else {
         table.enforce_styling();
@@ -255,16 +278,61 @@ fn table(rows: &[&FileVerdict], metrics: &[Metric], color: bool, path_width: usi
     header.extend(metrics.iter().map(|m| Cell::new(capitalise(m.name()))));
     header.push(Cell::new("Note"));
     table.set_header(header);
+    // Every column is as wide as its content (paths come shortened), but the note, which wraps.
+    table.set_constraints(vec![ColumnConstraint::ContentWidth; metrics.len() + 2]);
+    let note_max = opts.width.saturating_mul(NOTE_MAX_LINES);
     for file in rows {
         let mut row = vec![
             Cell::new(shorten_middle(&plain(&file.path), path_width)),
-            paint(Cell::new(file.status.name()), file.status.fails(), color),
+            paint(
+                Cell::new(file.status.name()),
+                file.status.fails(),
+                opts.color,
+            ),
         ];
-        row.extend(metrics.iter().map(|m| metric_cell_of(file, *m, color)));
-        row.push(Cell::new(plain(file.reason.as_deref().unwrap_or_default())));
+        row.extend(metrics.iter().map(|m| metric_cell_of(file, *m, opts.color)));
+        let note = file.reason.as_deref().filter(|_| notes).unwrap_or_default();
+        row.push(Cell::new(shorten_middle(&plain(note), note_max)));
         table.add_row(row);
     }
     table
+}
+
+/// Lines longer than `width` columns broken at spaces, the rest of each indented by two more
+/// spaces than the line; a word longer than the width stays whole on its own line.
+pub fn wrap_lines(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let words = line.trim_start();
+        let indent = line.len() - words.len();
+        out.push_str(&line[..indent]);
+        let mut used = indent;
+        for (i, word) in words.split(' ').enumerate() {
+            let len = word.chars().count();
+            if i > 0 && used + 1 + len > width {
+                out.push('\n');
+                out.push_str(&" ".repeat(indent + 2));
+                used = indent + 2;
+            } else if i > 0 {
+                out.push(' ');
+                used += 1;
+            }
+            out.push_str(word);
+            used += len;
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The table's width: `COLUMNS` when it is a number, else the terminal's (`terminal`, when
+/// stdout is one), else 100; at least 40.
+pub fn table_width(columns: Option<&str>, terminal: Option<u16>) -> usize {
+    columns
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .or(terminal.map(usize::from))
+        .unwrap_or(100)
+        .max(40)
 }
 
 fn metric_cell_of(file: &FileVerdict, metric: Metric, color: bool) -> Cell {
@@ -406,6 +474,22 @@ mod tests {
             uncovered: Default::default(),
             ignored: Default::default(),
         }
+    }
+
+    #[test]
+    fn lines_wrap_at_spaces_with_their_indent() {
+        assert_eq!(wrap_lines("a b c\n", 3), "a b\n  c\n");
+        assert_eq!(wrap_lines("  x yy zz\n", 6), "  x yy\n    zz\n");
+        assert_eq!(wrap_lines("longword z\nok\n", 4), "longword\n  z\nok\n");
+        assert_eq!(wrap_lines("", 10), "");
+    }
+
+    #[test]
+    fn the_width_is_columns_else_the_terminal_else_100() {
+        assert_eq!(table_width(Some("120"), Some(80)), 120);
+        assert_eq!(table_width(Some("wide"), Some(80)), 80);
+        assert_eq!(table_width(None, None), 100);
+        assert_eq!(table_width(Some(" 20 "), None), 40);
     }
 
     #[test]

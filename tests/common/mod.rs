@@ -35,6 +35,9 @@ pub fn covgate_with_stdin(cwd: &Path, args: &[&str], stdin: Option<&[u8]>) -> Ru
         .args(args)
         .current_dir(cwd)
         .env("NO_COLOR", "1")
+        // Facts lines and notes wrap at the terminal's width; tests of their content read
+        // them whole (the width tests set their own).
+        .env("COLUMNS", "1000")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
