@@ -238,31 +238,53 @@ fn fitted_table(rows: &[&FileVerdict], metrics: &[Metric], opts: &TableOptions) 
         .unwrap_or(0)
         .min(opts.width.saturating_add(1));
     let notes = rows.iter().any(|f| f.reason.is_some());
-    let bare = table(rows, metrics, opts, longest, false).to_string();
+    let bare = table(rows, metrics, opts, longest, NoteColumn::Blank).to_string();
     let widest = bare.lines().map(|l| l.chars().count()).max().unwrap_or(0);
     let room = opts
         .width
         .saturating_sub(if notes { NOTE_MIN + 3 } else { 0 });
-    let path_width = if widest <= room {
-        longest
-    } else {
-        longest.saturating_sub(widest - room).max(20)
-    };
-    table(rows, metrics, opts, path_width, true).to_string()
+    let cut = widest.saturating_sub(room);
+    let path_width = longest.saturating_sub(cut).max(20);
+    if !notes || cut == 0 || longest.saturating_sub(cut) >= 20 {
+        return table(rows, metrics, opts, path_width, NoteColumn::Filled).to_string();
+    }
+    // Too narrow for a `Note` column: the notes follow the table, one per file.
+    let mut out = table(rows, metrics, opts, path_width, NoteColumn::Left).to_string();
+    out.push('\n');
+    let note_max = opts.width.saturating_mul(NOTE_MAX_LINES);
+    for file in rows {
+        if let Some(reason) = &file.reason {
+            let line = format!("  {}: {}", plain(&file.path), plain(reason));
+            out.push_str(wrap_lines(&shorten_middle(&line, note_max), opts.width).trim_end());
+            out.push('\n');
+        }
+    }
+    out.pop();
+    out
 }
 
-/// The least width the `Note` column is given, in columns.
+/// The least width the `Note` column is given, in columns; a table that cannot give it that
+/// (and keep 20 characters of each path) lists the notes under it instead.
 pub const NOTE_MIN: usize = 16;
 
 /// The most lines of the table's width that one note is shown in.
 pub const NOTE_MAX_LINES: usize = 4;
+
+/// The `Note` column: empty (to measure the other columns), filled with each file's reason, or
+/// left out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NoteColumn {
+    Blank,
+    Filled,
+    Left,
+}
 
 fn table(
     rows: &[&FileVerdict],
     metrics: &[Metric],
     opts: &TableOptions,
     path_width: usize,
-    notes: bool,
+    notes: NoteColumn,
 ) -> Table {
     let mut table = Table::new();
     table
@@ -274,9 +296,10 @@ fn table(
     } else {
         table.enforce_styling();
     }
+    let column = notes != NoteColumn::Left;
     let mut header = vec![Cell::new("File"), Cell::new("Status")];
     header.extend(metrics.iter().map(|m| Cell::new(capitalise(m.name()))));
-    header.push(Cell::new("Note"));
+    header.extend(column.then(|| Cell::new("Note")));
     table.set_header(header);
     // Every column is as wide as its content (paths come shortened), but the note, which wraps.
     table.set_constraints(vec![ColumnConstraint::ContentWidth; metrics.len() + 2]);
@@ -291,8 +314,12 @@ fn table(
             ),
         ];
         row.extend(metrics.iter().map(|m| metric_cell_of(file, *m, opts.color)));
-        let note = file.reason.as_deref().filter(|_| notes).unwrap_or_default();
-        row.push(Cell::new(shorten_middle(&plain(note), note_max)));
+        let note = file
+            .reason
+            .as_deref()
+            .filter(|_| notes == NoteColumn::Filled)
+            .unwrap_or_default();
+        row.extend(column.then(|| Cell::new(shorten_middle(&plain(note), note_max))));
         table.add_row(row);
     }
     table
