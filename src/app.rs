@@ -132,10 +132,12 @@ fn check(args: &CheckArgs) -> ExitCode {
                 },
                 output_json: args.output_json.clone(),
                 output_markdown: args.output_markdown.clone(),
-                summary_file: args
-                    .summary_file
-                    .clone()
-                    .or_else(|| std::env::var_os("GITHUB_STEP_SUMMARY").map(Into::into)),
+                summary_file: args.summary_file.clone().or_else(|| {
+                    // Set but empty (outside a job step) is as good as unset.
+                    std::env::var_os("GITHUB_STEP_SUMMARY")
+                        .filter(|v| !v.is_empty())
+                        .map(Into::into)
+                }),
                 link_base: args.link_base.clone(),
             };
             if let Err(err) = output::emit(&outcome, &outputs, &mut std::io::stdout()) {

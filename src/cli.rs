@@ -187,7 +187,37 @@ impl CheckArgs {
             .link_base
             .as_deref()
             .and_then(|url| crate::render::markdown::check_link_base(url).err());
-        summary.or(link)
+        summary.or(link).or_else(|| self.clobbered())
+    }
+
+    /// An output file that is a report, or both outputs in one file: the run would overwrite
+    /// its own input, or one result with the other.
+    fn clobbered(&self) -> Option<String> {
+        let same = |a: &std::path::Path, b: &std::path::Path| {
+            a == b
+                || std::fs::canonicalize(a)
+                    .is_ok_and(|a| std::fs::canonicalize(b).is_ok_and(|b| a == b))
+        };
+        let outputs = [&self.output_json, &self.output_markdown];
+        let outputs: Vec<&PathBuf> = outputs.into_iter().flatten().collect();
+        if let [json, markdown] = outputs.as_slice() {
+            if same(json, markdown) {
+                return Some(format!(
+                    "--output-json and --output-markdown both name {}: give each result its own file",
+                    json.display()
+                ));
+            }
+        }
+        let report = self
+            .reports
+            .iter()
+            .map(std::path::Path::new)
+            .find(|report| outputs.iter().any(|output| same(report, output)))?;
+        Some(format!(
+            "{}: an output file is one of the reports, which the run would overwrite; write the \
+             result elsewhere",
+            report.display()
+        ))
     }
 }
 
@@ -227,4 +257,64 @@ pub fn man_page() -> String {
     // Writing into a Vec cannot fail.
     let _ = clap_mangen::Man::new(Cli::command()).render(&mut out);
     String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    fn usage(args: &[&str]) -> Option<String> {
+        let cli = Cli::try_parse_from([&["covgate", "check"], args].concat()).unwrap();
+        match cli.command {
+            Command::Check(check) => check.usage_error(),
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn outputs_never_overwrite_a_report_or_each_other() {
+        let dir = tempfile::tempdir().unwrap();
+        let report = dir.path().join("r.json");
+        std::fs::write(&report, "{}").unwrap();
+        let report = report.to_str().unwrap();
+        let other = dir.path().join("out.json");
+        let other = other.to_str().unwrap();
+        let err = usage(&["r.json", "--output-json", "x", "--output-markdown", "x"]).unwrap();
+        assert!(
+            err.starts_with("--output-json and --output-markdown both name x"),
+            "{err}"
+        );
+        let err = usage(&[report, "--output-json", report]).unwrap();
+        assert!(
+            err.contains("an output file is one of the reports"),
+            "{err}"
+        );
+        let respelled = format!(
+            "{}/../{}/r.json",
+            dir.path().display(),
+            dir.path().file_name().unwrap().to_str().unwrap()
+        );
+        let err = usage(&[report, "--output-markdown", &respelled]).unwrap();
+        assert!(
+            err.contains("an output file is one of the reports"),
+            "{err}"
+        );
+        assert_eq!(
+            usage(&[
+                report,
+                "--output-json",
+                other,
+                "--output-markdown",
+                report.trim_end_matches(".json")
+            ]),
+            None
+        );
+        assert_eq!(usage(&[report]), None);
+        let err = usage(&[report, "--summary-file", "s.md"]).unwrap();
+        assert!(
+            err.starts_with("--summary-file needs --format github"),
+            "{err}"
+        );
+    }
 }

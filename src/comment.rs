@@ -70,6 +70,10 @@ pub fn section(leg: &str, code: i32, markdown: Option<&str>) -> Section {
             format!("✅ **{leg}**: covgate passed — {summary}\n")
         }
         (1, Some(md)) => format!("**{leg}**\n\n{}", neutralise(md)),
+        (1, None) => format!(
+            "❌ **{leg}**: covgate failed this leg, but its Markdown result was not found; see the \
+             job log\n"
+        ),
         _ => format!(
             "⚠️ **{leg}**: covgate could not judge this leg (exit code {code}); see the job log\n"
         ),
@@ -312,7 +316,13 @@ mod tests {
         let error = section("win", 2, None);
         assert!(error.body.contains("exit code 2"), "{}", error.body);
         let missing = section("win", 1, None);
-        assert!(missing.body.contains("exit code 1"), "{}", missing.body);
+        assert!(
+            missing
+                .body
+                .starts_with("❌ **win**: covgate failed this leg"),
+            "{}",
+            missing.body
+        );
     }
 
     #[test]

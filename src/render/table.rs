@@ -219,12 +219,12 @@ impl Default for TableOptions {
     }
 }
 
-/// The table, within `opts.width` columns: paths are shortened in the middle
-/// (`src/…/file.rs`, at least 20 characters kept) until the table without its `Note` column
-/// fits, leaving that column at least [`NOTE_MIN`] columns when a row has a note; then notes
-/// (exclusion and unmeasured reasons) wrap within what is left. A note longer than
-/// [`NOTE_MAX_LINES`] lines of the table's width is shortened in the middle first (the JSON
-/// output has it whole).
+/// The table, within `opts.width` columns where it can be: long paths are shortened in the
+/// middle (`src/…/file.rs`, at least 20 characters kept) until the table fits. Notes (exclusion
+/// and unmeasured reasons) stand in a `Note` column, where they wrap, when the table fits with it
+/// (at least [`NOTE_MIN`] columns for it) without shortening any path; otherwise they follow the
+/// table, one per file, wrapped. A note longer than [`NOTE_MAX_LINES`] lines of the table's
+/// width is shortened in the middle (the JSON output has it whole).
 ///
 /// A path longer than the whole table may be is shortened to one character more than that
 /// before the table is first drawn: the table then still overflows by as much as the longest
@@ -238,43 +238,36 @@ fn fitted_table(rows: &[&FileVerdict], metrics: &[Metric], opts: &TableOptions) 
         .unwrap_or(0)
         .min(opts.width.saturating_add(1));
     let notes = rows.iter().any(|f| f.reason.is_some());
-    let bare = table(rows, metrics, opts, longest, NoteColumn::Blank).to_string();
+    let bare = table(rows, metrics, opts, longest, NoteColumn::Left).to_string();
     let widest = bare.lines().map(|l| l.chars().count()).max().unwrap_or(0);
-    let room = opts
-        .width
-        .saturating_sub(if notes { NOTE_MIN + 3 } else { 0 });
-    let cut = widest.saturating_sub(room);
-    let path_width = longest.saturating_sub(cut).max(20);
-    if !notes || cut == 0 || longest.saturating_sub(cut) >= 20 {
-        return table(rows, metrics, opts, path_width, NoteColumn::Filled).to_string();
+    if notes && widest + NOTE_MIN + 3 <= opts.width {
+        return table(rows, metrics, opts, longest, NoteColumn::Filled).to_string();
     }
-    // Too narrow for a `Note` column: the notes follow the table, one per file.
+    let path_width = longest
+        .saturating_sub(widest.saturating_sub(opts.width))
+        .max(20);
     let mut out = table(rows, metrics, opts, path_width, NoteColumn::Left).to_string();
-    out.push('\n');
     let note_max = opts.width.saturating_mul(NOTE_MAX_LINES);
     for file in rows {
         if let Some(reason) = &file.reason {
             let line = format!("  {}: {}", plain(&file.path), plain(reason));
-            out.push_str(wrap_lines(&shorten_middle(&line, note_max), opts.width).trim_end());
             out.push('\n');
+            out.push_str(wrap_lines(&shorten_middle(&line, note_max), opts.width).trim_end());
         }
     }
-    out.pop();
     out
 }
 
 /// The least width the `Note` column is given, in columns; a table that cannot give it that
-/// (and keep 20 characters of each path) lists the notes under it instead.
+/// without shortening a path lists the notes under it instead.
 pub const NOTE_MIN: usize = 16;
 
 /// The most lines of the table's width that one note is shown in.
 pub const NOTE_MAX_LINES: usize = 4;
 
-/// The `Note` column: empty (to measure the other columns), filled with each file's reason, or
-/// left out.
+/// The `Note` column: filled with each file's reason, or left out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum NoteColumn {
-    Blank,
     Filled,
     Left,
 }
@@ -296,7 +289,7 @@ fn table(
     } else {
         table.enforce_styling();
     }
-    let column = notes != NoteColumn::Left;
+    let column = notes == NoteColumn::Filled;
     let mut header = vec![Cell::new("File"), Cell::new("Status")];
     header.extend(metrics.iter().map(|m| Cell::new(capitalise(m.name()))));
     header.extend(column.then(|| Cell::new("Note")));
@@ -314,11 +307,7 @@ fn table(
             ),
         ];
         row.extend(metrics.iter().map(|m| metric_cell_of(file, *m, opts.color)));
-        let note = file
-            .reason
-            .as_deref()
-            .filter(|_| notes == NoteColumn::Filled)
-            .unwrap_or_default();
+        let note = file.reason.as_deref().unwrap_or_default();
         row.extend(column.then(|| Cell::new(shorten_middle(&plain(note), note_max))));
         table.add_row(row);
     }
