@@ -615,3 +615,29 @@ fn the_table_fits_the_terminal_width() {
         insta::assert_snapshot!(format!("table-width-{columns}"), table);
     }
 }
+
+/// A report warning (here a tracefile cut before its final `end_of_record`) is a `::warning`
+/// annotation in `--format github`, so a truncated report shows on the run's summary.
+#[test]
+fn github_format_annotates_report_warnings() {
+    let sandbox = Sandbox::new();
+    sandbox.policy("[measure]\nmetrics = [\"lines\"]\n");
+    sandbox.write("src/lib.rs", "pub fn f() {}\n");
+    sandbox.write("t.info", "SF:src/lib.rs\nDA:1,1\n");
+    let run = sandbox.run(&[
+        "check",
+        "t.info",
+        "--format",
+        "github",
+        "--summary-file",
+        "s.md",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.lines().any(|l| l.starts_with(
+            "::warning title=covgate%3A report warning::t.info:2: missing final `end_of_record` for `src/lib.rs`"
+        )),
+        "{}",
+        run.stdout
+    );
+}

@@ -1,6 +1,7 @@
 //! GitHub Actions workflow commands (`--format github`): a `::notice` with the facts the verdict
-//! was reached under, then one `::error` annotation per uncovered line range (and per function
-//! that never ran, and per unmeasured file), so the gaps show up on the pull request's diff.
+//! was reached under, a `::warning` per report warning, then one `::error` annotation per
+//! uncovered line range (and per function that never ran, and per unmeasured file), so the gaps
+//! show up on the pull request's diff.
 //!
 //! Shape: `::error file=PATH,line=L,endLine=E,title=TITLE::MESSAGE`. Values are escaped as the
 //! runner requires: in messages `%`, CR and LF become `%25`, `%0D`, `%0A`; in properties `:` and
@@ -58,6 +59,14 @@ pub fn render(facts: &Facts, verdict: &Verdict) -> String {
         .take(TOTAL)
         .collect();
     let mut out = facts_notice(facts);
+    // What the readers warned of (e.g. a tracefile that ends without `end_of_record`, as a
+    // truncated one does) shows on the run's summary, not only in the log.
+    for warning in &facts.warnings {
+        out.push_str(&format!(
+            "::warning title=covgate%3A report warning::{}\n",
+            escape_data(warning)
+        ));
+    }
     if let Some(note) = verdict.empty.note() {
         let level = if verdict.passed() { "notice" } else { "error" };
         out.push_str(&format!(
