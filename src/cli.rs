@@ -187,7 +187,14 @@ impl CheckArgs {
             .link_base
             .as_deref()
             .and_then(|url| crate::render::markdown::check_link_base(url).err());
-        summary.or(link).or_else(|| self.clobbered())
+        let markdown = matches!(self.format, Format::Markdown | Format::Github)
+            || self.output_markdown.is_some();
+        let unlinked = (self.link_base.is_some() && !markdown).then(|| {
+            "--link-base links the Markdown result: give it with --format markdown or github, or \
+             with --output-markdown PATH"
+                .to_string()
+        });
+        summary.or(link).or(unlinked).or_else(|| self.clobbered())
     }
 
     /// An output file that is a report, or both outputs in one file: the run would overwrite
@@ -311,6 +318,21 @@ mod tests {
             None
         );
         assert_eq!(usage(&[report]), None);
+        let err = usage(&[report, "--link-base", "https://h/x"]).unwrap();
+        assert!(
+            err.starts_with("--link-base links the Markdown result"),
+            "{err}"
+        );
+        assert_eq!(
+            usage(&[
+                report,
+                "--link-base",
+                "https://h/x",
+                "--output-markdown",
+                other
+            ]),
+            None
+        );
         let err = usage(&[report, "--summary-file", "s.md"]).unwrap();
         assert!(
             err.starts_with("--summary-file needs --format github"),
