@@ -222,6 +222,7 @@ fn judge_with(
     };
     let measured = measure::measure(&measured_parts, &ignores)?;
     let mut verdict = judge::evaluate(&scope, &measured, policy);
+    notes.extend(crate::ungated::mcdc_note(&policy.metrics, &measured));
     verdict.dropped = dropped(&scope.outside_include, &spellings);
     let mut facts = facts(setup, &reports, opts.walk, verified);
     facts.warnings.extend(notes);

@@ -27,7 +27,9 @@ use crate::error::{Error, Result};
 use crate::model::Counts;
 use crate::policy::Inline;
 use crate::report::lcov::LcovFile;
-use crate::report::llvm_json::{self, FunctionStats, LineRange, LlvmFile, RecordItems};
+use crate::report::llvm_json::{
+    self, Decision, FunctionStats, LineRange, LlvmFile, RecordItems,
+};
 use crate::report::FileCoverage;
 use crate::source::{self, Refused};
 
@@ -763,6 +765,13 @@ fn without(record: &FunctionStats, ignores: &Ignores, runs: &[LineRange]) -> Fun
         .collect();
     let (covered_lines, covered) = subtract(record.covered_lines(), runs);
     let (uncovered_lines, uncovered) = subtract(record.uncovered_lines(), runs);
+    // A decision goes with the line it starts on.
+    let decisions: Vec<Decision> = record
+        .decisions()
+        .iter()
+        .filter(|d| line_kept(&d.at.0))
+        .cloned()
+        .collect();
     FunctionStats {
         name: record.name.clone(),
         count: record.count,
@@ -770,6 +779,9 @@ fn without(record: &FunctionStats, ignores: &Ignores, runs: &[LineRange]) -> Fun
         regions: counts(covered_region_lines.len(), uncovered_regions.len()),
         lines: Counts::new(covered, covered + uncovered),
         branches: counts(covered_branch_lines.len(), uncovered_branches.len()),
+        mcdc: decisions
+            .iter()
+            .fold(Counts::default(), |sum, d| sum + d.counts()),
         function_ignored: ignores.lines.contains(&record.key.0),
         layout: record.layout,
         items: Some(Box::new(RecordItems {
@@ -783,6 +795,7 @@ fn without(record: &FunctionStats, ignores: &Ignores, runs: &[LineRange]) -> Fun
             // after markers are applied).
             region_hits: Vec::new(),
             branch_hits: Vec::new(),
+            decisions,
         })),
     }
 }

@@ -40,3 +40,4 @@ pub mod roster;
 pub mod scope;
 pub mod source;
 pub mod uncovered;
+pub mod ungated;

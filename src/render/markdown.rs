@@ -15,8 +15,9 @@ use crate::judge::{
     unavailable_hint, FileStatus, FileVerdict, MetricStatus, MetricVerdict, Verdict,
 };
 use crate::model::Metric;
-use crate::report::llvm_json::Span;
-use crate::uncovered::{branch_text, function_text, range_text, span_text};
+use crate::uncovered::{
+    branch_text, condition_text, from_text, function_text, range_text, span_text, RegionItem,
+};
 
 /// The largest body produced, in characters (GitHub's comment limit is 65,536).
 pub const LIMIT: usize = 65_000;
@@ -488,19 +489,34 @@ fn detail_items(file: &FileVerdict, metric: Metric, links: Links<'_>) -> Vec<Str
             .iter()
             .map(|f| links.to(&escape(&function_text(f)), path, f.line.map(|l| (l, l))))
             .collect(),
+        Metric::Mcdc => u
+            .conditions
+            .iter()
+            .map(|c| {
+                let line = c.condition.at.0;
+                links.to(&escape(&condition_text(c)), path, Some((line, line)))
+            })
+            .collect(),
     }
 }
 
 /// Regions grouped by line: one entry per line for the regions within it, with their columns
 /// (`17 (cols 23-27, 32-40)`), and one per region over several lines (`15-17 (15:1-17:3)`), as
-/// (first line, last line, text).
-fn region_groups(regions: &[Span]) -> Vec<(u32, u32, String)> {
+/// (first line, last line, text). A region of a named instantiation is an entry of its own,
+/// with the instantiation (`17 (cols 23-27) (in clamp_to<double>)`).
+fn region_groups(regions: &[RegionItem]) -> Vec<(u32, u32, String)> {
     let mut groups: Vec<(u32, u32, String)> = Vec::new();
-    for s in regions {
+    let mut named = false;
+    for r in regions {
+        let s = &r.span;
         let cols = format!("{}-{}", s.col_start, s.col_end);
+        let alone = std::mem::replace(&mut named, r.from.is_some()) || r.from.is_some();
         match groups.last_mut() {
             Some((start, end, text))
-                if s.line_start == s.line_end && *start == s.line_start && *end == s.line_end =>
+                if !alone
+                    && s.line_start == s.line_end
+                    && *start == s.line_start
+                    && *end == s.line_end =>
             {
                 text.truncate(text.len() - 1);
                 text.push_str(&format!(", {cols})"));
@@ -508,12 +524,18 @@ fn region_groups(regions: &[Span]) -> Vec<(u32, u32, String)> {
             _ if s.line_start == s.line_end => groups.push((
                 s.line_start,
                 s.line_end,
-                format!("{} (cols {cols})", s.line_start),
+                format!("{} (cols {cols}){}", s.line_start, from_text(r.from.as_deref())),
             )),
             _ => groups.push((
                 s.line_start,
                 s.line_end,
-                format!("{}-{} ({})", s.line_start, s.line_end, span_text(s)),
+                format!(
+                    "{}-{} ({}){}",
+                    s.line_start,
+                    s.line_end,
+                    span_text(s),
+                    from_text(r.from.as_deref())
+                ),
             )),
         }
     }

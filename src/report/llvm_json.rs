@@ -21,6 +21,7 @@
 mod count;
 mod document;
 mod lane;
+mod mcdc;
 mod record;
 mod segments;
 mod stream;
@@ -36,6 +37,7 @@ use crate::model::Counts;
 
 use super::Report;
 
+pub use mcdc::{independence, Condition, Decision, TestVector};
 pub use segments::LineRule;
 
 /// A file's summary as llvm-cov computes it (the `summary` object of a `files[]` entry, or the
@@ -53,6 +55,9 @@ pub struct LlvmSummary {
     pub lines: Counts,
     /// Branch sides.
     pub branches: Counts,
+    /// MC/DC conditions (covered = shown independent); 0 of 0 when the export has none
+    /// (LLVM before 18, or a build without `-fcoverage-mcdc`).
+    pub mcdc: Counts,
 }
 
 impl std::ops::Add for LlvmSummary {
@@ -66,6 +71,7 @@ impl std::ops::Add for LlvmSummary {
             instantiations: self.instantiations + other.instantiations,
             lines: self.lines + other.lines,
             branches: self.branches + other.branches,
+            mcdc: self.mcdc + other.mcdc,
         }
     }
 }
@@ -127,6 +133,8 @@ pub struct FunctionStats {
     pub lines: Counts,
     /// Branch sides of the record (two per branch entry reachable from the main file).
     pub branches: Counts,
+    /// MC/DC conditions of the record's decisions, covered = shown independent.
+    pub mcdc: Counts,
     /// True when an inline ignore marker covers the function's start line: its group then
     /// leaves the functions and instantiations metrics (set by [`crate::ignore`]).
     pub function_ignored: bool,
@@ -166,6 +174,9 @@ pub struct RecordItems {
     /// One flag per branch side (true side, then false side, per branch entry reachable from
     /// the main file, in record order), as [`RecordItems::region_hits`].
     pub branch_hits: Vec<bool>,
+    /// The record's MC/DC decisions, kept when one of them has a condition without an
+    /// independence pair, or with everything else ([`Kept::Everything`], for [`pool`]).
+    pub decisions: Vec<Decision>,
 }
 
 impl RecordItems {
@@ -177,6 +188,7 @@ impl RecordItems {
             && self.covered_region_lines.is_empty()
             && self.covered_branch_lines.is_empty()
             && self.covered_lines.is_empty()
+            && self.decisions.is_empty()
     }
 }
 
@@ -203,6 +215,7 @@ impl FunctionStats {
             covered_lines: Vec::new(),
             region_hits: Vec::new(),
             branch_hits: Vec::new(),
+            decisions: Vec::new(),
         };
         self.items.as_deref().unwrap_or(&NONE)
     }
@@ -230,6 +243,11 @@ impl FunctionStats {
     /// See [`RecordItems::covered_branch_lines`].
     pub fn covered_branch_lines(&self) -> &[u32] {
         &self.held().covered_branch_lines
+    }
+
+    /// See [`RecordItems::decisions`].
+    pub fn decisions(&self) -> &[Decision] {
+        &self.held().decisions
     }
 
     /// See [`RecordItems::covered_lines`].
@@ -337,6 +355,12 @@ fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
         )
     };
     let covered = line_count(&covered_lines);
+    let decisions: Vec<Decision> = x
+        .decisions
+        .iter()
+        .zip(&y.decisions)
+        .map(|(a, b)| a.merge(b))
+        .collect();
     FunctionStats {
         name: a.name.clone(),
         count: a.count.saturating_add(b.count),
@@ -344,6 +368,7 @@ fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
         regions: hit_counts(&region_hits),
         lines: Counts::new(covered, covered + line_count(&uncovered_lines)),
         branches: hit_counts(&branch_hits),
+        mcdc: mcdc::counts(&decisions),
         function_ignored: a.function_ignored | b.function_ignored,
         layout: a.layout,
         items: Some(Box::new(RecordItems {
@@ -355,6 +380,7 @@ fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
             covered_lines,
             region_hits,
             branch_hits,
+            decisions,
         })),
     }
 }
@@ -429,6 +455,7 @@ struct Group {
     regions: Counts,
     lines: Counts,
     branches: Counts,
+    mcdc: Counts,
     execution_count: u64,
     records: u64,
     executed_records: u64,
@@ -440,6 +467,7 @@ impl Group {
         self.regions = max_counts(self.regions, record.regions);
         self.lines = max_counts(self.lines, record.lines);
         self.branches = max_counts(self.branches, record.branches);
+        self.mcdc = max_counts(self.mcdc, record.mcdc);
         self.execution_count = self.execution_count.saturating_add(record.count);
         self.records += 1;
         self.executed_records += u64::from(record.count > 0);
@@ -461,6 +489,7 @@ impl Group {
             instantiations,
             lines: self.lines,
             branches: self.branches,
+            mcdc: self.mcdc,
         }
     }
 }

@@ -222,11 +222,13 @@ fn assemble(
 ) -> Report {
     let summary_only = !exports.is_empty() && exports.iter().all(|e| e.functions.is_none());
     let mut has_branch_data = false;
+    let mut has_mcdc_data = false;
     let mut files = Vec::new();
     for mut export in exports {
         has_branch_data |= export.has_branch_records;
         for (path, summary) in export.files {
             has_branch_data |= summary.branches.total > 0;
+            has_mcdc_data |= summary.mcdc.total > 0;
             let functions = export
                 .functions
                 .as_mut()
@@ -243,6 +245,7 @@ fn assemble(
         },
         manifest_path,
         has_branch_data,
+        has_mcdc_data,
         files,
         warnings: Vec::new(),
     }
@@ -493,8 +496,8 @@ pub(super) fn check_filename(name: &str) -> std::result::Result<(), String> {
     }
 }
 
-/// A `summary` object (`totals` has the same shape). `branches` is absent before LLVM 12;
-/// `mcdc` and `percent` are not read.
+/// A `summary` object (`totals` has the same shape). `branches` is absent before LLVM 12,
+/// `mcdc` before LLVM 18; `percent` is not read.
 #[derive(Debug, DeriveDeserialize)]
 pub(super) struct SummaryJson {
     pub(super) lines: CountsJson,
@@ -503,6 +506,8 @@ pub(super) struct SummaryJson {
     pub(super) regions: CountsJson,
     #[serde(default)]
     pub(super) branches: Option<CountsJson>,
+    #[serde(default)]
+    pub(super) mcdc: Option<CountsJson>,
 }
 
 /// `{count, covered, percent, notcovered}`: only `count` and `covered` are used, and must be
@@ -535,6 +540,10 @@ impl SummaryJson {
             lines: self.lines.into_counts("lines")?,
             branches: match self.branches {
                 Some(branches) => branches.into_counts("branches")?,
+                None => Counts::default(),
+            },
+            mcdc: match self.mcdc {
+                Some(mcdc) => mcdc.into_counts("mcdc")?,
                 None => Counts::default(),
             },
         })

@@ -356,12 +356,14 @@ impl<'a> Scan<'a> {
     fn summary(&mut self) -> Option<SummaryJson> {
         let (mut lines, mut functions, mut instantiations, mut regions, mut branches) =
             (None, None, None, None, None);
+        let mut mcdc = None;
         self.object(&mut |scan, key| match key {
             "lines" => once(&mut lines, scan.counts()?),
             "functions" => once(&mut functions, scan.counts()?),
             "instantiations" => once(&mut instantiations, scan.counts()?),
             "regions" => once(&mut regions, scan.counts()?),
             "branches" => once(&mut branches, scan.counts()?),
+            "mcdc" => once(&mut mcdc, scan.counts()?),
             _ => scan.skip(1),
         })?;
         Some(SummaryJson {
@@ -370,6 +372,7 @@ impl<'a> Scan<'a> {
             instantiations: instantiations?,
             regions: regions?,
             branches,
+            mcdc,
         })
     }
 }
@@ -493,9 +496,9 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[String]) -> bool) -> Option<(
             once(&mut branches, read)
         }
         "mcdc_records" => {
-            // `null` reads as absent in serde's path: leave it to serde.
-            (scan.peek()? == b'[').then_some(())?;
-            scan.skip(1)?;
+            // `null` reads as absent in serde's path, and MC/DC decisions are read there
+            // ([`super::mcdc`]): the lane takes only `[]`.
+            scan.array(&mut |_| None)?;
             once(&mut mcdc, ())
         }
         "filenames" => {
@@ -520,7 +523,7 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[String]) -> bool) -> Option<(
             count: Count(count),
             regions,
             branches,
-            mcdc_records: mcdc.map(|()| serde::de::IgnoredAny),
+            mcdc_records: mcdc.map(|()| Vec::new()),
             filenames,
         }),
         _ => Record::Skipped {

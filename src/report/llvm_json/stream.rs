@@ -122,10 +122,12 @@ fn assemble(
     } = export;
     let summary_only = functions.is_none();
     let mut has_branch_data = has_branch_records;
+    let mut has_mcdc_data = false;
     let files = files
         .into_iter()
         .map(|(path, summary)| {
             has_branch_data |= summary.branches.total > 0;
+            has_mcdc_data |= summary.mcdc.total > 0;
             let functions = match functions.as_mut() {
                 Some(_) if skipped.contains(&path) => None,
                 Some(by_file) => Some(by_file.remove(&path).unwrap_or_default()),
@@ -143,6 +145,7 @@ fn assemble(
         },
         manifest_path,
         has_branch_data,
+        has_mcdc_data,
         files,
         warnings: Vec::new(),
     }
