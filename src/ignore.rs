@@ -1117,6 +1117,7 @@ mod tests {
             regions: Counts::new(1, 1),
             lines: Counts::new(4_000_000_000, 4_000_000_000),
             branches: Counts::default(),
+            mcdc: Counts::default(),
             function_ignored: false,
             layout: 0,
             items: Some(Box::new(RecordItems {

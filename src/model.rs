@@ -54,6 +54,17 @@ impl Metric {
         }
     }
 
+    /// The metric's column title: `Regions`, `Branches`, `Functions`, `Lines`, `MC/DC`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Metric::Regions => "Regions",
+            Metric::Branches => "Branches",
+            Metric::Functions => "Functions",
+            Metric::Lines => "Lines",
+            Metric::Mcdc => "MC/DC",
+        }
+    }
+
     /// Parses a policy name (`"regions"`, `"branches"`, `"functions"`, `"lines"`, `"mcdc"`).
     pub fn from_name(name: &str) -> Option<Metric> {
         Metric::ALL.into_iter().find(|m| m.name() == name)

@@ -417,12 +417,14 @@ mod tests {
                     column: Some(9),
                     side: "true".to_string(),
                     what: "never taken",
+                    from: Some("clamp_to<double>".to_string()),
                 },
                 BranchItem {
                     line: 8,
                     column: None,
                     side: "block 0 branch 1".to_string(),
                     what: "never evaluated",
+                    from: None,
                 },
             ],
             functions: vec![
@@ -435,6 +437,7 @@ mod tests {
                     name: "crate::f".to_string(),
                 },
             ],
+            conditions: Vec::new(),
             notes: vec![
                 (Metric::Regions, "no detail".to_string()),
                 (Metric::Lines, "more missed".to_string()),
@@ -457,7 +460,10 @@ mod tests {
         assert_eq!(u.len(Metric::Branches), 2);
         assert_eq!(
             u.items(Metric::Branches, usize::MAX),
-            ["7:9 true never taken", "8 block 0 branch 1 never evaluated"]
+            [
+                "7:9 true never taken (in clamp_to<double>)",
+                "8 block 0 branch 1 never evaluated"
+            ]
         );
         assert_eq!(u.len(Metric::Functions), 2);
         assert_eq!(

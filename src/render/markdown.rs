@@ -292,7 +292,7 @@ fn table_header(metrics: &[Metric]) -> String {
     let mut header = String::from("| File | Status |");
     let mut rule = String::from("|---|---|");
     for m in metrics {
-        header.push_str(&format!(" {} |", capitalise(m.name())));
+        header.push_str(&format!(" {} |", m.title()));
         rule.push_str("---:|");
     }
     format!("{header}\n{rule}\n")
@@ -542,14 +542,6 @@ fn region_groups(regions: &[RegionItem]) -> Vec<(u32, u32, String)> {
     groups
 }
 
-fn capitalise(name: &str) -> String {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-        .unwrap_or_default()
-}
-
 #[cfg(test)]
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
@@ -582,17 +574,23 @@ mod tests {
             escape_html("http://e.x www.e.x a@b.c: x"),
             "http&#58;//e.x www&#46;e.x a&#64;b.c: x"
         );
-        assert_eq!(capitalise("lines"), "Lines");
-        assert_eq!(capitalise(""), "");
     }
 
-    fn span(a: u32, b: u32, c: u32, d: u32) -> Span {
-        Span {
-            line_start: a,
-            col_start: b,
-            line_end: c,
-            col_end: d,
+    fn span(a: u32, b: u32, c: u32, d: u32) -> RegionItem {
+        RegionItem {
+            span: crate::report::llvm_json::Span {
+                line_start: a,
+                col_start: b,
+                line_end: c,
+                col_end: d,
+            },
+            from: None,
         }
+    }
+
+    fn named(mut r: RegionItem) -> RegionItem {
+        r.from = Some("f<int>".to_string());
+        r
     }
 
     #[test]
@@ -605,6 +603,9 @@ mod tests {
             span(15, 5, 15, 9),
             span(15, 20, 15, 30),
             span(16, 1, 18, 2),
+            named(span(20, 1, 20, 2)),
+            span(20, 4, 20, 5),
+            named(span(21, 1, 22, 2)),
         ];
         let texts: Vec<(u32, u32, String)> = region_groups(&regions);
         assert_eq!(
@@ -615,6 +616,9 @@ mod tests {
                 (15, 17, "15-17 (15:1-17:3)".to_string()),
                 (15, 15, "15 (cols 5-9, 20-30)".to_string()),
                 (16, 18, "16-18 (16:1-18:2)".to_string()),
+                (20, 20, "20 (cols 1-2) (in f<int>)".to_string()),
+                (20, 20, "20 (cols 4-5)".to_string()),
+                (21, 22, "21-22 (21:1-22:2) (in f<int>)".to_string()),
             ]
         );
     }

@@ -509,7 +509,7 @@ pub enum Detail<'a> {
     All,
     /// A file keeps everything when the function returns true for its name as the export
     /// spells it (files that may carry inline markers); else its misses when its own summary is
-    /// below 100% on regions, functions, lines or branches; else nothing. The function is
+    /// below 100% on regions, functions, lines, branches or MC/DC; else nothing. The function is
     /// called on the thread that reads (never on a rayon worker), once per file of `files[]`,
     /// before the first record is parsed; it may block until its answer is known (`covgate
     /// check` scans the sources for markers while the export is read).
@@ -528,6 +528,7 @@ impl Detail<'_> {
                     summary.functions,
                     summary.lines,
                     summary.branches,
+                    summary.mcdc,
                 ]
                 .iter()
                 .all(|c| c.covered >= c.total);
@@ -645,6 +646,7 @@ mod tests {
             regions: Counts::new(1, 1),
             lines: Counts::new(1, 1),
             branches: Counts::default(),
+            mcdc: Counts::default(),
             function_ignored: false,
             layout: 0,
             items: None,
