@@ -27,9 +27,7 @@ use crate::error::{Error, Result};
 use crate::model::Counts;
 use crate::policy::Inline;
 use crate::report::lcov::LcovFile;
-use crate::report::llvm_json::{
-    self, Decision, FunctionStats, LineRange, LlvmFile, RecordItems,
-};
+use crate::report::llvm_json::{self, Decision, FunctionStats, LineRange, LlvmFile, RecordItems};
 use crate::report::FileCoverage;
 use crate::source::{self, Refused};
 

@@ -185,9 +185,11 @@ fn compare(dir: &Path, table: &str) {
         let file = doc["files"]
             .as_array()
             .and_then(|files| {
-                files
-                    .iter()
-                    .find(|f| f["path"].as_str().is_some_and(|p| p.ends_with(&format!("/{name}")) || p == name))
+                files.iter().find(|f| {
+                    f["path"]
+                        .as_str()
+                        .is_some_and(|p| p.ends_with(&format!("/{name}")) || p == name)
+                })
             })
             .unwrap_or_else(|| panic!("{name} not in {doc:#}"));
         let got: Vec<(u64, u64)> = ["regions", "functions", "lines", "branches", "mcdc"]
@@ -219,7 +221,11 @@ fn c_numbers_equal_llvm_cov_report_mcdc_included() {
         eprintln!("skipped: no clang-N with llvm-profdata-N and llvm-cov-N (N = 18..22) installed; `.ci/run` installs clang-19 and llvm-19");
         return;
     };
-    let (_keep, dir) = scratch(&[("gate.h", C_HEADER), ("gate.c", C_SOURCE), ("main.c", C_MAIN)]);
+    let (_keep, dir) = scratch(&[
+        ("gate.h", C_HEADER),
+        ("gate.c", C_SOURCE),
+        ("main.c", C_MAIN),
+    ]);
     // Run A: MC/DC 1 of 3 in `door_may_open`; run B adds the vector pairing the other two.
     let table = build_and_export(&t, &dir, &["gate.c", "main.c"], &[]);
     compare(&dir, &table);

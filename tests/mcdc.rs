@@ -144,11 +144,7 @@ fn case37_every_output_names_the_conditions() {
         "coverage-policy-mcdc.toml",
         &["--format", "markdown"],
     );
-    assert!(
-        markdown.stdout.contains("| MC/DC |"),
-        "{}",
-        markdown.stdout
-    );
+    assert!(markdown.stdout.contains("| MC/DC |"), "{}", markdown.stdout);
     assert!(
         markdown.stdout.contains("5:32 in the decision at 5:7"),
         "{}",
@@ -168,7 +164,10 @@ fn an_export_without_mcdc_data_fails_closed() {
         file["summary"]["mcdc"] = zero.clone();
         file["mcdc_records"] = serde_json::json!([]);
     }
-    for function in doc["data"][0]["functions"].as_array_mut().expect("functions") {
+    for function in doc["data"][0]["functions"]
+        .as_array_mut()
+        .expect("functions")
+    {
         function["mcdc_records"] = serde_json::json!([]);
     }
     let sandbox = tempfile::tempdir().expect("tempdir");

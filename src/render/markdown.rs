@@ -524,7 +524,11 @@ fn region_groups(regions: &[RegionItem]) -> Vec<(u32, u32, String)> {
             _ if s.line_start == s.line_end => groups.push((
                 s.line_start,
                 s.line_end,
-                format!("{} (cols {cols}){}", s.line_start, from_text(r.from.as_deref())),
+                format!(
+                    "{} (cols {cols}){}",
+                    s.line_start,
+                    from_text(r.from.as_deref())
+                ),
             )),
             _ => groups.push((
                 s.line_start,

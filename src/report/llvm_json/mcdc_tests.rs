@@ -52,7 +52,10 @@ fn independence_pairs_differ_in_one_evaluated_condition() {
     b.push(v(&[Some(true), Some(false), Some(false)], false));
     assert_eq!(independence(&b, 3), [true, true, true]);
     // A vector longer than the decision says names no condition past it.
-    let long = [v(&[Some(false), Some(false)], false), v(&[Some(false), Some(true)], true)];
+    let long = [
+        v(&[Some(false), Some(false)], false),
+        v(&[Some(false), Some(true)], true),
+    ];
     assert_eq!(independence(&long, 1), [false]);
 }
 
@@ -100,7 +103,17 @@ fn conditions_are_the_branches_inside_their_own_decision() {
     // Branches that do not number the conditions (another file id): the decision's start,
     // located through the expansion site.
     let moved = raw("[1,1,1,9,0,0,1,0,5,[false,false]]");
-    let site = |file: u32, s: Span| if file == 1 { Span { line_start: 7, col_start: 3, ..s } } else { s };
+    let site = |file: u32, s: Span| {
+        if file == 1 {
+            Span {
+                line_start: 7,
+                col_start: 3,
+                ..s
+            }
+        } else {
+            s
+        }
+    };
     let found = locate(&[moved], &branches, 0, &site);
     assert_eq!(found[0].at, (7, 3));
     assert_eq!(found[0].conditions, [(7, 3), (7, 3)]);
