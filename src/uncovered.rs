@@ -285,8 +285,17 @@ fn from_llvm(records: &[FunctionStats]) -> Uncovered {
                 |best, r| if metric(r) >= metric(best) { r } else { best },
             )
         };
-        // Several names: instantiations of one source function, each item names its own.
-        let several = rest.iter().any(|r| r.name != first.name);
+        // Several names once demangled: instantiations of one source function, and each item
+        // names its own (copies of one function in several binaries or crates share a name;
+        // a record without a kept name has no item to list).
+        let several = !rest.is_empty() && {
+            let names: std::collections::BTreeSet<String> = std::iter::once(first)
+                .chain(rest)
+                .filter(|r| !r.name.is_empty())
+                .map(|r| demangle(&r.name))
+                .collect();
+            names.len() > 1
+        };
         let from = |r: &FunctionStats| several.then(|| demangle(&r.name));
         let r = best(|r| (r.regions.covered, r.regions.total));
         out.regions

@@ -182,3 +182,78 @@ fn an_export_without_mcdc_data_fails_closed() {
     let notes = out["summary"]["notes"].to_string();
     assert!(notes.contains("-fcoverage-mcdc"), "{notes}");
 }
+
+/// Runs A and B given together: their records are summed (one compiled function in two runs),
+/// and the union of their test vectors pairs every condition, as one run of both gives.
+#[test]
+fn two_runs_merge_their_test_vectors() {
+    let run = case37(
+        "input-a.json",
+        "coverage-policy-mcdc.toml",
+        &["input-b.json", "--format", "json"],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(metric(&run.json(), "src/interlock.c", "mcdc"), "3/3 pass");
+}
+
+/// An inline marker on the decision's line takes its conditions out with the line.
+#[test]
+fn a_marker_on_the_decision_takes_its_conditions_out() {
+    let sandbox = common::Sandbox::copy_of(&format!("cases/{CASE37}"));
+    let source = sandbox.path().join("project/src/interlock.c");
+    let text = std::fs::read_to_string(&source).expect("source");
+    let marked = text.replacen(
+        "|| override)",
+        "|| override) // covgate:ignore -- the interlock is proven by hand",
+        1,
+    );
+    assert_ne!(marked, text);
+    std::fs::write(&source, marked).expect("write");
+    let run = common::covgate(
+        sandbox.path(),
+        &[
+            "check",
+            "input-a.json",
+            "--policy",
+            "coverage-policy-mcdc.toml",
+            "--root",
+            "project",
+            "--remap-path-prefix",
+            "/ws/interlock=project",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        metric(&run.json(), "src/interlock.c", "mcdc"),
+        "0/0 vacuous"
+    );
+}
+
+#[test]
+fn a_summary_covering_more_conditions_than_it_counts_is_an_error() {
+    let dir = fixture(&format!("cases/{CASE37}"));
+    let text = std::fs::read_to_string(dir.join("input-a.json")).expect("input");
+    let broken = text.replacen(
+        r#""mcdc":{"count":3,"covered":1"#,
+        r#""mcdc":{"count":3,"covered":4"#,
+        1,
+    );
+    assert_ne!(broken, text, "the fixture's summary is spelled as expected");
+    let sandbox = tempfile::tempdir().expect("tempdir");
+    let export = sandbox.path().join("broken.json");
+    std::fs::write(&export, broken).expect("write");
+    let run = case37(
+        &export.display().to_string(),
+        "coverage-policy-mcdc.toml",
+        &[],
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("summary `mcdc` has covered 4 above count 3"),
+        "{}",
+        run.stderr
+    );
+}

@@ -149,3 +149,9 @@ fn runs_merge_by_flags_and_by_their_vectors() {
     let c = run(vec![], vec![false, false, true]);
     assert_eq!(a.merge(&c).independent, [true, false, true]);
 }
+
+#[test]
+fn a_vector_without_executed_counts_as_executed() {
+    let d = raw(r#"[1,1,1,9,0,0,0,0,5,[false],[{"conditions":[true],"result":true}]]"#);
+    assert_eq!(d.vectors, [v(&[Some(true)], true)]);
+}
