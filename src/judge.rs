@@ -380,5 +380,8 @@ mod tests {
                 "the input carries no such records: check how the report was produced"
             );
         }
+        let mcdc = unavailable_hint(Metric::Mcdc);
+        assert!(mcdc.contains("-fcoverage-mcdc"), "{mcdc}");
+        assert!(mcdc.ends_with("drop \"mcdc\" from `metrics`"), "{mcdc}");
     }
 }

@@ -196,20 +196,19 @@ fn two_runs_merge_their_test_vectors() {
     assert_eq!(metric(&run.json(), "src/interlock.c", "mcdc"), "3/3 pass");
 }
 
-/// An inline marker on the decision's line takes its conditions out with the line.
-#[test]
-fn a_marker_on_the_decision_takes_its_conditions_out() {
+/// Case 37 run A with an inline marker after `code` (the first time it occurs in the source).
+fn marked_run(code: &str) -> common::Run {
     let sandbox = common::Sandbox::copy_of(&format!("cases/{CASE37}"));
     let source = sandbox.path().join("project/src/interlock.c");
     let text = std::fs::read_to_string(&source).expect("source");
     let marked = text.replacen(
-        "|| override)",
-        "|| override) // covgate:ignore -- the interlock is proven by hand",
+        code,
+        &format!("{code} // covgate:ignore -- the interlock is proven by hand"),
         1,
     );
     assert_ne!(marked, text);
     std::fs::write(&source, marked).expect("write");
-    let run = common::covgate(
+    common::covgate(
         sandbox.path(),
         &[
             "check",
@@ -223,11 +222,47 @@ fn a_marker_on_the_decision_takes_its_conditions_out() {
             "--format",
             "json",
         ],
-    );
+    )
+}
+
+/// An inline marker on the decision's line takes its conditions out with the line; a marker
+/// elsewhere leaves them.
+#[test]
+fn a_marker_on_the_decision_takes_its_conditions_out() {
+    let run = marked_run("|| override)");
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert_eq!(
         metric(&run.json(), "src/interlock.c", "mcdc"),
         "0/0 vacuous"
+    );
+    let run = marked_run("return 0;");
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(metric(&run.json(), "src/interlock.c", "mcdc"), "1/3 fail");
+}
+
+#[test]
+fn a_summary_without_its_covered_conditions_is_an_error() {
+    let dir = fixture(&format!("cases/{CASE37}"));
+    let text = std::fs::read_to_string(dir.join("input-a.json")).expect("input");
+    let broken = text.replacen(
+        r#""mcdc":{"count":3,"covered":1,"#,
+        r#""mcdc":{"count":3,"#,
+        1,
+    );
+    assert_ne!(broken, text);
+    let sandbox = tempfile::tempdir().expect("tempdir");
+    let export = sandbox.path().join("broken.json");
+    std::fs::write(&export, broken).expect("write");
+    let run = case37(
+        &export.display().to_string(),
+        "coverage-policy-mcdc.toml",
+        &[],
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("missing field `covered`"),
+        "{}",
+        run.stderr
     );
 }
 

@@ -31,7 +31,15 @@ fn both_layouts_are_read() {
     let none = raw("[1,1,1,9,0,0,0,0,5,[false,false],[],7]");
     assert!(none.vectors.is_empty());
     assert_eq!(none.file_id, Some(0));
-    for bad in ["[1,1,1,9,0,5]", "[1,1]", r#"[1,1,1,9,"x"]"#] {
+    for bad in [
+        "[1,1,1,9,0,5]",
+        "[]",
+        "[1]",
+        "[1,1]",
+        "[1,1,1]",
+        "[1,1,1,9]",
+        r#"[1,1,1,9,"x"]"#,
+    ] {
         assert!(serde_json::from_str::<RawDecision>(bad).is_err(), "{bad}");
     }
     let e = serde_json::from_str::<RawDecision>("{}").expect_err("object");
