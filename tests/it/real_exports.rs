@@ -1,7 +1,7 @@
 //! End to end on real exports: for every file of every fixture that has an `llvm-cov report`
 //! table beside it, `covgate check` gives the table's regions, functions, lines and branches.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 
