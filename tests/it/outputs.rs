@@ -39,25 +39,9 @@ const NO_BRANCHES: &str =
 const LCOV: &str =
     "[measure]\ninclude = [\"**\"]\nmetrics = [\"branches\", \"functions\", \"lines\"]\n";
 
-/// Where this module's snapshots are: `tests/snapshots/outputs__NAME.snap`, the names insta gave
-/// them when this module was the test binary `outputs`. insta names a snapshot after its module
-/// path (here `it::outputs`) and looks beside the source file, so both are set here: the
-/// snapshot files stay as they are, and each assertion gives its name with the `outputs__` prefix.
-fn snapshot_settings() -> insta::Settings {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path("../snapshots");
-    settings.set_prepend_module_to_snapshot(false);
-    settings
-}
-
 fn snapshots(name: &str, report: &str, policy: &str) {
     for format in ["table", "markdown", "github", "json"] {
-        snapshot_settings().bind(|| {
-            insta::assert_snapshot!(
-                format!("outputs__{name}-{format}"),
-                output(report, policy, format)
-            );
-        });
+        insta::assert_snapshot!(format!("{name}-{format}"), output(report, policy, format));
     }
 }
 
@@ -628,9 +612,7 @@ fn the_table_fits_the_terminal_width() {
             let fits = line.chars().count() <= width || !line.trim().contains(' ');
             assert!(fits, "wider than {width}: {line}\n{stdout}");
         }
-        snapshot_settings().bind(|| {
-            insta::assert_snapshot!(format!("outputs__table-width-{columns}"), table);
-        });
+        insta::assert_snapshot!(format!("table-width-{columns}"), table);
     }
 }
 
