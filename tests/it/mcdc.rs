@@ -2,7 +2,7 @@
 //! real llvm-cov 22 exports of `(stopped && unlocked) || override`) with the verdicts of its
 //! `expected.md`, in every output, and MC/DC unavailable where the input cannot carry it.
 
-mod common;
+use crate::common;
 
 use common::{fixture, metric, status};
 

@@ -8,7 +8,7 @@
 //! `llvm-profdata-N` and `llvm-cov-N`; `.ci/run` installs clang-19. Where none is installed the
 //! tests print why and skip.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
