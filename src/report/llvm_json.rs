@@ -19,7 +19,7 @@
 //! * [`recompute`] merges records into instantiation groups as `prepareSingleFileReport` does.
 
 mod count;
-mod document;
+mod oracle;
 mod lane;
 mod record;
 mod segments;
@@ -539,7 +539,7 @@ pub fn read_with(origin: &str, bytes: &[u8], detail: Detail<'_>) -> Result<Repor
         Ok(report) => Ok(report),
         // Reading a slice cannot fail: whatever stopped the fast reader, the reference reader
         // reads the document again and words any error.
-        Err(_) => document::read(origin, bytes),
+        Err(_) => oracle::read(origin, bytes),
     }
 }
 
@@ -561,7 +561,7 @@ pub fn read_stream(
     match stream::read(origin, input, &detail, stream::SIZES) {
         Ok(report) => Ok(report),
         Err(stream::Stop::Io(err)) => Err(io_error(err)),
-        Err(stream::Stop::Fallback) => document::read(origin, &reread().map_err(io_error)?),
+        Err(stream::Stop::Fallback) => oracle::read(origin, &reread().map_err(io_error)?),
     }
 }
 

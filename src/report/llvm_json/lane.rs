@@ -10,7 +10,7 @@
 //! JSON, and it reads it to the values serde would.
 
 use super::count::{Count, ExactCount};
-use super::document::{CountsJson, FileEntry, SummaryJson};
+use super::oracle::{CountsJson, FileEntry, SummaryJson};
 use super::record::{Branch, RawRecord, Region};
 use super::Span;
 

@@ -30,7 +30,7 @@ use serde_json::Deserializer;
 
 use crate::report::{FileCoverage, FileData, Report, ReportKind};
 
-use super::document::{check_filename, CargoMeta, FileEntry, Header};
+use super::oracle::{check_filename, CargoMeta, FileEntry, Header};
 use super::lane;
 use super::record::{RawRecord, RecordHead};
 use super::unique::Unique;
@@ -992,7 +992,7 @@ mod tests {
     fn every_fixture_reads_as_the_reference_reads_it_at_any_size() {
         for path in fixtures() {
             let bytes = std::fs::read(&path).expect("fixture");
-            let reference = super::super::document::read("f.json", &bytes).expect("reference");
+            let reference = super::super::oracle::read("f.json", &bytes).expect("reference");
             let sizes = [
                 (1 << 20, 1 << 16, 0),
                 (1000, 300, 5000),
@@ -1098,7 +1098,7 @@ mod tests {
                     assert_eq!(outcome(&bad, detail, sizes), "fallback", "{to}");
                 }
             }
-            let e = super::super::document::read("t.json", bad.as_bytes())
+            let e = super::super::oracle::read("t.json", bad.as_bytes())
                 .map(|_| ())
                 .expect_err("refused");
             assert!(
@@ -1329,7 +1329,7 @@ mod tests {
                 assert_eq!(outcome(text, &Detail::All, sizes), "fallback", "{key}");
                 assert_eq!(outcome(text, &NONE_MARKED, sizes), "fallback", "{key}");
             }
-            let e = super::super::document::read("t.json", text.as_bytes()).expect_err(key);
+            let e = super::super::oracle::read("t.json", text.as_bytes()).expect_err(key);
             let want = format!("t.json:{line}:");
             assert!(e.message().starts_with(&want), "{}", e.message());
             assert!(
