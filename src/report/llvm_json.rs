@@ -19,19 +19,23 @@
 //! * [`recompute`] merges records into instantiation groups as `prepareSingleFileReport` does.
 
 mod count;
-mod oracle;
+mod export;
 mod lane;
+#[cfg(test)]
+mod oracle;
+mod pieces;
 mod record;
 mod segments;
 mod stream;
 mod unique;
+mod wire;
 
 use std::collections::{BTreeMap, HashMap};
 
 use std::fmt;
 use std::io::Read;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::Counts;
 
 use super::Report;
@@ -525,44 +529,35 @@ impl fmt::Debug for Detail<'_> {
 /// records.
 ///
 /// Errors (located by line and column where the JSON parser knows them): malformed or truncated
-/// JSON, a value of the wrong type, a count that is negative or not integral, a missing
-/// `type`/`version`/`data`, a `type` other than `llvm.coverage.json.export`, or an unsupported
-/// major version.
+/// JSON, a value of the wrong type, a key written twice in one object, a count that is negative
+/// or not integral, a missing `type`/`version`/`data`, a `type` other than
+/// `llvm.coverage.json.export`, or an unsupported major version.
 pub fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
     read_with(origin, bytes, Detail::All)
 }
 
 /// [`read`], keeping the records that `detail` asks for.
 pub fn read_with(origin: &str, bytes: &[u8], detail: Detail<'_>) -> Result<Report> {
-    let mut input = bytes;
-    match stream::read(origin, &mut input, &detail, stream::SIZES) {
-        Ok(report) => Ok(report),
-        // Reading a slice cannot fail: whatever stopped the fast reader, the reference reader
-        // reads the document again and words any error.
-        Err(_) => oracle::read(origin, bytes),
-    }
+    read_stream(origin, &mut &*bytes, detail)
 }
 
-/// Reads an export from a stream (a file) in chunks, keeping the records that `detail` asks
-/// for: memory follows the largest element and the kept detail, not the export's size.
+/// [`read_stream`] for an input that only this thread may read (standard input's lock): the
+/// next chunk is read between windows rather than while one is parsed.
+pub fn read_local(origin: &str, input: &mut dyn Read, detail: Detail<'_>) -> Result<Report> {
+    stream::read(origin, stream::Input::Local(input), &detail, stream::SIZES)
+}
+
+/// Reads an export from a stream (a file, a pipe) in chunks, in one pass, keeping the records
+/// that `detail` asks for: memory follows the largest element and the kept detail, not the
+/// export's size.
 ///
-/// When the document is not a plain valid export (any error; rare shapes such as several
-/// exports in `data`), `reread` is called for the whole document and the reference reader
-/// reads it, which words the error as [`read`] does.
-///
-/// Errors: as [`read`]; a read error of `input` or of `reread`.
+/// Errors: as [`read`], located in the stream; a read error of `input`.
 pub fn read_stream(
     origin: &str,
     input: &mut (dyn Read + Send),
     detail: Detail<'_>,
-    reread: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
 ) -> Result<Report> {
-    let io_error = |e: std::io::Error| Error::new(format!("{origin}: cannot read the report: {e}"));
-    match stream::read(origin, input, &detail, stream::SIZES) {
-        Ok(report) => Ok(report),
-        Err(stream::Stop::Io(err)) => Err(io_error(err)),
-        Err(stream::Stop::Fallback) => oracle::read(origin, &reread().map_err(io_error)?),
-    }
+    stream::read(origin, stream::Input::Shared(input), &detail, stream::SIZES)
 }
 
 #[cfg(test)]
@@ -726,14 +721,9 @@ mod tests {
                 Err(std::io::Error::other("unplugged"))
             }
         }
-        let mut never = || -> std::io::Result<Vec<u8>> { panic!("not read again") };
-        let e = read_stream("r.json", &mut Failing, Detail::All, &mut never).expect_err("io");
+        let e = read_stream("r.json", &mut Failing, Detail::All).expect_err("io");
         assert_eq!(e.message(), "r.json: cannot read the report: unplugged");
-        let mut gone = || Err(std::io::Error::other("deleted"));
-        let e = read_stream("r.json", &mut &b"{"[..], Detail::All, &mut gone).expect_err("io");
-        assert_eq!(e.message(), "r.json: cannot read the report: deleted");
-        let mut again = || Ok(b"{".to_vec());
-        let e = read_stream("r.json", &mut &b"{"[..], Detail::All, &mut again).expect_err("cut");
+        let e = read_stream("r.json", &mut &b"{"[..], Detail::All).expect_err("cut");
         assert!(e.message().contains("ends early"), "{}", e.message());
     }
 }

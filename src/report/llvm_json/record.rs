@@ -142,7 +142,7 @@ pub(super) const FILE_ID_PAST_FILENAMES: &str =
     "a function record's region or branch names a file id past the record's `filenames`";
 
 /// True when every id in `ids` indexes one of `files` names.
-fn ids_fit(ids: impl Iterator<Item = u32>, files: usize) -> bool {
+pub(super) fn ids_fit(ids: impl Iterator<Item = u32>, files: usize) -> bool {
     ids.max()
         .is_none_or(|max| usize::try_from(max).is_ok_and(|max| max < files))
 }
