@@ -134,6 +134,9 @@ pub struct FunctionStats {
     /// True when an inline ignore marker covers the function's start line: its group then
     /// leaves the functions and instantiations metrics (set by [`crate::ignore`]).
     pub function_ignored: bool,
+    /// How many records this stands for: one, or a whole instantiation group merged as it was
+    /// read (files kept for their misses only; see [`Kept::Misses`]).
+    pub instances: Instances,
     /// A hash of the record's layout (its regions and branches without their counts), never 0
     /// when known; 0 when the record was not kept whole ([`Kept::Everything`]). Records of one
     /// compiled function in several exports share name, key and layout ([`pool`]).
@@ -141,6 +144,26 @@ pub struct FunctionStats {
     /// The record's items; `None` when none was kept (nothing uncovered, and covered items not
     /// asked for).
     pub items: Option<Box<RecordItems>>,
+}
+
+/// How many function records a [`FunctionStats`] stands for, and how many of them ran: what
+/// llvm-cov's instantiations metric counts (records, and records with a count above 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Instances {
+    /// Function records.
+    pub records: u64,
+    /// Function records whose execution count is above 0.
+    pub executed: u64,
+}
+
+impl Instances {
+    /// One record with the execution count `count`.
+    pub fn of(count: u64) -> Instances {
+        Instances {
+            records: 1,
+            executed: u64::from(count > 0),
+        }
+    }
 }
 
 /// The items of one function record: its misses, and (for files that carry inline markers) the
@@ -189,7 +212,12 @@ impl RecordItems {
 pub enum Kept {
     /// No record: the file's own summary is all that is needed.
     Nothing,
-    /// Counts, and the uncovered items (with the names of records that never ran).
+    /// Counts, and the uncovered items (with the names of records that never ran). The records
+    /// of one instantiation group are merged into one as they are read ([`Instances`]): its
+    /// counts are the group's (largest covered and largest total per metric, summed execution
+    /// count), and its uncovered items per metric those of the group's best record for that
+    /// metric (largest covered, then largest total; the last of equals), all that llvm-cov's
+    /// rule and the list of uncovered items need.
     Misses,
     /// Counts, every item and every name (inline markers are applied to the file).
     Everything,
@@ -349,6 +377,7 @@ fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
         lines: Counts::new(covered, covered + line_count(&uncovered_lines)),
         branches: hit_counts(&branch_hits),
         function_ignored: a.function_ignored | b.function_ignored,
+        instances: Instances::of(a.count.saturating_add(b.count)),
         layout: a.layout,
         items: Some(Box::new(RecordItems {
             uncovered_regions,
@@ -445,8 +474,8 @@ impl Group {
         self.lines = max_counts(self.lines, record.lines);
         self.branches = max_counts(self.branches, record.branches);
         self.execution_count = self.execution_count.saturating_add(record.count);
-        self.records += 1;
-        self.executed_records += u64::from(record.count > 0);
+        self.records += record.instances.records;
+        self.executed_records += record.instances.executed;
         self.ignored |= record.function_ignored;
     }
 
@@ -612,6 +641,7 @@ mod tests {
             lines: Counts::new(1, 1),
             branches: Counts::default(),
             function_ignored: false,
+            instances: Instances::of(1),
             layout: 0,
             items: None,
         };

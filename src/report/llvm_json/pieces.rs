@@ -13,11 +13,14 @@
 //! declines it; an element serde rejects carries serde's error ([`Reason`]) for the reader to
 //! word.
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
 use serde::Deserialize;
 use serde_json::Deserializer;
+
+use crate::model::Counts;
 
 use super::export::{check_filename, Kind};
 use super::lane;
@@ -189,7 +192,9 @@ impl Records {
     fn reduced(&self, record: RawRecord) -> RecordOut {
         let has_branches = record.has_branches();
         let kept = match record.main_file_name().map(|main| self.kept(main)) {
-            Some(kept) if kept != Kept::Nothing => record.into_stats(kept),
+            Some(kept) if kept != Kept::Nothing => record
+                .into_stats(kept)
+                .map(|(file, stats)| (file, stats, kept)),
             _ => None,
         };
         RecordOut { has_branches, kept }
@@ -199,25 +204,100 @@ impl Records {
 /// One record's contribution.
 pub(super) struct RecordOut {
     has_branches: bool,
-    /// The main file and the reduced record, when kept.
-    kept: Option<(String, FunctionStats)>,
+    /// The main file, the reduced record and what its file keeps, when kept.
+    kept: Option<(String, FunctionStats, Kept)>,
 }
 
 /// The kept records by main file, gathered in order as they are read.
 #[derive(Default)]
 pub(super) struct KeptRecords {
-    pub(super) by_file: HashMap<String, Vec<FunctionStats>>,
-    pub(super) has_branches: bool,
+    files: HashMap<String, FileRecords>,
+    has_branches: bool,
+}
+
+/// The kept records of one file.
+#[derive(Default)]
+struct FileRecords {
+    records: Vec<FunctionStats>,
+    /// For a file kept for its misses ([`Kept::Misses`]): each instantiation group's record
+    /// (by its index in `records`), and the (covered, total) of the best record so far for
+    /// regions, lines and branches.
+    groups: HashMap<(u32, u32), (usize, [(u64, u64); 3])>,
 }
 
 impl KeptRecords {
-    /// Takes one record's contribution.
+    /// Takes one record's contribution: kept whole, or merged into its instantiation group.
     pub(super) fn add(&mut self, record: RecordOut) {
         self.has_branches |= record.has_branches;
-        if let Some((file, stats)) = record.kept {
-            self.by_file.entry(file).or_default().push(stats);
+        let Some((file, stats, kept)) = record.kept else {
+            return;
+        };
+        let file = self.files.entry(file).or_default();
+        if kept == Kept::Everything {
+            file.records.push(stats);
+            return;
+        }
+        match file.groups.entry(stats.key) {
+            Entry::Vacant(slot) => {
+                slot.insert((file.records.len(), best(&stats)));
+                file.records.push(stats);
+            }
+            Entry::Occupied(mut slot) => {
+                let (at, best) = slot.get_mut();
+                if let Some(group) = file.records.get_mut(*at) {
+                    absorb(group, best, stats);
+                }
+            }
         }
     }
+
+    /// The records by main file, and whether any record lists a branch.
+    pub(super) fn into_parts(self) -> (HashMap<String, Vec<FunctionStats>>, bool) {
+        let by_file = self
+            .files
+            .into_iter()
+            .map(|(name, file)| (name, file.records))
+            .collect();
+        (by_file, self.has_branches)
+    }
+}
+
+/// The (covered, total) of a record's regions, lines and branches: what picks a group's best
+/// record per metric (`uncovered::from_llvm`'s rule).
+fn best(record: &FunctionStats) -> [(u64, u64); 3] {
+    [record.regions, record.lines, record.branches].map(|c| (c.covered, c.total))
+}
+
+/// Merges `record` into its instantiation group's record `group` (see [`Kept::Misses`]):
+/// largest covered and largest total per metric, summed execution count and instances, and per
+/// metric the uncovered items of the best record (a later record of equal counts wins, as the
+/// last of equals does in the list of uncovered items).
+fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 3], record: FunctionStats) {
+    let theirs = best(&record);
+    let mut items = record.items.map(|items| *items).unwrap_or_default();
+    let held = group.items.get_or_insert_with(Box::default);
+    if theirs[0] >= so_far[0] {
+        held.uncovered_regions = std::mem::take(&mut items.uncovered_regions);
+    }
+    if theirs[1] >= so_far[1] {
+        held.uncovered_lines = std::mem::take(&mut items.uncovered_lines);
+    }
+    if theirs[2] >= so_far[2] {
+        held.uncovered_branches = std::mem::take(&mut items.uncovered_branches);
+    }
+    if held.is_empty() {
+        group.items = None;
+    }
+    for (best, theirs) in so_far.iter_mut().zip(theirs) {
+        *best = (*best).max(theirs);
+    }
+    let most = |a: Counts, b: Counts| Counts::new(a.covered.max(b.covered), a.total.max(b.total));
+    group.regions = most(group.regions, record.regions);
+    group.lines = most(group.lines, record.lines);
+    group.branches = most(group.branches, record.branches);
+    group.count = group.count.saturating_add(record.count);
+    group.instances.records += record.instances.records;
+    group.instances.executed += record.instances.executed;
 }
 
 impl Element for Records {

@@ -15,7 +15,7 @@ use crate::model::Counts;
 
 use super::count::{next_count, next_u32, skip_rest, Count};
 use super::segments::{line_summary, LineRule, SegRegion, SegmentKind};
-use super::{BranchSide, FunctionStats, Kept, RecordItems, Span};
+use super::{BranchSide, FunctionStats, Instances, Kept, RecordItems, Span};
 
 /// Region kind of an expansion (macro use site) region.
 const EXPANSION: u32 = 1;
@@ -247,6 +247,7 @@ impl RawRecord {
             lines: lines.counts,
             branches,
             function_ignored: false,
+            instances: Instances::of(count),
             layout,
             items: (!items.is_empty()).then(|| Box::new(items)),
         };

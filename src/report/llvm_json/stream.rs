@@ -583,10 +583,7 @@ impl Reader<'_> {
         };
         let (skipped, functions, has_branch_records) = match functions {
             Some((records, kept)) => {
-                let KeptRecords {
-                    by_file,
-                    has_branches,
-                } = kept;
+                let (by_file, has_branches) = kept.into_parts();
                 (records.skipped(&files, detail), Some(by_file), has_branches)
             }
             None => Default::default(),
