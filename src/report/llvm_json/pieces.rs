@@ -59,14 +59,20 @@ pub(super) enum Reason {
 /// Parses one value of type `T` at the start of `bytes`, checking that no object in it holds a
 /// key twice ([`Unique`]: serde's readers keep the last value and say nothing).
 fn parse_value<'de, T: Deserialize<'de>>(bytes: &'de [u8], last: bool) -> Parsed<T> {
-    let mut unique = Deserializer::from_slice(bytes).into_iter::<Unique>();
-    match unique.next() {
-        // Nothing but blank space, or an error that more input may undo.
-        Some(Err(err)) if !last && at_end(&err, bytes) => return Parsed::Eof,
-        None if !last => return Parsed::Eof,
-        Some(Err(err)) if Kind::of(&err) == Kind::Data => return Parsed::Bad(Reason::Serde(err)),
-        // Other errors (syntax, serde's depth limit) are `T`'s to find or to let pass.
-        _ => {}
+    let unique = Deserializer::from_slice(bytes).into_iter::<Unique>().next();
+    // Nothing but blank space, or an error that more input may undo.
+    let cut = match &unique {
+        Some(Err(err)) => at_end(err, bytes),
+        Some(Ok(Unique)) => false,
+        None => true,
+    };
+    if cut && !last {
+        return Parsed::Eof;
+    }
+    // A key twice; other errors (syntax, serde's depth limit) are `T`'s to find or to let pass.
+    if let Some(Err(err)) = unique.filter(|u| u.as_ref().is_err_and(|e| Kind::of(e) == Kind::Data))
+    {
+        return Parsed::Bad(Reason::Serde(err));
     }
     let mut values = Deserializer::from_slice(bytes).into_iter::<T>();
     match values.next() {
@@ -215,14 +221,13 @@ pub(super) struct KeptRecords {
     has_branches: bool,
 }
 
-/// The kept records of one file.
+/// The kept records of one file: whole ([`Kept::Everything`]), or merged by instantiation group
+/// ([`Kept::Misses`]: each group's first place, the (covered, total) of its best record so far
+/// for regions, lines and branches, and its merged record).
 #[derive(Default)]
 struct FileRecords {
-    records: Vec<FunctionStats>,
-    /// For a file kept for its misses ([`Kept::Misses`]): each instantiation group's record
-    /// (by its index in `records`), and the (covered, total) of the best record so far for
-    /// regions, lines and branches.
-    groups: HashMap<(u32, u32), (usize, [(u64, u64); 3])>,
+    whole: Vec<FunctionStats>,
+    groups: HashMap<(u32, u32), (usize, [(u64, u64); 3], FunctionStats)>,
 }
 
 impl KeptRecords {
@@ -234,29 +239,34 @@ impl KeptRecords {
         };
         let file = self.files.entry(file).or_default();
         if kept == Kept::Everything {
-            file.records.push(stats);
+            file.whole.push(stats);
             return;
         }
+        let place = file.groups.len();
         match file.groups.entry(stats.key) {
             Entry::Vacant(slot) => {
-                slot.insert((file.records.len(), best(&stats)));
-                file.records.push(stats);
+                slot.insert((place, best(&stats), stats));
             }
             Entry::Occupied(mut slot) => {
-                let (at, best) = slot.get_mut();
-                if let Some(group) = file.records.get_mut(*at) {
-                    absorb(group, best, stats);
-                }
+                let (_, so_far, group) = slot.get_mut();
+                absorb(group, so_far, stats);
             }
         }
     }
 
-    /// The records by main file, and whether any record lists a branch.
+    /// The records by main file (merged groups in the order of their first record), and
+    /// whether any record lists a branch.
     pub(super) fn into_parts(self) -> (HashMap<String, Vec<FunctionStats>>, bool) {
         let by_file = self
             .files
             .into_iter()
-            .map(|(name, file)| (name, file.records))
+            .map(|(name, file)| {
+                let mut merged: Vec<_> = file.groups.into_values().collect();
+                merged.sort_unstable_by_key(|(place, _, _)| *place);
+                let mut records = file.whole;
+                records.extend(merged.into_iter().map(|(_, _, record)| record));
+                (name, records)
+            })
             .collect();
         (by_file, self.has_branches)
     }

@@ -312,13 +312,10 @@ impl Reader<'_> {
         }
     }
 
-    /// Parses one JSON value with serde, reading more input while it is incomplete (or while
-    /// it ends right at the end of the window, where a number could go on). With `unique`, an
-    /// object in it holding a key twice is a fault ([`Unique`]).
-    fn value_checked<T: DeserializeOwned>(
-        &mut self,
-        unique: bool,
-    ) -> std::result::Result<T, Fault> {
+    /// Parses one JSON value with serde at the cursor, reading more input while it is
+    /// incomplete (or while it ends right at the end of the window, where a number could go
+    /// on): the value and its length, the cursor left before it.
+    fn parse<T: DeserializeOwned>(&mut self) -> std::result::Result<(T, usize), Fault> {
         loop {
             let window = self.buf.get(self.pos..).unwrap_or_default();
             let mut values = Deserializer::from_slice(window).into_iter::<T>();
@@ -326,28 +323,13 @@ impl Reader<'_> {
             let end = values.byte_offset();
             let done = self.eof && self.ahead.len() <= self.sizes.gap;
             match parsed {
-                Some(Ok(value)) if done || end < window.len() => {
-                    let bytes = window.get(..end).unwrap_or_default();
-                    // Only a key twice counts: serde's depth limit does not apply to skipped values.
-                    let twice = unique
-                        .then(|| serde_json::from_slice::<Unique>(bytes).err())
-                        .flatten()
-                        .filter(|err| Kind::of(err) == Kind::Data);
-                    if let Some(err) = twice {
-                        return Err(self.serde_fault(self.pos, &err));
-                    }
-                    self.pos += end;
-                    return Ok(value);
-                }
+                Some(Ok(value)) if done || end < window.len() => return Ok((value, end)),
                 Some(Err(err)) if done || !at_end(&err, window) => {
                     return Err(self.serde_fault(self.pos, &err));
                 }
                 None if done => {
-                    return Err(self.fault_at(
-                        self.buf.len(),
-                        Kind::Eof,
-                        "EOF while parsing a value",
-                    ));
+                    let end = self.buf.len();
+                    return Err(self.fault_at(end, Kind::Eof, "EOF while parsing a value"));
                 }
                 _ => {}
             }
@@ -355,16 +337,27 @@ impl Reader<'_> {
         }
     }
 
-    /// [`Reader::value_checked`] without the key check.
+    /// One JSON value, consumed ([`Reader::parse`]).
     fn value<T: DeserializeOwned>(&mut self) -> std::result::Result<T, Fault> {
-        self.value_checked(false)
+        let (value, len) = self.parse()?;
+        self.pos += len;
+        Ok(value)
     }
 
-    /// A value under a key the reader does not use: any JSON, no key twice in one object, no
-    /// depth limit (as serde's `IgnoredAny`; the key check gives up quietly where serde's depth
-    /// limit stops it).
+    /// A value under a key the reader does not use: any JSON, no key twice in one object
+    /// ([`Unique`]; serde's depth limit does not apply to a skipped value, as it does not to
+    /// serde's `IgnoredAny`).
     fn unknown(&mut self) -> std::result::Result<(), Fault> {
-        self.value_checked::<IgnoredAny>(true).map(drop)
+        let (IgnoredAny, len) = self.parse()?;
+        let bytes = self.buf.get(self.pos..self.pos + len).unwrap_or_default();
+        let twice = serde_json::from_slice::<Unique>(bytes)
+            .err()
+            .filter(|err| Kind::of(err) == Kind::Data);
+        if let Some(err) = twice {
+            return Err(self.serde_fault(self.pos, &err));
+        }
+        self.pos += len;
+        Ok(())
     }
 
     /// Consumes `opener` (`{` or `[`), or words serde_json's error for the value there, which
@@ -659,8 +652,9 @@ impl Reader<'_> {
         };
         loop {
             let window = self.buf.get(self.pos..).unwrap_or_default();
-            // The next chunk is read while this window is parsed, unless one is read already, the
-            // input is this thread's, or the window is one piece (a small document: no thread is
+            // The next chunk is read while this window is parsed, unless one is read already (an
+            // earlier array closed in the window it was read beside), the input is this
+            // thread's or has ended, or the window is one piece (a small document: no thread is
             // woken for it).
             let shared = match &mut self.input {
                 Input::Shared(input) if !self.eof && self.ahead.is_empty() => Some(input),
