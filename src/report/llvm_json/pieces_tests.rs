@@ -140,3 +140,21 @@ fn errors_at_the_end_of_the_bytes_may_be_cuts() {
     // A position past the bytes given (cannot happen for the bytes parsed): not a cut.
     assert!(!at_end(&err("[\n\n\n1,\n]"), b"[1,]"));
 }
+
+#[test]
+fn values_are_cut_bad_or_done_as_the_input_may_go_on() {
+    let parse = |text: &str, last: bool| match parse_value::<Number>(text.as_bytes(), last) {
+        Parsed::Done(n, len) => format!("done {} {len}", n.k),
+        Parsed::Eof => "eof".to_string(),
+        Parsed::Bad(Reason::Serde(err)) => format!("bad {err}"),
+        Parsed::Bad(Reason::Custom(message, _)) => format!("custom {message}"),
+    };
+    assert_eq!(parse("  ", false), "eof");
+    assert_eq!(parse("  ", true), "eof");
+    assert_eq!(parse(r#"{"k":"#, false), "eof");
+    assert!(parse(r#"{"k":"#, true).starts_with("bad EOF while parsing"));
+    assert!(parse(r#"{"k":1,"k":2} "#, false).starts_with("bad duplicate key `k`"));
+    assert!(parse(r#"{"k":1,"k":2}"#, true).starts_with("bad duplicate key `k`"));
+    assert!(parse(r#"{"k":"x"} "#, false).starts_with("bad invalid type"));
+    assert_eq!(parse(r#"{"k":7} "#, false), "done 7 7");
+}

@@ -585,3 +585,133 @@ fn groups_merged_as_read_keep_what_the_verdict_needs() {
         }
     }
 }
+
+/// Faults whose message needs the rest of the document (a rejected header after them), or none
+/// of it: each worded as the reference words it.
+#[test]
+fn faults_and_the_header_after_them_are_worded_as_the_reference_does() {
+    let good = doc(&standard());
+    let late = |export: &str, tail: &str| {
+        format!(r#"{{"data":[{export}]{tail},"type":"llvm.coverage.json.export","version":"9.0"}}"#)
+    };
+    let entry_a = entry(r#""a.rs""#, FULL);
+    let empty_name = entry(r#""""#, FULL);
+    let cases = [
+        // A key twice, then no `:`.
+        good.replace(r#""extra":"#, r#""extra":1,"extra" 1,"x":"#),
+        // After a fault, a broken key, a broken `:` or a value of the wrong type end the search.
+        format!(r#"{{"data":7,"x"#),
+        format!(r#"{{"data":7,"x" 1}}"#),
+        format!(r#"{{"data":7,"version":5}}"#),
+        format!(r#"{{"data":7,"x":[}}"#),
+        format!(r#"{{"data":7,"version":"9.0"}}"#),
+        format!(r#"{{"data":[7],"version":"9.0"}}"#),
+        format!(r#"{{"data":[{{"files":7}}],"version":"9.0"}}"#),
+        // Inside an export, after a fault: broken keys, `:` or values, or a good rest.
+        late(r#"{"files":7,"x":1}"#, ""),
+        late(r#"{"files":7,"x" 1}"#, ""),
+        late(r#"{"files":7,5:1}"#, ""),
+        late(r#"{"files":7,"x":[}"#, ""),
+        late(r#"{"files":7,"x":1]"#, ""),
+        late(&format!(r#"{{"files":[{entry_a},7,{entry_a}]}}"#), ""),
+        late(&format!(r#"{{"files":[{empty_name}]}}"#), ""),
+        late(&format!(r#"{{"files":[{empty_name},{entry_a}]}}"#), ""),
+        late(&format!(r#"{{"files":[{empty_name} , {entry_a}]}}"#), ""),
+        late(&format!(r#"{{"files":[{empty_name} x]}}"#), ""),
+        late(&format!(r#"{{"files":[{empty_name},]}}"#), ""),
+        late(r#"{"functions":[]}"#, ""),
+        late(r#"{"functions":[],"x":{"k":1,"k":2}}"#, ""),
+        late(r#"{"files":[]},{"files":[]}"#, ""),
+        late(r#"{"files":[]}"#, r#","cargo_llvm_cov":7"#),
+        // Several exports in `data`, and `functions` before `files`.
+        good.replace(r#""data":[{"#, r#""data":[{"files":[]},{"#),
+        good.replacen(r#""files":"#, r#""functions":[],"files":"#, 1),
+    ];
+    for text in &cases {
+        as_reference(text);
+        let want = reference(text.as_bytes());
+        if want.starts_with("t.json:") {
+            // The detail kept changes no error.
+            assert_eq!(outcome(text, &NONE_MARKED, SMALL), format!("error {want}"));
+        }
+    }
+}
+
+/// `functions` before `files`: every record is read whole, then what each file keeps is asked
+/// once its summary is known.
+#[test]
+fn records_before_their_files_keep_what_the_files_need() {
+    let (files, functions) = {
+        let standard = standard();
+        let at = standard.find(r#"],"functions":["#).expect("functions") + 1;
+        let end = standard.find(r#","totals":"#).expect("totals");
+        (
+            standard.get(1..at).unwrap_or_default().to_string(),
+            standard.get(at + 1..end).unwrap_or_default().to_string(),
+        )
+    };
+    let text = doc(&format!("{{{functions},{files}}}"));
+    for sizes in [SIZES, SMALL] {
+        assert_eq!(outcome(&text, &Detail::All, sizes), "a.rs:2 b.rs:2");
+        assert_eq!(outcome(&text, &NONE_MARKED, sizes), "a.rs:- b.rs:2");
+    }
+    as_reference(&text);
+}
+
+/// A value that ends right at the end of the window is read on (a number could go on), and a
+/// `,` at the end of the window after an element that fails its check is looked past.
+#[test]
+fn ends_of_the_window_are_read_past() {
+    let sizes = Sizes {
+        chunk: 4,
+        piece: 64,
+        gap: 0,
+    };
+    let mut input = &br#""ab" "#[..];
+    let mut reader = Reader {
+        input: Input::Shared(&mut input),
+        ahead: Vec::new(),
+        buf: Vec::new(),
+        pos: 0,
+        eof: false,
+        failed: None,
+        sizes,
+        mark: 0,
+        line: 1,
+        column: 0,
+    };
+    reader.more();
+    assert_eq!(reader.value::<String>().expect("a string"), "ab");
+    let empty_name = entry(r#""""#, FULL);
+    let text = doc(&format!(r#"{{"files":[{empty_name},  {empty_name}]}}"#));
+    let want = reference(text.as_bytes());
+    for chunk in 1..80 {
+        let sizes = Sizes {
+            chunk,
+            piece: 7,
+            gap: 3,
+        };
+        assert_eq!(
+            streamed(text.as_bytes(), &Detail::All, sizes),
+            want,
+            "{chunk}"
+        );
+    }
+}
+
+#[test]
+fn an_input_of_this_thread_reads_as_a_shared_one() {
+    let text = doc(&standard());
+    let mut input = text.as_bytes();
+    let local = read("t.json", Input::Local(&mut input), &Detail::All, SMALL).expect("read");
+    assert_eq!(
+        format!("{local:?}"),
+        streamed(text.as_bytes(), &Detail::All, SMALL)
+    );
+    let mut cut = text.get(..100).unwrap_or_default().as_bytes();
+    let e = read("t.json", Input::Local(&mut cut), &Detail::All, SMALL).expect_err("cut");
+    assert_eq!(
+        e.message(),
+        reference(text.get(..100).unwrap_or_default().as_bytes())
+    );
+}

@@ -199,3 +199,26 @@ impl<'de> Visitor<'de> for CargoMetaVisitor {
         Ok(meta)
     }
 }
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_metric_may_cover_more_than_it_counts() {
+        let good = || CountsJson::new(2, 1);
+        let bad = || CountsJson::new(1, 2);
+        for metric in 0..5 {
+            let pick = |i: usize| if i == metric { bad() } else { good() };
+            let summary = SummaryJson::new([pick(0), pick(1), pick(2), pick(3)], Some(pick(4)));
+            let e = summary.into_summary().expect_err("covered above count");
+            assert!(e.contains("has covered 2 above count 1"), "{e}");
+        }
+        let summary = SummaryJson::new([good(), good(), good(), good()], None);
+        assert_eq!(
+            summary.into_summary().expect("good").branches,
+            Counts::default()
+        );
+    }
+}
