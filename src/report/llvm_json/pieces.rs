@@ -227,8 +227,12 @@ pub(super) struct KeptRecords {
 #[derive(Default)]
 struct FileRecords {
     whole: Vec<FunctionStats>,
-    groups: HashMap<(u32, u32), (usize, [(u64, u64); 3], FunctionStats)>,
+    groups: HashMap<(u32, u32), Merged>,
 }
+
+/// An instantiation group merged as read: its first place, the (covered, total) of its best
+/// record so far for regions, lines and branches, and its merged record.
+type Merged = (usize, [(u64, u64); 3], FunctionStats);
 
 impl KeptRecords {
     /// Takes one record's contribution: kept whole, or merged into its instantiation group.

@@ -600,13 +600,13 @@ fn faults_and_the_header_after_them_are_worded_as_the_reference_does() {
         // A key twice, then no `:`.
         good.replace(r#""extra":"#, r#""extra":1,"extra" 1,"x":"#),
         // After a fault, a broken key, a broken `:` or a value of the wrong type end the search.
-        format!(r#"{{"data":7,"x"#),
-        format!(r#"{{"data":7,"x" 1}}"#),
-        format!(r#"{{"data":7,"version":5}}"#),
-        format!(r#"{{"data":7,"x":[}}"#),
-        format!(r#"{{"data":7,"version":"9.0"}}"#),
-        format!(r#"{{"data":[7],"version":"9.0"}}"#),
-        format!(r#"{{"data":[{{"files":7}}],"version":"9.0"}}"#),
+        r#"{"data":7,"x"#.to_string(),
+        r#"{"data":7,"x" 1}"#.to_string(),
+        r#"{"data":7,"version":5}"#.to_string(),
+        r#"{"data":7,"x":[}"#.to_string(),
+        r#"{"data":7,"version":"9.0"}"#.to_string(),
+        r#"{"data":[7],"version":"9.0"}"#.to_string(),
+        r#"{"data":[{"files":7}],"version":"9.0"}"#.to_string(),
         // Inside an export, after a fault: broken keys, `:` or values, or a good rest.
         late(r#"{"files":7,"x":1}"#, ""),
         late(r#"{"files":7,"x" 1}"#, ""),
