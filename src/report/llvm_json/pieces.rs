@@ -221,56 +221,55 @@ pub(super) struct KeptRecords {
     has_branches: bool,
 }
 
-/// The kept records of one file: whole ([`Kept::Everything`]), or merged by instantiation group
-/// ([`Kept::Misses`]: each group's first place, the (covered, total) of its best record so far
-/// for regions, lines and branches, and its merged record).
+/// The kept records of one file, in the order of their first record. For a file kept for its
+/// misses ([`Kept::Misses`]), one record per instantiation group: `groups` gives its place by
+/// group key, and `best`, for the groups that met a second record, the (covered, total) of
+/// their best record so far for regions, lines and branches (a group of one record is its own
+/// best, so most groups cost no more than their record).
 #[derive(Default)]
 struct FileRecords {
-    whole: Vec<FunctionStats>,
-    groups: HashMap<(u32, u32), Merged>,
+    records: Vec<FunctionStats>,
+    groups: HashMap<(u32, u32), usize>,
+    best: HashMap<usize, [(u64, u64); 3]>,
 }
-
-/// An instantiation group merged as read: its first place, the (covered, total) of its best
-/// record so far for regions, lines and branches, and its merged record.
-type Merged = (usize, [(u64, u64); 3], FunctionStats);
 
 impl KeptRecords {
     /// Takes one record's contribution: kept whole, or merged into its instantiation group.
     pub(super) fn add(&mut self, record: RecordOut) {
         self.has_branches |= record.has_branches;
-        let Some((file, stats, kept)) = record.kept else {
+        let Some((file, mut stats, kept)) = record.kept else {
             return;
         };
         let file = self.files.entry(file).or_default();
         if kept == Kept::Everything {
-            file.whole.push(stats);
+            file.records.push(stats);
             return;
         }
-        let place = file.groups.len();
+        let place = file.records.len();
         match file.groups.entry(stats.key) {
             Entry::Vacant(slot) => {
-                slot.insert((place, best(&stats), stats));
+                slot.insert(place);
+                file.records.push(stats);
             }
-            Entry::Occupied(mut slot) => {
-                let (_, so_far, group) = slot.get_mut();
-                absorb(group, so_far, stats);
+            Entry::Occupied(slot) => {
+                let at = *slot.get();
+                let records = &mut file.records;
+                let best = &mut file.best;
+                // The group's record is at `at` (it was pushed when the group was made).
+                records.get_mut(at).into_iter().for_each(|group| {
+                    let so_far = best.entry(at).or_insert_with(|| counts_of(group));
+                    absorb(group, so_far, &mut stats);
+                });
             }
         }
     }
 
-    /// The records by main file (merged groups in the order of their first record), and
-    /// whether any record lists a branch.
+    /// The records by main file, and whether any record lists a branch.
     pub(super) fn into_parts(self) -> (HashMap<String, Vec<FunctionStats>>, bool) {
         let by_file = self
             .files
             .into_iter()
-            .map(|(name, file)| {
-                let mut merged: Vec<_> = file.groups.into_values().collect();
-                merged.sort_unstable_by_key(|(place, _, _)| *place);
-                let mut records = file.whole;
-                records.extend(merged.into_iter().map(|(_, _, record)| record));
-                (name, records)
-            })
+            .map(|(name, file)| (name, file.records))
             .collect();
         (by_file, self.has_branches)
     }
@@ -278,7 +277,7 @@ impl KeptRecords {
 
 /// The (covered, total) of a record's regions, lines and branches: what picks a group's best
 /// record per metric (`uncovered::from_llvm`'s rule).
-fn best(record: &FunctionStats) -> [(u64, u64); 3] {
+fn counts_of(record: &FunctionStats) -> [(u64, u64); 3] {
     [record.regions, record.lines, record.branches].map(|c| (c.covered, c.total))
 }
 
@@ -286,9 +285,9 @@ fn best(record: &FunctionStats) -> [(u64, u64); 3] {
 /// largest covered and largest total per metric, summed execution count and instances, and per
 /// metric the uncovered items of the best record (a later record of equal counts wins, as the
 /// last of equals does in the list of uncovered items).
-fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 3], record: FunctionStats) {
-    let theirs = best(&record);
-    let mut items = record.items.map(|items| *items).unwrap_or_default();
+fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 3], record: &mut FunctionStats) {
+    let theirs = counts_of(record);
+    let mut items = record.items.take().map(|items| *items).unwrap_or_default();
     let held = group.items.get_or_insert_with(Box::default);
     if theirs[0] >= so_far[0] {
         held.uncovered_regions = std::mem::take(&mut items.uncovered_regions);
