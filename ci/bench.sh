@@ -6,8 +6,9 @@
 #
 # Inputs (target/bench/<case>-<MB>/, generated once; a stamp records the copy count):
 #   json      a real export replicated under renamed paths with its real coverage
-#             (examples/gen_export.rs; tests/fixtures/real/walkdir.branch.json, 144 kB a copy):
-#             most files below 100%, their uncovered items listed (a failing check);
+#             (examples/gen_export.rs; tests/fixtures/real/semver.json, 221 kB a copy: 7 files at
+#             71-98%, 253 records in 137 instantiation groups): every file below 100%, their
+#             uncovered items listed (a failing check);
 #   json100   the same written with --covered: every file at 100% (a passing check);
 #   lcov      a real tracefile replicated the same way (examples/gen_lcov.rs; semver.lcov).
 # Each input has a source tree and a policy, so the whole check runs with every file in scope.
@@ -31,7 +32,7 @@ examples=$PWD/target/release/examples
 # copies CASE MB: how many copies of the source make about MB megabytes.
 copies() {
     case $1 in
-    json | json100) echo $(($2 * 1000 / 144)) ;;
+    json | json100) echo $(($2 * 1000 / 221)) ;;
     lcov) echo $(($2 * 1000 / 37)) ;;
     esac
 }
@@ -46,9 +47,9 @@ generate() {
         rm -rf "$dir"
         mkdir -p "$dir"
         case $case in
-        json) "$examples/gen_export" tests/fixtures/real/walkdir.branch.json "$dir/big.json" \
+        json) "$examples/gen_export" tests/fixtures/real/semver.json "$dir/big.json" \
             --copies "$n" --sources "$dir" ;;
-        json100) "$examples/gen_export" tests/fixtures/real/walkdir.branch.json "$dir/big.json" \
+        json100) "$examples/gen_export" tests/fixtures/real/semver.json "$dir/big.json" \
             --copies "$n" --sources "$dir" --covered ;;
         lcov) "$examples/gen_lcov" tests/fixtures/real/semver.lcov "$dir/big.lcov" \
             --copies "$n" --sources "$dir" ;;
