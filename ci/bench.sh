@@ -68,9 +68,9 @@ measure() {
     for _ in $(seq "$runs"); do
         code=0
         (cd "$dir" && /usr/bin/time -f '%e %U %S %M' -o "$timing" "$@" >/dev/null 2>&1) || code=$?
-        read -r wall user sys rss <"$timing"
+        read -r wall user sys rss < <(tail -1 "$timing")
         walls+=("$wall")
-        cpus+=("$(echo "$user + $sys" | bc)")
+        cpus+=("$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')")
         rsss+=("$((rss / 1024))")
     done
     rm -f "$timing"
