@@ -627,6 +627,11 @@ fn faults_and_the_header_after_them_are_worded_as_the_reference_does() {
         late(r#"{"functions":[],"x":{"k":1,"k":2}}"#, ""),
         late(r#"{"files":[]},{"files":[]}"#, ""),
         late(r#"{"files":[]}"#, r#","cargo_llvm_cov":7"#),
+        // A record without regions (no main file for it).
+        good.replace(
+            r#""name":"fb","regions":[[1,1,3,2,1,0,0,0],[2,5,2,9,0,0,0,0]]"#,
+            r#""name":"fb","regions":[]"#,
+        ),
         // Several exports in `data`, and `functions` before `files`.
         good.replace(r#""data":[{"#, r#""data":[{"files":[]},{"#),
         good.replacen(r#""files":"#, r#""functions":[],"files":"#, 1),
