@@ -25,9 +25,10 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::model::Counts;
+use crate::model::LineRange;
 use crate::policy::Inline;
 use crate::report::lcov::LcovFile;
-use crate::report::llvm_json::{self, FunctionStats, LineRange, LlvmFile, RecordItems};
+use crate::report::llvm_json::{self, FunctionStats, LlvmFile, RecordItems};
 use crate::report::FileCoverage;
 use crate::source::{self, Refused};
 

@@ -22,6 +22,7 @@ pub mod app;
 pub mod check;
 pub mod cli;
 pub mod comment;
+pub mod demangle;
 pub mod error;
 pub mod hint;
 pub mod identity;

@@ -13,9 +13,10 @@
 
 use std::collections::BTreeMap;
 
+use crate::model::{LineRange, Span};
 use crate::model::{Metric, Summary};
 use crate::report::lcov::LcovFile;
-use crate::report::llvm_json::{FunctionStats, LineRange, Span};
+use crate::report::llvm_json::FunctionStats;
 use crate::report::FileCoverage;
 
 /// A branch side that never ran.
@@ -197,11 +198,11 @@ fn keep<T>(failing: &[Metric], metric: Metric, items: Vec<T>) -> Vec<T> {
     }
 }
 
-/// Demangles a Rust symbol (legacy or v0, without its hash, at most `lcov::MAX_DEMANGLED` bytes)
-/// or an Itanium C++ symbol (with the `cpp_demangle` crate); other names come back unchanged.
+/// Demangles a Rust symbol (legacy or v0, without its hash, at most
+/// `demangle::MAX_DEMANGLED` bytes) or an Itanium C++ symbol (with the `cpp_demangle` crate); other names come back unchanged.
 pub fn demangle(name: &str) -> String {
-    // Bounded: a corrupt v0 symbol can expand to megabytes (see `lcov::MAX_DEMANGLED`).
-    crate::report::lcov::demangle_rust(name)
+    // Bounded: a corrupt v0 symbol can expand to megabytes (see `demangle::MAX_DEMANGLED`).
+    crate::demangle::demangle_rust(name)
         .or_else(|| demangle_cpp(name))
         .unwrap_or_else(|| name.to_string())
 }

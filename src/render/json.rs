@@ -47,7 +47,7 @@ use super::Facts;
 use crate::ignore::Ignored;
 use crate::judge::{unavailable_hint, Empty, FileStatus, FileVerdict, MetricVerdict, Verdict};
 use crate::model::Metric;
-use crate::report::llvm_json::{LineRange, Span};
+use crate::model::{LineRange, Span};
 use crate::uncovered::{BranchItem, FunctionItem, Uncovered};
 
 /// Writes the verdict to `out` as a pretty-printed JSON document (with a final newline), in the

@@ -15,7 +15,7 @@ use crate::judge::{
     unavailable_hint, FileStatus, FileVerdict, MetricStatus, MetricVerdict, Verdict,
 };
 use crate::model::Metric;
-use crate::report::llvm_json::Span;
+use crate::model::Span;
 use crate::uncovered::{branch_text, function_text, range_text, span_text};
 
 /// The largest body produced, in characters (GitHub's comment limit is 65,536).
