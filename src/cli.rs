@@ -4,7 +4,9 @@ use std::path::PathBuf;
 
 use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
+use crate::output;
 use crate::paths::PathCase;
+use crate::roster::args;
 
 /// covgate: every measured source file at its bar, on every metric.
 #[derive(Debug, Parser)]
@@ -136,8 +138,8 @@ pub struct CheckArgs {
     pub no_walk: bool,
     /// How report paths match files on disk: `auto` matches a report recorded on Windows (drive
     /// letters or `\` separators) case-insensitively and takes the on-disk spelling.
-    #[arg(long, value_enum, value_name = "CASE", default_value_t = PathCase::Auto)]
-    pub path_case: PathCase,
+    #[arg(long, value_enum, value_name = "CASE", default_value_t = PathCaseArg::Auto)]
+    pub path_case: PathCaseArg,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -251,6 +253,58 @@ pub enum ShowArg {
     All,
 }
 
+/// `--path-case` (the library's [`PathCase`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum PathCaseArg {
+    /// Case-insensitively for a report recorded on Windows (a drive letter or `\` in a path),
+    /// case-sensitively otherwise.
+    #[default]
+    Auto,
+    /// Always case-sensitively.
+    Sensitive,
+    /// Always case-insensitively.
+    Insensitive,
+}
+
+impl From<PathCaseArg> for PathCase {
+    fn from(arg: PathCaseArg) -> PathCase {
+        match arg {
+            PathCaseArg::Auto => PathCase::Auto,
+            PathCaseArg::Sensitive => PathCase::Sensitive,
+            PathCaseArg::Insensitive => PathCase::Insensitive,
+        }
+    }
+}
+
+impl From<Format> for output::Format {
+    fn from(arg: Format) -> output::Format {
+        match arg {
+            Format::Table => output::Format::Table,
+            Format::Json => output::Format::Json,
+            Format::Markdown => output::Format::Markdown,
+            Format::Github => output::Format::Github,
+        }
+    }
+}
+
+impl From<Run> for args::Run {
+    fn from(arg: Run) -> args::Run {
+        match arg {
+            Run::Instrumented => args::Run::Instrumented,
+            Run::Plain => args::Run::Plain,
+        }
+    }
+}
+
+impl From<Runner> for args::Runner {
+    fn from(arg: Runner) -> args::Runner {
+        match arg {
+            Runner::Nextest => args::Runner::Nextest,
+            Runner::Cargo => args::Runner::Cargo,
+        }
+    }
+}
+
 /// The completion script of covgate's command line for `shell`, as text.
 pub fn completions(shell: clap_complete::Shell) -> String {
     let mut out = Vec::new();
@@ -270,6 +324,27 @@ pub fn man_page() -> String {
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn arguments_convert_to_the_library_enums() {
+        assert_eq!(PathCase::from(PathCaseArg::Auto), PathCase::Auto);
+        assert_eq!(PathCase::from(PathCaseArg::Sensitive), PathCase::Sensitive);
+        assert_eq!(
+            PathCase::from(PathCaseArg::Insensitive),
+            PathCase::Insensitive
+        );
+        assert_eq!(output::Format::from(Format::Table), output::Format::Table);
+        assert_eq!(output::Format::from(Format::Json), output::Format::Json);
+        assert_eq!(
+            output::Format::from(Format::Markdown),
+            output::Format::Markdown
+        );
+        assert_eq!(output::Format::from(Format::Github), output::Format::Github);
+        assert_eq!(args::Run::from(Run::Instrumented), args::Run::Instrumented);
+        assert_eq!(args::Run::from(Run::Plain), args::Run::Plain);
+        assert_eq!(args::Runner::from(Runner::Nextest), args::Runner::Nextest);
+        assert_eq!(args::Runner::from(Runner::Cargo), args::Runner::Cargo);
+    }
 
     fn usage(args: &[&str]) -> Option<String> {
         let cli = Cli::try_parse_from([&["covgate", "check"], args].concat()).unwrap();

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
-use crate::ignore::Ignored;
+use crate::measure::Ignored;
 use crate::measure::Measured;
 use crate::model::{Counts, Metric, Summary};
 use crate::policy::Policy;
@@ -128,7 +128,7 @@ pub struct Verdict {
     /// Report files outside the root or the include globs.
     pub outside_include: usize,
     /// Each spelling of those files, with its report and why it was dropped: root-relative
-    /// names first, then absolute ones, each in path order (filled by [`crate::check`], which
+    /// names first, then absolute ones, each in path order (filled by [`crate::commands::check`], which
     /// knows the spellings).
     pub dropped: Vec<Dropped>,
     /// Metrics that were unavailable for at least one measured file.

@@ -19,18 +19,19 @@
 #![cfg_attr(coverage_nightly, feature(coverage_attribute))]
 
 pub mod app;
-pub mod check;
 pub mod cli;
+pub mod commands;
 pub mod comment;
 pub mod demangle;
 pub mod error;
 pub mod hint;
 pub mod identity;
-pub mod ignore;
 pub mod judge;
+pub mod markers;
 pub mod measure;
 pub mod model;
 pub mod nocode;
+pub mod outcome;
 pub mod output;
 pub mod paths;
 pub mod platform;
@@ -41,3 +42,4 @@ pub mod roster;
 pub mod scope;
 pub mod source;
 pub mod uncovered;
+pub mod workspace;

@@ -24,10 +24,14 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::ignore::{self, Ignored, Ignores};
+use crate::markers::Ignores;
 use crate::model::Summary;
 use crate::report::llvm_json::{self, FunctionStats, LlvmFile, LlvmSummary};
 use crate::report::{FileCoverage, Report};
+
+mod apply;
+
+pub use apply::{apply, Ignored};
 
 /// One report file's contribution to a normalised file.
 #[derive(Debug, Clone, Copy)]
@@ -60,7 +64,7 @@ pub struct Measured<'a> {
 /// branches, whatever the other shards hold.
 ///
 /// Files with inline ignore markers (`ignores`, by path) have the ignored items taken out after
-/// merging (see [`ignore::apply`]).
+/// merging (see [`apply`]).
 ///
 /// Errors: a file that is in both an LCOV and a JSON report; JSON parts that cannot be merged;
 /// markers in a file that only a `-summary-only` export names.
@@ -91,7 +95,7 @@ fn measure_one<'a>(
     }
     let (coverage, ignored) = match ignores {
         Some(ignores) => {
-            let (applied, ignored) = ignore::apply(path, &merged, ignores, &origins)?;
+            let (applied, ignored) = apply(path, &merged, ignores, &origins)?;
             (Cow::Owned(applied), ignored)
         }
         None => (merged, Ignored::default()),

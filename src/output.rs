@@ -4,11 +4,24 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::check::Outcome;
-use crate::cli::Format;
 use crate::error::{Error, Result};
+use crate::outcome::Outcome;
 use crate::render::table::TableOptions;
 use crate::render::{command_safe, github, json, markdown, table};
+
+/// An output format (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// A table for terminals and CI logs.
+    #[default]
+    Table,
+    /// JSON for machines (see README, "JSON output"; schema in schema/).
+    Json,
+    /// Markdown for a pull-request comment or a CI step summary.
+    Markdown,
+    /// GitHub Actions annotations (then the table); the Markdown result goes to the step summary.
+    Github,
+}
 
 /// Where and how a check's result is written.
 #[derive(Debug, Clone, Default)]

@@ -127,7 +127,7 @@ pub fn recorded_on_windows(raw: &str) -> bool {
 
 /// How report paths are compared with each other and with the files on disk
 /// (`--path-case`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PathCase {
     /// Case-insensitively for a report recorded on Windows (a drive letter or `\` in a path),
     /// case-sensitively otherwise.

@@ -14,12 +14,14 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::error::{Error, Result};
-use crate::ignore::Family;
 use crate::model::Metric;
 use crate::paths;
 use crate::platform::Cfg;
-use crate::roster::filter::Filter;
 use crate::source;
+
+pub mod filter;
+
+use filter::Filter;
 
 /// The default policy file name, looked up in the current folder and its ancestors.
 pub const POLICY_FILE_NAME: &str = "coverage-policy.toml";
@@ -103,7 +105,37 @@ pub struct Policy {
     pub suites: Vec<Suite>,
 }
 
-/// The `[inline]` section: inline ignore markers in source (see [`crate::ignore`]).
+/// A marker family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Family {
+    /// covgate's own markers (`covgate:ignore…`), which carry a reason.
+    Covgate,
+    /// lcov's `LCOV_EXCL_*` markers.
+    Lcov,
+    /// grcov's `grcov-excl-*` markers.
+    Grcov,
+}
+
+impl Family {
+    /// All families, in policy order.
+    pub const ALL: [Family; 3] = [Family::Covgate, Family::Lcov, Family::Grcov];
+
+    /// The policy name: `covgate`, `lcov`, `grcov`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Covgate => "covgate",
+            Family::Lcov => "lcov",
+            Family::Grcov => "grcov",
+        }
+    }
+
+    /// Parses a policy name.
+    pub fn from_name(name: &str) -> Option<Family> {
+        Family::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// The `[inline]` section: inline ignore markers in source (see [`crate::markers`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Inline {
     /// `markers`: the families honoured (default: all of `covgate`, `lcov`, `grcov`).

@@ -13,14 +13,14 @@ use std::sync::OnceLock;
 
 use crate::error::{Error, Result};
 use crate::identity::Identity;
-use crate::ignore;
-use crate::judge::{self, Dropped, Verdict};
+use crate::judge::{self, Dropped};
+use crate::markers;
 use crate::measure::{self, Part};
 use crate::model::Metric;
+use crate::outcome::{ConditionFacts, Facts, Outcome, RosterFacts, SuiteFacts, TargetFacts};
 use crate::paths::{self, Location, PathCase, Remap, Resolver};
 use crate::platform::{self, Activation, Platform, PlatformOptions};
 use crate::policy::Policy;
-use crate::render::{ConditionFacts, Facts, RosterFacts, SuiteFacts, TargetFacts};
 use crate::report::{self, Detail, FileCoverage, Report};
 use crate::roster::{self, Roster};
 use crate::scope::{self, Class, Scope, Spellings};
@@ -44,17 +44,6 @@ pub struct CheckOptions {
     pub platform: PlatformOptions,
     /// `--path-case`: how report paths are compared with the files on disk.
     pub path_case: PathCase,
-}
-
-/// The result of a check: the facts it was judged under and the verdict.
-#[derive(Debug, Clone)]
-pub struct Outcome {
-    /// Version, policy, root, reports.
-    pub facts: Facts,
-    /// The verdict on every in-scope file.
-    pub verdict: Verdict,
-    /// The policy's metrics, in output order.
-    pub metrics: Vec<Metric>,
 }
 
 /// What every command reads before it looks at a report: the policy, the platform of this leg
@@ -216,7 +205,7 @@ fn judge_with(
     let mut notes = sources.notes.clone();
     let ignores = if opts.walk {
         let scanned = measured_parts.keys().filter(|rel| sources.may_carry(rel));
-        ignore::scan_files(Path::new(&root), scanned, &policy.inline, &mut notes)?
+        markers::scan_files(Path::new(&root), scanned, &policy.inline, &mut notes)?
     } else {
         BTreeMap::new()
     };
@@ -251,7 +240,7 @@ fn detail_for<'a>(count: usize, marked: &'a (dyn Fn(&str) -> bool + Sync)) -> De
 
 /// What is known of the sources before the reports are read: the files an `include` glob
 /// selects on disk, and those among them that mention an inline marker
-/// ([`ignore::mentions_markers`]). Both are empty when the root is not walked (`--no-walk`, or
+/// ([`markers::mentions_markers`]). Both are empty when the root is not walked (`--no-walk`, or
 /// a root that cannot be walked, which [`scope::resolve`] then reports).
 #[derive(Debug, Default)]
 struct Sources {
@@ -278,7 +267,8 @@ impl Sources {
                 }
             }
         };
-        let marked = ignore::files_mentioning_markers(root, &walked, &setup.policy.inline.families);
+        let marked =
+            markers::files_mentioning_markers(root, &walked, &setup.policy.inline.families);
         Sources {
             walked,
             marked,

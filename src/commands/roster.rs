@@ -6,11 +6,11 @@
 //! on one line, or 1 with the roster's problems on stderr and nothing on stdout. Policy, cargo
 //! and input errors give 2 (the caller prints the [`Error`](crate::error::Error)).
 
-use super::admit::admit;
-use super::{args, Roster};
-use crate::check::{self, CheckOptions, Setup};
-use crate::cli::{Run, Runner};
+use super::check::{self, CheckOptions, Setup};
 use crate::error::{Error, Result};
+use crate::roster::admit::admit;
+use crate::roster::args::{self, Run, Runner};
+use crate::roster::Roster;
 
 /// What `covgate roster` does.
 #[derive(Debug, Clone, PartialEq, Eq)]

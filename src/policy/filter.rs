@@ -11,7 +11,7 @@
 
 use globset::{GlobBuilder, GlobMatcher};
 
-use super::workspace::{Kind, Target, Workspace};
+use crate::workspace::{Kind, Target, Workspace};
 
 /// A parsed `filter`.
 #[derive(Debug, Clone)]

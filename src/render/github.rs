@@ -9,9 +9,9 @@
 //! [`TOTAL`] in all (GitHub shows only a few per step anyway); a closing `::notice` says how many
 //! were dropped. Paths are root-relative, as GitHub expects when the root is the checkout.
 
-use super::Facts;
 use crate::judge::{FileStatus, FileVerdict, Verdict};
 use crate::model::Metric;
+use crate::outcome::Facts;
 use crate::uncovered::range_text;
 
 /// The most annotations written for one file.

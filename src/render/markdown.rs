@@ -10,12 +10,13 @@
 //! not, the `<details>` blocks are cut first (from the end), then table rows, and a closing note
 //! says what was cut and where the full result is.
 
-use super::{summary_line, Facts};
+use super::summary_line;
 use crate::judge::{
     unavailable_hint, FileStatus, FileVerdict, MetricStatus, MetricVerdict, Verdict,
 };
 use crate::model::Metric;
 use crate::model::Span;
+use crate::outcome::Facts;
 use crate::uncovered::{branch_text, function_text, range_text, span_text};
 
 /// The largest body produced, in characters (GitHub's comment limit is 65,536).

@@ -5,9 +5,10 @@ use comfy_table::presets::UTF8_FULL_CONDENSED;
 use comfy_table::{Cell, Color, ColumnConstraint, ContentArrangement, Table};
 use rayon::prelude::*;
 
-use super::{log_line, summary_line, ConditionFacts, Facts, RosterFacts, Show, TargetFacts};
+use super::{log_line, summary_line, Show};
 use crate::judge::{unavailable_hint, FileVerdict, MetricStatus, MetricVerdict, Verdict};
 use crate::model::Metric;
+use crate::outcome::{ConditionFacts, Facts, RosterFacts, TargetFacts};
 
 /// Renders the verdict as text for a terminal or a CI log. Under the table, each failing file
 /// lists its first `items` uncovered items per failing metric (`… and M more` after them).

@@ -91,7 +91,7 @@ pub struct FunctionStats {
     /// Branch sides of the record (two per branch entry reachable from the main file).
     pub branches: Counts,
     /// True when an inline ignore marker covers the function's start line: its group then
-    /// leaves the functions and instantiations metrics (set by [`crate::ignore`]).
+    /// leaves the functions and instantiations metrics (set by [`crate::measure::apply`]).
     pub function_ignored: bool,
     /// A hash of the record's layout (its regions and branches without their counts), never 0
     /// when known; 0 when the record was not kept whole ([`Kept::Everything`]). Records of one

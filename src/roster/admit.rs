@@ -2,7 +2,7 @@
 //! executed must be at 100% on every policy metric in the main run's export.
 //!
 //! "Executed" means any count above zero for the file in the suites' own export (see
-//! [`crate::check::executed`]); "measured" and the counts come from the main export's verdict,
+//! [`crate::commands::check::executed`]); "measured" and the counts come from the main export's verdict,
 //! after inline ignore markers, exactly as `covgate check` judges it. A file the main run does
 //! not measure at all (unmeasured) fails; excluded and no-code files, and files outside
 //! `include`, are not measured and are passed over.

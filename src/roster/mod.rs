@@ -2,22 +2,19 @@
 //! run plainly beside it and the files they exercise are fully covered by the other suites.
 //!
 //! Each `[[suite]]` of the policy names a suite twice: by a `filter` (cargo's target
-//! selection, see [`filter`]) and by a `glob` (its test files, relative to the root). The roster
+//! selection, see [`crate::policy::filter`]) and by a `glob` (its test files, relative to the root). The roster
 //! verifies when, for every entry, both select the same non-empty set of files (a target's
-//! files are its root file and its folder, see [`workspace`]), and no two active entries share
+//! files are its root file and its folder, see [`crate::workspace`]), and no two active entries share
 //! a file. An inactive entry (its `when`/`when-missing` does not hold on this leg, see
 //! [`crate::platform`]) is still checked against its own glob, but not against the others: its
 //! suite runs in the instrumented run like any other.
 //!
 //! From a verified roster, [`args`] derives the arguments of both runs, [`admit`] checks that
-//! the files the roster suites execute are fully covered by the main run, and [`command`]
-//! runs `covgate roster`.
+//! the files the roster suites execute are fully covered by the main run, and
+//! [`crate::commands::roster`] runs `covgate roster`.
 
 pub mod admit;
 pub mod args;
-pub mod command;
-pub mod filter;
-pub mod workspace;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -25,7 +22,7 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::platform::Activation;
 use crate::policy::Suite;
-use workspace::{Target, Workspace};
+use crate::workspace::{Target, Workspace};
 
 /// How one `[[suite]]` entry fares on this leg.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -161,7 +158,7 @@ pub fn verify(
 ) -> Result<Roster> {
     let workspace = Workspace::load(root)?;
     workspace.check_features(features, root)?;
-    let files = workspace::rust_files(Path::new(root))?;
+    let files = crate::workspace::rust_files(Path::new(root))?;
     Ok(judge(suites, activations, workspace, &files))
 }
 
@@ -256,7 +253,7 @@ fn entry(
 mod tests {
     use super::*;
     use crate::policy::Policy;
-    use workspace::Kind;
+    use crate::workspace::Kind;
 
     fn target(package: &str, name: &str, src: &str) -> Target {
         Target {
