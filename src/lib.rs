@@ -42,4 +42,5 @@ pub mod roster;
 pub mod scope;
 pub mod source;
 pub mod uncovered;
+pub mod walk;
 pub mod workspace;

@@ -210,6 +210,11 @@ impl Exclude {
 }
 
 impl Policy {
+    /// True when an `include` glob selects the root-relative path `rel`.
+    pub fn includes(&self, rel: &str) -> bool {
+        self.include.iter().any(|g| g.is_match(rel))
+    }
+
     /// The folder that `root` is relative to (the policy file's folder).
     pub fn folder(&self) -> PathBuf {
         self.file.parent().unwrap_or(Path::new(".")).to_path_buf()

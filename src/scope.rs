@@ -15,8 +15,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use walkdir::{DirEntry, WalkDir};
-
 use crate::error::{Error, Result};
 use crate::nocode::c::CSource;
 use crate::nocode::{self, RustSource};
@@ -24,6 +22,7 @@ use crate::paths::{self, Location};
 use crate::platform::Activation;
 use crate::policy::{Pattern, Policy};
 use crate::source::{self, Refused};
+use crate::walk;
 
 /// Why an in-scope file is or is not measured.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,7 +97,7 @@ pub fn resolve(
     walk: bool,
     walked: Option<&BTreeSet<String>>,
 ) -> Result<Scope> {
-    let included = |p: &str| policy.include.iter().any(|g| g.is_match(p));
+    let included = |p: &str| policy.includes(p);
     let active = active_excludes(policy, activations);
     let mut scope = Scope {
         walked: walk,
@@ -107,11 +106,8 @@ pub fn resolve(
             .collect(),
         ..Scope::default()
     };
-    if walk && !root.is_dir() {
-        return Err(Error::new(format!(
-            "the root {} is not a folder; fix `root` in the policy or --root",
-            root.display()
-        )));
+    if walk {
+        walk::folder(root)?;
     }
     let mut reported = BTreeSet::new();
     for location in report_files.keys() {
@@ -133,7 +129,7 @@ pub fn resolve(
     }
     let on_disk = match (walk, walked) {
         (true, Some(walked)) => walked.clone(),
-        (true, None) => walk_root(root, &included)?.files,
+        (true, None) => walk::walk(root, &included)?.files,
         (false, _) => BTreeSet::new(),
     };
     if reported.is_empty() {
@@ -333,96 +329,6 @@ fn unreadable(why: Refused, limit: u64) -> Class {
     }
 }
 
-/// The files under `root` that an `include` glob of `policy` selects, root-relative and
-/// `/`-separated, as [`resolve`] walks them (hidden folders, `target/` at the top and folders
-/// holding a `CACHEDIR.TAG` are skipped; symbolic links are followed, except into a loop, and a
-/// link to nothing is skipped).
-///
-/// Errors: an entry that cannot be read while walking.
-pub fn walk(root: &Path, policy: &Policy) -> Result<Walked> {
-    walk_root(root, &|p| policy.include.iter().any(|g| g.is_match(p)))
-}
-
-/// What a walk found.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Walked {
-    /// The selected source files: regular files, or symbolic links to regular files.
-    pub files: BTreeSet<String>,
-    /// A note for each selected path that is a FIFO, a device or a socket (or a link to one):
-    /// such a path is skipped, never opened (a FIFO would block the read, a device such as
-    /// `/dev/zero` never end). A report that names one makes the check an error.
-    pub notes: Vec<String>,
-}
-
-/// Walks `root` for files whose relative path satisfies `included`, skipping hidden folders,
-/// `target/` at the root and any folder holding a `CACHEDIR.TAG` (cargo's build folders).
-/// The caller has checked that `root` is a folder.
-fn walk_root(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walked> {
-    let mut found = Walked::default();
-    let walker = WalkDir::new(root)
-        .follow_links(true)
-        .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !skipped(e));
-    for entry in walker {
-        // Links are followed (a folder reached through a link holds sources like any other);
-        // a link loop, or a link to nothing, holds no source file.
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(e) if e.loop_ancestor().is_some() || dangling(&e) => continue,
-            Err(e) => return Err(Error::new(format!("walking {}: {e}", root.display()))),
-        };
-        let Some(kind) = source_kind(&entry) else {
-            continue;
-        };
-        let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
-        let rel = paths::normalize(&rel.to_string_lossy());
-        match kind {
-            _ if !included(&rel) => {}
-            Ok(()) => {
-                found.files.insert(rel);
-            }
-            Err(kind) => found.notes.push(format!(
-                "{rel}: {kind}, not a regular file: skipped by the walk (not read)"
-            )),
-        }
-    }
-    Ok(found)
-}
-
-/// What the walk takes `entry` for (links are followed, so a link counts as what it points
-/// to): `Some(Ok(()))` a source file; `Some(Err(kind))` a FIFO, a device or a socket; `None` a
-/// folder.
-fn source_kind(entry: &DirEntry) -> Option<std::result::Result<(), &'static str>> {
-    let file_type = entry.file_type();
-    if file_type.is_dir() {
-        return None;
-    }
-    Some(
-        file_type
-            .is_file()
-            .then_some(())
-            .ok_or(source::kind(file_type)),
-    )
-}
-
-/// True for the error of an entry below the root that is gone: a symbolic link whose target
-/// does not exist.
-fn dangling(error: &walkdir::Error) -> bool {
-    error.depth() > 0
-        && error
-            .io_error()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::NotFound)
-}
-
-fn skipped(entry: &DirEntry) -> bool {
-    let is_dir = entry.file_type().is_dir();
-    let name = entry.file_name().to_string_lossy();
-    is_dir
-        && (name.starts_with('.')
-            || (entry.depth() == 1 && name == "target")
-            || entry.path().join("CACHEDIR.TAG").exists())
-}
-
 #[cfg(test)]
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
@@ -444,42 +350,6 @@ mod tests {
             .files
             .insert("src/a/b.rs".to_string(), Class::Measured);
         assert_eq!(check_globs(&scope, &policy, &[]), Ok(()));
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn the_walk_skips_fifos_devices_and_sockets_with_a_note() {
-        use std::os::unix::fs::symlink;
-        let dir = tempfile::tempdir().expect("tempdir");
-        let root = dir.path();
-        std::fs::create_dir_all(root.join("src/sub")).expect("mkdir");
-        std::fs::write(root.join("src/a.rs"), "fn a() {}\n").expect("a");
-        symlink("a.rs", root.join("src/link.rs")).expect("link to a file");
-        symlink("sub", root.join("src/dir.rs")).expect("link to a folder");
-        symlink("gone.rs", root.join("src/dangling.rs")).expect("dangling link");
-        symlink("/dev/null", root.join("src/null.rs")).expect("link to a device");
-        let made = std::process::Command::new("mkfifo")
-            .args([root.join("src/fifo.rs"), root.join("src/fifo.txt")])
-            .status()
-            .expect("mkfifo");
-        assert!(made.success());
-        let _socket =
-            std::os::unix::net::UnixListener::bind(root.join("src/sub/s.rs")).expect("bind");
-        let walked = walk_root(root, &|p: &str| p.ends_with(".rs")).expect("walk");
-        let files: Vec<&str> = walked.files.iter().map(String::as_str).collect();
-        assert_eq!(files, ["src/a.rs", "src/link.rs"]);
-        let mut notes = walked.notes.clone();
-        notes.sort();
-        assert_eq!(
-            notes,
-            [
-                // Links are followed: the socket is reached through `src/dir.rs` too.
-                "src/dir.rs/s.rs: a socket, not a regular file: skipped by the walk (not read)",
-                "src/fifo.rs: a FIFO, not a regular file: skipped by the walk (not read)",
-                "src/null.rs: a device, not a regular file: skipped by the walk (not read)",
-                "src/sub/s.rs: a socket, not a regular file: skipped by the walk (not read)",
-            ]
-        );
     }
 
     #[test]

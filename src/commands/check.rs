@@ -24,6 +24,7 @@ use crate::policy::Policy;
 use crate::report::{self, Detail, FileCoverage, Report};
 use crate::roster::{self, Roster};
 use crate::scope::{self, Class, Scope, Spellings};
+use crate::walk::{self, Walked};
 
 /// Inputs of a check, as given on the command line.
 #[derive(Debug, Clone, Default)]
@@ -114,11 +115,18 @@ impl Setup {
     /// Verifies the `[[suite]]` roster in the cargo workspace at the root (see
     /// [`roster::verify`]).
     pub fn roster(&self) -> Result<Roster> {
+        Ok(self.roster_walking(&|_| false)?.0)
+    }
+
+    /// [`Setup::roster`], with the walk of the root for its `.rs` files and the paths that
+    /// satisfy `also`.
+    fn roster_walking(&self, also: &dyn Fn(&str) -> bool) -> Result<(Roster, Walked)> {
         roster::verify(
             &self.policy.suites,
             &self.suite_activations,
             &self.root,
             &self.platform.features(),
+            also,
         )
     }
 }
@@ -128,24 +136,38 @@ impl Setup {
 pub fn run(opts: &CheckOptions) -> Result<Outcome> {
     let setup = Setup::load(opts)?;
     let verified = !setup.policy.suites.is_empty() && opts.walk;
-    if verified {
-        if let Some(err) = setup.roster()?.error() {
-            return Err(err);
-        }
+    if !verified {
+        return check_with_walk(&setup, opts, false, None);
     }
-    judge(&setup, opts, verified)
+    // One walk for the roster's `.rs` files and the check's included files.
+    let (roster, walked) = setup.roster_walking(&|p| setup.policy.includes(p))?;
+    if let Some(err) = roster.error() {
+        return Err(err);
+    }
+    let included = walked.select(&|p| setup.policy.includes(p));
+    check_with_walk(&setup, opts, verified, Some(included))
 }
 
 /// The check of `opts.reports` under `setup`, without verifying the roster; `verified` says
 /// whether the caller has verified it (for the facts).
-pub fn judge(setup: &Setup, opts: &CheckOptions, verified: bool) -> Result<Outcome> {
+pub fn check_verified(setup: &Setup, opts: &CheckOptions, verified: bool) -> Result<Outcome> {
+    check_with_walk(setup, opts, verified, None)
+}
+
+/// [`check_verified`], with the root's included files when they are already walked.
+fn check_with_walk(
+    setup: &Setup,
+    opts: &CheckOptions,
+    verified: bool,
+    walked: Option<Walked>,
+) -> Result<Outcome> {
     // The sources are walked and scanned on a thread of their own while the reports are read:
     // the reader waits for them only when it decides what to keep of the function records.
     let found = OnceLock::new();
     std::thread::scope(|scope| {
         scope.spawn(|| {
             let _unblock = Unblock(&found);
-            found.get_or_init(|| Sources::find(setup, opts));
+            found.get_or_init(|| Sources::find(setup, opts, walked));
         });
         judge_with(setup, opts, verified, &found)
     })
@@ -162,7 +184,7 @@ impl Drop for Unblock<'_> {
     }
 }
 
-/// [`judge`], with the sources found (or being found) in `found`.
+/// [`check_verified`], with the sources found (or being found) in `found`.
 fn judge_with(
     setup: &Setup,
     opts: &CheckOptions,
@@ -246,20 +268,23 @@ fn detail_for<'a>(count: usize, marked: &'a (dyn Fn(&str) -> bool + Sync)) -> De
 struct Sources {
     walked: BTreeSet<String>,
     marked: BTreeSet<String>,
-    /// The walk's notes on paths it skipped ([`scope::Walked::notes`]).
+    /// The walk's notes on paths it skipped ([`Walked::notes`]).
     notes: Vec<String>,
     /// True when the root was not walked: no file carries markers then.
     unwalked: bool,
 }
 
 impl Sources {
-    fn find(setup: &Setup, opts: &CheckOptions) -> Sources {
+    /// The sources under the root, from `walked` when the root is walked already.
+    fn find(setup: &Setup, opts: &CheckOptions, walked: Option<Walked>) -> Sources {
         let root = Path::new(&setup.root);
-        let scope::Walked {
-            files: walked,
-            notes,
-        } = match opts.walk.then(|| scope::walk(root, &setup.policy)) {
-            Some(Ok(walked)) => walked,
+        let included = |p: &str| setup.policy.includes(p);
+        let walk = || walked.map_or_else(|| walk::walk(root, &included), Ok);
+        let (walked, notes) = match opts.walk.then(walk) {
+            Some(Ok(walked)) => {
+                let notes = walked.notes();
+                (walked.files, notes)
+            }
             _ => {
                 return Sources {
                     unwalked: true,
@@ -763,7 +788,7 @@ mod tests {
             ..CheckOptions::default()
         };
         let setup = Setup::load(&opts).expect("setup");
-        let sources = Sources::find(&setup, &opts);
+        let sources = Sources::find(&setup, &opts, None);
         assert_eq!(sources.walked, set(&["src/a.rs", "src/m.rs"]));
         assert_eq!(sources.marked, set(&["src/m.rs"]));
         let unwalked = Sources::find(
@@ -772,10 +797,11 @@ mod tests {
                 walk: false,
                 ..opts.clone()
             },
+            None,
         );
         assert!(unwalked.unwalked);
         let mut gone = setup.clone();
         gone.root = root.join("missing").to_string_lossy().into_owned();
-        assert!(Sources::find(&gone, &opts).unwalked);
+        assert!(Sources::find(&gone, &opts, None).unwalked);
     }
 }

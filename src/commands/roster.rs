@@ -82,7 +82,7 @@ fn verify(
             walk: true,
             ..opts.clone()
         };
-        let outcome = check::judge(setup, &main_opts, roster.verified())?;
+        let outcome = check::check_verified(setup, &main_opts, roster.verified())?;
         let executed = check::executed(setup, opts, suite)?;
         let (suite, main) = (suite.join(", "), main.join(", "));
         let result = admit(&executed, &outcome.verdict);

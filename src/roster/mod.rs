@@ -22,6 +22,7 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::platform::Activation;
 use crate::policy::Suite;
+use crate::walk::{self, Walked};
 use crate::workspace::{Target, Workspace};
 
 /// How one `[[suite]]` entry fares on this leg.
@@ -148,22 +149,35 @@ impl Roster {
 /// workspace at `root` (a normalised absolute folder), where `features` (the `--features`
 /// names) must be declared.
 ///
+/// The root's `.rs` files are found by one walk ([`crate::walk`]), which also selects the paths
+/// that satisfy `also` (a check's `include` globs): that walk is returned, so that a check
+/// walks the root once.
+///
 /// Errors (exit 2): cargo metadata fails (see [`Workspace::load`]), a feature that no member
-/// declares ([`Workspace::check_features`]), or the root cannot be walked. A roster that does not verify is not an error: see [`Roster::verified`].
+/// declares ([`Workspace::check_features`]), or the root is not a folder or cannot be walked.
+/// A roster that does not verify is not an error: see [`Roster::verified`].
 pub fn verify(
     suites: &[Suite],
     activations: &[Activation],
     root: &str,
     features: &[&str],
-) -> Result<Roster> {
+    also: &dyn Fn(&str) -> bool,
+) -> Result<(Roster, Walked)> {
     let workspace = Workspace::load(root)?;
     workspace.check_features(features, root)?;
-    let files = crate::workspace::rust_files(Path::new(root))?;
-    Ok(judge(suites, activations, workspace, &files))
+    walk::folder(Path::new(root))?;
+    let walked = walk::walk(Path::new(root), &|p| is_rust(p) || also(p))?;
+    let files = walked.select(&is_rust).files;
+    Ok((assess(suites, activations, workspace, &files), walked))
+}
+
+/// True for the path of a Rust source file.
+fn is_rust(path: &str) -> bool {
+    path.ends_with(".rs")
 }
 
 /// [`verify`] on a workspace already read and the root's `.rs` files.
-pub fn judge(
+pub fn assess(
     suites: &[Suite],
     activations: &[Activation],
     workspace: Workspace,
@@ -303,7 +317,7 @@ mod tests {
                 },
             })
             .collect();
-        judge(&policy.suites, &activations, workspace(), &files())
+        assess(&policy.suites, &activations, workspace(), &files())
     }
 
     fn suite(name: &str, filter: &str, glob: &str) -> String {
@@ -388,7 +402,7 @@ mod tests {
             why: "`cfg(unix)` holds on x".to_string(),
         };
         let policy = Policy::parse(Path::new("p.toml"), &two).unwrap();
-        let r = judge(&policy.suites[..1], &[conditional], workspace(), &files());
+        let r = assess(&policy.suites[..1], &[conditional], workspace(), &files());
         assert_eq!(
             r.entries[0].line(),
             "one: verified, active (`cfg(unix)` holds on x) — 1 target(s) (a::heavy), 1 file(s)"
