@@ -258,10 +258,7 @@ fn judge_file(
     let (status, reason) = match class {
         Class::Measured if failing => (FileStatus::Fail, None),
         Class::Measured => (FileStatus::Pass, None),
-        Class::Excluded(i) => (
-            FileStatus::Excluded,
-            policy.excludes.get(*i).map(|e| e.reason.clone()),
-        ),
+        Class::Excluded(reason) => (FileStatus::Excluded, Some(reason.clone())),
         Class::NoCode => (FileStatus::NoCode, None),
         Class::Unmeasured(why) => (FileStatus::Unmeasured, Some(why.clone())),
     };

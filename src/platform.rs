@@ -140,6 +140,17 @@ pub struct Activation {
     pub why: String,
 }
 
+impl Activation {
+    /// The activation of an entry without conditions: active, with no why.
+    pub fn always() -> Activation {
+        Activation {
+            conditional: false,
+            active: true,
+            why: String::new(),
+        }
+    }
+}
+
 /// The platform of one check: target, cfg values, features and programs.
 #[derive(Debug, Clone)]
 pub struct Platform {

@@ -16,7 +16,7 @@ use toml::Spanned;
 use crate::error::{Error, Result};
 use crate::model::Metric;
 use crate::paths;
-use crate::platform::Cfg;
+use crate::platform::{Activation, Cfg, Platform};
 use crate::source;
 
 pub mod filter;
@@ -177,6 +177,9 @@ pub struct Exclude {
     /// `when-missing = ["pwsh", ...]`: applies only while at least one of these programs is not
     /// found on PATH. Empty when absent; never empty when written.
     pub when_missing: Vec<String>,
+    /// Whether it applies on this leg: [`Activation::always`] as parsed, decided for a platform
+    /// by [`Policy::decide`].
+    pub activation: Activation,
 }
 
 /// One `[[suite]]` entry of the exempt-suite roster: a test suite left out of the instrumented
@@ -200,6 +203,8 @@ pub struct Suite {
     pub when: Option<Cfg>,
     /// `when-missing`, as for an `[[exclude]]`: empty when absent; never empty when written.
     pub when_missing: Vec<String>,
+    /// Whether it applies on this leg, as for an `[[exclude]]`.
+    pub activation: Activation,
 }
 
 impl Exclude {
@@ -210,6 +215,17 @@ impl Exclude {
 }
 
 impl Policy {
+    /// Decides on `platform` whether each `[[exclude]]` and `[[suite]]` applies (its
+    /// `activation`).
+    pub fn decide(&mut self, platform: &Platform) {
+        for exclude in &mut self.excludes {
+            exclude.activation = platform.activation(exclude.when.as_ref(), &exclude.when_missing);
+        }
+        for suite in &mut self.suites {
+            suite.activation = platform.activation(suite.when.as_ref(), &suite.when_missing);
+        }
+    }
+
     /// True when an `include` glob selects the root-relative path `rel`.
     pub fn includes(&self, rel: &str) -> bool {
         self.include.iter().any(|g| g.is_match(rel))
@@ -487,6 +503,7 @@ fn excludes(raw: Vec<RawExclude>, here: &Locate) -> Result<Vec<Exclude>> {
                 reason: entry.reason.into_inner(),
                 when: when(entry.when, here)?,
                 when_missing: when_missing(entry.when_missing, here)?,
+                activation: Activation::always(),
             })
         })
         .collect()
@@ -527,6 +544,7 @@ fn suites(raw: Vec<RawSuite>, here: &Locate) -> Result<Vec<Suite>> {
             reason: entry.reason.into_inner(),
             when: when(entry.when, here)?,
             when_missing: when_missing(entry.when_missing, here)?,
+            activation: Activation::always(),
         });
     }
     Ok(suites)

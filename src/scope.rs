@@ -19,8 +19,7 @@ use crate::error::{Error, Result};
 use crate::nocode::c::CSource;
 use crate::nocode::{self, RustSource};
 use crate::paths::{self, Location};
-use crate::platform::Activation;
-use crate::policy::{Pattern, Policy};
+use crate::policy::{Exclude, Pattern, Policy};
 use crate::source::{self, Refused};
 use crate::walk;
 
@@ -29,8 +28,8 @@ use crate::walk;
 pub enum Class {
     /// In a report and not excluded: judged.
     Measured,
-    /// Covered by the `[[exclude]]` entry with this index in the policy.
-    Excluded(usize),
+    /// Covered by an active `[[exclude]]` entry (the first that matches), with its reason.
+    Excluded(String),
     /// On disk with no instrumentable code (see [`crate::nocode`]): passes.
     NoCode,
     /// On disk, in scope, but in no report: fails. The text says why it needs coverage.
@@ -69,14 +68,11 @@ pub struct Scope {
     pub outside_include: BTreeMap<Location, Why>,
     /// True when the root was walked for files no report mentions.
     pub walked: bool,
-    /// Indices of the `[[exclude]]` entries that are inactive on this leg, in policy order.
-    pub inactive: Vec<usize>,
 }
 
 /// Classifies the report files and, when `walk` is set, the files on disk under `root` (the
 /// files [`walk`] finds, or `walked` when the caller has walked the root already).
-/// `activations` holds one entry per `[[exclude]]` of the policy, in order (an entry without
-/// one is taken as active); only active entries exclude files.
+/// Only the `[[exclude]]` entries active on this leg (their `activation`) exclude files.
 ///
 /// Errors (exit 2), in this order:
 /// - with `walk`, the root is not a folder (checked first: a wrong root also makes the report
@@ -92,18 +88,18 @@ pub struct Scope {
 pub fn resolve(
     report_files: &Spellings,
     policy: &Policy,
-    activations: &[Activation],
     root: &Path,
     walk: bool,
     walked: Option<&BTreeSet<String>>,
 ) -> Result<Scope> {
     let included = |p: &str| policy.includes(p);
-    let active = active_excludes(policy, activations);
+    let active: Vec<&Exclude> = policy
+        .excludes
+        .iter()
+        .filter(|e| e.activation.active)
+        .collect();
     let mut scope = Scope {
         walked: walk,
-        inactive: (0..policy.excludes.len())
-            .filter(|i| !active.contains(i))
-            .collect(),
         ..Scope::default()
     };
     if walk {
@@ -136,14 +132,9 @@ pub fn resolve(
         return Err(irrelevant_report(report_files, &on_disk, policy, root));
     }
     for rel in reported.iter().chain(on_disk.difference(&reported)) {
-        let excluded = active.iter().copied().find(|&i| {
-            policy
-                .excludes
-                .get(i)
-                .is_some_and(|e| e.pattern.is_match(rel))
-        });
+        let excluded = active.iter().find(|e| e.pattern.is_match(rel));
         let class = match excluded {
-            Some(index) => Class::Excluded(index),
+            Some(exclude) => Class::Excluded(exclude.reason.clone()),
             None if reported.contains(rel) => Class::Measured,
             None => classify_unreported(&root.join(rel)),
         };
@@ -153,13 +144,6 @@ pub fn resolve(
         check_globs(&scope, policy, &active)?;
     }
     Ok(scope)
-}
-
-/// Indices of the `[[exclude]]` entries that apply: those whose activation is active or absent.
-fn active_excludes(policy: &Policy, activations: &[Activation]) -> Vec<usize> {
-    (0..policy.excludes.len())
-        .filter(|&i| activations.get(i).is_none_or(|a| a.active))
-        .collect()
 }
 
 fn globs(policy: &Policy) -> String {
@@ -228,10 +212,10 @@ fn remap_example(
 }
 
 /// Every glob of the policy must match an in-scope file (reported or on disk). An `include`
-/// glob that matches none is dead; an active `[[exclude]]` (index in `active`) whose glob
+/// glob that matches none is dead; an active `[[exclude]]` (in `active`) whose glob
 /// matches none is stale. A file that two exclusions match is excluded by the first, and neither
 /// of them is stale. An inactive exclusion is never stale.
-fn check_globs(scope: &Scope, policy: &Policy, active: &[usize]) -> Result<()> {
+fn check_globs(scope: &Scope, policy: &Policy, active: &[&Exclude]) -> Result<()> {
     let matches_a_file = |pattern: &Pattern| scope.files.keys().any(|f| pattern.is_match(f));
     let dead: Vec<String> = policy
         .include
@@ -241,7 +225,6 @@ fn check_globs(scope: &Scope, policy: &Policy, active: &[usize]) -> Result<()> {
         .collect();
     let stale: Vec<String> = active
         .iter()
-        .filter_map(|&i| policy.excludes.get(i))
         .filter(|e| !matches_a_file(&e.pattern))
         .map(|e| {
             format!(
@@ -333,6 +316,7 @@ fn unreadable(why: Refused, limit: u64) -> Class {
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
+    use crate::platform::Activation;
 
     /// The default include cannot be dead through the binary: a report file must match it first,
     /// or the report is irrelevant. It is checked like any written glob all the same.
@@ -485,6 +469,13 @@ mod tests {
             active,
             why: String::new(),
         };
+        let decided = |actives: &[bool]| {
+            let mut policy = policy.clone();
+            for (exclude, &active) in policy.excludes.iter_mut().zip(actives) {
+                exclude.activation = on(active);
+            }
+            policy
+        };
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir_all(dir.path().join("src")).expect("mkdir");
         std::fs::write(dir.path().join("src/win.rs"), "fn f() {}\n").expect("write");
@@ -494,34 +485,20 @@ mod tests {
         )]
         .into();
         // Inactive: the unconditional third entry excludes the file; the second is not stale.
-        let scope = resolve(
-            &reported,
-            &policy,
-            &[on(false), on(false)],
-            dir.path(),
-            true,
-            None,
-        )
-        .expect("scope");
-        assert_eq!(scope.files["src/win.rs"], Class::Excluded(2));
-        assert_eq!(scope.inactive, vec![0, 1]);
-        // Active (or without an activation): the first entry excludes, the second is stale.
-        let err =
-            resolve(&reported, &policy, &[on(true)], dir.path(), true, None).expect_err("stale");
+        let inactive = decided(&[false, false]);
+        let scope = resolve(&reported, &inactive, dir.path(), true, None).expect("scope");
+        assert_eq!(
+            scope.files["src/win.rs"],
+            Class::Excluded("all".to_string())
+        );
+        // Active (or as parsed, undecided): the first entry excludes, the second is stale.
+        let err = resolve(&reported, &decided(&[true]), dir.path(), true, None).expect_err("stale");
         assert!(
             err.message().contains("  p.toml:6:8: `src/gone.rs` (g)"),
             "{err}"
         );
-        let scope = resolve(
-            &reported,
-            &policy,
-            &[on(true), on(true)],
-            dir.path(),
-            false,
-            None,
-        )
-        .expect("no walk, no staleness");
-        assert_eq!(scope.files["src/win.rs"], Class::Excluded(0));
-        assert!(scope.inactive.is_empty());
+        let scope = resolve(&reported, &decided(&[true, true]), dir.path(), false, None)
+            .expect("no walk, no staleness");
+        assert_eq!(scope.files["src/win.rs"], Class::Excluded("w".to_string()));
     }
 }

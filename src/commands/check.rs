@@ -19,7 +19,7 @@ use crate::measure::{self, Part};
 use crate::model::Metric;
 use crate::outcome::{ConditionFacts, Facts, Outcome, RosterFacts, SuiteFacts, TargetFacts};
 use crate::paths::{self, Location, PathCase, Remap, Resolver};
-use crate::platform::{self, Activation, Platform, PlatformOptions};
+use crate::platform::{self, Platform, PlatformOptions};
 use crate::policy::Policy;
 use crate::report::{self, Detail, FileCoverage, Report};
 use crate::roster::{self, Roster};
@@ -55,10 +55,6 @@ pub struct Setup {
     pub policy: Policy,
     /// The platform (target, cfg values, programs on PATH).
     pub platform: Platform,
-    /// One activation per `[[exclude]]`, in policy order.
-    pub activations: Vec<Activation>,
-    /// One activation per `[[suite]]`, in policy order.
-    pub suite_activations: Vec<Activation>,
     /// The root: normalised and absolute.
     pub root: String,
     /// `--remap-path-prefix` values, parsed (a relative `TO` anchored at the current folder).
@@ -75,7 +71,7 @@ impl Setup {
             Some(p) => opts.cwd.join(p),
             None => Policy::find(&opts.cwd)?,
         };
-        let policy = Policy::load(&policy_path)?;
+        let mut policy = Policy::load(&policy_path)?;
         let path_var = std::env::var_os("PATH");
         let platform = Platform::new(
             &opts.platform,
@@ -85,16 +81,7 @@ impl Setup {
             path_var.as_deref(),
             &opts.cwd,
         )?;
-        let activations = policy
-            .excludes
-            .iter()
-            .map(|e| platform.activation(e.when.as_ref(), &e.when_missing))
-            .collect();
-        let suite_activations = policy
-            .suites
-            .iter()
-            .map(|s| platform.activation(s.when.as_ref(), &s.when_missing))
-            .collect();
+        policy.decide(&platform);
         let root = root_folder(opts, &policy);
         let cwd = paths::normalize(&opts.cwd.to_string_lossy());
         let remaps = opts
@@ -105,8 +92,6 @@ impl Setup {
         Ok(Setup {
             policy,
             platform,
-            activations,
-            suite_activations,
             root,
             remaps,
         })
@@ -123,7 +108,6 @@ impl Setup {
     fn roster_walking(&self, also: &dyn Fn(&str) -> bool) -> Result<(Roster, Walked)> {
         roster::verify(
             &self.policy.suites,
-            &self.suite_activations,
             &self.root,
             &self.platform.features(),
             also,
@@ -209,7 +193,6 @@ fn judge_with(
     let mut scope = scope::resolve(
         &spellings,
         policy,
-        &setup.activations,
         Path::new(&root),
         opts.walk,
         identity.walked(),
@@ -410,16 +393,15 @@ fn facts(setup: &Setup, reports: &[Report], walked: bool, verified: bool) -> Fac
         conditions: policy
             .excludes
             .iter()
-            .zip(&setup.activations)
-            .filter(|(_, activation)| activation.conditional)
-            .map(|(exclude, activation)| ConditionFacts {
+            .filter(|exclude| exclude.activation.conditional)
+            .map(|exclude| ConditionFacts {
                 glob: exclude.pattern.glob.clone(),
                 location: exclude.pattern.location.clone(),
                 reason: exclude.reason.clone(),
                 when: exclude.when.as_ref().map(|cfg| cfg.text.clone()),
                 when_missing: exclude.when_missing.clone(),
-                active: activation.active,
-                why: activation.why.clone(),
+                active: exclude.activation.active,
+                why: exclude.activation.why.clone(),
             })
             .collect(),
         roster: (!policy.suites.is_empty()).then(|| RosterFacts {
@@ -427,8 +409,7 @@ fn facts(setup: &Setup, reports: &[Report], walked: bool, verified: bool) -> Fac
             suites: policy
                 .suites
                 .iter()
-                .zip(&setup.suite_activations)
-                .map(|(suite, activation)| SuiteFacts {
+                .map(|suite| SuiteFacts {
                     name: suite.name.clone(),
                     location: suite.location.clone(),
                     reason: suite.reason.clone(),
@@ -436,8 +417,8 @@ fn facts(setup: &Setup, reports: &[Report], walked: bool, verified: bool) -> Fac
                     glob: suite.glob.glob.clone(),
                     when: suite.when.as_ref().map(|cfg| cfg.text.clone()),
                     when_missing: suite.when_missing.clone(),
-                    active: activation.active,
-                    why: activation.why.clone(),
+                    active: suite.activation.active,
+                    why: suite.activation.why.clone(),
                 })
                 .collect(),
         }),

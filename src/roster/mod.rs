@@ -20,7 +20,6 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use crate::error::{Error, Result};
-use crate::platform::Activation;
 use crate::policy::Suite;
 use crate::walk::{self, Walked};
 use crate::workspace::{Target, Workspace};
@@ -145,7 +144,7 @@ impl Roster {
     }
 }
 
-/// Verifies the roster of `suites` (with one activation each, in order) in the cargo
+/// Verifies the roster of `suites` (each with its activation decided) in the cargo
 /// workspace at `root` (a normalised absolute folder), where `features` (the `--features`
 /// names) must be declared.
 ///
@@ -158,7 +157,6 @@ impl Roster {
 /// A roster that does not verify is not an error: see [`Roster::verified`].
 pub fn verify(
     suites: &[Suite],
-    activations: &[Activation],
     root: &str,
     features: &[&str],
     also: &dyn Fn(&str) -> bool,
@@ -168,7 +166,7 @@ pub fn verify(
     walk::folder(Path::new(root))?;
     let walked = walk::walk(Path::new(root), &|p| is_rust(p) || also(p))?;
     let files = walked.select(&is_rust).files;
-    Ok((assess(suites, activations, workspace, &files), walked))
+    Ok((assess(suites, workspace, &files), walked))
 }
 
 /// True for the path of a Rust source file.
@@ -177,16 +175,10 @@ fn is_rust(path: &str) -> bool {
 }
 
 /// [`verify`] on a workspace already read and the root's `.rs` files.
-pub fn assess(
-    suites: &[Suite],
-    activations: &[Activation],
-    workspace: Workspace,
-    files: &BTreeSet<String>,
-) -> Roster {
+pub fn assess(suites: &[Suite], workspace: Workspace, files: &BTreeSet<String>) -> Roster {
     let entries: Vec<Entry> = suites
         .iter()
-        .zip(activations)
-        .map(|(suite, activation)| entry(suite, activation, &workspace, files))
+        .map(|suite| entry(suite, &workspace, files))
         .collect();
     let mut overlaps = Vec::new();
     let active: Vec<&Entry> = entries.iter().filter(|e| e.active).collect();
@@ -215,12 +207,7 @@ pub fn assess(
     }
 }
 
-fn entry(
-    suite: &Suite,
-    activation: &Activation,
-    workspace: &Workspace,
-    files: &BTreeSet<String>,
-) -> Entry {
+fn entry(suite: &Suite, workspace: &Workspace, files: &BTreeSet<String>) -> Entry {
     let (targets, mut problems) = suite.filter.resolve(workspace);
     let filter_files: BTreeSet<String> = targets.iter().flat_map(|t| t.files(files)).collect();
     let glob_files: BTreeSet<String> = files
@@ -253,8 +240,8 @@ fn entry(
     Entry {
         name: suite.name.clone(),
         location: suite.location.clone(),
-        active: activation.active,
-        why: activation.why.clone(),
+        active: suite.activation.active,
+        why: suite.activation.why.clone(),
         targets: targets.into_iter().cloned().collect(),
         filter_files,
         glob_files,
@@ -266,6 +253,7 @@ fn entry(
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
+    use crate::platform::Activation;
     use crate::policy::Policy;
     use crate::workspace::Kind;
 
@@ -304,10 +292,9 @@ mod tests {
     }
 
     fn roster(suites: &str, active: &[bool]) -> Roster {
-        let policy = Policy::parse(Path::new("p.toml"), suites).expect("policy");
-        let activations: Vec<Activation> = active
-            .iter()
-            .map(|&active| Activation {
+        let mut policy = Policy::parse(Path::new("p.toml"), suites).expect("policy");
+        for (suite, &active) in policy.suites.iter_mut().zip(active) {
+            suite.activation = Activation {
                 conditional: !active,
                 active,
                 why: if active {
@@ -315,9 +302,9 @@ mod tests {
                 } else {
                     "off".to_string()
                 },
-            })
-            .collect();
-        assess(&policy.suites, &activations, workspace(), &files())
+            };
+        }
+        assess(&policy.suites, workspace(), &files())
     }
 
     fn suite(name: &str, filter: &str, glob: &str) -> String {
@@ -401,8 +388,9 @@ mod tests {
             active: true,
             why: "`cfg(unix)` holds on x".to_string(),
         };
-        let policy = Policy::parse(Path::new("p.toml"), &two).unwrap();
-        let r = assess(&policy.suites[..1], &[conditional], workspace(), &files());
+        let mut policy = Policy::parse(Path::new("p.toml"), &two).unwrap();
+        policy.suites[0].activation = conditional;
+        let r = assess(&policy.suites[..1], workspace(), &files());
         assert_eq!(
             r.entries[0].line(),
             "one: verified, active (`cfg(unix)` holds on x) — 1 target(s) (a::heavy), 1 file(s)"
