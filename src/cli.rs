@@ -11,7 +11,7 @@ use crate::roster::args;
 /// covgate: every measured source file at its bar, on every metric.
 #[derive(Debug, Parser)]
 #[command(name = "covgate", version, about, long_about = None)]
-pub struct Cli {
+pub(crate) struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -19,7 +19,7 @@ pub struct Cli {
 
 /// covgate's subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Judge coverage reports against the policy (exit 0 pass, 1 fail, 2 error).
     Check(CheckArgs),
     /// Verify the exempt-suite roster (`[[suite]]`), or print the arguments of its two runs.
@@ -34,7 +34,7 @@ pub enum Command {
 
 /// Arguments of `covgate comment`: prints `update ID` or `create`, and writes the body.
 #[derive(Debug, Args)]
-pub struct CommentArgs {
+pub(crate) struct CommentArgs {
     /// The CI leg's name, e.g. `ubuntu-latest` (its section's title).
     #[arg(long, value_name = "NAME")]
     pub leg: String,
@@ -57,7 +57,7 @@ pub struct CommentArgs {
 
 /// Arguments of `covgate completions`.
 #[derive(Debug, Args)]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
@@ -66,7 +66,7 @@ pub struct CompletionsArgs {
 /// Arguments of `covgate roster`.
 #[derive(Debug, Args)]
 #[command(group(ArgGroup::new("mode").required(true).args(["verify", "args"])))]
-pub struct RosterArgs {
+pub(crate) struct RosterArgs {
     /// Check that each entry's filter and glob select the same files and that no two overlap (exit 0 verified, 1 not, 2 error).
     #[arg(long)]
     pub verify: bool,
@@ -120,7 +120,7 @@ pub enum Runner {
 
 /// Arguments of `covgate check`.
 #[derive(Debug, Args)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// Coverage reports: llvm-cov JSON exports or LCOV tracefiles (detected from content); `-` reads stdin.
     #[arg(required = true, value_name = "REPORT")]
     pub reports: Vec<String>,
@@ -179,7 +179,7 @@ impl CheckArgs {
     /// A misuse of the arguments that clap's rules cannot state, as the message to print (exit
     /// code 2): `--summary-file` without `--format github`, which would write nothing there; a
     /// `--link-base` that is not an http(s) URL or would end a Markdown link.
-    pub fn usage_error(&self) -> Option<String> {
+    pub(crate) fn usage_error(&self) -> Option<String> {
         let summary = (self.summary_file.is_some() && self.format != Format::Github).then(|| {
             "--summary-file needs --format github (only that format writes a step summary); \
              use --output-markdown PATH to write the Markdown result with any format"
@@ -246,7 +246,7 @@ pub enum Format {
 
 /// `--show`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ShowArg {
+pub(crate) enum ShowArg {
     /// Failing and unmeasured files.
     Failing,
     /// Every in-scope file.
@@ -306,14 +306,14 @@ impl From<Runner> for args::Runner {
 }
 
 /// The completion script of covgate's command line for `shell`, as text.
-pub fn completions(shell: clap_complete::Shell) -> String {
+pub(crate) fn completions(shell: clap_complete::Shell) -> String {
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "covgate", &mut out);
     String::from_utf8_lossy(&out).into_owned()
 }
 
 /// covgate's man page (roff, section 1), generated from the argument definitions.
-pub fn man_page() -> String {
+pub(crate) fn man_page() -> String {
     let mut out = Vec::new();
     // Writing into a Vec cannot fail.
     let _ = clap_mangen::Man::new(Cli::command()).render(&mut out);

@@ -6,11 +6,11 @@ use std::fmt::Write as _;
 /// The longest demangled name worked out, in bytes. A corrupt or hostile v0 symbol can hold
 /// back-references that expand to rustc-demangle's own limit of a megabyte from a hundred bytes
 /// (milliseconds per name, seconds per file); its demangling is abandoned at this length.
-pub const MAX_DEMANGLED: usize = 4096;
+pub(crate) const MAX_DEMANGLED: usize = 4096;
 
 /// `name` demangled as a Rust symbol (legacy or v0) without its hash, or `None` when it is not
 /// one or its demangling is longer than [`MAX_DEMANGLED`].
-pub fn demangle_rust(name: &str) -> Option<String> {
+pub(crate) fn demangle_rust(name: &str) -> Option<String> {
     let symbol = rustc_demangle::try_demangle(name).ok()?;
     let mut out = Bounded(String::new());
     // The demangler stops at the first refused write.

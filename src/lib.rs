@@ -10,6 +10,7 @@
 //! instrumented and plain runs.
 
 #![forbid(unsafe_code)]
+#![warn(unreachable_pub)]
 // Input must never reach a panic: no unwrap, expect or indexing in library code. Test code may
 // (clippy.toml allows them in tests); a value that is provably present gets a local allow with
 // the proof in a comment.
@@ -19,28 +20,28 @@
 #![cfg_attr(coverage_nightly, feature(coverage_attribute))]
 
 pub mod app;
-pub mod cli;
+pub(crate) mod cli;
 pub mod commands;
-pub mod comment;
-pub mod demangle;
+pub(crate) mod comment;
+pub(crate) mod demangle;
 pub mod error;
-pub mod hint;
-pub mod identity;
+pub(crate) mod hint;
+pub(crate) mod identity;
 pub mod judge;
 pub mod markers;
 pub mod measure;
 pub mod model;
-pub mod nocode;
+pub(crate) mod nocode;
 pub mod outcome;
 pub mod output;
 pub mod paths;
-pub mod platform;
+pub(crate) mod platform;
 pub mod policy;
 pub mod render;
 pub mod report;
-pub mod roster;
+pub(crate) mod roster;
 pub mod scope;
-pub mod source;
+pub(crate) mod source;
 pub mod uncovered;
-pub mod walk;
-pub mod workspace;
+pub(crate) mod walk;
+pub(crate) mod workspace;

@@ -14,7 +14,7 @@ use crate::source;
 
 /// What a walk found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Walked {
+pub(crate) struct Walked {
     /// The selected source files: regular files, or symbolic links to regular files.
     pub files: BTreeSet<String>,
     /// Each selected path that is a FIFO, a device or a socket (or a link to one), with what it
@@ -26,7 +26,7 @@ pub struct Walked {
 
 impl Walked {
     /// A note for each path in [`Walked::special`], in walk order.
-    pub fn notes(&self) -> Vec<String> {
+    pub(crate) fn notes(&self) -> Vec<String> {
         self.special
             .iter()
             .map(|(rel, kind)| {
@@ -36,7 +36,7 @@ impl Walked {
     }
 
     /// What a walk for the paths that satisfy `keep` alone would have found.
-    pub fn select(&self, keep: &dyn Fn(&str) -> bool) -> Walked {
+    pub(crate) fn select(&self, keep: &dyn Fn(&str) -> bool) -> Walked {
         Walked {
             files: self.files.iter().filter(|f| keep(f)).cloned().collect(),
             special: self
@@ -52,7 +52,7 @@ impl Walked {
 /// Checks that `root` is a folder before it is walked.
 ///
 /// Errors: it is not (`the root ROOT is not a folder; …`).
-pub fn folder(root: &Path) -> Result<()> {
+pub(crate) fn folder(root: &Path) -> Result<()> {
     if root.is_dir() {
         return Ok(());
     }
@@ -69,7 +69,7 @@ pub fn folder(root: &Path) -> Result<()> {
 /// a folder (see [`folder`]).
 ///
 /// Errors: an entry that cannot be read while walking (`walking ROOT: …`).
-pub fn walk(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walked> {
+pub(crate) fn walk(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walked> {
     let mut found = Walked::default();
     let walker = WalkDir::new(root)
         .follow_links(true)

@@ -13,7 +13,7 @@ use crate::judge::{FileStatus, MetricVerdict, Verdict};
 
 /// The outcome of an admission check.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Admission {
+pub(crate) struct Admission {
     /// How many measured files the roster suites executed.
     pub checked: usize,
     /// `PATH: METRIC covered/total, …` for each of them below 100% in the main export.
@@ -21,7 +21,7 @@ pub struct Admission {
 }
 
 /// Checks the files in `executed` (root-relative) against the main run's `main` verdict.
-pub fn admit(executed: &BTreeSet<String>, main: &Verdict) -> Admission {
+pub(crate) fn admit(executed: &BTreeSet<String>, main: &Verdict) -> Admission {
     let mut checked = 0;
     let mut below = Vec::new();
     for file in main.files.iter().filter(|f| executed.contains(&f.path)) {

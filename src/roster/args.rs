@@ -47,7 +47,7 @@ pub enum Runner {
 ///
 /// Errors (as a message): with cargo, a roster target whose name is also the name of another
 /// target of the same kind, or an instrumented run left with nothing to run.
-pub fn derive(roster: &Roster, run: Run, runner: Runner) -> Result<Vec<String>, String> {
+pub(crate) fn derive(roster: &Roster, run: Run, runner: Runner) -> Result<Vec<String>, String> {
     let exempt = roster.exempt();
     if exempt.is_empty() {
         let words: &[&str] = match (run, runner) {

@@ -13,8 +13,8 @@
 //! the files the roster suites execute are fully covered by the main run, and
 //! [`crate::commands::roster`] runs `covgate roster`.
 
-pub mod admit;
-pub mod args;
+pub(crate) mod admit;
+pub(crate) mod args;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -155,7 +155,7 @@ impl Roster {
 /// Errors (exit 2): cargo metadata fails (see [`Workspace::load`]), a feature that no member
 /// declares ([`Workspace::check_features`]), or the root is not a folder or cannot be walked.
 /// A roster that does not verify is not an error: see [`Roster::verified`].
-pub fn verify(
+pub(crate) fn verify(
     suites: &[Suite],
     root: &str,
     features: &[&str],
@@ -175,7 +175,7 @@ fn is_rust(path: &str) -> bool {
 }
 
 /// [`verify`] on a workspace already read and the root's `.rs` files.
-pub fn assess(suites: &[Suite], workspace: Workspace, files: &BTreeSet<String>) -> Roster {
+pub(crate) fn assess(suites: &[Suite], workspace: Workspace, files: &BTreeSet<String>) -> Roster {
     let entries: Vec<Entry> = suites
         .iter()
         .map(|suite| entry(suite, &workspace, files))
