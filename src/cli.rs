@@ -101,7 +101,7 @@ pub(crate) struct RosterArgs {
 
 /// `covgate roster --args RUN`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Run {
+pub(crate) enum Run {
     /// The instrumented run: every suite but the roster's.
     Instrumented,
     /// The plain run: the roster's suites alone.
@@ -110,7 +110,7 @@ pub enum Run {
 
 /// `covgate roster --runner`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum Runner {
+pub(crate) enum Runner {
     /// `cargo nextest run` / `cargo llvm-cov nextest`.
     #[default]
     Nextest,

@@ -57,7 +57,7 @@ impl Ignores {
     }
 
     /// True when branches starting on `line` are ignored.
-    pub fn ignores_branch(&self, line: u32) -> bool {
+    pub(crate) fn ignores_branch(&self, line: u32) -> bool {
         self.lines.contains(&line) || self.branch_lines.contains(&line)
     }
 }
@@ -200,7 +200,7 @@ fn family_token(family: Family) -> &'static str {
 /// True when `text` holds the start of a marker of one of `families` anywhere, in a comment or
 /// not: [`scan`] finds no marker, and no marker error, in a text for which this is false. A
 /// quick test for which files may carry markers, before their coverage is read.
-pub fn mentions_markers(text: &[u8], families: &[Family]) -> bool {
+pub(crate) fn mentions_markers(text: &[u8], families: &[Family]) -> bool {
     families
         .iter()
         .any(|family| memchr::memmem::find(text, family_token(*family).as_bytes()).is_some())
@@ -210,7 +210,7 @@ pub fn mentions_markers(text: &[u8], families: &[Family]) -> bool {
 /// in parallel ([`source::read`]); a file that cannot be read is left out (the scan after it
 /// reports nothing for it either), and one larger than [`source::MAX_SOURCE`] is taken in
 /// (unread), so that the scan notes it.
-pub fn files_mentioning_markers(
+pub(crate) fn files_mentioning_markers(
     root: &Path,
     paths: &BTreeSet<String>,
     families: &[Family],
@@ -545,7 +545,7 @@ fn raw_string_hashes(text: &str) -> Option<usize> {
 ///
 /// Errors: the first marker error, or a measured file that is not a regular file (a FIFO, a
 /// device, a socket: never opened), in path order.
-pub fn scan_files<'a>(
+pub(crate) fn scan_files<'a>(
     root: &Path,
     paths: impl Iterator<Item = &'a String>,
     inline: &Inline,

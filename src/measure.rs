@@ -35,7 +35,7 @@ pub use apply::{apply, Ignored};
 
 /// One report file's contribution to a normalised file.
 #[derive(Debug, Clone, Copy)]
-pub struct Part<'a> {
+pub(crate) struct Part<'a> {
     /// The report it comes from.
     pub report: &'a Report,
     /// The coverage the report holds for it.
@@ -44,14 +44,12 @@ pub struct Part<'a> {
 
 /// A measured file: its merged coverage and the summary judged.
 #[derive(Debug, Clone)]
-pub struct Measured<'a> {
+pub(crate) struct Measured<'a> {
     /// The four metric counts (`None` = not available from this input).
     pub summary: Summary,
     /// The merged coverage behind the summary (for listing uncovered items): the report's own
     /// when one report names the file and no marker applies, so nothing is copied.
     pub coverage: Cow<'a, FileCoverage>,
-    /// Origins of the reports that named the file.
-    pub origins: Vec<String>,
     /// What inline ignore markers took out of the file's metrics.
     pub ignored: Ignored,
 }
@@ -68,7 +66,7 @@ pub struct Measured<'a> {
 ///
 /// Errors: a file that is in both an LCOV and a JSON report; JSON parts that cannot be merged;
 /// markers in a file that only a `-summary-only` export names.
-pub fn measure<'a>(
+pub(crate) fn measure<'a>(
     parts: &BTreeMap<String, Vec<Part<'a>>>,
     ignores: &BTreeMap<String, Ignores>,
 ) -> Result<BTreeMap<String, Measured<'a>>> {
@@ -108,7 +106,6 @@ fn measure_one<'a>(
     Ok(Measured {
         summary,
         coverage,
-        origins,
         ignored,
     })
 }

@@ -41,7 +41,7 @@ impl Metric {
     }
 
     /// Parses a policy name (`"regions"`, `"branches"`, `"functions"`, `"lines"`).
-    pub fn from_name(name: &str) -> Option<Metric> {
+    pub(crate) fn from_name(name: &str) -> Option<Metric> {
         Metric::ALL.into_iter().find(|m| m.name() == name)
     }
 }

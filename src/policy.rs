@@ -24,10 +24,10 @@ pub mod filter;
 use filter::Filter;
 
 /// The default policy file name, looked up in the current folder and its ancestors.
-pub const POLICY_FILE_NAME: &str = "coverage-policy.toml";
+pub(crate) const POLICY_FILE_NAME: &str = "coverage-policy.toml";
 
 /// The include globs used when `[measure] include` is absent.
-pub const DEFAULT_INCLUDE: &str = "src/**/*.rs";
+pub(crate) const DEFAULT_INCLUDE: &str = "src/**/*.rs";
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -130,7 +130,7 @@ impl Family {
     }
 
     /// Parses a policy name.
-    pub fn from_name(name: &str) -> Option<Family> {
+    pub(crate) fn from_name(name: &str) -> Option<Family> {
         Family::ALL.into_iter().find(|f| f.name() == name)
     }
 }
@@ -205,13 +205,6 @@ pub struct Suite {
     pub when_missing: Vec<String>,
     /// Whether it applies on this leg, as for an `[[exclude]]`.
     pub activation: Activation,
-}
-
-impl Exclude {
-    /// True when the entry has a `when` or a `when-missing`.
-    pub fn is_conditional(&self) -> bool {
-        self.when.is_some() || !self.when_missing.is_empty()
-    }
 }
 
 impl Policy {
@@ -301,7 +294,7 @@ impl Policy {
 
     /// True when an `[[exclude]]` or a `[[suite]]` has a `when` (the target's cfg values are
     /// then needed).
-    pub fn has_when(&self) -> bool {
+    pub(crate) fn has_when(&self) -> bool {
         self.excludes.iter().any(|e| e.when.is_some())
             || self.suites.iter().any(|s| s.when.is_some())
     }
@@ -582,7 +575,7 @@ fn when_missing(raw: Option<Spanned<Vec<Spanned<String>>>>, here: &Locate) -> Re
 }
 
 /// 1-based (line, column) of a byte offset in `text`.
-pub fn line_col(text: &str, offset: usize) -> (u64, u64) {
+pub(crate) fn line_col(text: &str, offset: usize) -> (u64, u64) {
     let before = text.get(..offset).unwrap_or(text);
     let line = before.matches('\n').count() as u64 + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u64 + 1;
@@ -613,6 +606,11 @@ fn toml_error(file: &str, text: &str, err: &toml::de::Error) -> Error {
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
+
+    /// True when the entry has a `when` or a `when-missing`.
+    fn conditional(exclude: &Exclude) -> bool {
+        exclude.when.is_some() || !exclude.when_missing.is_empty()
+    }
 
     fn parse(text: &str) -> Result<Policy> {
         Policy::parse(Path::new("p.toml"), text)
@@ -748,11 +746,11 @@ mod tests {
         let when = |i: usize| p.excludes[i].when.as_ref().map(|c| c.text.as_str());
         assert_eq!(when(0), Some("cfg(not(windows))"));
         assert!(p.excludes[0].when_missing.is_empty());
-        assert!(p.excludes[0].is_conditional());
+        assert!(conditional(&p.excludes[0]));
         assert_eq!(when(1), None);
         assert_eq!(p.excludes[1].when_missing, ["pwsh", "bash"]);
-        assert!(p.excludes[1].is_conditional());
-        assert!(!p.excludes[2].is_conditional());
+        assert!(conditional(&p.excludes[1]));
+        assert!(!conditional(&p.excludes[2]));
         assert_eq!(when(3), Some("unix"));
         assert_eq!(p.programs(), ["bash", "pwsh"]);
         assert!(parse("").unwrap().programs().is_empty());

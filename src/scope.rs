@@ -25,7 +25,7 @@ use crate::walk;
 
 /// Why an in-scope file is or is not measured.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Class {
+pub(crate) enum Class {
     /// In a report and not excluded: judged.
     Measured,
     /// Covered by an active `[[exclude]]` entry (the first that matches), with its reason.
@@ -38,7 +38,7 @@ pub enum Class {
 
 /// Every report file by the name covgate gave it, with its spellings: (report, path as the
 /// report writes it).
-pub type Spellings = BTreeMap<Location, BTreeSet<(String, String)>>;
+pub(crate) type Spellings = BTreeMap<Location, BTreeSet<(String, String)>>;
 
 /// Why a report file is not in scope.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,13 +61,11 @@ impl Why {
 
 /// The scope of one check.
 #[derive(Debug, Clone, Default)]
-pub struct Scope {
+pub(crate) struct Scope {
     /// Every in-scope file by root-relative path, with its class.
     pub files: BTreeMap<String, Class>,
     /// Report files that are outside the root or match no include glob, with why.
     pub outside_include: BTreeMap<Location, Why>,
-    /// True when the root was walked for files no report mentions.
-    pub walked: bool,
 }
 
 /// Classifies the report files and, when `walk` is set, the files on disk under `root` (the
@@ -85,7 +83,7 @@ pub struct Scope {
 ///   that matches no in-scope file (stale).
 ///
 /// Without `walk` the globs are not checked, since the sources are not at hand.
-pub fn resolve(
+pub(crate) fn resolve(
     report_files: &Spellings,
     policy: &Policy,
     root: &Path,
@@ -98,10 +96,7 @@ pub fn resolve(
         .iter()
         .filter(|e| e.activation.active)
         .collect();
-    let mut scope = Scope {
-        walked: walk,
-        ..Scope::default()
-    };
+    let mut scope = Scope::default();
     if walk {
         walk::folder(root)?;
     }

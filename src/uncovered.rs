@@ -98,7 +98,7 @@ impl Uncovered {
 
     /// The notes of `metric`: why fewer items are named than it misses (outputs show them apart
     /// from the items, never as one of them).
-    pub fn notes_of(&self, metric: Metric) -> impl Iterator<Item = &str> {
+    pub(crate) fn notes_of(&self, metric: Metric) -> impl Iterator<Item = &str> {
         self.notes
             .iter()
             .filter(move |(m, _)| *m == metric)
@@ -107,7 +107,7 @@ impl Uncovered {
 }
 
 /// `line:col-line:col`.
-pub fn span_text(s: &Span) -> String {
+pub(crate) fn span_text(s: &Span) -> String {
     format!(
         "{}:{}-{}:{}",
         s.line_start, s.col_start, s.line_end, s.col_end
@@ -115,7 +115,7 @@ pub fn span_text(s: &Span) -> String {
 }
 
 /// `12-14`, or `20` for a one-line range.
-pub fn range_text(r: &LineRange) -> String {
+pub(crate) fn range_text(r: &LineRange) -> String {
     if r.start == r.end {
         r.start.to_string()
     } else {
@@ -124,7 +124,7 @@ pub fn range_text(r: &LineRange) -> String {
 }
 
 /// `7:9 true never taken` (llvm-cov) or `7 block 0 branch 1 never evaluated` (LCOV).
-pub fn branch_text(b: &BranchItem) -> String {
+pub(crate) fn branch_text(b: &BranchItem) -> String {
     match b.column {
         Some(col) => format!("{}:{col} {} {}", b.line, b.side, b.what),
         None => format!("{} {} {}", b.line, b.side, b.what),
@@ -132,7 +132,7 @@ pub fn branch_text(b: &BranchItem) -> String {
 }
 
 /// `crate::f (line 3)`, or the name alone when the line is not known.
-pub fn function_text(f: &FunctionItem) -> String {
+pub(crate) fn function_text(f: &FunctionItem) -> String {
     match f.line {
         Some(line) => format!("{} (line {line})", f.name),
         None => f.name.clone(),
@@ -304,7 +304,7 @@ fn from_lcov(file: &LcovFile) -> Uncovered {
 }
 
 /// Sorts ranges and merges overlapping or adjacent ones.
-pub fn merge_ranges(mut ranges: Vec<LineRange>) -> Vec<LineRange> {
+pub(crate) fn merge_ranges(mut ranges: Vec<LineRange>) -> Vec<LineRange> {
     ranges.sort_by_key(|r| (r.start, r.end));
     let mut merged: Vec<LineRange> = Vec::with_capacity(ranges.len());
     for r in ranges {

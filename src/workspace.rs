@@ -89,7 +89,7 @@ impl Kind {
 
 /// One target of a workspace member.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Target {
+pub(crate) struct Target {
     /// The package's name.
     pub package: String,
     /// The target's name.
@@ -103,7 +103,7 @@ pub struct Target {
 impl Target {
     /// The target as nextest names its test binary (its binary ID): `pkg::name` for a test,
     /// `pkg::bench/name` and `pkg::example/name` for the others, `pkg::kind/name` in general.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         match self.kind {
             Kind::Test => format!("{}::{}", self.package, self.name),
             Kind::Bench => format!("{}::bench/{}", self.package, self.name),
@@ -116,7 +116,7 @@ impl Target {
 
     /// The files this target owns among `files` (root-relative): its root file, and every file
     /// under its folder (see the module docs for the rule).
-    pub fn files(&self, files: &BTreeSet<String>) -> BTreeSet<String> {
+    pub(crate) fn files(&self, files: &BTreeSet<String>) -> BTreeSet<String> {
         let (dir, file) = self.src.rsplit_once('/').unwrap_or(("", &self.src));
         let folder = match file {
             "main.rs" | "lib.rs" | "mod.rs" => dir,
@@ -134,7 +134,7 @@ impl Target {
 
 /// The members of a cargo workspace and their targets.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Workspace {
+pub(crate) struct Workspace {
     /// Every member's package name, in cargo's order.
     pub members: Vec<String>,
     /// The default members (what cargo selects without `-p`): cargo's `workspace_default_members`,
@@ -152,7 +152,7 @@ impl Workspace {
     ///
     /// Errors (exit 2): cargo cannot be started, fails (no `Cargo.toml` in `root` or above, a
     /// bad manifest), or prints what `cargo_metadata` cannot read.
-    pub fn load(root: &str) -> Result<Workspace> {
+    pub(crate) fn load(root: &str) -> Result<Workspace> {
         let metadata = MetadataCommand::new()
             .current_dir(root)
             .no_deps()
@@ -169,7 +169,7 @@ impl Workspace {
 
     /// The workspace described by `metadata`, with target root files made relative to `root`
     /// (a normalised absolute folder).
-    pub fn from_metadata(metadata: &Metadata, root: &str) -> Workspace {
+    pub(crate) fn from_metadata(metadata: &Metadata, root: &str) -> Workspace {
         let resolver = Resolver::new(root, Vec::new(), None);
         let members = metadata.workspace_packages();
         let defaults = if metadata.workspace_default_members.is_available() {
@@ -202,7 +202,7 @@ impl Workspace {
     /// `when = "cfg(feature = …)"` quietly false). `default` is always accepted, and a
     /// dependency's feature (`dep/feature`) is not checked: `--no-deps` metadata does not list
     /// dependencies' features.
-    pub fn check_features(&self, names: &[&str], root: &str) -> Result<()> {
+    pub(crate) fn check_features(&self, names: &[&str], root: &str) -> Result<()> {
         let unknown = names.iter().find(|name| {
             *name != &"default" && !name.contains('/') && !self.features.contains(**name)
         });
@@ -226,7 +226,7 @@ impl Workspace {
     }
 
     /// True when some member has a target of this kind.
-    pub fn has(&self, kind: Kind) -> bool {
+    pub(crate) fn has(&self, kind: Kind) -> bool {
         self.targets.iter().any(|t| t.kind == kind)
     }
 }

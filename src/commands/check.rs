@@ -50,7 +50,7 @@ pub struct CheckOptions {
 /// What every command reads before it looks at a report: the policy, the platform of this leg
 /// and which conditional entries apply on it, and the root.
 #[derive(Debug, Clone)]
-pub struct Setup {
+pub(crate) struct Setup {
     /// The policy.
     pub policy: Policy,
     /// The platform (target, cfg values, programs on PATH).
@@ -66,7 +66,7 @@ impl Setup {
     ///
     /// Errors (exit 2): no policy, a bad policy, a bad `--target` or `--cfg`, a bad
     /// `--remap-path-prefix`.
-    pub fn load(opts: &CheckOptions) -> Result<Setup> {
+    pub(crate) fn load(opts: &CheckOptions) -> Result<Setup> {
         let policy_path = match &opts.policy {
             Some(p) => opts.cwd.join(p),
             None => Policy::find(&opts.cwd)?,
@@ -99,7 +99,7 @@ impl Setup {
 
     /// Verifies the `[[suite]]` roster in the cargo workspace at the root (see
     /// [`roster::verify`]).
-    pub fn roster(&self) -> Result<Roster> {
+    pub(crate) fn roster(&self) -> Result<Roster> {
         Ok(self.roster_walking(&|_| false)?.0)
     }
 
@@ -134,7 +134,11 @@ pub fn run(opts: &CheckOptions) -> Result<Outcome> {
 
 /// The check of `opts.reports` under `setup`, without verifying the roster; `verified` says
 /// whether the caller has verified it (for the facts).
-pub fn check_verified(setup: &Setup, opts: &CheckOptions, verified: bool) -> Result<Outcome> {
+pub(crate) fn check_verified(
+    setup: &Setup,
+    opts: &CheckOptions,
+    verified: bool,
+) -> Result<Outcome> {
     check_with_walk(setup, opts, verified, None)
 }
 
@@ -324,7 +328,7 @@ impl Sources {
 /// The roster's admission check reads the roster suites' export with it.
 ///
 /// Errors (exit 2): as for reading and merging the reports of a check.
-pub fn executed(
+pub(crate) fn executed(
     setup: &Setup,
     opts: &CheckOptions,
     reports: &[String],

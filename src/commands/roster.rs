@@ -14,7 +14,7 @@ use crate::roster::Roster;
 
 /// What `covgate roster` does.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// `--verify`, with the suites' and the main run's exports for the admission check.
     Verify(Option<(Vec<String>, Vec<String>)>),
     /// `--args RUN --runner RUNNER`.
@@ -23,7 +23,7 @@ pub enum Mode {
 
 /// What to print, and the exit code.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Printed {
+pub(crate) struct Printed {
     /// For standard output.
     pub stdout: String,
     /// For standard error.
@@ -37,7 +37,7 @@ pub struct Printed {
 ///
 /// Errors (exit 2): a bad policy, cargo metadata failing, an unreadable export, arguments that
 /// cannot be derived (see [`args::derive`]).
-pub fn run(opts: &CheckOptions, mode: &Mode) -> Result<Printed> {
+pub(crate) fn run(opts: &CheckOptions, mode: &Mode) -> Result<Printed> {
     let setup = Setup::load(opts)?;
     let roster = setup.roster()?;
     match mode {

@@ -41,7 +41,7 @@ use serde_json::{json, Value};
 
 /// The version of this output's shape (`schema/check-output.schema.json`). Later versions only
 /// add fields; consumers ignore fields they do not know.
-pub const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 1;
 
 use crate::judge::{unavailable_hint, Empty, FileStatus, FileVerdict, MetricVerdict, Verdict};
 use crate::measure::Ignored;

@@ -22,7 +22,7 @@ pub enum Show {
 /// `text` with each control character (C0, DEL, C1) written as `\u{1b}`, so bytes from a report
 /// (a path, a function name, a quoted record) cannot drive the terminal or the CI log; a line
 /// feed is kept when `keep_newlines` (multi-line messages).
-pub fn printable(text: &str, keep_newlines: bool) -> Cow<'_, str> {
+pub(crate) fn printable(text: &str, keep_newlines: bool) -> Cow<'_, str> {
     let escaped = |c: char| c.is_control() && !(keep_newlines && c == '\n');
     if !text.chars().any(escaped) {
         return Cow::Borrowed(text);
@@ -58,7 +58,7 @@ const TARGET_KEYS: [&str; 12] = [
 /// The cfg values in short, for the table, the Markdown and the `::notice`: the target's own
 /// values counted (the triple decides them; the JSON lists them), then every value that
 /// `--cfg` and `--features` set, in full: `the target's 15 values + ci, feature="extra"`.
-pub fn cfg_summary(target: &TargetFacts) -> String {
+pub(crate) fn cfg_summary(target: &TargetFacts) -> String {
     let key = |value: &str| value.split('=').next().unwrap_or_default().to_string();
     let (own, set): (Vec<&String>, Vec<&String>) = target
         .cfg
@@ -81,7 +81,7 @@ pub fn cfg_summary(target: &TargetFacts) -> String {
 
 /// The `when-missing` programs in words: `pwsh not found, gh found (/usr/bin/gh)`; `None`
 /// when the policy names none.
-pub fn programs_text(facts: &Facts) -> Option<String> {
+pub(crate) fn programs_text(facts: &Facts) -> Option<String> {
     let programs: Vec<String> = facts
         .programs
         .iter()
@@ -100,7 +100,7 @@ pub fn programs_text(facts: &Facts) -> Option<String> {
 /// a line gets its first `:` written as `\u{3a}`, and each `##[` becomes `##\u{5b}`. Lines end
 /// at `\n` or `\r` (the runner splits at both). Linear in the text; borrowed when nothing needs
 /// a change.
-pub fn command_safe(text: &str) -> Cow<'_, str> {
+pub(crate) fn command_safe(text: &str) -> Cow<'_, str> {
     let starts_command = |line: &str| line.trim_start().starts_with("::");
     if !text.contains("##[") && !text.split(is_break).any(starts_command) {
         return Cow::Borrowed(text);
@@ -132,7 +132,7 @@ pub fn log_line(text: &str) -> String {
 
 /// Text of several lines for a CI log (what `covgate roster` prints): control characters but
 /// line breaks written as escapes, then the line rule ([`command_safe`]).
-pub fn log_text(text: &str) -> String {
+pub(crate) fn log_text(text: &str) -> String {
     command_safe(&printable(text, true)).into_owned()
 }
 
@@ -145,7 +145,7 @@ pub fn error_text(err: &Error) -> String {
 
 /// What inline markers took out, in words: `1 line, 0 regions, 2 branch sides, 1 function in
 /// 1 file` (the ignored totals of [`Verdict::ignored`]).
-pub fn ignored_totals(verdict: &Verdict) -> String {
+pub(crate) fn ignored_totals(verdict: &Verdict) -> String {
     let (i, files) = verdict.ignored();
     let files = u64::try_from(files).unwrap_or(u64::MAX);
     format!(
@@ -164,7 +164,7 @@ fn counted(n: u64, one: &str, many: &str) -> String {
 }
 
 /// `N measured: N passed, N failed; N unmeasured, N excluded, N no code, N outside include`.
-pub fn summary_line(verdict: &Verdict) -> String {
+pub(crate) fn summary_line(verdict: &Verdict) -> String {
     let passed = verdict.count(FileStatus::Pass);
     let failed = verdict.count(FileStatus::Fail);
     format!(

@@ -261,10 +261,10 @@ fn fitted_table(rows: &[&FileVerdict], metrics: &[Metric], opts: &TableOptions) 
 
 /// The least width the `Note` column is given, in columns; a table that cannot give it that
 /// without shortening a path lists the notes under it instead.
-pub const NOTE_MIN: usize = 16;
+pub(crate) const NOTE_MIN: usize = 16;
 
 /// The most lines of the table's width that one note is shown in.
-pub const NOTE_MAX_LINES: usize = 4;
+pub(crate) const NOTE_MAX_LINES: usize = 4;
 
 /// The `Note` column: filled with each file's reason, or left out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -317,7 +317,7 @@ fn table(
 
 /// Lines longer than `width` columns broken at spaces, the rest of each indented by two more
 /// spaces than the line; a word longer than the width stays whole on its own line.
-pub fn wrap_lines(text: &str, width: usize) -> String {
+pub(crate) fn wrap_lines(text: &str, width: usize) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.lines() {
         let words = line.trim_start();
@@ -344,7 +344,7 @@ pub fn wrap_lines(text: &str, width: usize) -> String {
 
 /// The table's width: `COLUMNS` when it is a number, else the terminal's (`terminal`, when
 /// stdout is one), else 100; at least 40.
-pub fn table_width(columns: Option<&str>, terminal: Option<u16>) -> usize {
+pub(crate) fn table_width(columns: Option<&str>, terminal: Option<u16>) -> usize {
     columns
         .and_then(|c| c.trim().parse::<usize>().ok())
         .or(terminal.map(usize::from))
@@ -370,7 +370,7 @@ fn paint(cell: Cell, fails: bool, color: bool) -> Cell {
 }
 
 /// `text` cut to `max` characters by replacing its middle with `…`.
-pub fn shorten_middle(text: &str, max: usize) -> String {
+pub(crate) fn shorten_middle(text: &str, max: usize) -> String {
     let chars: Vec<char> = text.chars().collect();
     if chars.len() <= max {
         return text.to_string();
@@ -391,7 +391,7 @@ fn cell(file: &FileVerdict, metric: Metric) -> String {
 }
 
 /// `covered/total`, `—` for 0 of 0, `n/a` when unavailable; failing cells end in ` ✗`.
-pub fn metric_cell(verdict: &MetricVerdict) -> String {
+pub(crate) fn metric_cell(verdict: &MetricVerdict) -> String {
     match (verdict.status, verdict.counts) {
         (MetricStatus::Vacuous, _) => "—".to_string(),
         (MetricStatus::Fail, Some(c)) => format!("{c} ✗"),

@@ -26,7 +26,7 @@ use crate::workspace::{Kind, Target};
 
 /// Which of the two runs to derive arguments for (`covgate roster --args RUN`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Run {
+pub(crate) enum Run {
     /// The instrumented run: every suite but the roster's.
     Instrumented,
     /// The plain run: the roster's suites alone.
@@ -35,7 +35,7 @@ pub enum Run {
 
 /// The test runner the arguments are for (`covgate roster --runner`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Runner {
+pub(crate) enum Runner {
     /// `cargo nextest run` / `cargo llvm-cov nextest`.
     #[default]
     Nextest,

@@ -26,7 +26,7 @@ use crate::workspace::{Target, Workspace};
 
 /// How one `[[suite]]` entry fares on this leg.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// Its `name`.
     pub name: String,
     /// Where its name is written: `file:line:col`.
@@ -48,7 +48,7 @@ pub struct Entry {
 impl Entry {
     /// One line: `NAME: verified, active — 2 target(s) (a::x, a::y), 3 file(s)`, with the
     /// reason for a conditional state in parentheses after it.
-    pub fn line(&self) -> String {
+    pub(crate) fn line(&self) -> String {
         let verdict = if self.problems.is_empty() {
             "verified"
         } else {
@@ -72,7 +72,7 @@ impl Entry {
 
 /// The roster of one leg: every entry, and the files that active entries share.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Roster {
+pub(crate) struct Roster {
     /// Every `[[suite]]`, in policy order.
     pub entries: Vec<Entry>,
     /// `suites `a` and `b` share: FILES`, for each pair of active entries that overlap.
@@ -83,13 +83,13 @@ pub struct Roster {
 
 impl Roster {
     /// True when every entry verifies and no two active entries overlap.
-    pub fn verified(&self) -> bool {
+    pub(crate) fn verified(&self) -> bool {
         self.overlaps.is_empty() && self.entries.iter().all(|e| e.problems.is_empty())
     }
 
     /// One line per entry (each followed by its problems, indented), then the overlaps: what
     /// `covgate roster --verify` prints.
-    pub fn report(&self) -> String {
+    pub(crate) fn report(&self) -> String {
         let mut out = String::new();
         for entry in &self.entries {
             out.push_str(&entry.line());
@@ -107,7 +107,7 @@ impl Roster {
 
     /// Every problem, one per line, each naming its entry: the error `covgate check` stops
     /// with when the roster does not verify (`None` when it does).
-    pub fn error(&self) -> Option<Error> {
+    pub(crate) fn error(&self) -> Option<Error> {
         if self.verified() {
             return None;
         }
@@ -128,7 +128,7 @@ impl Roster {
     }
 
     /// The targets of the active entries: the suites left out of the instrumented run.
-    pub fn exempt(&self) -> Vec<&Target> {
+    pub(crate) fn exempt(&self) -> Vec<&Target> {
         let mut targets: Vec<&Target> = Vec::new();
         for target in self
             .entries
