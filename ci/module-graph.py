@@ -40,9 +40,12 @@ def product_code(text: str) -> str:
     cut = re.search(r"^#\[cfg\(test\)\]\s*(#\[[^\]]*\]\s*)*(pub(\([^)]*\))? )?mod ", text, re.M)
     if cut:
         text = text[: cut.start()]
-    text = re.sub(r"//[^\n]*", "", text)
-    text = re.sub(r'"(\\.|[^"\\])*"', '""', text)
-    return text
+    # One pass, leftmost first, so that `//` inside a string and `"` inside a comment or a
+    # character literal are taken for what they are.
+    token = re.compile(
+        r'//[^\n]*|/\*.*?\*/|r(#*)".*?"\1|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])\'', re.S
+    )
+    return token.sub(" ", text)
 
 
 def uses(text: str) -> set[str]:

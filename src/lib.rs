@@ -1,16 +1,13 @@
 //! covgate: a per-file coverage gate for LLVM source-based coverage.
 //!
-//! Data flows one way: [`report`] reads exports → [`paths`] normalises file names and
-//! [`identity`] names each real file once → [`scope`]
-//! decides which files are measured → [`measure`] merges and counts → [`judge`] gives verdicts →
-//! [`render`] prints them. [`check`] runs that pipeline; [`cli`] holds the argument definitions.
-//! [`platform`] holds the facts of the CI leg (target, cfg values, programs on PATH) that decide
-//! which conditional exclusions apply. [`roster`] verifies the exempt-suite roster
-//! (`[[suite]]`: test suites left out of the instrumented run) and derives the arguments of the
-//! instrumented and plain runs.
+//! Data flows one way, through layers that each use only those below them (docs/ARCHITECTURE.md;
+//! `ci/module-graph.py` checks it): [`model`] (metrics, counts, spans) → [`report`] (the two
+//! readers) → [`paths`], [`policy`], platform, walk → [`markers`] (scanning sources) and
+//! [`measure`] (merging parts, applying markers) → [`scope`], [`judge`], [`uncovered`] →
+//! [`outcome`] (the result and its facts) → [`render`] and [`output`] → [`commands`]
+//! (`check`, `roster`) → cli and [`app`], the only modules that know clap.
 
 #![forbid(unsafe_code)]
-#![warn(unreachable_pub)]
 // Input must never reach a panic: no unwrap, expect or indexing in library code. Test code may
 // (clippy.toml allows them in tests); a value that is provably present gets a local allow with
 // the proof in a comment.
