@@ -153,7 +153,7 @@ impl Roster {
 /// walks the root once.
 ///
 /// Errors (exit 2): cargo metadata fails (see [`Workspace::load`]), a feature that no member
-/// declares ([`Workspace::check_features`]), or the root is not a folder or cannot be walked.
+/// declares ([`Workspace::check_features`]), or the root cannot be walked.
 /// A roster that does not verify is not an error: see [`Roster::verified`].
 pub(crate) fn verify(
     suites: &[Suite],
@@ -163,7 +163,7 @@ pub(crate) fn verify(
 ) -> Result<(Roster, Walked)> {
     let workspace = Workspace::load(root)?;
     workspace.check_features(features, root)?;
-    walk::folder(Path::new(root))?;
+    // The root is a folder: cargo ran in it.
     let walked = walk::walk(Path::new(root), &|p| is_rust(p) || also(p))?;
     let files = walked.select(&is_rust).files;
     Ok((assess(suites, workspace, &files), walked))
