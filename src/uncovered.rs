@@ -6,9 +6,9 @@
 //! items stands for its group — the same record llvm-cov's per-group maximum takes — and its
 //! uncovered items are listed; a function is listed when no record of its group ran. A line
 //! covered by one function but left unexecuted by a closure on it is listed, because llvm-cov
-//! counts lines per function. When a group's records are several instantiations (several
-//! names: `clamp_to<int>`, `clamp_to<double>`), each region, branch side and MC/DC condition
-//! listed names the instantiation it comes from.
+//! counts lines per function. Items carry a `from` (the instantiation they come from) that the
+//! llvm-cov reader leaves empty for now: since a single export's groups are merged as they are
+//! read (one record per group), the names of the other instantiations are not kept.
 //! MC/DC (llvm-cov JSON only): the conditions without an independence pair of the group's
 //! record with the most conditions shown independent, each with its decision.
 //! LCOV: `DA` lines with count 0, `BRDA` sides with count 0 or `-`, functions with no hits, one
@@ -17,9 +17,10 @@
 
 use std::collections::BTreeMap;
 
+use crate::model::{LineRange, Span};
 use crate::model::{Metric, Summary};
 use crate::report::lcov::LcovFile;
-use crate::report::llvm_json::{Condition, FunctionStats, LineRange, Span};
+use crate::report::llvm_json::{Condition, FunctionStats};
 use crate::report::FileCoverage;
 
 /// A branch side that never ran.
@@ -132,7 +133,7 @@ impl Uncovered {
 
     /// The notes of `metric`: why fewer items are named than it misses (outputs show them apart
     /// from the items, never as one of them).
-    pub fn notes_of(&self, metric: Metric) -> impl Iterator<Item = &str> {
+    pub(crate) fn notes_of(&self, metric: Metric) -> impl Iterator<Item = &str> {
         self.notes
             .iter()
             .filter(move |(m, _)| *m == metric)
@@ -141,7 +142,7 @@ impl Uncovered {
 }
 
 /// `line:col-line:col`.
-pub fn span_text(s: &Span) -> String {
+pub(crate) fn span_text(s: &Span) -> String {
     format!(
         "{}:{}-{}:{}",
         s.line_start, s.col_start, s.line_end, s.col_end
@@ -164,7 +165,7 @@ pub fn condition_text(c: &ConditionItem) -> String {
 }
 
 /// `12-14`, or `20` for a one-line range.
-pub fn range_text(r: &LineRange) -> String {
+pub(crate) fn range_text(r: &LineRange) -> String {
     if r.start == r.end {
         r.start.to_string()
     } else {
@@ -173,7 +174,7 @@ pub fn range_text(r: &LineRange) -> String {
 }
 
 /// `7:9 true never taken` (llvm-cov) or `7 block 0 branch 1 never evaluated` (LCOV).
-pub fn branch_text(b: &BranchItem) -> String {
+pub(crate) fn branch_text(b: &BranchItem) -> String {
     let from = from_text(b.from.as_deref());
     match b.column {
         Some(col) => format!("{}:{col} {} {}{from}", b.line, b.side, b.what),
@@ -182,7 +183,7 @@ pub fn branch_text(b: &BranchItem) -> String {
 }
 
 /// `crate::f (line 3)`, or the name alone when the line is not known.
-pub fn function_text(f: &FunctionItem) -> String {
+pub(crate) fn function_text(f: &FunctionItem) -> String {
     match f.line {
         Some(line) => format!("{} (line {line})", f.name),
         None => f.name.clone(),
@@ -249,11 +250,11 @@ fn keep<T>(failing: &[Metric], metric: Metric, items: Vec<T>) -> Vec<T> {
     }
 }
 
-/// Demangles a Rust symbol (legacy or v0, without its hash, at most `lcov::MAX_DEMANGLED` bytes)
-/// or an Itanium C++ symbol (with the `cpp_demangle` crate); other names come back unchanged.
+/// Demangles a Rust symbol (legacy or v0, without its hash, at most
+/// `demangle::MAX_DEMANGLED` bytes) or an Itanium C++ symbol (with the `cpp_demangle` crate); other names come back unchanged.
 pub fn demangle(name: &str) -> String {
-    // Bounded: a corrupt v0 symbol can expand to megabytes (see `lcov::MAX_DEMANGLED`).
-    crate::report::lcov::demangle_rust(name)
+    // Bounded: a corrupt v0 symbol can expand to megabytes (see `demangle::MAX_DEMANGLED`).
+    crate::demangle::demangle_rust(name)
         .or_else(|| demangle_cpp(name))
         .unwrap_or_else(|| name.to_string())
 }
@@ -285,24 +286,12 @@ fn from_llvm(records: &[FunctionStats]) -> Uncovered {
                 |best, r| if metric(r) >= metric(best) { r } else { best },
             )
         };
-        // Several names once demangled: instantiations of one source function, and each item
-        // names its own (copies of one function in several binaries or crates share a name;
-        // a record without a kept name has no item to list).
-        let several = !rest.is_empty() && {
-            let names: std::collections::BTreeSet<String> = std::iter::once(first)
-                .chain(rest)
-                .filter(|r| !r.name.is_empty())
-                .map(|r| demangle(&r.name))
-                .collect();
-            names.len() > 1
-        };
-        let from = |r: &FunctionStats| several.then(|| demangle(&r.name));
         let r = best(|r| (r.regions.covered, r.regions.total));
-        out.regions
-            .extend(r.uncovered_regions().iter().map(|&span| RegionItem {
-                span,
-                from: from(r),
-            }));
+        out.regions.extend(
+            r.uncovered_regions()
+                .iter()
+                .map(|&span| RegionItem { span, from: None }),
+        );
         let r = best(|r| (r.lines.covered, r.lines.total));
         out.lines.extend(r.uncovered_lines().iter().cloned());
         let r = best(|r| (r.branches.covered, r.branches.total));
@@ -312,7 +301,7 @@ fn from_llvm(records: &[FunctionStats]) -> Uncovered {
                 column: Some(b.span.col_start),
                 side: b.outcome.to_string(),
                 what: "never taken",
-                from: from(r),
+                from: None,
             }));
         let r = best(|r| (r.mcdc.covered, r.mcdc.total));
         out.conditions.extend(
@@ -321,7 +310,7 @@ fn from_llvm(records: &[FunctionStats]) -> Uncovered {
                 .flat_map(|d| d.uncovered())
                 .map(|condition| ConditionItem {
                     condition,
-                    from: from(r),
+                    from: None,
                 }),
         );
         let never_ran = std::iter::once(first)
@@ -386,7 +375,7 @@ fn from_lcov(file: &LcovFile) -> Uncovered {
 }
 
 /// Sorts ranges and merges overlapping or adjacent ones.
-pub fn merge_ranges(mut ranges: Vec<LineRange>) -> Vec<LineRange> {
+pub(crate) fn merge_ranges(mut ranges: Vec<LineRange>) -> Vec<LineRange> {
     ranges.sort_by_key(|r| (r.start, r.end));
     let mut merged: Vec<LineRange> = Vec::with_capacity(ranges.len());
     for r in ranges {

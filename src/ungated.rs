@@ -15,7 +15,10 @@ const NAMED: usize = 5;
 /// the policy does not gate (it is not in `metrics`): src/interlock.c 1/3 conditions shown
 /// independent; add "mcdc" to `metrics` to judge it`, naming at most five files and counting the
 /// others.
-pub fn mcdc_note(metrics: &[Metric], measured: &BTreeMap<String, Measured<'_>>) -> Option<String> {
+pub(crate) fn mcdc_note(
+    metrics: &[Metric],
+    measured: &BTreeMap<String, Measured<'_>>,
+) -> Option<String> {
     if metrics.contains(&Metric::Mcdc) {
         return None;
     }
@@ -47,7 +50,7 @@ mod tests {
     use std::borrow::Cow;
 
     use super::*;
-    use crate::ignore::Ignored;
+    use crate::measure::Ignored;
     use crate::model::Summary;
     use crate::report::llvm_json::{LlvmFile, LlvmSummary};
     use crate::report::FileCoverage;
@@ -65,7 +68,6 @@ mod tests {
                         summary: LlvmSummary::default(),
                         functions: None,
                     })),
-                    origins: Vec::new(),
                     ignored: Ignored::default(),
                 };
                 (format!("f{i}.c"), m)
