@@ -226,7 +226,13 @@ fn judge_with(
     };
     let measured = measure::measure(&measured_parts, &ignores)?;
     let mut verdict = judge::evaluate(&scope, &measured, policy);
-    crate::debt::judge(&policy.debt, &mut verdict, &measured, opts.walk, opts.tighten)?;
+    crate::debt::judge(
+        &policy.debt,
+        &mut verdict,
+        &measured,
+        opts.walk,
+        opts.tighten,
+    )?;
     let cwd = paths::normalize(&opts.cwd.to_string_lossy());
     crate::focus::apply(&mut verdict, &measured, &opts.files, &cwd, &root)?;
     verdict.dropped = dropped(&scope.outside_include, &spellings);

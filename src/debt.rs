@@ -184,7 +184,9 @@ fn entries(shown: &str, text: &str, metrics: &[Metric]) -> Result<Vec<Entry>> {
         if path.contains(['*', '?', '[', '{']) {
             return Err(here(
                 entry.path.span(),
-                format!("`{path}`: a [[debt]] names one file, not a glob; write one entry per file"),
+                format!(
+                    "`{path}`: a [[debt]] names one file, not a glob; write one entry per file"
+                ),
             ));
         }
         let (line, col) = line_col(text, entry.path.span().start);
@@ -268,8 +270,8 @@ pub fn status(counts: Option<Counts>, allowed: u64) -> MetricStatus {
 
 /// Judges every measured file of `verdict` that has an entry by its allowances instead of the
 /// threshold (see the module docs): sets each metric's `allowed` and status, the file's status,
-/// and its uncovered items (listed for the metrics over their allowance, from `measured`), with
-/// a note for each failing metric saying what the entry allows. Files stay failing first, then
+/// and its uncovered items (listed for the metrics that fail, over or under their allowance,
+/// from `measured`), with a note for each failing metric saying what the entry allows. Files stay failing first, then
 /// by path.
 pub fn apply(ledger: &Ledger, verdict: &mut Verdict, measured: &BTreeMap<String, Measured<'_>>) {
     for file in &mut verdict.files {
@@ -304,12 +306,15 @@ fn judge_file(file: &mut FileVerdict, entry: &Entry, measured: &Measured<'_>) {
                     ),
                 ));
             }
-            MetricStatus::Loose => notes.push((
+            MetricStatus::Loose => {
+                over.push(metric);
+                notes.push((
                 metric,
                 format!(
                     "tighten `{metric}` to {missed}: the [[debt]] entry at {location} allows {allowed} but {missed} missed (`covgate check --tighten` does it)"
                 ),
-            )),
+            ));
+            }
             _ => {}
         }
     }
@@ -377,9 +382,8 @@ pub fn stale(ledger: &Ledger, verdict: &Verdict, walked: bool) -> Option<Error> 
     if problems.is_empty() {
         return None;
     }
-    let mut lines = vec![
-        "stale [[debt]] entries; remove them or run `covgate check --tighten`:".to_string(),
-    ];
+    let mut lines =
+        vec!["stale [[debt]] entries; remove them or run `covgate check --tighten`:".to_string()];
     lines.extend(problems);
     Some(Error::lines(lines))
 }
@@ -409,9 +413,11 @@ pub fn summary_line(verdict: &Verdict) -> Option<String> {
 }
 
 /// A metric's allowance in words for a table or Markdown cell: ` (3 allowed)`, or nothing when
-/// its file has no entry.
+/// its file has no entry or the entry allows none.
 pub fn cell_suffix(allowed: Option<u64>) -> String {
-    allowed.map_or_else(String::new, |n| format!(" ({n} allowed)"))
+    allowed
+        .filter(|&n| n > 0)
+        .map_or_else(String::new, |n| format!(" ({n} allowed)"))
 }
 
 #[cfg(test)]
@@ -524,7 +530,9 @@ mod tests {
         assert!(Policy::load(&file)
             .unwrap_err()
             .message()
-            .starts_with(&format!("{shown}: cannot read the debt ledger the policy names: ")));
+            .starts_with(&format!(
+                "{shown}: cannot read the debt ledger the policy names: "
+            )));
     }
 
     #[test]
@@ -542,6 +550,7 @@ mod tests {
     #[test]
     fn cells_and_summaries() {
         assert_eq!(cell_suffix(None), "");
+        assert_eq!(cell_suffix(Some(0)), "");
         assert_eq!(cell_suffix(Some(3)), " (3 allowed)");
     }
 }

@@ -59,8 +59,12 @@ pub fn run(opts: &InitOptions) -> Result<String> {
     }
     let members = members(&opts.cwd)?;
     let verdict = measure(opts, &members.include)?;
-    let chosen = verdict.as_ref().map_or_else(|| Metric::ALL.to_vec(), metrics);
-    let debts = verdict.as_ref().map_or_else(Vec::new, |v| debts(v, &chosen));
+    let chosen = verdict
+        .as_ref()
+        .map_or_else(|| Metric::ALL.to_vec(), metrics);
+    let debts = verdict
+        .as_ref()
+        .map_or_else(Vec::new, |v| debts(v, &chosen));
     let suggested = suggestions(&members, verdict.as_ref());
     let text = policy_text(&members.include, &chosen, &suggested, &debts, &opts.date);
     crate::output::write_atomically(&target, &mut |out| out.write_all(text.as_bytes()))?;
@@ -175,7 +179,7 @@ fn metrics(verdict: &Verdict) -> Vec<Metric> {
 }
 
 /// The `[[debt]]` allowances of each file below 100% in `verdict`, for each of `metrics` that
-/// misses any.
+/// misses any (a file failing only on a metric left out of `metrics` gets none).
 pub fn debts(verdict: &Verdict, metrics: &[Metric]) -> Vec<Debt> {
     verdict
         .files
@@ -191,6 +195,7 @@ pub fn debts(verdict: &Verdict, metrics: &[Metric]) -> Vec<Debt> {
                 .collect();
             (f.path.clone(), allowed)
         })
+        .filter(|(_, allowed): &Debt| !allowed.is_empty())
         .collect()
 }
 

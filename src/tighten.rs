@@ -100,10 +100,7 @@ pub fn rewrite(file: &str, text: &str, edits: &[Edit]) -> Result<String> {
     let mut doc: DocumentMut = text
         .parse()
         .map_err(|e| Error::new(format!("{file}: cannot edit the debt ledger: {e}")))?;
-    let Some(tables) = doc
-        .get_mut("debt")
-        .and_then(Item::as_array_of_tables_mut)
-    else {
+    let Some(tables) = doc.get_mut("debt").and_then(Item::as_array_of_tables_mut) else {
         return Err(Error::new(format!(
             "{file}: cannot tighten the debt ledger: write its entries as [[debt]] tables"
         )));
@@ -244,7 +241,12 @@ reason = \"untouched\"
         // A table without a path, and a lowered metric not written, are left alone.
         let odd = "[[debt]]\nreason = \"r\"\n[[debt]]\npath = \"x\"\nreason = \"r\"\n";
         assert_eq!(
-            rewrite("l.toml", odd, &[edit("x", Change::Lower(Metric::Lines, 2, 1))]).unwrap(),
+            rewrite(
+                "l.toml",
+                odd,
+                &[edit("x", Change::Lower(Metric::Lines, 2, 1))]
+            )
+            .unwrap(),
             odd
         );
     }
@@ -258,7 +260,8 @@ reason = \"untouched\"
         );
         let e = rewrite("l.toml", "[[debt]\n", &[]).unwrap_err();
         assert!(
-            e.message().starts_with("l.toml: cannot edit the debt ledger: "),
+            e.message()
+                .starts_with("l.toml: cannot edit the debt ledger: "),
             "{e}"
         );
     }

@@ -11,7 +11,7 @@
 //!                                                    "when", "when_missing", "active", "why" }] } },
 //!   "summary": { "measured", "passed", "failed", "unmeasured", "excluded", "no_code", "outside_include",
 //!                "ignored": { "lines", "regions", "branches", "functions" }, "files_with_ignores",
-//!                "debt": { "allowed", "files" },
+//!                "debt"?: { "allowed", "files" },
 //!                "notes": [{ "metric", "note" }], "empty"?: { "allowed", "reason", "note" } },
 //!   "files": [ { "path", "status", "metrics": { "<metric>": { "covered", "total", "status", "allowed"? } },
 //!               "reason"?, "uncovered"?, "ignored"? } ],
@@ -85,7 +85,6 @@ pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::
             "outside_include": verdict.outside_include,
             "ignored": ignored_json(verdict.ignored().0),
             "files_with_ignores": verdict.ignored().1,
-            "debt": debt_json(verdict),
             "notes": verdict.unavailable.iter().map(|m| json!({
                 "metric": m.name(), "note": unavailable_hint(*m),
             })).collect::<Vec<_>>(),
@@ -95,6 +94,9 @@ pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::
     if let (Some(empty), Some(summary)) = (empty_json(&verdict.empty), doc.summary.as_object_mut())
     {
         summary.insert("empty".to_string(), empty);
+    }
+    if let (Some(debt), Some(summary)) = (debt_json(verdict), doc.summary.as_object_mut()) {
+        summary.insert("debt".to_string(), debt);
     }
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
     serde_json::to_writer_pretty(&mut out, &doc)
@@ -115,11 +117,12 @@ fn empty_json(empty: &Empty) -> Option<Value> {
     Some(json!({ "allowed": reason.is_some(), "reason": reason, "note": empty.note() }))
 }
 
-/// `summary.debt`: `{ "allowed", "files" }`, the missed items the `[[debt]]` ledger allows in
-/// all, and the files it allows any in (both 0 without a ledger).
-fn debt_json(verdict: &Verdict) -> Value {
+/// `summary.debt`, present only when a file has a `[[debt]]` entry: `{ "allowed", "files" }`,
+/// the missed items the ledger allows in all, and the files it allows any in.
+fn debt_json(verdict: &Verdict) -> Option<Value> {
+    crate::debt::summary_line(verdict)?;
     let (allowed, files) = crate::debt::totals(verdict);
-    json!({ "allowed": allowed, "files": files })
+    Some(json!({ "allowed": allowed, "files": files }))
 }
 
 /// The whole document, its keys in alphabetical order (as a `Value` map writes them).
