@@ -357,14 +357,16 @@ pub fn stale_because(entry: &Entry, verdict: &Verdict, walked: bool) -> Option<&
     let Some(file) = verdict.files.iter().find(|f| f.path == entry.path) else {
         return walked.then_some("not an in-scope file (gone, renamed, or outside `include`)");
     };
-    let complete = file
-        .metrics
-        .iter()
-        .all(|m| m.counts.is_some_and(|c| missed(c) == 0));
+    // Only a measured file has metrics (one per policy metric, never none).
+    let complete = !file.metrics.is_empty()
+        && file
+            .metrics
+            .iter()
+            .all(|m| m.counts.is_some_and(|c| missed(c) == 0));
     match file.status {
         FileStatus::Excluded => Some("excluded by an [[exclude]]"),
         FileStatus::NoCode => Some("has no code"),
-        FileStatus::Pass | FileStatus::Fail if complete => Some("at 100% on every metric"),
+        _ if complete => Some("at 100% on every metric"),
         _ => None,
     }
 }

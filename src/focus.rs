@@ -72,11 +72,10 @@ pub fn keep(
             .collect();
         let notes = std::mem::take(&mut file.uncovered.notes);
         file.uncovered = uncovered::list(&m.coverage, &missing, &m.summary);
-        for note in notes {
-            if !file.uncovered.notes.contains(&note) {
-                file.uncovered.notes.push(note);
-            }
-        }
+        // The verdict's notes (e.g. what a [[debt]] entry allows) join the list's, once each.
+        file.uncovered.notes.extend(notes);
+        file.uncovered.notes.sort();
+        file.uncovered.notes.dedup();
     }
     verdict.outside_include = 0;
     verdict.dropped.clear();

@@ -67,8 +67,8 @@ pub fn run(opts: &InitOptions) -> Result<String> {
         .map_or_else(Vec::new, |v| debts(v, &chosen));
     let suggested = suggestions(&members, verdict.as_ref());
     let text = policy_text(&members.include, &chosen, &suggested, &debts, &opts.date);
-    crate::output::write_atomically(&target, &mut |out| out.write_all(text.as_bytes()))?;
-    Ok(message(&debts, suggested.len(), &opts.reports))
+    crate::output::write_atomically(&target, &mut |out| out.write_all(text.as_bytes()))
+        .map(|()| message(&debts, suggested.len(), &opts.reports))
 }
 
 /// A file's allowances: its path and, for each metric that misses items, how many.
@@ -92,11 +92,9 @@ pub fn members(cwd: &Path) -> Result<Members> {
                 e.to_string().trim_end()
             ))
         })?;
-    let base = paths::normalize(
-        &std::fs::canonicalize(cwd)
-            .unwrap_or_else(|_| cwd.to_path_buf())
-            .to_string_lossy(),
-    );
+    // `cwd` is the current folder as the system gives it (symbolic links resolved), as cargo
+    // sees it too.
+    let base = paths::normalize(&cwd.to_string_lossy());
     let inside = |path: &str| paths::strip_base(&paths::normalize(path), &base).map(str::to_string);
     let mut found = Members::default();
     for package in metadata.workspace_packages() {
@@ -139,8 +137,8 @@ fn measure(opts: &InitOptions, include: &[String]) -> Result<Option<Verdict>> {
         .suffix(".toml")
         .tempfile_in(&opts.cwd)
         .and_then(|mut file| {
-            file.write_all(format!("[measure]\ninclude = {}\n", list(include)).as_bytes())?;
-            Ok(file)
+            let text = format!("[measure]\ninclude = {}\n", list(include));
+            file.write_all(text.as_bytes()).map(|()| file)
         })
         .map_err(|e| {
             Error::new(format!(
@@ -323,6 +321,21 @@ mod tests {
         assert_eq!(date(1_795_996_800), "2026-11-30");
         assert_eq!(date(1_796_083_199), "2026-11-30");
         assert_eq!(date(1_704_067_200), "2024-01-01");
+    }
+
+    #[test]
+    fn a_folder_that_cannot_hold_the_probe_is_an_error() {
+        let opts = InitOptions {
+            reports: vec!["cov.info".to_string()],
+            cwd: PathBuf::from("/nonexistent/crate"),
+            ..InitOptions::default()
+        };
+        let e = measure(&opts, &["src/**/*.rs".to_string()]).unwrap_err();
+        assert!(
+            e.message()
+                .starts_with("/nonexistent/crate: cannot write a temporary policy: "),
+            "{e}"
+        );
     }
 
     #[test]

@@ -6,8 +6,6 @@
 //! changed are kept; a lowered count keeps its own comment. Raising an allowance is a hand edit,
 //! visible in review.
 
-use std::path::Path;
-
 use toml_edit::{DocumentMut, Item, Table};
 
 use crate::check::{self, CheckOptions};
@@ -152,14 +150,17 @@ pub fn tighten(policy: &Policy, verdict: &Verdict, walked: bool) -> Result<Vec<E
     }
     let file = &policy.debt.file;
     let shown = file.display().to_string();
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| Error::new(format!("{shown}: cannot read the debt ledger: {e}")))?;
-    let text = rewrite(&shown, &text, &edits)?;
-    crate::output::write_atomically(file, &mut |out| out.write_all(text.as_bytes()))?;
-    Ok(edits)
+    std::fs::read_to_string(file)
+        .map_err(|e| Error::new(format!("{shown}: cannot read the debt ledger: {e}")))
+        .and_then(|text| rewrite(&shown, &text, &edits))
+        .and_then(|text| {
+            crate::output::write_atomically(file, &mut |out| out.write_all(text.as_bytes()))
+        })
+        .map(|()| edits)
 }
 
-/// `covgate check --tighten`: runs the check with stale entries allowed, tightens the ledger
+/// `covgate check --tighten`: judges the reports with stale entries allowed (the roster is left
+/// to the check proper), tightens the ledger
 /// ([`tighten`]) and returns one line per edit, e.g. `tightened coverage-debt.toml: src/a.rs:
 /// lines 2 → 1`. The check proper runs afterwards, on the tightened ledger.
 ///
@@ -170,10 +171,11 @@ pub fn run(opts: &CheckOptions) -> Result<Vec<String>> {
         files: Vec::new(),
         ..opts.clone()
     };
-    let outcome = check::run(&first)?;
-    let policy = Policy::load(Path::new(&outcome.facts.policy))?;
-    let edits = tighten(&policy, &outcome.verdict, outcome.facts.walked)?;
-    let file = policy.debt.file.display().to_string();
+    // The roster is verified by the check proper, which runs afterwards.
+    let setup = check::Setup::load(&first)?;
+    let outcome = check::judge(&setup, &first, false)?;
+    let edits = tighten(&setup.policy, &outcome.verdict, outcome.facts.walked)?;
+    let file = setup.policy.debt.file.display().to_string();
     Ok(edits
         .iter()
         .map(|e| format!("tightened {file}: {}", e.describe()))
@@ -239,7 +241,7 @@ reason = \"untouched\"
 "
         );
         // A table without a path, and a lowered metric not written, are left alone.
-        let odd = "[[debt]]\nreason = \"r\"\n[[debt]]\npath = \"x\"\nreason = \"r\"\n";
+        let odd = "[[debt]]\nreason = \"r\"\n[[debt]]\npath = 1\n[[debt]]\npath = \"x\"\nreason = \"r\"\n";
         assert_eq!(
             rewrite(
                 "l.toml",
@@ -264,6 +266,31 @@ reason = \"untouched\"
                 .starts_with("l.toml: cannot edit the debt ledger: "),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_ledger_that_cannot_be_read_is_an_error() {
+        let mut policy = Policy::parse(
+            std::path::Path::new("p.toml"),
+            "[[debt]]\npath = \"src/gone.rs\"\nlines = 1\nreason = \"r\"\n",
+        )
+        .unwrap();
+        policy.debt.file = "/nonexistent/ledger.toml".into();
+        let verdict = Verdict {
+            files: Vec::new(),
+            outside_include: 0,
+            dropped: Vec::new(),
+            unavailable: Vec::new(),
+            empty: crate::judge::Empty::No,
+        };
+        let e = tighten(&policy, &verdict, true).unwrap_err();
+        assert!(
+            e.message()
+                .starts_with("/nonexistent/ledger.toml: cannot read the debt ledger: "),
+            "{e}"
+        );
+        // Not walked: a file in no report may still exist, and its entry stays.
+        assert_eq!(plan(&policy.debt, &verdict, false), Vec::new());
     }
 
     #[test]

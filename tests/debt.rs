@@ -154,8 +154,12 @@ fn stale_entries_are_a_bad_policy() {
             "[[exclude]]\npath = \"src/b.rs\"\nreason = \"generated\"\n[[debt]]\npath = \"src/b.rs\"\nlines = 1\nreason = \"r\"\n",
             "`src/b.rs`: excluded by an [[exclude]]",
         ),
+        // At 100% and allowing nothing: the entry passes, but has nothing left to allow.
+        ("[[debt]]\npath = \"src/lib.rs\"\nreason = \"r\"\n", "`src/lib.rs`: at 100% on every metric"),
+        ("[[debt]]\npath = \"src/types.rs\"\nlines = 1\nreason = \"r\"\n", "`src/types.rs`: has no code"),
     ] {
         let sandbox = sandbox(ledger);
+        sandbox.write("src/types.rs", "pub struct Types;\n");
         let run = check(&sandbox, &[]);
         assert_eq!(run.code, 2, "{ledger}: {}{}", run.stdout, run.stderr);
         assert!(
@@ -270,6 +274,25 @@ fn tighten_never_raises_and_drops_metrics_at_zero() {
 }
 
 #[test]
+fn tighten_removes_an_entry_with_nothing_left_to_allow() {
+    // src/b.rs runs its one function: the entry allows nothing then, and goes; its missed line
+    // is held to the threshold again.
+    let sandbox = sandbox("[[debt]]\npath = \"src/b.rs\"\nfunctions = 1\nreason = \"r\"\n");
+    let run = check(&sandbox, &["--tighten"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .ends_with("src/b.rs: entry removed (no missed item left to allow)\n"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(sandbox.path().join("coverage-policy.toml")).unwrap(),
+        MEASURE
+    );
+}
+
+#[test]
 fn tighten_errors_stop_before_the_check() {
     let sandbox = sandbox("debt = [{ path = \"src/b.rs\", lines = 2, reason = \"r\" }]\n");
     let run = check(&sandbox, &["--tighten"]);
@@ -282,6 +305,10 @@ fn tighten_errors_stop_before_the_check() {
     );
     let missing = sandbox.run(&["check", "missing.info", "--tighten"]);
     assert_eq!(missing.code, 2);
+    sandbox.policy("[measure]\nthreshold = 101\n");
+    let bad = check(&sandbox, &["--tighten"]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("threshold 101"), "{}", bad.stderr);
 }
 
 #[test]
@@ -293,6 +320,22 @@ fn file_shows_one_file_with_every_item() {
     let json = check(&sandbox, &["--file", "src/a.rs", "--format", "json"]).json();
     assert_eq!(json["files"].as_array().unwrap().len(), 1);
     assert_eq!(json["files"][0]["uncovered"]["functions"][0]["name"], "a2");
+    // A file that is not measured is shown as it is.
+    sandbox.policy(&format!(
+        "{MEASURE}{EXACT}[[exclude]]\npath = \"src/lib.rs\"\nreason = \"glue\"\n"
+    ));
+    let excluded = check(&sandbox, &["--file", "src/lib.rs", "--file", "src/b.rs"]);
+    assert_eq!(excluded.code, 0, "{}{}", excluded.stdout, excluded.stderr);
+    assert!(
+        excluded.stdout.contains("src/lib.rs ┆ excluded"),
+        "{}",
+        excluded.stdout
+    );
+    assert!(
+        excluded.stdout.contains("    lines: 2\n"),
+        "{}",
+        excluded.stdout
+    );
     let unknown = check(&sandbox, &["--file", "src/nope.rs"]);
     assert_eq!(unknown.code, 2);
     assert_eq!(
