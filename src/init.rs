@@ -132,7 +132,9 @@ fn measure(opts: &InitOptions, include: &[String]) -> Result<Option<Verdict>> {
     if opts.reports.is_empty() {
         return Ok(None);
     }
-    let probe = tempfile::Builder::new()
+    // Combinators, not `?`: the probe's write error (a folder that cannot be written) is
+    // tested apart from the check.
+    tempfile::Builder::new()
         .prefix(".covgate-init-")
         .suffix(".toml")
         .tempfile_in(&opts.cwd)
@@ -145,16 +147,18 @@ fn measure(opts: &InitOptions, include: &[String]) -> Result<Option<Verdict>> {
                 "{}: cannot write a temporary policy: {e}",
                 opts.cwd.display()
             ))
-        })?;
-    let outcome = check::run(&CheckOptions {
-        reports: opts.reports.clone(),
-        policy: Some(probe.path().to_path_buf()),
-        root: Some(opts.cwd.clone()),
-        walk: true,
-        cwd: opts.cwd.clone(),
-        ..CheckOptions::default()
-    })?;
-    Ok(Some(outcome.verdict))
+        })
+        .and_then(|probe| {
+            check::run(&CheckOptions {
+                reports: opts.reports.clone(),
+                policy: Some(probe.path().to_path_buf()),
+                root: Some(opts.cwd.clone()),
+                walk: true,
+                cwd: opts.cwd.clone(),
+                ..CheckOptions::default()
+            })
+        })
+        .map(|outcome| Some(outcome.verdict))
 }
 
 /// A TOML array of strings on one line.
