@@ -139,6 +139,20 @@ fn a_loose_allowance_fails_until_tightened() {
     );
     insta::assert_snapshot!("debt-loose-table", shown(&sandbox, &run.stdout));
     let json = check(&sandbox, &["--format", "json"]).json();
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/schema/check-output.schema.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&json)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
     let b = common::file(&json, "src/b.rs");
     assert_eq!(b["metrics"]["lines"]["status"], "loose");
     assert_eq!(b["metrics"]["lines"]["allowed"], 2);
