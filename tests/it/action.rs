@@ -1,0 +1,560 @@
+//! The GitHub Action (`action.yml`, `action/*.sh`) run on this machine: its check and comment
+//! steps with a fake `gh` on `PATH` that keeps the pull request's comments in a folder and
+//! records every API call. Also `covgate comment`, `covgate completions` and `covgate man`.
+
+use crate::common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{covgate, fixture, Sandbox};
+
+const TOKEN: &str = "ghs_fake_token_never_printed";
+
+/// A fake `gh api` that serves and edits `comments.json` in its folder and logs each call.
+/// The listing is printed two comments per page, as `gh api --paginate` prints pages.
+const FAKE_GH: &str = r#"#!/usr/bin/env python3
+import json, os, sys
+state = os.environ["FAKE_GH_STATE"]
+path = os.path.join(state, "comments.json")
+comments = json.load(open(path)) if os.path.exists(path) else []
+args = sys.argv[1:]
+method = "GET"
+if "--method" in args:
+    method = args[args.index("--method") + 1]
+endpoint = [a for a in args if a.startswith("repos/")][0]
+with open(os.path.join(state, "calls.log"), "a") as log:
+    log.write(method + " " + endpoint + "\n")
+if method == "GET":
+    if os.environ.get("FAKE_GH_FAIL_READ"):
+        sys.stderr.write("HTTP 403: Resource not accessible by integration\n")
+        sys.exit(1)
+    pages = [comments[i:i + 2] for i in range(0, len(comments), 2)] or [[]]
+    sys.stdout.write("".join(json.dumps(p) for p in pages))
+    sys.exit(0)
+if os.environ.get("FAKE_GH_FAIL_WRITE"):
+    sys.stderr.write("HTTP 403: Resource not accessible by integration\n")
+    sys.exit(1)
+field = args[args.index("-F") + 1]
+body = open(field[len("body=@"):]).read()
+if method == "PATCH":
+    cid = int(endpoint.rsplit("/", 1)[1])
+    for c in comments:
+        if c["id"] == cid:
+            c["body"] = body
+else:
+    comments.append({"id": 100 + len(comments), "body": body, "user": {"login": "github-actions[bot]"}})
+json.dump(comments, open(path, "w"))
+"#;
+
+/// One pull request's fake API: a folder with `gh` and its state.
+struct Api {
+    dir: tempfile::TempDir,
+}
+
+impl Api {
+    fn new() -> Api {
+        let api = Api {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        let gh = api.bin().join("gh");
+        std::fs::create_dir_all(api.bin()).unwrap();
+        std::fs::write(&gh, FAKE_GH).unwrap();
+        make_executable(&gh);
+        api
+    }
+
+    fn bin(&self) -> PathBuf {
+        self.dir.path().join("bin")
+    }
+
+    fn state(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn comments(&self) -> Vec<serde_json::Value> {
+        std::fs::read_to_string(self.state().join("comments.json"))
+            .map(|t| serde_json::from_str(&t).unwrap())
+            .unwrap_or_default()
+    }
+
+    fn calls(&self) -> Vec<String> {
+        std::fs::read_to_string(self.state().join("calls.log"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+#[cfg(unix)]
+fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// One CI leg: what its check step is given.
+struct Leg {
+    name: &'static str,
+    reports: String,
+    policy: String,
+    args: String,
+}
+
+/// What one leg's steps printed and left.
+struct Ran {
+    outputs: BTreeMap<String, String>,
+    log: String,
+    summary: String,
+}
+
+fn script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("action")
+        .join(name)
+}
+
+fn path_with(api: &Api) -> String {
+    let covgate_dir = Path::new(env!("CARGO_BIN_EXE_covgate")).parent().unwrap();
+    format!(
+        "{}:{}:{}",
+        api.bin().display(),
+        covgate_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+/// Runs the leg's check step, then its comment step, as the composite action does; `extra_env`
+/// goes to the comment step.
+fn run_leg(api: &Api, leg: &Leg, extra_env: &[(&str, &str)]) -> Ran {
+    run_steps(api, leg, &[], extra_env)
+}
+
+/// [`run_leg`] with `check_env` given to the check step.
+fn run_leg_with(api: &Api, leg: &Leg, check_env: &[(&str, &str)]) -> Ran {
+    run_steps(api, leg, check_env, &[])
+}
+
+fn run_steps(api: &Api, leg: &Leg, check_env: &[(&str, &str)], extra_env: &[(&str, &str)]) -> Ran {
+    let work = tempfile::tempdir().unwrap();
+    let output = work.path().join("github_output");
+    let summary = work.path().join("step_summary");
+    std::fs::write(&output, "").unwrap();
+    std::fs::write(&summary, "").unwrap();
+    let base = |script_name: &str| {
+        let mut cmd = Command::new("bash");
+        cmd.arg(script(script_name))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("PATH", path_with(api))
+            .env("NO_COLOR", "1")
+            .env("GITHUB_OUTPUT", &output)
+            .env("GITHUB_STEP_SUMMARY", &summary)
+            .env("RUNNER_TEMP", work.path())
+            .env("RUNNER_OS", "Linux")
+            .env("FAKE_GH_STATE", api.state())
+            .env_remove("GITHUB_SERVER_URL")
+            .env_remove("GITHUB_REPOSITORY")
+            .env_remove("COVGATE_LINK_BASE");
+        cmd
+    };
+    let mut check = base("check.sh");
+    for (k, v) in check_env {
+        check.env(k, v);
+    }
+    let check = check
+        .env("COVGATE_REPORTS", &leg.reports)
+        .env("COVGATE_POLICY", &leg.policy)
+        .env("COVGATE_ARGS", &leg.args)
+        .env("COVGATE_LEG", leg.name)
+        .output()
+        .unwrap();
+    assert!(check.status.success(), "{check:?}");
+    let outputs: BTreeMap<String, String> = std::fs::read_to_string(&output)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let mut comment = base("comment.sh");
+    comment
+        .env("GH_TOKEN", TOKEN)
+        .env("COVGATE_REPO", "owner/repo")
+        .env("COVGATE_PR", "5")
+        .env("COVGATE_HEAD_REPO", "owner/repo")
+        .env("COVGATE_CODE", &outputs["code"])
+        .env("COVGATE_LEG", &outputs["leg"])
+        .env("COVGATE_OUT", &outputs["dir"]);
+    for (k, v) in extra_env {
+        comment.env(k, v);
+    }
+    let commented = comment.output().unwrap();
+    assert!(commented.status.success(), "{commented:?}");
+    let log = [
+        &check.stdout,
+        &check.stderr,
+        &commented.stdout,
+        &commented.stderr,
+    ]
+    .iter()
+    .map(|b| String::from_utf8_lossy(b).into_owned())
+    .collect::<String>();
+    assert!(!log.contains(TOKEN), "the token was printed:\n{log}");
+    Ran {
+        outputs,
+        log,
+        summary: std::fs::read_to_string(&summary).unwrap(),
+    }
+}
+
+/// The three legs: the demo (fails), case 01's crate (passes), a missing report (exit 2).
+fn legs(passing: &Sandbox) -> Vec<Leg> {
+    let crate_dir = passing.path().display().to_string();
+    vec![
+        Leg {
+            name: "linux",
+            reports: "demo/coverage.json".into(),
+            policy: "demo/coverage-policy.toml".into(),
+            args: String::new(),
+        },
+        Leg {
+            name: "macos",
+            reports: fixture("cases/01-no-branches-percent-zero/input.json")
+                .display()
+                .to_string(),
+            policy: passing
+                .path()
+                .join("coverage-policy.toml")
+                .display()
+                .to_string(),
+            args: format!("--remap-path-prefix /ws/nobranch={crate_dir}"),
+        },
+        Leg {
+            name: "windows",
+            reports: "target/no-such-report.json".into(),
+            policy: "demo/coverage-policy.toml".into(),
+            args: String::new(),
+        },
+    ]
+}
+
+fn passing_crate() -> Sandbox {
+    let sandbox = Sandbox::copy_of("cases/01-no-branches-percent-zero/crate");
+    sandbox.policy("[measure]\ninclude = [\"src/**/*.rs\"]\n");
+    sandbox
+}
+
+#[cfg(unix)]
+#[test]
+fn legs_in_any_order_converge_on_one_comment() {
+    let passing = passing_crate();
+    let legs = legs(&passing);
+    let mut finals = Vec::new();
+    for order in [[0, 1, 2], [2, 0, 1], [1, 2, 0]] {
+        let api = Api::new();
+        let mut codes = Vec::new();
+        for i in order {
+            let ran = run_leg(&api, &legs[i], &[]);
+            codes.push((legs[i].name, ran.outputs["code"].clone()));
+            assert!(ran.summary.contains("covgate") || ran.outputs["code"] == "2");
+        }
+        codes.sort();
+        assert_eq!(
+            codes,
+            [
+                ("linux", "1".into()),
+                ("macos", "0".into()),
+                ("windows", "2".into())
+            ]
+        );
+        let comments = api.comments();
+        assert_eq!(comments.len(), 1, "{comments:?}");
+        assert!(!comments[0]["body"].as_str().unwrap().contains("](https://"));
+        let calls = api.calls();
+        let writes: Vec<&str> = calls
+            .iter()
+            .filter(|c| !c.starts_with("GET"))
+            .map(|c| c.split(' ').next().unwrap())
+            .collect();
+        assert_eq!(writes, ["POST", "PATCH", "PATCH"], "{calls:?}");
+        finals.push(comments[0]["body"].as_str().unwrap().to_string());
+    }
+    assert_eq!(finals[0], finals[1]);
+    assert_eq!(finals[1], finals[2]);
+    let body = &finals[0];
+    assert!(body.starts_with("<!-- covgate:comment -->\n"), "{body}");
+    let linux = body.find("leg=linux").unwrap();
+    let macos = body.find("leg=macos").unwrap();
+    let windows = body.find("leg=windows").unwrap();
+    assert!(linux < macos && macos < windows, "{body}");
+    assert!(body.contains("tiny::perimeter"), "{body}");
+    assert!(
+        body.contains("✅ **macos**: covgate passed — 2 measured: 2 passed"),
+        "{body}"
+    );
+    assert!(
+        body.contains("⚠️ **windows**: covgate could not judge this leg (exit code 2)"),
+        "{body}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_second_run_edits_the_comment() {
+    let passing = passing_crate();
+    let legs = legs(&passing);
+    let api = Api::new();
+    run_leg(&api, &legs[0], &[]);
+    let first = api.comments();
+    let ran = run_leg(&api, &legs[0], &[]);
+    assert!(
+        ran.log.contains("pull-request comment updated"),
+        "{}",
+        ran.log
+    );
+    assert_eq!(api.comments(), first);
+    assert_eq!(
+        api.calls(),
+        [
+            "GET repos/owner/repo/issues/5/comments",
+            "POST repos/owner/repo/issues/5/comments",
+            "GET repos/owner/repo/issues/5/comments",
+            "PATCH repos/owner/repo/issues/comments/100",
+        ]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fork_or_a_refusing_api_writes_the_step_summary_only() {
+    let passing = passing_crate();
+    let legs = legs(&passing);
+    let api = Api::new();
+    let ran = run_leg(&api, &legs[0], &[("COVGATE_HEAD_REPO", "someone/fork")]);
+    assert!(api.calls().is_empty(), "{:?}", api.calls());
+    assert!(ran.summary.contains("comes from a fork"), "{}", ran.summary);
+    assert!(ran.summary.contains("tiny::perimeter"), "{}", ran.summary);
+
+    let ran = run_leg(&api, &legs[0], &[("FAKE_GH_FAIL_READ", "1")]);
+    assert!(
+        ran.summary.contains("could not be listed"),
+        "{}",
+        ran.summary
+    );
+    let ran = run_leg(&api, &legs[0], &[("FAKE_GH_FAIL_WRITE", "1")]);
+    assert!(ran.summary.contains("refused to write"), "{}", ran.summary);
+    assert!(api.comments().is_empty());
+    let ran = run_leg(&api, &legs[0], &[("COVGATE_PR", "")]);
+    assert!(ran.log.contains("not a pull request"), "{}", ran.log);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_hostile_file_name_stays_inside_its_section() {
+    let hostile = Sandbox::new();
+    hostile.policy("[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"lines\"]\n");
+    let name = "src/a<!-- covgate:end -->|</details>\\n<!-- covgate:leg=x -->.rs";
+    let report = hostile.write(
+        "coverage.info",
+        &format!("SF:{name}\nDA:1,0\nend_of_record\n"),
+    );
+    let passing = passing_crate();
+    let mut legs = legs(&passing);
+    legs.push(Leg {
+        name: "evil",
+        reports: report.display().to_string(),
+        policy: hostile
+            .path()
+            .join("coverage-policy.toml")
+            .display()
+            .to_string(),
+        args: format!("--no-walk --root {}", hostile.path().display()),
+    });
+    let api = Api::new();
+    for leg in [&legs[3], &legs[0]] {
+        run_leg(&api, leg, &[]);
+    }
+    let body = api.comments()[0]["body"].as_str().unwrap().to_string();
+    let ends = body
+        .lines()
+        .filter(|l| *l == "<!-- covgate:end -->")
+        .count();
+    let opens = body
+        .lines()
+        .filter(|l| l.starts_with("<!-- covgate:leg="))
+        .count();
+    assert_eq!((opens, ends), (2, 2), "{body}");
+    assert!(body.contains("leg=evil"), "{body}");
+    assert!(!body.contains("|</details>"), "{body}");
+    assert!(body.contains("**evil**\n\n### covgate: ❌ fail"), "{body}");
+}
+
+#[test]
+fn comment_refuses_a_listing_that_is_not_the_apis() {
+    let sandbox = Sandbox::new();
+    let listing = sandbox.write("comments.json", "{\"message\": \"Bad credentials\"}");
+    let run = sandbox.run(&[
+        "comment",
+        "--leg",
+        "linux",
+        "--code",
+        "0",
+        "--comments",
+        &listing.display().to_string(),
+        "--body-out",
+        "body.md",
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("not the GitHub API's list"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn completions_and_man_page_come_from_the_argument_definitions() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bash = covgate(dir, &["completions", "bash"]);
+    assert_eq!(bash.code, 0, "{}", bash.stderr);
+    assert!(
+        bash.stdout.contains("--remap-path-prefix"),
+        "{}",
+        bash.stdout
+    );
+    assert!(
+        bash.stdout.contains("complete -F _covgate"),
+        "{}",
+        bash.stdout
+    );
+    let zsh = covgate(dir, &["completions", "zsh"]);
+    assert!(zsh.stdout.starts_with("#compdef covgate"), "{}", zsh.stdout);
+    let man = covgate(dir, &["man"]);
+    assert_eq!(man.code, 0, "{}", man.stderr);
+    assert!(man.stdout.contains(".TH covgate 1"), "{}", man.stdout);
+    assert!(man.stdout.contains("check"), "{}", man.stdout);
+}
+
+#[test]
+fn cargo_covgate_is_covgate_as_a_cargo_subcommand() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let direct = common::covgate(
+        dir,
+        &[
+            "check",
+            "demo/coverage.json",
+            "--policy",
+            "demo/coverage-policy.toml",
+        ],
+    );
+    let bin = Path::new(env!("CARGO_BIN_EXE_cargo-covgate"));
+    let out = Command::new(bin)
+        .args([
+            "covgate",
+            "check",
+            "demo/coverage.json",
+            "--policy",
+            "demo/coverage-policy.toml",
+        ])
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "1000")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), direct.stdout);
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let via_cargo = Command::new(env!("CARGO"))
+        .args(["covgate", "--version"])
+        .current_dir(dir)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&via_cargo.stdout),
+        format!("covgate {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn the_action_links_to_the_commit_under_test() {
+    let api = Api::new();
+    let passing = passing_crate();
+    let leg = &legs(&passing)[0];
+    let vars = [
+        ("GITHUB_SERVER_URL", "https://github.com"),
+        ("GITHUB_REPOSITORY", "o/r"),
+        ("COVGATE_SHA", "abc123"),
+    ];
+    let ran = run_leg_with(&api, leg, &vars);
+    let base = "https://github.com/o/r/blob/abc123/src/lib.rs";
+    assert!(
+        ran.summary
+            .contains(&format!("| [src/lib.rs]({base}) | fail |")),
+        "{}",
+        ran.summary
+    );
+    assert!(
+        ran.summary.contains(&format!("[15-18]({base}#L15-L18)")),
+        "{}",
+        ran.summary
+    );
+    let body = api.comments()[0]["body"].as_str().unwrap().to_string();
+    assert!(
+        body.contains(&format!("[tiny::perimeter (line 15)]({base}#L15)")),
+        "{body}"
+    );
+    let off = run_leg_with(
+        &api,
+        leg,
+        &[vars[0], vars[1], vars[2], ("COVGATE_LINK_BASE", "none")],
+    );
+    assert!(!off.summary.contains("](https://"), "{}", off.summary);
+}
+
+#[test]
+fn link_base_must_be_a_url_that_cannot_end_a_link() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let args = [
+        "check",
+        "demo/coverage.json",
+        "--policy",
+        "demo/coverage-policy.toml",
+        "--format",
+        "markdown",
+    ];
+    let linked = covgate(
+        dir,
+        &[&args[..], &["--link-base", "https://h/o/r/blob/s"]].concat(),
+    );
+    assert_eq!(linked.code, 1, "{}", linked.stderr);
+    assert!(
+        linked
+            .stdout
+            .contains("| [src/lib.rs](https://h/o/r/blob/s/src/lib.rs) | fail |"),
+        "{}",
+        linked.stdout
+    );
+    assert!(
+        linked
+            .stdout
+            .contains("- regions: [15 (cols 1-39)](https://h/o/r/blob/s/src/lib.rs#L15)"),
+        "{}",
+        linked.stdout
+    );
+    let bad = covgate(
+        dir,
+        &[&args[..], &["--link-base", "https://h/x)[y"]].concat(),
+    );
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(
+        bad.stderr.contains("would end a Markdown link"),
+        "{}",
+        bad.stderr
+    );
+}
