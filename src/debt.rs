@@ -270,8 +270,9 @@ pub fn status(counts: Option<Counts>, allowed: u64) -> MetricStatus {
 
 /// Judges every measured file of `verdict` that has an entry by its allowances instead of the
 /// threshold (see the module docs): sets each metric's `allowed` and status, the file's status,
-/// and its uncovered items (listed for the metrics that fail, over or under their allowance,
-/// from `measured`), with a note for each failing metric saying what the entry allows. Files stay failing first, then
+/// and its uncovered items (listed, from `measured`, for the metrics over their allowance; a
+/// loose metric's items are not the problem, so it has only its note), with a note for each
+/// failing metric saying what the entry allows. Files stay failing first, then
 /// by path.
 pub fn apply(ledger: &Ledger, verdict: &mut Verdict, measured: &BTreeMap<String, Measured<'_>>) {
     for file in &mut verdict.files {
@@ -307,7 +308,6 @@ fn judge_file(file: &mut FileVerdict, entry: &Entry, measured: &Measured<'_>) {
                 ));
             }
             MetricStatus::Loose => {
-                over.push(metric);
                 notes.push((
                 metric,
                 format!(

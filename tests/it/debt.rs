@@ -138,6 +138,15 @@ fn a_loose_allowance_fails_until_tightened() {
         run.stdout
     );
     insta::assert_snapshot!("debt-loose-table", shown(&sandbox, &run.stdout));
+    let github = check(&sandbox, &["--format", "github", "--summary-file", "summary.md"]);
+    assert_eq!(github.code, 1);
+    assert!(
+        github
+            .stdout
+            .contains("::error file=src/b.rs,title=covgate%3A below the bar::lines 1/2 (2 allowed)\n"),
+        "{}",
+        github.stdout
+    );
     let json = check(&sandbox, &["--format", "json"]).json();
     let schema: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(concat!(
