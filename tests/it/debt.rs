@@ -138,12 +138,15 @@ fn a_loose_allowance_fails_until_tightened() {
         run.stdout
     );
     insta::assert_snapshot!("debt-loose-table", shown(&sandbox, &run.stdout));
-    let github = check(&sandbox, &["--format", "github", "--summary-file", "summary.md"]);
+    let github = check(
+        &sandbox,
+        &["--format", "github", "--summary-file", "summary.md"],
+    );
     assert_eq!(github.code, 1);
     assert!(
-        github
-            .stdout
-            .contains("::error file=src/b.rs,title=covgate%3A below the bar::lines 1/2 (2 allowed)\n"),
+        github.stdout.contains(
+            "::error file=src/b.rs,title=covgate%3A below the bar::lines 1/2 (2 allowed)\n"
+        ),
         "{}",
         github.stdout
     );
@@ -198,6 +201,19 @@ fn stale_entries_are_a_bad_policy() {
     let sandbox = sandbox("[[debt]]\npath = \"src/gone.rs\"\nlines = 1\nreason = \"r\"\n");
     let run = check(&sandbox, &["--no-walk"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
+}
+
+#[test]
+fn a_named_ledger_that_is_missing_is_an_error() {
+    let sandbox = sandbox("debt = \"coverage-debt.toml\"\n");
+    let run = check(&sandbox, &[]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("coverage-debt.toml: cannot read the debt ledger the policy names: "),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
