@@ -8,14 +8,14 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::check::{self, CheckOptions};
 use crate::cli::{CheckArgs, Cli, Command, CommentArgs, InitArgs, RosterArgs, ShowArg};
+use crate::commands::check::{self, CheckOptions};
+use crate::commands::roster::{self as command, Mode};
 use crate::comment::CommentOptions;
 use crate::output::{self, OutputOptions};
 use crate::platform::PlatformOptions;
 use crate::render::table::TableOptions;
 use crate::render::{error_text, log_line, log_text, Show};
-use crate::roster::command::{self, Mode};
 
 /// Runs the program on its command line (`args`, the program name first) and returns the exit
 /// code. clap prints help, the version and usage errors itself (usage errors exit 2).
@@ -38,13 +38,13 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
 }
 
 fn init(args: &InitArgs) -> ExitCode {
-    let opts = crate::init::InitOptions {
+    let opts = crate::commands::init::InitOptions {
         reports: args.reports.clone(),
         force: args.force,
         cwd: std::env::current_dir().unwrap_or_default(),
-        date: crate::init::today(),
+        date: crate::commands::init::today(),
     };
-    match crate::init::run(&opts) {
+    match crate::commands::init::run(&opts) {
         Ok(printed) => {
             print!("{}", log_text(&printed));
             ExitCode::SUCCESS
@@ -90,7 +90,7 @@ fn roster(args: &RosterArgs) -> ExitCode {
         ..CheckOptions::default()
     };
     let mode = match args.args {
-        Some(run) => Mode::Args(run, args.runner),
+        Some(run) => Mode::Args(run.into(), args.runner.into()),
         None => Mode::Verify(
             (!args.suite_report.is_empty())
                 .then(|| (args.suite_report.clone(), args.report.clone())),
@@ -120,7 +120,7 @@ fn check(args: &CheckArgs) -> ExitCode {
         root: args.root.clone(),
         remaps: args.remap_path_prefix.clone(),
         walk: !args.no_walk,
-        path_case: args.path_case,
+        path_case: args.path_case.into(),
         cwd: std::env::current_dir().unwrap_or_default(),
         platform: PlatformOptions {
             target: args.target.clone(),
@@ -131,7 +131,7 @@ fn check(args: &CheckArgs) -> ExitCode {
         files: args.file.clone(),
     };
     if args.tighten {
-        match crate::tighten::run(&opts) {
+        match crate::commands::tighten::run(&opts) {
             Ok(edits) => edits
                 .iter()
                 .for_each(|edit| eprintln!("covgate: {}", log_line(edit))),
@@ -149,7 +149,7 @@ fn check(args: &CheckArgs) -> ExitCode {
                 eprintln!("covgate: warning: {}", log_line(warning));
             }
             let outputs = OutputOptions {
-                format: args.format,
+                format: args.format.into(),
                 table: TableOptions {
                     show: match args.show {
                         _ if focused => Show::All,

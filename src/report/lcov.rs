@@ -107,13 +107,13 @@
 
 use std::collections::hash_map::{DefaultHasher, Entry, RandomState};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::fmt::Write as _;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 use std::io::BufRead;
 use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
+use crate::demangle::demangle_rust;
 use crate::error::{Error, Result};
 use crate::model::{Counts, Summary};
 
@@ -728,34 +728,6 @@ fn merge_lines(a: Vec<(u32, u64)>, b: Vec<(u32, u64)>) -> Vec<(u32, u64)> {
         out.push(next);
     }
     out
-}
-
-/// The longest demangled name worked out, in bytes. A corrupt or hostile v0 symbol can hold
-/// back-references that expand to rustc-demangle's own limit of a megabyte from a hundred bytes
-/// (milliseconds per name, seconds per file); its demangling is abandoned at this length.
-pub const MAX_DEMANGLED: usize = 4096;
-
-/// `name` demangled as a Rust symbol (legacy or v0) without its hash, or `None` when it is not
-/// one or its demangling is longer than [`MAX_DEMANGLED`].
-pub fn demangle_rust(name: &str) -> Option<String> {
-    let symbol = rustc_demangle::try_demangle(name).ok()?;
-    let mut out = Bounded(String::new());
-    // The demangler stops at the first refused write.
-    write!(out, "{symbol:#}").ok()?;
-    Some(out.0)
-}
-
-/// A string that refuses writes past [`MAX_DEMANGLED`] bytes.
-struct Bounded(String);
-
-impl std::fmt::Write for Bounded {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        if self.0.len() + s.len() > MAX_DEMANGLED {
-            return Err(std::fmt::Error);
-        }
-        self.0.push_str(s);
-        Ok(())
-    }
 }
 
 /// A function's identity across copies and instantiations: a Rust symbol demangled without its

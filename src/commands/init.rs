@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use cargo_metadata::{MetadataCommand, TargetKind};
 
-use crate::check::{self, CheckOptions};
+use crate::commands::check::{self, CheckOptions};
 use crate::debt;
 use crate::error::{Error, Result};
 use crate::judge::{FileStatus, Verdict};

@@ -8,7 +8,7 @@
 
 use toml_edit::{DocumentMut, Item, Table};
 
-use crate::check::{self, CheckOptions};
+use crate::commands::check::{self, CheckOptions};
 use crate::debt::{self, Ledger};
 use crate::error::{Error, Result};
 use crate::judge::Verdict;
@@ -173,7 +173,7 @@ pub fn run(opts: &CheckOptions) -> Result<Vec<String>> {
     };
     // The roster is verified by the check proper, which runs afterwards.
     let setup = check::Setup::load(&first)?;
-    let outcome = check::judge(&setup, &first, false)?;
+    let outcome = check::check_verified(&setup, &first, false)?;
     let edits = tighten(&setup.policy, &outcome.verdict, outcome.facts.walked)?;
     let file = setup.policy.debt.file.display().to_string();
     Ok(edits
