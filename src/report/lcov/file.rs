@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use crate::model::{Counts, Summary};
 
 use super::identity::function_identity;
-use super::index::Index;
+use super::index::{Index, Name};
 
 /// One `BRDA` branch side of a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,9 +15,9 @@ pub struct Branch {
     /// Source line (0 occurs: coverage.py writes exits there).
     pub line: u32,
     /// Block id as written, exception/unreachable flags included (`0`, `e0`, `U3`).
-    pub block: String,
+    pub block: Name,
     /// Branch id as written; may be an expression with commas (`clampi(v, lo) < lo`).
-    pub branch: String,
+    pub branch: Name,
     /// Times taken, summed over merged sections; `None` for `-` (never evaluated).
     pub taken: Option<u64>,
 }
@@ -37,9 +37,9 @@ pub struct Function {
     /// End line, when the writer gave one.
     pub end: Option<u32>,
     /// The name (for an `FNL` group, its smallest alias name).
-    pub name: String,
+    pub name: Name,
     /// For an `FNL` group, every alias name, sorted; empty for an `FN` record.
-    pub aliases: Vec<String>,
+    pub aliases: Vec<Name>,
     /// Execution count, summed over aliases and merged sections.
     pub count: u64,
 }
@@ -167,6 +167,7 @@ impl LcovFile {
             *self = other;
             return;
         }
+        self.indexed();
         // Both sides declaring the same totals over the same items, covered alike (the same
         // report given twice): the merge covers those items alike, so the totals still hold.
         let same = self.declared == other.declared && self.shape() == other.shape();
@@ -346,6 +347,36 @@ impl LcovFile {
             .collect();
         list.sort_by_key(|u| u.function.start);
         list
+    }
+
+    /// Drops the indexes (a file read whole needs them only if it is merged again, which
+    /// builds them again: [`LcovFile::indexed`]) and the room its vectors kept for growth.
+    pub(super) fn compact(&mut self) {
+        self.branch_index = Index::default();
+        self.function_index = Index::default();
+        self.branches.shrink_to_fit();
+        self.functions.shrink_to_fit();
+    }
+
+    /// Builds the indexes again when [`LcovFile::compact`] dropped them.
+    fn indexed(&mut self) {
+        if self.branch_index.len() < self.branches.len() {
+            let mut index = Index::default();
+            for (at, b) in self.branches.iter().enumerate() {
+                index.insert(
+                    index.hash((b.line, b.block.as_str(), b.branch.as_str())),
+                    at,
+                );
+            }
+            self.branch_index = index;
+        }
+        if self.function_index.len() < self.functions.len() {
+            let mut index = Index::default();
+            for (at, f) in self.functions.iter().enumerate() {
+                index.insert(index.hash((f.start, f.name.as_str())), at);
+            }
+            self.function_index = index;
+        }
     }
 
     pub(super) fn add_branch(&mut self, branch: Branch) {

@@ -155,3 +155,24 @@ fn arbitrary_input_never_panics() {
         }
     }
 }
+
+#[test]
+fn files_read_whole_merge_as_their_sections_do() {
+    let a = "SF:a\nFN:1,f\nFNDA:1,f\nBRDA:1,0,0,1\nDA:1,1\nend_of_record\n";
+    let b = "SF:a\nFN:1,f\nFNDA:2,f\nFN:2,g\nBRDA:1,0,0,-\nBRDA:1,0,1,0\nDA:1,0\nDA:2,0\nend_of_record\n";
+    // A file read whole has no index left; a merge builds it again.
+    let mut merged = lcov(&read_ok(a).0, 0).clone();
+    merged.merge(lcov(&read_ok(b).0, 0).clone());
+    assert_eq!(merged, lcov(&read_ok(&format!("{a}{b}")).0, 0).clone());
+    let counts: Vec<(&str, u64)> = merged
+        .functions()
+        .iter()
+        .map(|f| (f.name.as_str(), f.count))
+        .collect();
+    assert_eq!(counts, [("f", 3), ("g", 0)]);
+    let taken: Vec<Option<u64>> = merged.branches().iter().map(|b| b.taken).collect();
+    assert_eq!(taken, [Some(1), Some(0)]);
+    merged.merge(lcov(&read_ok(b).0, 0).clone());
+    assert_eq!(merged.functions()[0].count, 5);
+    assert_eq!(merged.functions().len(), 2);
+}

@@ -1,8 +1,11 @@
 //! A hash index of keyed items kept in a vector (functions, branch sides of a file).
 
+use std::borrow::Borrow;
 use std::collections::hash_map::{DefaultHasher, Entry, RandomState};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
+use std::sync::Arc;
 use std::sync::OnceLock;
 
 /// Positions of keyed items in a vector, found through a hash of the key, so that a key (a
@@ -21,6 +24,11 @@ pub(super) struct Index<S = Keys> {
 impl<S: BuildHasher> Index<S> {
     pub(super) fn hash(&self, key: impl Hash) -> u64 {
         self.hasher.hash_one(key)
+    }
+
+    /// How many items are indexed.
+    pub(super) fn len(&self) -> usize {
+        self.first.len() + self.collided.len()
     }
 
     /// The position of the item with hash `hash` for which `is` holds.
@@ -78,5 +86,80 @@ impl Hasher for Passthrough {
 
     fn write_u64(&mut self, n: u64) {
         self.0 = n;
+    }
+}
+
+/// A name of a tracefile (a function name, an alias, a branch block or id), stored once per
+/// reader and shared by every record that spells it: the same function in every copy of a
+/// file, block `0` in every branch record. Reads as a `str`.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Name(Arc<str>);
+
+impl Name {
+    /// The name as written.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Name {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Borrow<str> for Name {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for Name {
+    fn from(text: &str) -> Name {
+        Name(Arc::from(text))
+    }
+}
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl fmt::Debug for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The names a reader has met, each stored once ([`Name`]).
+#[derive(Debug, Default)]
+pub(super) struct Names(HashSet<Name, Keys>);
+
+impl Names {
+    /// The stored name spelt `text` (stored now when it is new).
+    pub(super) fn get(&mut self, text: &str) -> Name {
+        match self.0.get(text) {
+            Some(name) => name.clone(),
+            None => {
+                let name = Name::from(text);
+                self.0.insert(name.clone());
+                name
+            }
+        }
     }
 }

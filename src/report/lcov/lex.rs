@@ -1,6 +1,5 @@
 //! The lexer: one trimmed line of a tracefile as a [`Record`], its numbers checked.
 
-use super::file::Branch;
 use crate::report::clip;
 
 /// One lexed record.
@@ -30,7 +29,12 @@ pub(super) enum Record<'a> {
         count: u64,
         alias: &'a str,
     },
-    Brda(Branch),
+    Brda {
+        line: u32,
+        block: &'a str,
+        branch: &'a str,
+        taken: Option<u64>,
+    },
     Da {
         line: u32,
         count: u64,
@@ -189,12 +193,12 @@ fn lex_brda(value: &str) -> std::result::Result<Record<'_>, String> {
         "-" => None,
         t => Some(count(t, "BRDA", "taken count (or `-`)")?),
     };
-    Ok(Record::Brda(Branch {
+    Ok(Record::Brda {
         line: line_number(line, "BRDA", "line", BRDA_SYNTAX)?,
-        block: non_empty(block, "BRDA", "block", BRDA_SYNTAX)?.to_string(),
-        branch: non_empty(branch, "BRDA", "branch", BRDA_SYNTAX)?.to_string(),
+        block: non_empty(block, "BRDA", "block", BRDA_SYNTAX)?,
+        branch: non_empty(branch, "BRDA", "branch", BRDA_SYNTAX)?,
         taken,
-    }))
+    })
 }
 
 fn lex_da(value: &str) -> std::result::Result<Record<'_>, String> {

@@ -133,6 +133,7 @@ use blocks::{block_size, parse_lines};
 use parse::Parser;
 
 pub use file::{Branch, Function, LcovFile, UncoveredFunction};
+pub use index::Name;
 
 /// The longest line the reader accepts, in bytes (16 MiB, without the line break). Real lines
 /// are far shorter (the longest are C++ function names, some kilobytes); the limit bounds the

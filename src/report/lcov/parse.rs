@@ -6,6 +6,7 @@ use crate::error::{Error, Result};
 use crate::report::{clip, FileCoverage, FileData, Report, ReportKind};
 
 use super::file::{sorted_lines, DeclaredTotals, LcovFile};
+use super::index::Names;
 use super::lex::{lex, split_at, Record, END_OF_RECORD, KNOWN_TAGS};
 use super::section::{apply, Section, STAGE_FOREIGN};
 use super::{MAX_LINE, MAX_WARNINGS};
@@ -30,6 +31,8 @@ pub(super) struct Parser<'a> {
     /// True when the last record outside a section was `TN` or `VER` (the next section is then
     /// not llvm-cov's, see [`Order`]).
     after_tn: bool,
+    /// Every name met, stored once.
+    names: Names,
 }
 
 impl<'a> Parser<'a> {
@@ -43,6 +46,7 @@ impl<'a> Parser<'a> {
             unshown_warnings: 0,
             last_line: 0,
             after_tn: false,
+            names: Names::default(),
         }
     }
 
@@ -202,6 +206,8 @@ impl<'a> Parser<'a> {
                 existing.merge(file);
             }
             None => {
+                // Kept without its indexes until another section of it comes, if one does.
+                file.compact();
                 self.index.insert(path.clone(), self.files.len());
                 self.files.push((path, file, more_lines));
             }
@@ -250,7 +256,7 @@ impl<'a> Parser<'a> {
                         "record outside an `SF` section; expected `SF:<path>` before it",
                     ));
                 };
-                let applied = apply(section, number, data);
+                let applied = apply(section, number, data, &mut self.names);
                 applied.map_err(|message| self.error(number, message))
             }
         }
@@ -304,6 +310,7 @@ impl<'a> Parser<'a> {
                     more_lines.append(&mut file.lines);
                     file.lines = sorted_lines(more_lines);
                 }
+                file.compact();
                 FileData {
                     path,
                     coverage: FileCoverage::Lcov(file),

@@ -5,7 +5,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::model::Counts;
 
-use super::file::{sorted_lines, Function, LcovFile, Slot};
+use super::file::{sorted_lines, Branch, Function, LcovFile, Slot};
+use super::index::{Name, Names};
 use super::lex::{Record, TotalKind};
 
 /// The records of one open section, before its functions are resolved.
@@ -16,9 +17,9 @@ pub(super) struct Section {
     /// `DA` records: (line, count), in input order.
     da: Vec<(u32, u64)>,
     /// `FN` records: (start, end, name, count of the `FNDA` right after it, see `paired`).
-    fn_records: Vec<(u32, Option<u32>, String, Option<u64>)>,
+    fn_records: Vec<(u32, Option<u32>, Name, Option<u64>)>,
     /// `FNDA` records (name, count), in input order, but those that follow their `FN`.
-    fnda: Vec<(String, u64)>,
+    fnda: Vec<(Name, u64)>,
     /// How many `FNDA` records came right after an `FN` of their name (their counts are in
     /// `fn_records`). When every `FNDA` of the section is such (coverage.py, Foundry write `FN`, `FNDA` pairs),
     /// each counts for its `FN` only, as its writer means, even where several `FN` share the
@@ -30,7 +31,7 @@ pub(super) struct Section {
     /// `FNL`: index → (start, end).
     fnl: BTreeMap<u64, (u32, Option<u32>)>,
     /// `FNA`: index → (alias, count).
-    fna: BTreeMap<u64, Vec<(String, u64)>>,
+    fna: BTreeMap<u64, Vec<(Name, u64)>>,
     /// The order of the section's records, to recognise llvm-cov's writer.
     pub(super) order: Order,
     /// Line numbers of the section's `LF`, `BRF` and `FNF` records (0: none), for warnings.
@@ -94,7 +95,7 @@ fn stage(record: &Record<'_>, last: u8) -> u8 {
         Record::Total(TotalKind::FunctionsFound, _) => STAGE_FNF,
         Record::Total(TotalKind::FunctionsHit, _) => STAGE_FNH,
         Record::Da { .. } => STAGE_DA,
-        Record::Brda(_) => STAGE_BRDA,
+        Record::Brda { .. } => STAGE_BRDA,
         Record::Total(TotalKind::BranchesFound, _) => STAGE_BRF,
         Record::Total(TotalKind::BranchesHit, _) => STAGE_BRH,
         Record::Total(TotalKind::LinesFound, _) => STAGE_LF,
@@ -262,7 +263,7 @@ impl Section {
     }
 
     /// Adds one `FN` record; a repeated (start, name) in a section is one function, not two.
-    fn add_fn_record(&mut self, start: u32, end: Option<u32>, name: String, count: u64) {
+    fn add_fn_record(&mut self, start: u32, end: Option<u32>, name: Name, count: u64) {
         let (found, hash) = self.file.find_function(Some(start), &name);
         match found.and_then(|at| self.file.functions.get_mut(at)) {
             Some(existing) => {
@@ -294,12 +295,12 @@ impl Section {
             let count = aliases
                 .iter()
                 .fold(0u64, |acc, (_, c)| acc.saturating_add(*c));
-            let mut names: Vec<String> = aliases.into_iter().map(|(n, _)| n).collect();
+            let mut names: Vec<Name> = aliases.into_iter().map(|(n, _)| n).collect();
             names.dedup();
             let name = names
                 .first()
                 .cloned()
-                .unwrap_or_else(|| format!("<FNL index {index}>"));
+                .unwrap_or_else(|| Name::from(format!("<FNL index {index}>").as_str()));
             self.file.add_function(Function {
                 start,
                 end,
@@ -311,7 +312,7 @@ impl Section {
     }
 }
 
-fn plain_function(start: Option<u32>, end: Option<u32>, name: String, count: u64) -> Function {
+fn plain_function(start: Option<u32>, end: Option<u32>, name: Name, count: u64) -> Function {
     Function {
         start,
         end,
@@ -326,26 +327,25 @@ pub(super) fn apply(
     section: &mut Section,
     number: u64,
     record: Record<'_>,
+    names: &mut Names,
 ) -> std::result::Result<(), String> {
     section.order.note(stage(&record, section.order.last));
     let last_fn = section.last_fn.take();
     match record {
         Record::Fn { start, end, name } => {
             section.last_fn = Some(section.fn_records.len());
-            section
-                .fn_records
-                .push((start, end, name.to_string(), None));
+            section.fn_records.push((start, end, names.get(name), None));
         }
         Record::Fnda { count, name } => {
             let own = last_fn
                 .and_then(|at| section.fn_records.get_mut(at))
-                .filter(|r| r.2 == name);
+                .filter(|r| r.2 == *name);
             match own {
                 Some(record) => {
                     record.3 = Some(count);
                     section.paired += 1;
                 }
-                None => section.fnda.push((name.to_string(), count)),
+                None => section.fnda.push((names.get(name), count)),
             }
         }
         Record::Fnl { index, start, end } => {
@@ -359,8 +359,18 @@ pub(super) fn apply(
             .fna
             .entry(index)
             .or_default()
-            .push((alias.to_string(), count)),
-        Record::Brda(branch) => section.file.add_branch(branch),
+            .push((names.get(alias), count)),
+        Record::Brda {
+            line,
+            block,
+            branch,
+            taken,
+        } => section.file.add_branch(Branch {
+            line,
+            block: names.get(block),
+            branch: names.get(branch),
+            taken,
+        }),
         Record::Da { line, count } => section.da.push((line, count)),
         Record::Total(kind, value) => {
             let at = match kind {
