@@ -4,9 +4,11 @@
 //! non-whitespace byte (after an optional UTF-8 BOM) is `{` is an llvm-cov JSON export, anything
 //! else is read as LCOV. An empty input is an error.
 //!
-//! Memory: [`read_from`] streams an LCOV tracefile line by line (one line of at most
-//! [`lcov::MAX_LINE`] bytes at a time); an llvm-cov JSON export is read into memory once and
-//! parsed in one streaming pass (see [`llvm_json`]). Input quoted in messages is clipped
+//! Input: every report read from a stream or a file goes through one buffered window
+//! (`input::Window`); its first bytes decide the format without being consumed, so the reader
+//! that takes over starts at byte 0. Memory: an LCOV tracefile is parsed a window of whole lines
+//! at a time (a line of at most [`lcov::MAX_LINE`] bytes); an llvm-cov JSON export is parsed in
+//! chunks in one streaming pass (see [`llvm_json`]). Input quoted in messages is clipped
 //! ([`clip`]).
 
 pub(crate) mod input;

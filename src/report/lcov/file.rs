@@ -259,7 +259,7 @@ impl LcovFile {
     }
 
     /// The functions that never ran, one entry per function: records sharing start line and
-    /// identity ([`function_identity`]: copies of one function built into several binaries,
+    /// identity (`function_identity`: copies of one function built into several binaries,
     /// instantiations of a Rust generic or a C++ template) are one function, as the records
     /// count them. A function is listed when none of its records ran. Each entry: start line
     /// (`None` when only `FNDA`/`FNA` named it) and name (of a single record, its name as

@@ -176,3 +176,13 @@ fn files_read_whole_merge_as_their_sections_do() {
     assert_eq!(merged.functions()[0].count, 5);
     assert_eq!(merged.functions().len(), 2);
 }
+
+#[test]
+fn names_read_as_the_text_they_hold() {
+    let name = Name::from("f::<u8>");
+    assert_eq!(name.as_str(), "f::<u8>");
+    assert_eq!(name, "f::<u8>");
+    assert!(name == *"f::<u8>");
+    assert_eq!(format!("{name} {name:?}"), "f::<u8> \"f::<u8>\"");
+    assert_eq!(name.len(), 7, "derefs to `str`");
+}

@@ -66,8 +66,16 @@
 //! Sections are independent until files are merged by path, so the input is cut into blocks of
 //! whole sections (after a line that is exactly `end_of_record`), parsed in parallel, and joined
 //! in input order: files, merges, warnings and the first error are those of one pass over the
-//! lines. [`read_from`] does the same per chunk of [`STREAM_CHUNK`] bytes. Function names and
-//! branch ids are stored once (their indexes hold hashes), `DA` lines are a sorted vector.
+//! lines. [`read_from`] does the same per window of [`STREAM_CHUNK`] bytes.
+//!
+//! # Memory
+//! Input: one window of whole lines at a time, never the whole tracefile. Records: what the
+//! files hold, each keyed once. A name (function name, alias, branch block or id) is stored once
+//! per block read and shared by every record that spells it ([`Name`]): the same function in
+//! every copy of a header or of a replicated file. Within a file, functions and branch sides are
+//! found through an index of hashes; once the file is read the index is dropped (a later merge
+//! builds it again) and its vectors give back the room kept for growth. `DA` lines are a sorted
+//! vector.
 //!
 //! # Merging
 //! All sections of one `SF` string are merged, and [`LcovFile::merge`] merges shards and reports
@@ -107,11 +115,11 @@
 
 //!
 //! # Modules
-//! [`lex`] turns one line into a record; [`section`] gathers the records of one `SF` section and
-//! resolves its functions; [`parse`] drives sections across lines and merges files by path;
-//! [`blocks`] cuts input into blocks of whole sections, parsed in parallel, and streams a
-//! [`Window`]; [`file`] is the model ([`LcovFile`]) with the declared-count rule, [`identity`]
-//! the function identity across copies, [`markers`] the LCOV half of inline ignore markers.
+//! `lex` turns one line into a record; `section` gathers the records of one `SF` section and
+//! resolves its functions; `parse` drives sections across lines and merges files by path;
+//! `blocks` cuts input into blocks of whole sections, parsed in parallel, and streams a
+//! `Window`; `file` is the model ([`LcovFile`]) with the declared-count rule, `identity`
+//! the function identity across copies, `markers` the LCOV half of inline ignore markers.
 
 mod blocks;
 mod file;
@@ -171,9 +179,9 @@ impl std::fmt::Write for Bounded {
     }
 }
 
-/// Reads an LCOV tracefile into a [`Report`] of kind [`ReportKind::Lcov`], dropping warnings.
+/// Reads an LCOV tracefile into a [`Report`] of kind [`ReportKind::Lcov`](super::ReportKind::Lcov), dropping warnings.
 ///
-/// The report has one [`FileData`] per distinct `SF` string (trimmed), in first-appearance order,
+/// The report has one [`FileData`](super::FileData) per distinct `SF` string (trimmed), in first-appearance order,
 /// with all its sections merged into one [`LcovFile`]; `manifest_path` is `None` and
 /// `has_branch_data` says whether any section has a `BRDA` record (stable `cargo llvm-cov --lcov`
 /// writes none: branches are then unavailable, not 0 of 0). See
