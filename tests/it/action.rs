@@ -2,7 +2,7 @@
 //! steps with a fake `gh` on `PATH` that keeps the pull request's comments in a folder and
 //! records every API call. Also `covgate comment`, `covgate completions` and `covgate man`.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

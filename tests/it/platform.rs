@@ -5,7 +5,7 @@
 //! sets, and the rules: an inactive exemption never hides a measured file, an active one is
 //! still checked for staleness, and a condition that can hold on no known target is an error.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! End to end on real exports: for every file of every fixture that has an `llvm-cov report`
 //! table beside it, `covgate check` gives the table's regions, functions, lines and branches.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 
@@ -236,7 +236,7 @@ fn every_failing_metric_names_its_uncovered_items() {
                 continue;
             }
             let metrics = file["metrics"].as_object().expect("metrics");
-            for (name, m) in metrics.iter().filter(|(_, m)| m["status"] == "fail") {
+            for (name, _) in metrics.iter().filter(|(_, m)| m["status"] == "fail") {
                 let notes = file["uncovered"]["notes"].as_array().expect("notes");
                 let noted = notes
                     .iter()
@@ -264,7 +264,6 @@ fn every_failing_metric_names_its_uncovered_items() {
                     file["path"]
                 );
                 failing_metrics += 1;
-                let _ = m;
             }
         }
     }

@@ -2,7 +2,7 @@
 //! ignoring nothing changes nothing; ignoring every line leaves every metric vacuous; a marker
 //! range and the equivalent line markers give the same ignored lines.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

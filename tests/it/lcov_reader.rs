@@ -612,7 +612,7 @@ fn llvm_copies_of_covered_functions_are_flagged() {
     assert_eq!(numbers(common)[1], (2, 2));
 }
 
-/// The counting rule each corpus tracefile gets, by its writer (README, "Metrics and
+/// The counting rule each corpus tracefile gets, by its writer (docs/check.md, "Metrics and
 /// verdicts"), and the warnings its declared totals earn: `llvm-cov` files are counted by their
 /// declared `LF/LH`, `BRF/BRH`, `FNF/FNH`; the others by their records, with a warning (at the
 /// line of `LF`, `BRF` or `FNF`) where a declared pair disagrees in a way the rule does not

@@ -2,7 +2,7 @@
 //! the binary: several reports naming one file, stdin, bad command-line input, the manifest hint,
 //! and the file-system cases of the walk (skipped folders, unreadable and unparsable files).
 
-mod common;
+use crate::common;
 
 use common::{fixture, metric, status, Sandbox};
 

@@ -3,7 +3,7 @@
 //! member crate's policy), symbolic links on either side, per-report hints whatever the order of
 //! the reports, normalised policy globs, and the report files that are not judged.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

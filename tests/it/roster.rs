@@ -11,7 +11,7 @@
 //!
 //! The nextest and llvm-cov tests skip, saying why, only when the tool is not installed.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! The real-world failure cases (`tests/fixtures/cases/NN-*`, drawn from public bug reports):
 //! each test reproduces the verdict in the case's `expected.md` end to end through the binary.
 
-mod common;
+use crate::common;
 
 use common::{file, fixture, metric, status, Sandbox};
 

@@ -1,5 +1,4 @@
 //! Helpers shared by the integration tests: fixture paths, sandboxes and running the binary.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -5,7 +5,7 @@
 //!
 //! Skips, saying why, only when cargo-llvm-cov is not installed (`.ci/run` installs it).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

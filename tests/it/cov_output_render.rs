@@ -4,7 +4,7 @@
 //! summary cannot name, `--items` truncation, `--show all`, and excluded files that a report
 //! names.
 
-mod common;
+use crate::common;
 
 use common::{fixture, Run, Sandbox};
 use serde_json::Value;

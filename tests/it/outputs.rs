@@ -2,7 +2,7 @@
 //! escaping of hostile file names; the Markdown size cap; the JSON schema; several outputs from
 //! one run.
 
-mod common;
+use crate::common;
 
 use common::{fixture, Sandbox};
 

@@ -8,7 +8,7 @@
 //! a gate fails closed when garbage can never pass, and some odd inputs are not garbage (a
 //! missing `percent`, which covgate never reads) or already fail the gate (exit 1).
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::Path;

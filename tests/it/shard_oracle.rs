@@ -7,7 +7,7 @@
 //! Skips, saying why, only when cargo-llvm-cov (or, for the nightly test, the nightly
 //! toolchain) is not installed (`.ci/run` installs both).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -1,0 +1,25 @@
+//! covgate's integration tests, in one test binary (as ripgrep and cargo lay theirs out): one
+//! binary links the library and its dependencies once instead of once per file. Each module
+//! was a `tests/*.rs` binary of its own; `common` holds the helpers they share (fixture paths,
+//! sandboxes, running the built `covgate`). Run one module with `cargo test --test it MODULE::`.
+
+mod common;
+
+mod action;
+mod bad_inputs;
+mod cases;
+mod cov_core_cli;
+mod cov_output_render;
+mod identity_properties;
+mod ignore_properties;
+mod lcov_reader;
+mod llvm_cov_e2e;
+mod llvm_json_reader;
+mod outputs;
+mod paths_identity;
+mod platform;
+mod properties;
+mod readme;
+mod real_exports;
+mod roster;
+mod shard_oracle;
