@@ -106,9 +106,10 @@ pub(super) fn section_end(bytes: &[u8], from: usize) -> Option<usize> {
 pub(super) fn line_breaks(bytes: &[u8]) -> u64 {
     bytes.iter().filter(|b| **b == b'\n').count() as u64
 }
+
 /// Reads a tracefile from `window` (from its first byte, nothing consumed yet): the whole lines
-/// of each window are parsed in blocks of about `size` bytes ([`parse_lines`]), the unfinished last line stays for the
-/// next window. A line over [`MAX_LINE`](super::MAX_LINE) is an error once the window holds more
+/// of each window are parsed in blocks of about `size` bytes ([`parse_lines`]), the unfinished
+/// last line stays for the next window (and is searched for a line break once). A line over [`MAX_LINE`](super::MAX_LINE) is an error once the window holds more
 /// than that of it; a read error names the line it happened on, after the whole lines before it
 /// were parsed.
 pub(super) fn read_window<R: ?Sized + Read>(
@@ -118,6 +119,9 @@ pub(super) fn read_window<R: ?Sized + Read>(
 ) -> Result<(Report, Vec<String>)> {
     let mut parser = Parser::new(origin);
     let mut first = 1u64;
+    // The leading bytes of the window known to hold no line break (the unfinished last line of
+    // the previous window): only what follows them is searched.
+    let mut searched = 0usize;
     loop {
         window.more();
         let failed = window.take_error();
@@ -127,10 +131,10 @@ pub(super) fn read_window<R: ?Sized + Read>(
         let whole = if end {
             bytes.len()
         } else {
-            bytes
-                .iter()
+            let new = bytes.get(searched..).unwrap_or_default();
+            new.iter()
                 .rposition(|b| *b == b'\n')
-                .map_or(0, |at| at + 1)
+                .map_or(0, |at| searched + at + 1)
         };
         let lines = bytes.get(..whole).unwrap_or_default();
         first += parse_lines(&mut parser, first, lines, size)?;
@@ -141,6 +145,7 @@ pub(super) fn read_window<R: ?Sized + Read>(
         if end {
             return parser.finish();
         }
-        parser.check_length(first, window.unread().len())?;
+        searched = window.unread().len();
+        parser.check_length(first, searched)?;
     }
 }
