@@ -49,6 +49,11 @@ impl<'i, R: ?Sized + Read> Window<'i, R> {
         }
     }
 
+    /// Reads `chunk` bytes at a time (at least one) from now on.
+    pub(crate) fn set_chunk(&mut self, chunk: usize) {
+        self.chunk = chunk.max(1);
+    }
+
     // Used by a reader that reads ahead while it parses (the JSON stream reader's window has this
     // shape; it can move onto this one).
     #[allow(dead_code)]

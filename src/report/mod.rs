@@ -145,7 +145,7 @@ pub fn read_file(origin: &str, path: &Path, detail: Detail<'_>) -> Result<Report
 /// from its start as [`read_file`] says.
 fn read_regular(origin: &str, file: &std::fs::File, detail: Detail<'_>) -> Result<Report> {
     let mut input = file;
-    let mut window = Window::new(&mut input as &mut (dyn Read + Send), lcov::STREAM_CHUNK);
+    let mut window = Window::new(&mut input as &mut (dyn Read + Send), DETECT_CHUNK);
     match first_byte(origin, &mut window)? {
         Some(b'{') => {
             let mut reread = || {
@@ -166,7 +166,7 @@ fn read_regular(origin: &str, file: &std::fs::File, detail: Detail<'_>) -> Resul
 /// [`read_from`], compiled once (a generic function would be compiled, and measured, per input
 /// type): a JSON export is copied to a temporary file first.
 fn read_stream(origin: &str, input: &mut dyn Read, detail: Detail<'_>) -> Result<Report> {
-    let mut window = Window::new(input, lcov::STREAM_CHUNK);
+    let mut window = Window::new(input, DETECT_CHUNK);
     match first_byte(origin, &mut window)? {
         Some(b'{') => {
             // Copied once to an anonymous temporary file (deleted when closed), then read as a
@@ -185,6 +185,11 @@ fn read_stream(origin: &str, input: &mut dyn Read, detail: Detail<'_>) -> Result
         None => Err(empty(origin)),
     }
 }
+
+/// Bytes read at a time while the format is detected: a JSON reader then reads through the
+/// window, which keeps no more than this; the LCOV reader reads larger windows
+/// ([`lcov::STREAM_CHUNK`]).
+const DETECT_CHUNK: usize = 64 << 10;
 
 /// The first byte of a report that is not part of a byte-order mark or blank space, left in
 /// `window` with everything before it (so line and column numbers stay those of the input).

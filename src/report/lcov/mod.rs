@@ -244,6 +244,7 @@ pub(crate) fn read_window<R: ?Sized + Read>(
     origin: &str,
     window: &mut Window<'_, R>,
 ) -> Result<(Report, Vec<String>)> {
+    window.set_chunk(STREAM_CHUNK);
     blocks::read_window(origin, window, block_size(STREAM_CHUNK))
 }
 
