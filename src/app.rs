@@ -8,14 +8,14 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::check::{self, CheckOptions};
 use crate::cli::{CheckArgs, Cli, Command, CommentArgs, RosterArgs, ShowArg};
+use crate::commands::check::{self, CheckOptions};
+use crate::commands::roster::{self as command, Mode};
 use crate::comment::CommentOptions;
 use crate::output::{self, OutputOptions};
 use crate::platform::PlatformOptions;
 use crate::render::table::TableOptions;
 use crate::render::{error_text, log_line, log_text, Show};
-use crate::roster::command::{self, Mode};
 
 /// Runs the program on its command line (`args`, the program name first) and returns the exit
 /// code. clap prints help, the version and usage errors itself (usage errors exit 2).
@@ -70,7 +70,7 @@ fn roster(args: &RosterArgs) -> ExitCode {
         ..CheckOptions::default()
     };
     let mode = match args.args {
-        Some(run) => Mode::Args(run, args.runner),
+        Some(run) => Mode::Args(run.into(), args.runner.into()),
         None => Mode::Verify(
             (!args.suite_report.is_empty())
                 .then(|| (args.suite_report.clone(), args.report.clone())),
@@ -100,7 +100,7 @@ fn check(args: &CheckArgs) -> ExitCode {
         root: args.root.clone(),
         remaps: args.remap_path_prefix.clone(),
         walk: !args.no_walk,
-        path_case: args.path_case,
+        path_case: args.path_case.into(),
         cwd: std::env::current_dir().unwrap_or_default(),
         platform: PlatformOptions {
             target: args.target.clone(),
@@ -114,7 +114,7 @@ fn check(args: &CheckArgs) -> ExitCode {
                 eprintln!("covgate: warning: {}", log_line(warning));
             }
             let outputs = OutputOptions {
-                format: args.format,
+                format: args.format.into(),
                 table: TableOptions {
                     show: match args.show {
                         ShowArg::Failing => Show::Failing,

@@ -4,12 +4,14 @@ use std::path::PathBuf;
 
 use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
+use crate::output;
 use crate::paths::PathCase;
+use crate::roster::args;
 
 /// covgate: every measured source file at its bar, on every metric.
 #[derive(Debug, Parser)]
 #[command(name = "covgate", version, about, long_about = None)]
-pub struct Cli {
+pub(crate) struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -17,7 +19,7 @@ pub struct Cli {
 
 /// covgate's subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Judge coverage reports against the policy (exit 0 pass, 1 fail, 2 error).
     Check(CheckArgs),
     /// Verify the exempt-suite roster (`[[suite]]`), or print the arguments of its two runs.
@@ -32,7 +34,7 @@ pub enum Command {
 
 /// Arguments of `covgate comment`: prints `update ID` or `create`, and writes the body.
 #[derive(Debug, Args)]
-pub struct CommentArgs {
+pub(crate) struct CommentArgs {
     /// The CI leg's name, e.g. `ubuntu-latest` (its section's title).
     #[arg(long, value_name = "NAME")]
     pub leg: String,
@@ -55,7 +57,7 @@ pub struct CommentArgs {
 
 /// Arguments of `covgate completions`.
 #[derive(Debug, Args)]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
@@ -64,7 +66,7 @@ pub struct CompletionsArgs {
 /// Arguments of `covgate roster`.
 #[derive(Debug, Args)]
 #[command(group(ArgGroup::new("mode").required(true).args(["verify", "args"])))]
-pub struct RosterArgs {
+pub(crate) struct RosterArgs {
     /// Check that each entry's filter and glob select the same files and that no two overlap (exit 0 verified, 1 not, 2 error).
     #[arg(long)]
     pub verify: bool,
@@ -99,7 +101,7 @@ pub struct RosterArgs {
 
 /// `covgate roster --args RUN`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Run {
+pub(crate) enum Run {
     /// The instrumented run: every suite but the roster's.
     Instrumented,
     /// The plain run: the roster's suites alone.
@@ -108,7 +110,7 @@ pub enum Run {
 
 /// `covgate roster --runner`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum Runner {
+pub(crate) enum Runner {
     /// `cargo nextest run` / `cargo llvm-cov nextest`.
     #[default]
     Nextest,
@@ -118,7 +120,7 @@ pub enum Runner {
 
 /// Arguments of `covgate check`.
 #[derive(Debug, Args)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// Coverage reports: llvm-cov JSON exports or LCOV tracefiles (detected from content); `-` reads stdin.
     #[arg(required = true, value_name = "REPORT")]
     pub reports: Vec<String>,
@@ -136,8 +138,8 @@ pub struct CheckArgs {
     pub no_walk: bool,
     /// How report paths match files on disk: `auto` matches a report recorded on Windows (drive
     /// letters or `\` separators) case-insensitively and takes the on-disk spelling.
-    #[arg(long, value_enum, value_name = "CASE", default_value_t = PathCase::Auto)]
-    pub path_case: PathCase,
+    #[arg(long, value_enum, value_name = "CASE", default_value_t = PathCaseArg::Auto)]
+    pub path_case: PathCaseArg,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -177,7 +179,7 @@ impl CheckArgs {
     /// A misuse of the arguments that clap's rules cannot state, as the message to print (exit
     /// code 2): `--summary-file` without `--format github`, which would write nothing there; a
     /// `--link-base` that is not an http(s) URL or would end a Markdown link.
-    pub fn usage_error(&self) -> Option<String> {
+    pub(crate) fn usage_error(&self) -> Option<String> {
         let summary = (self.summary_file.is_some() && self.format != Format::Github).then(|| {
             "--summary-file needs --format github (only that format writes a step summary); \
              use --output-markdown PATH to write the Markdown result with any format"
@@ -244,22 +246,74 @@ pub enum Format {
 
 /// `--show`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ShowArg {
+pub(crate) enum ShowArg {
     /// Failing and unmeasured files.
     Failing,
     /// Every in-scope file.
     All,
 }
 
+/// `--path-case` (the library's [`PathCase`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum PathCaseArg {
+    /// Case-insensitively for a report recorded on Windows (a drive letter or `\` in a path),
+    /// case-sensitively otherwise.
+    #[default]
+    Auto,
+    /// Always case-sensitively.
+    Sensitive,
+    /// Always case-insensitively.
+    Insensitive,
+}
+
+impl From<PathCaseArg> for PathCase {
+    fn from(arg: PathCaseArg) -> PathCase {
+        match arg {
+            PathCaseArg::Auto => PathCase::Auto,
+            PathCaseArg::Sensitive => PathCase::Sensitive,
+            PathCaseArg::Insensitive => PathCase::Insensitive,
+        }
+    }
+}
+
+impl From<Format> for output::Format {
+    fn from(arg: Format) -> output::Format {
+        match arg {
+            Format::Table => output::Format::Table,
+            Format::Json => output::Format::Json,
+            Format::Markdown => output::Format::Markdown,
+            Format::Github => output::Format::Github,
+        }
+    }
+}
+
+impl From<Run> for args::Run {
+    fn from(arg: Run) -> args::Run {
+        match arg {
+            Run::Instrumented => args::Run::Instrumented,
+            Run::Plain => args::Run::Plain,
+        }
+    }
+}
+
+impl From<Runner> for args::Runner {
+    fn from(arg: Runner) -> args::Runner {
+        match arg {
+            Runner::Nextest => args::Runner::Nextest,
+            Runner::Cargo => args::Runner::Cargo,
+        }
+    }
+}
+
 /// The completion script of covgate's command line for `shell`, as text.
-pub fn completions(shell: clap_complete::Shell) -> String {
+pub(crate) fn completions(shell: clap_complete::Shell) -> String {
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "covgate", &mut out);
     String::from_utf8_lossy(&out).into_owned()
 }
 
 /// covgate's man page (roff, section 1), generated from the argument definitions.
-pub fn man_page() -> String {
+pub(crate) fn man_page() -> String {
     let mut out = Vec::new();
     // Writing into a Vec cannot fail.
     let _ = clap_mangen::Man::new(Cli::command()).render(&mut out);
@@ -270,6 +324,27 @@ pub fn man_page() -> String {
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn arguments_convert_to_the_library_enums() {
+        assert_eq!(PathCase::from(PathCaseArg::Auto), PathCase::Auto);
+        assert_eq!(PathCase::from(PathCaseArg::Sensitive), PathCase::Sensitive);
+        assert_eq!(
+            PathCase::from(PathCaseArg::Insensitive),
+            PathCase::Insensitive
+        );
+        assert_eq!(output::Format::from(Format::Table), output::Format::Table);
+        assert_eq!(output::Format::from(Format::Json), output::Format::Json);
+        assert_eq!(
+            output::Format::from(Format::Markdown),
+            output::Format::Markdown
+        );
+        assert_eq!(output::Format::from(Format::Github), output::Format::Github);
+        assert_eq!(args::Run::from(Run::Instrumented), args::Run::Instrumented);
+        assert_eq!(args::Run::from(Run::Plain), args::Run::Plain);
+        assert_eq!(args::Runner::from(Runner::Nextest), args::Runner::Nextest);
+        assert_eq!(args::Runner::from(Runner::Cargo), args::Runner::Cargo);
+    }
 
     fn usage(args: &[&str]) -> Option<String> {
         let cli = Cli::try_parse_from([&["covgate", "check"], args].concat()).unwrap();

@@ -17,10 +17,10 @@ use serde::Deserialize;
 use crate::error::{Error, Result};
 
 /// The hidden first line that marks covgate's comment.
-pub const MARKER: &str = "<!-- covgate:comment -->";
+pub(crate) const MARKER: &str = "<!-- covgate:comment -->";
 
 /// The largest body composed, in characters (GitHub's comment limit is 65,536).
-pub const LIMIT: usize = 65_000;
+pub(crate) const LIMIT: usize = 65_000;
 
 const LEG_OPEN: &str = "<!-- covgate:leg=";
 const LEG_CLOSE: &str = " -->";
@@ -28,7 +28,7 @@ const LEG_END: &str = "<!-- covgate:end -->";
 
 /// One leg's section of the comment: its name and its Markdown body (without the markers).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Section {
+pub(crate) struct Section {
     /// The leg's name, as [`leg_name`] spells it.
     pub leg: String,
     /// The section's Markdown.
@@ -38,7 +38,7 @@ pub struct Section {
 /// A leg name safe inside an HTML comment and a Markdown line: ASCII letters, digits, `.`, `_`,
 /// `/` and single `-` are kept, any other run of characters becomes one `-`, at most 80
 /// characters; an empty name becomes `default`.
-pub fn leg_name(raw: &str) -> String {
+pub(crate) fn leg_name(raw: &str) -> String {
     let mut out = String::new();
     for c in raw.chars() {
         let keep = c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '/');
@@ -60,7 +60,7 @@ pub fn leg_name(raw: &str) -> String {
 /// covgate wrote none). Exit 0: one line, with the Markdown's summary line (`N measured: …`)
 /// when it has one. Exit 1: the Markdown, with any line that could pose as a section marker
 /// neutralised. Any other code: a line saying covgate could not judge.
-pub fn section(leg: &str, code: i32, markdown: Option<&str>) -> Section {
+pub(crate) fn section(leg: &str, code: i32, markdown: Option<&str>) -> Section {
     let leg = leg_name(leg);
     let body = match (code, markdown) {
         (0, md) => {
@@ -105,7 +105,7 @@ fn neutralise(markdown: &str) -> String {
 
 /// The sections of an existing comment body, in the order they appear. Text outside sections
 /// (the heading) and a section left open are dropped: the body is composed anew.
-pub fn parse(body: &str) -> Vec<Section> {
+pub(crate) fn parse(body: &str) -> Vec<Section> {
     let mut sections = Vec::new();
     let mut open: Option<Section> = None;
     for line in body.lines() {
@@ -131,7 +131,7 @@ pub fn parse(body: &str) -> Vec<Section> {
 }
 
 /// Replaces (or adds) `new`'s section among `existing`, ordered by leg name.
-pub fn merge(mut existing: Vec<Section>, new: Section) -> Vec<Section> {
+pub(crate) fn merge(mut existing: Vec<Section>, new: Section) -> Vec<Section> {
     existing.retain(|s| s.leg != new.leg);
     existing.push(new);
     existing.sort_by(|a, b| a.leg.cmp(&b.leg));
@@ -140,7 +140,7 @@ pub fn merge(mut existing: Vec<Section>, new: Section) -> Vec<Section> {
 
 /// The comment body for `sections`, within `limit` characters when the sections can be made to
 /// fit: the largest sections first lose their `<details>` lists, then become one line.
-pub fn compose(sections: &[Section], limit: usize) -> String {
+pub(crate) fn compose(sections: &[Section], limit: usize) -> String {
     let mut parts: Vec<(&Section, String)> = sections.iter().map(|s| (s, s.body.clone())).collect();
     let mut total = assemble(&parts).chars().count();
     for shrink in [without_details as fn(&Section) -> String, one_line] {
@@ -209,7 +209,7 @@ struct ApiUser {
 /// pages one after another as `gh api --paginate` prints them): the first whose body starts with
 /// [`MARKER`] and, when `author` is not empty, whose author's login is `author`. Returns its id
 /// and body. Errors when the text is not such a listing.
-pub fn find(text: &str, author: &str) -> Result<Option<(u64, String)>> {
+pub(crate) fn find(text: &str, author: &str) -> Result<Option<(u64, String)>> {
     let mut found = None;
     for page in serde_json::Deserializer::from_str(text).into_iter::<Vec<ApiComment>>() {
         let page = page.map_err(|e| {
@@ -230,7 +230,7 @@ fn owned(comment: ApiComment, author: &str) -> Option<(u64, String)> {
 
 /// What `covgate comment` is given (see [`run`]).
 #[derive(Debug, Clone, Default)]
-pub struct CommentOptions {
+pub(crate) struct CommentOptions {
     /// The leg's name (any text; spelled by [`leg_name`]).
     pub leg: String,
     /// The exit code of the leg's `covgate check`.
@@ -250,7 +250,7 @@ pub struct CommentOptions {
 /// replaces the leg's section, writes the body to `body_out`, and returns what to do with it:
 /// `update ID` (edit comment `ID`) or `create`. Errors (exit 2) when a file cannot be read or
 /// written, or the listing is not the API's.
-pub fn run(opts: &CommentOptions) -> Result<String> {
+pub(crate) fn run(opts: &CommentOptions) -> Result<String> {
     let markdown = opts
         .markdown
         .as_deref()

@@ -42,7 +42,7 @@ impl Error {
     }
 
     /// The message's lines, as made.
-    pub fn message_lines(&self) -> &[String] {
+    pub(crate) fn message_lines(&self) -> &[String] {
         &self.lines
     }
 }

@@ -47,7 +47,7 @@ const ARRAYS: [&str; 2] = ["exclude", "suite"];
 
 /// A hint for a TOML error of the policy: `message` is the parser's, `text` the policy and
 /// `offset` where the error points. `None` when no likely intent is known.
-pub fn for_toml(message: &str, text: &str, offset: usize) -> Option<String> {
+pub(crate) fn for_toml(message: &str, text: &str, offset: usize) -> Option<String> {
     if let Some(rest) = message.strip_prefix("unknown field `") {
         return unknown_key(rest);
     }
@@ -58,7 +58,7 @@ pub fn for_toml(message: &str, text: &str, offset: usize) -> Option<String> {
 }
 
 /// `; did you mean `NAME`?` for the candidate nearest `name`, or empty when none is near.
-pub fn did_you_mean(name: &str, candidates: &[&str]) -> String {
+pub(crate) fn did_you_mean(name: &str, candidates: &[&str]) -> String {
     nearest(name, candidates).map_or_else(String::new, |near| format!("; did you mean `{near}`?"))
 }
 

@@ -25,7 +25,7 @@ use crate::report::Report;
 
 /// What is known of the root and the files on disk, for naming report files.
 #[derive(Debug)]
-pub struct Identity {
+pub(crate) struct Identity {
     root: String,
     real_root: String,
     workspace: Option<String>,
@@ -40,7 +40,7 @@ impl Identity {
     /// The identity of files under `root` (absolute, normalised), with the files the walk found
     /// (root-relative), if the root was walked. Walked files that are one real file (a link and
     /// its target) are kept once, under the target's own spelling when the walk found it.
-    pub fn new(root: &str, walked: Option<&BTreeSet<String>>) -> Identity {
+    pub(crate) fn new(root: &str, walked: Option<&BTreeSet<String>>) -> Identity {
         let root = paths::normalize(root);
         let real_root = real(&root).unwrap_or_else(|| root.clone());
         let mut by_real = BTreeMap::new();
@@ -64,7 +64,7 @@ impl Identity {
     }
 
     /// The walk's files, one spelling per real file; `None` when the root was not walked.
-    pub fn walked(&self) -> Option<&BTreeSet<String>> {
+    pub(crate) fn walked(&self) -> Option<&BTreeSet<String>> {
         self.files.as_ref()
     }
 
@@ -74,7 +74,7 @@ impl Identity {
     /// more of its files exist there (`cargo llvm-cov --remap-path-prefix` writes paths relative
     /// to the workspace root). The manifest folder is a hint when `hints` is set (no `--root`,
     /// no policy `root`) and it is not a local folder (the report was made elsewhere).
-    pub fn resolver(
+    pub(crate) fn resolver(
         &self,
         report: &Report,
         remaps: &[Remap],
@@ -107,7 +107,7 @@ impl Identity {
     ///
     /// Errors: when the resolver folds case, a folder holds two entries that differ only by
     /// case and the path could be either.
-    pub fn locate(&self, resolver: &Resolver, raw: &str) -> Result<Location> {
+    pub(crate) fn locate(&self, resolver: &Resolver, raw: &str) -> Result<Location> {
         let spelled = self.spelled(resolver, raw)?;
         let Some(real) = real(&spelled) else {
             return Ok(resolver.locate(&spelled));
@@ -203,7 +203,7 @@ fn listing(dir: &str) -> Vec<String> {
 }
 
 /// The canonical path of an existing file or folder, normalised; `None` when it does not exist.
-pub fn real(path: &str) -> Option<String> {
+pub(crate) fn real(path: &str) -> Option<String> {
     let real = std::fs::canonicalize(path).ok()?;
     Some(paths::normalize(&real.to_string_lossy()))
 }
@@ -217,7 +217,7 @@ fn manifest_folder(manifest: &str) -> String {
 }
 
 /// The nearest folder at or above `root` whose `Cargo.toml` declares a `[workspace]`.
-pub fn workspace_root(root: &str) -> Option<String> {
+pub(crate) fn workspace_root(root: &str) -> Option<String> {
     Path::new(root)
         .ancestors()
         .find(|dir| declares_workspace(&dir.join("Cargo.toml")))

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
-use crate::ignore::Ignored;
+use crate::measure::Ignored;
 use crate::measure::Measured;
 use crate::model::{Counts, Metric, Summary};
 use crate::policy::Policy;
@@ -128,7 +128,7 @@ pub struct Verdict {
     /// Report files outside the root or the include globs.
     pub outside_include: usize,
     /// Each spelling of those files, with its report and why it was dropped: root-relative
-    /// names first, then absolute ones, each in path order (filled by [`crate::check`], which
+    /// names first, then absolute ones, each in path order (filled by [`crate::commands::check`], which
     /// knows the spellings).
     pub dropped: Vec<Dropped>,
     /// Metrics that were unavailable for at least one measured file.
@@ -197,7 +197,7 @@ impl Verdict {
 }
 
 /// Judges every in-scope file of `scope`, with the counts in `measured`.
-pub fn evaluate(
+pub(crate) fn evaluate(
     scope: &Scope,
     measured: &BTreeMap<String, Measured<'_>>,
     policy: &Policy,
@@ -258,10 +258,7 @@ fn judge_file(
     let (status, reason) = match class {
         Class::Measured if failing => (FileStatus::Fail, None),
         Class::Measured => (FileStatus::Pass, None),
-        Class::Excluded(i) => (
-            FileStatus::Excluded,
-            policy.excludes.get(*i).map(|e| e.reason.clone()),
-        ),
+        Class::Excluded(reason) => (FileStatus::Excluded, Some(reason.clone())),
         Class::NoCode => (FileStatus::NoCode, None),
         Class::Unmeasured(why) => (FileStatus::Unmeasured, Some(why.clone())),
     };
@@ -276,7 +273,7 @@ fn judge_file(
 }
 
 /// Judges each policy metric of one summary.
-pub fn judge_metrics(summary: &Summary, policy: &Policy) -> Vec<MetricVerdict> {
+pub(crate) fn judge_metrics(summary: &Summary, policy: &Policy) -> Vec<MetricVerdict> {
     policy
         .metrics
         .iter()
@@ -294,7 +291,7 @@ pub fn judge_metrics(summary: &Summary, policy: &Policy) -> Vec<MetricVerdict> {
 /// The status of one metric's counts against a threshold in percent (0–100).
 ///
 /// Integral thresholds compare exactly in integers (`covered * 100 >= threshold * total`).
-pub fn metric_status(counts: Option<Counts>, threshold: f64) -> MetricStatus {
+pub(crate) fn metric_status(counts: Option<Counts>, threshold: f64) -> MetricStatus {
     match counts {
         None => MetricStatus::Unavailable,
         Some(c) if c.total == 0 => MetricStatus::Vacuous,
@@ -312,7 +309,7 @@ fn meets(c: Counts, threshold: f64) -> bool {
 }
 
 /// What to do about an unavailable metric.
-pub fn unavailable_hint(metric: Metric) -> &'static str {
+pub(crate) fn unavailable_hint(metric: Metric) -> &'static str {
     match metric {
         Metric::Regions => "regions are not in LCOV tracefiles: check an llvm-cov JSON export (`cargo llvm-cov --json`), or drop \"regions\" from `metrics`",
         Metric::Branches => "the export holds no branch data: produce it with `cargo +nightly llvm-cov --branch`, or drop \"branches\" from `metrics`",

@@ -1,13 +1,11 @@
 //! covgate: a per-file coverage gate for LLVM source-based coverage.
 //!
-//! Data flows one way: [`report`] reads exports → [`paths`] normalises file names and
-//! [`identity`] names each real file once → [`scope`]
-//! decides which files are measured → [`measure`] merges and counts → [`judge`] gives verdicts →
-//! [`render`] prints them. [`check`] runs that pipeline; [`cli`] holds the argument definitions.
-//! [`platform`] holds the facts of the CI leg (target, cfg values, programs on PATH) that decide
-//! which conditional exclusions apply. [`roster`] verifies the exempt-suite roster
-//! (`[[suite]]`: test suites left out of the instrumented run) and derives the arguments of the
-//! instrumented and plain runs.
+//! Data flows one way, through layers that each use only those below them (docs/ARCHITECTURE.md;
+//! `ci/module-graph.py` checks it): [`model`] (metrics, counts, spans) → [`report`] (the two
+//! readers) → [`paths`], [`policy`], platform, walk → [`markers`] (scanning sources) and
+//! [`measure`] (merging parts, applying markers) → [`scope`], [`judge`], [`uncovered`] →
+//! [`outcome`] (the result and its facts) → [`render`] and [`output`] → [`commands`]
+//! (`check`, `roster`) → cli and [`app`], the only modules that know clap.
 
 #![forbid(unsafe_code)]
 // Input must never reach a panic: no unwrap, expect or indexing in library code. Test code may
@@ -19,24 +17,28 @@
 #![cfg_attr(coverage_nightly, feature(coverage_attribute))]
 
 pub mod app;
-pub mod check;
-pub mod cli;
-pub mod comment;
+pub(crate) mod cli;
+pub mod commands;
+pub(crate) mod comment;
+pub(crate) mod demangle;
 pub mod error;
-pub mod hint;
-pub mod identity;
-pub mod ignore;
+pub(crate) mod hint;
+pub(crate) mod identity;
 pub mod judge;
+pub mod markers;
 pub mod measure;
 pub mod model;
-pub mod nocode;
+pub(crate) mod nocode;
+pub mod outcome;
 pub mod output;
 pub mod paths;
-pub mod platform;
+pub(crate) mod platform;
 pub mod policy;
 pub mod render;
 pub mod report;
-pub mod roster;
+pub(crate) mod roster;
 pub mod scope;
-pub mod source;
+pub(crate) mod source;
 pub mod uncovered;
+pub(crate) mod walk;
+pub(crate) mod workspace;

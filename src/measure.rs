@@ -24,14 +24,18 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::ignore::{self, Ignored, Ignores};
+use crate::markers::Ignores;
 use crate::model::Summary;
 use crate::report::llvm_json::{self, FunctionStats, LlvmFile, LlvmSummary};
 use crate::report::{FileCoverage, Report};
 
+mod apply;
+
+pub use apply::{apply, Ignored};
+
 /// One report file's contribution to a normalised file.
 #[derive(Debug, Clone, Copy)]
-pub struct Part<'a> {
+pub(crate) struct Part<'a> {
     /// The report it comes from.
     pub report: &'a Report,
     /// The coverage the report holds for it.
@@ -40,14 +44,12 @@ pub struct Part<'a> {
 
 /// A measured file: its merged coverage and the summary judged.
 #[derive(Debug, Clone)]
-pub struct Measured<'a> {
+pub(crate) struct Measured<'a> {
     /// The four metric counts (`None` = not available from this input).
     pub summary: Summary,
     /// The merged coverage behind the summary (for listing uncovered items): the report's own
     /// when one report names the file and no marker applies, so nothing is copied.
     pub coverage: Cow<'a, FileCoverage>,
-    /// Origins of the reports that named the file.
-    pub origins: Vec<String>,
     /// What inline ignore markers took out of the file's metrics.
     pub ignored: Ignored,
 }
@@ -60,11 +62,11 @@ pub struct Measured<'a> {
 /// branches, whatever the other shards hold.
 ///
 /// Files with inline ignore markers (`ignores`, by path) have the ignored items taken out after
-/// merging (see [`ignore::apply`]).
+/// merging (see [`apply`]).
 ///
 /// Errors: a file that is in both an LCOV and a JSON report; JSON parts that cannot be merged;
 /// markers in a file that only a `-summary-only` export names.
-pub fn measure<'a>(
+pub(crate) fn measure<'a>(
     parts: &BTreeMap<String, Vec<Part<'a>>>,
     ignores: &BTreeMap<String, Ignores>,
 ) -> Result<BTreeMap<String, Measured<'a>>> {
@@ -91,7 +93,7 @@ fn measure_one<'a>(
     }
     let (coverage, ignored) = match ignores {
         Some(ignores) => {
-            let (applied, ignored) = ignore::apply(path, &merged, ignores, &origins)?;
+            let (applied, ignored) = apply(path, &merged, ignores, &origins)?;
             (Cow::Owned(applied), ignored)
         }
         None => (merged, Ignored::default()),
@@ -104,7 +106,6 @@ fn measure_one<'a>(
     Ok(Measured {
         summary,
         coverage,
-        origins,
         ignored,
     })
 }

@@ -1,4 +1,5 @@
-//! The coverage model shared by every stage: metrics, covered/total counts and per-file summaries.
+//! The coverage model shared by every stage: metrics, covered/total counts, per-file summaries
+//! and the source positions of items (spans, line ranges, branch sides).
 
 use std::fmt;
 
@@ -40,7 +41,7 @@ impl Metric {
     }
 
     /// Parses a policy name (`"regions"`, `"branches"`, `"functions"`, `"lines"`).
-    pub fn from_name(name: &str) -> Option<Metric> {
+    pub(crate) fn from_name(name: &str) -> Option<Metric> {
         Metric::ALL.into_iter().find(|m| m.name() == name)
     }
 }
@@ -106,4 +107,41 @@ impl Summary {
             Metric::Lines => self.lines,
         }
     }
+}
+
+/// A source range `line_start:col_start – line_end:col_end` (1-based, end column exclusive as
+/// LLVM writes it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    /// First line.
+    pub line_start: u32,
+    /// Column where the range starts on `line_start`.
+    pub col_start: u32,
+    /// Last line.
+    pub line_end: u32,
+    /// Column where the range ends on `line_end`.
+    pub col_end: u32,
+}
+
+/// One side of a branch condition that never ran (its count is 0).
+///
+/// A 0 side may also be a side that the compiler folded away (constant conditions such as
+/// `true && x` or `cfg!(…)`): the JSON export does not tell the two apart; only the
+/// `llvm-cov show` text ("Folded") does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BranchSide {
+    /// The condition's range in the main file (see the JSON reader's
+    /// `FunctionStats::uncovered_regions` for conditions inside macro expansions).
+    pub span: Span,
+    /// `true` for the side where the condition held, `false` for the other side.
+    pub outcome: bool,
+}
+
+/// An inclusive range of line numbers `start..=end`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LineRange {
+    /// First line.
+    pub start: u32,
+    /// Last line (inclusive).
+    pub end: u32,
 }

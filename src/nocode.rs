@@ -6,13 +6,13 @@
 //! trait method with a default body, a closure in an initialiser — or an item-level macro call
 //! (which may expand to functions) counts as code. The decision is made with `syn`.
 
-pub mod c;
+pub(crate) mod c;
 
 use syn::visit::Visit;
 
 /// What a Rust source file holds, as far as coverage is concerned.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RustSource {
+pub(crate) enum RustSource {
     /// Nothing rustc would instrument.
     NoCode,
     /// At least one function body, closure or item-level macro call.
@@ -22,7 +22,7 @@ pub enum RustSource {
 }
 
 /// Classifies Rust source text.
-pub fn classify(text: &str) -> RustSource {
+pub(crate) fn classify(text: &str) -> RustSource {
     match syn::parse_file(text) {
         Ok(file) => {
             let mut finder = CodeFinder { found: false };

@@ -4,11 +4,24 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::check::Outcome;
-use crate::cli::Format;
 use crate::error::{Error, Result};
+use crate::outcome::Outcome;
 use crate::render::table::TableOptions;
 use crate::render::{command_safe, github, json, markdown, table};
+
+/// An output format (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// A table for terminals and CI logs.
+    #[default]
+    Table,
+    /// JSON for machines (see README, "JSON output"; schema in schema/).
+    Json,
+    /// Markdown for a pull-request comment or a CI step summary.
+    Markdown,
+    /// GitHub Actions annotations (then the table); the Markdown result goes to the step summary.
+    Github,
+}
 
 /// Where and how a check's result is written.
 #[derive(Debug, Clone, Default)]
@@ -31,7 +44,7 @@ pub struct OutputOptions {
 
 /// Colour for the table: only on a terminal, and never when `NO_COLOR` is set (any value), as
 /// <https://no-color.org> asks.
-pub fn color_wanted(stdout_is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+pub(crate) fn color_wanted(stdout_is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
     stdout_is_terminal && no_color.is_none()
 }
 
@@ -87,7 +100,7 @@ pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> 
 /// streams: every `[` right after `##` is written as `\u005b`, JSON's escape of the same
 /// character, so no line holds the runner's `##[` and the document still reads the same. A `[`
 /// of JSON's own never follows `#`, which can only be inside a string.
-pub struct JsonForLog<'a> {
+pub(crate) struct JsonForLog<'a> {
     out: &'a mut dyn Write,
     /// How many `#` the bytes written so far end with.
     hashes: usize,
@@ -95,7 +108,7 @@ pub struct JsonForLog<'a> {
 
 impl<'a> JsonForLog<'a> {
     /// A writer to `out`.
-    pub fn new(out: &'a mut dyn Write) -> JsonForLog<'a> {
+    pub(crate) fn new(out: &'a mut dyn Write) -> JsonForLog<'a> {
         JsonForLog { out, hashes: 0 }
     }
 }
@@ -141,7 +154,7 @@ fn write_json(path: &Path, outcome: &Outcome) -> Result<()> {
 /// path at the same time, sees one complete file, never a mixture or a cut one; on an error the
 /// temporary file is removed. The file is made as [`std::fs::File::create`] makes one
 /// (permissions `0o666` less the umask on Unix), not private as temporary files are.
-pub fn write_atomically(
+pub(crate) fn write_atomically(
     path: &Path,
     fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {

@@ -57,7 +57,7 @@ fn pop_parent(parts: &mut Vec<&str>, absolute: bool) {
 }
 
 /// Splits a `/`-separated path into its root prefix (`/`, `C:/`, or `""`) and the rest.
-pub fn split_prefix(path: &str) -> (String, &str) {
+pub(crate) fn split_prefix(path: &str) -> (String, &str) {
     let bytes = path.as_bytes();
     if let [drive, b':', rest @ ..] = bytes {
         if drive.is_ascii_alphabetic() {
@@ -76,19 +76,19 @@ pub fn split_prefix(path: &str) -> (String, &str) {
 }
 
 /// True when a normalised path is absolute (`/…` or `X:…`).
-pub fn is_absolute(normalized: &str) -> bool {
+pub(crate) fn is_absolute(normalized: &str) -> bool {
     !split_prefix(normalized).0.is_empty()
 }
 
 /// `path` relative to `base` (both normalised), when `path` is `base` itself or lies below it.
 /// Comparison is by whole components: `/ws/ab` is not below `/ws/a`.
-pub fn strip_base<'a>(path: &'a str, base: &str) -> Option<&'a str> {
+pub(crate) fn strip_base<'a>(path: &'a str, base: &str) -> Option<&'a str> {
     below(path.strip_prefix(base)?, base)
 }
 
 /// [`strip_base`], comparing case-insensitively when `fold` is set (each character by its
 /// lower-case form, as a case-insensitive file system compares names).
-pub fn strip_base_folded<'a>(path: &'a str, base: &str, fold: bool) -> Option<&'a str> {
+pub(crate) fn strip_base_folded<'a>(path: &'a str, base: &str, fold: bool) -> Option<&'a str> {
     if !fold {
         return strip_base(path, base);
     }
@@ -113,7 +113,7 @@ fn below<'a>(rest: &'a str, base: &str) -> Option<&'a str> {
 }
 
 /// True when two names are equal ignoring case (by their lower-case forms).
-pub fn eq_folded(a: &str, b: &str) -> bool {
+pub(crate) fn eq_folded(a: &str, b: &str) -> bool {
     a.chars()
         .flat_map(char::to_lowercase)
         .eq(b.chars().flat_map(char::to_lowercase))
@@ -121,13 +121,13 @@ pub fn eq_folded(a: &str, b: &str) -> bool {
 
 /// True when a raw report path was written on a case-insensitive system (Windows): it starts
 /// with a drive letter (`C:`) or uses `\` separators.
-pub fn recorded_on_windows(raw: &str) -> bool {
+pub(crate) fn recorded_on_windows(raw: &str) -> bool {
     raw.contains('\\') || matches!(raw.as_bytes(), [drive, b':', ..] if drive.is_ascii_alphabetic())
 }
 
 /// How report paths are compared with each other and with the files on disk
 /// (`--path-case`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PathCase {
     /// Case-insensitively for a report recorded on Windows (a drive letter or `\` in a path),
     /// case-sensitively otherwise.
@@ -161,7 +161,7 @@ pub fn join(base: &str, rel: &str) -> String {
 
 /// One `--remap-path-prefix FROM=TO` mapping (both sides normalised).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Remap {
+pub(crate) struct Remap {
     /// The prefix as the report spells it.
     pub from: String,
     /// What to put in its place.
@@ -171,7 +171,7 @@ pub struct Remap {
 impl Remap {
     /// Parses `FROM=TO`, split at the last `=` as rustc does. Errors when there is no `=` or
     /// `FROM` is empty.
-    pub fn parse(spec: &str) -> Result<Remap> {
+    pub(crate) fn parse(spec: &str) -> Result<Remap> {
         match spec.rsplit_once('=') {
             Some((from, to)) if !from.is_empty() => Ok(Remap {
                 from: normalize(from),
@@ -186,7 +186,7 @@ impl Remap {
 
 /// Turns report paths into root-relative paths.
 #[derive(Debug, Clone)]
-pub struct Resolver {
+pub(crate) struct Resolver {
     root: String,
     remaps: Vec<Remap>,
     hint: Option<String>,
@@ -196,7 +196,7 @@ pub struct Resolver {
 
 /// Where a report path lands after normalisation.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Location {
+pub(crate) enum Location {
     /// Below the root: the relative path, `/`-separated (`src/lib.rs`).
     Inside(String),
     /// Outside the root: the normalised absolute path.
@@ -205,7 +205,7 @@ pub enum Location {
 
 impl Location {
     /// The path as shown to users: relative inside the root, absolute outside.
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         match self {
             Location::Inside(p) | Location::Outside(p) => p,
         }
@@ -215,7 +215,7 @@ impl Location {
 impl Resolver {
     /// A resolver for `root` (an absolute, normalised path), remappings, and an optional hint
     /// folder (cargo-llvm-cov's manifest folder as it was on the machine that made the report).
-    pub fn new(root: &str, remaps: Vec<Remap>, hint: Option<String>) -> Resolver {
+    pub(crate) fn new(root: &str, remaps: Vec<Remap>, hint: Option<String>) -> Resolver {
         Resolver {
             root: normalize(root),
             remaps,
@@ -229,7 +229,7 @@ impl Resolver {
     /// `anchor` (an absolute, normalised folder) instead of the root: the local copy of the
     /// folder the report's paths are relative to (a cargo workspace root, for an export made
     /// with `cargo llvm-cov --remap-path-prefix`).
-    pub fn anchored(self, anchor: &str) -> Resolver {
+    pub(crate) fn anchored(self, anchor: &str) -> Resolver {
         Resolver {
             anchor: normalize(anchor),
             ..self
@@ -238,22 +238,17 @@ impl Resolver {
 
     /// The same resolver, matching prefixes (remappings, the hint, the root) case-insensitively
     /// when `fold` is set: for a report recorded on a case-insensitive system.
-    pub fn folding(self, fold: bool) -> Resolver {
+    pub(crate) fn folding(self, fold: bool) -> Resolver {
         Resolver { fold, ..self }
     }
 
     /// True when the resolver compares prefixes case-insensitively (see [`Resolver::folding`]).
-    pub fn folds(&self) -> bool {
+    pub(crate) fn folds(&self) -> bool {
         self.fold
     }
 
-    /// The root this resolver makes paths relative to.
-    pub fn root(&self) -> &str {
-        &self.root
-    }
-
     /// Resolves one report path: [`absolute`](Self::absolute), then [`locate`](Self::locate).
-    pub fn resolve(&self, raw: &str) -> Location {
+    pub(crate) fn resolve(&self, raw: &str) -> Location {
         self.locate(&self.absolute(raw))
     }
 
@@ -261,7 +256,7 @@ impl Resolver {
     /// remap, anchor a relative path at the anchor (the root unless [`anchored`](Self::anchored)),
     /// and move a path that lies outside the root but below the hint folder to the same place
     /// below the anchor (a report made on another machine without `--remap-path-prefix`).
-    pub fn absolute(&self, raw: &str) -> String {
+    pub(crate) fn absolute(&self, raw: &str) -> String {
         let remapped = self.remap(&normalize(raw));
         if !is_absolute(&remapped) {
             return join(&self.anchor, &remapped);
@@ -281,7 +276,7 @@ impl Resolver {
 
     /// Where an absolute, normalised local path lands: root-relative below the root, else
     /// outside.
-    pub fn locate(&self, absolute: &str) -> Location {
+    pub(crate) fn locate(&self, absolute: &str) -> Location {
         match strip_base_folded(absolute, &self.root, self.fold) {
             Some(rel) => Location::Inside(rel.to_string()),
             None => Location::Outside(absolute.to_string()),
@@ -430,7 +425,7 @@ mod tests {
             res.resolve("/usr/lib/rust/core.rs"),
             Location::Outside("/usr/lib/rust/core.rs".into())
         );
-        assert_eq!(res.root(), "/home/me/p");
+        assert_eq!(res.root, "/home/me/p");
         // A remap that does not match leaves the path alone; an empty TO makes it relative,
         // so it lands under the root.
         let res = Resolver::new(

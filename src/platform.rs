@@ -27,7 +27,7 @@ use crate::error::{Error, Result};
 
 /// The target triple covgate was built for (recorded by `build.rs`): the default target of a
 /// check.
-pub const HOST_TARGET: &str = env!("COVGATE_HOST_TARGET");
+pub(crate) const HOST_TARGET: &str = env!("COVGATE_HOST_TARGET");
 
 /// [`can_hold`] tries every combination of a condition's free cfgs up to this many (1024
 /// combinations); beyond it, the condition is assumed to be able to hold.
@@ -138,6 +138,17 @@ pub struct Activation {
     /// Why, e.g. ``"`cfg(windows)` does not hold on x86_64-unknown-linux-gnu"``; empty for an
     /// unconditional entry.
     pub why: String,
+}
+
+impl Activation {
+    /// The activation of an entry without conditions: active, with no why.
+    pub fn always() -> Activation {
+        Activation {
+            conditional: false,
+            active: true,
+            why: String::new(),
+        }
+    }
 }
 
 /// The platform of one check: target, cfg values, features and programs.
@@ -321,7 +332,7 @@ fn holds(expr: &Expression, target: &TargetInfo, free: &BTreeSet<Free>) -> bool 
 /// True when `expr` holds on at least one built-in target for some choice of its free cfgs
 /// (each set or not). Targets that agree on every target predicate of `expr` are tried once.
 /// A condition with more than [`MAX_FREE`] distinct free cfgs is assumed to be able to hold.
-pub fn can_hold(expr: &Expression) -> bool {
+pub(crate) fn can_hold(expr: &Expression) -> bool {
     let mut target_preds: Vec<TargetPredicate> = Vec::new();
     let mut free: Vec<Free> = Vec::new();
     for pred in expr.predicates() {

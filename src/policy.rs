@@ -14,18 +14,20 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::error::{Error, Result};
-use crate::ignore::Family;
 use crate::model::Metric;
 use crate::paths;
-use crate::platform::Cfg;
-use crate::roster::filter::Filter;
+use crate::platform::{Activation, Cfg, Platform};
 use crate::source;
 
+pub mod filter;
+
+use filter::Filter;
+
 /// The default policy file name, looked up in the current folder and its ancestors.
-pub const POLICY_FILE_NAME: &str = "coverage-policy.toml";
+pub(crate) const POLICY_FILE_NAME: &str = "coverage-policy.toml";
 
 /// The include globs used when `[measure] include` is absent.
-pub const DEFAULT_INCLUDE: &str = "src/**/*.rs";
+pub(crate) const DEFAULT_INCLUDE: &str = "src/**/*.rs";
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -103,7 +105,37 @@ pub struct Policy {
     pub suites: Vec<Suite>,
 }
 
-/// The `[inline]` section: inline ignore markers in source (see [`crate::ignore`]).
+/// A marker family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Family {
+    /// covgate's own markers (`covgate:ignore…`), which carry a reason.
+    Covgate,
+    /// lcov's `LCOV_EXCL_*` markers.
+    Lcov,
+    /// grcov's `grcov-excl-*` markers.
+    Grcov,
+}
+
+impl Family {
+    /// All families, in policy order.
+    pub const ALL: [Family; 3] = [Family::Covgate, Family::Lcov, Family::Grcov];
+
+    /// The policy name: `covgate`, `lcov`, `grcov`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Covgate => "covgate",
+            Family::Lcov => "lcov",
+            Family::Grcov => "grcov",
+        }
+    }
+
+    /// Parses a policy name.
+    pub(crate) fn from_name(name: &str) -> Option<Family> {
+        Family::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// The `[inline]` section: inline ignore markers in source (see [`crate::markers`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Inline {
     /// `markers`: the families honoured (default: all of `covgate`, `lcov`, `grcov`).
@@ -145,6 +177,9 @@ pub struct Exclude {
     /// `when-missing = ["pwsh", ...]`: applies only while at least one of these programs is not
     /// found on PATH. Empty when absent; never empty when written.
     pub when_missing: Vec<String>,
+    /// Whether it applies on this leg: [`Activation::always`] as parsed, decided for a platform
+    /// by [`Policy::decide`].
+    pub activation: Activation,
 }
 
 /// One `[[suite]]` entry of the exempt-suite roster: a test suite left out of the instrumented
@@ -168,16 +203,27 @@ pub struct Suite {
     pub when: Option<Cfg>,
     /// `when-missing`, as for an `[[exclude]]`: empty when absent; never empty when written.
     pub when_missing: Vec<String>,
-}
-
-impl Exclude {
-    /// True when the entry has a `when` or a `when-missing`.
-    pub fn is_conditional(&self) -> bool {
-        self.when.is_some() || !self.when_missing.is_empty()
-    }
+    /// Whether it applies on this leg, as for an `[[exclude]]`.
+    pub activation: Activation,
 }
 
 impl Policy {
+    /// Decides on `platform` whether each `[[exclude]]` and `[[suite]]` applies (its
+    /// `activation`).
+    pub fn decide(&mut self, platform: &Platform) {
+        for exclude in &mut self.excludes {
+            exclude.activation = platform.activation(exclude.when.as_ref(), &exclude.when_missing);
+        }
+        for suite in &mut self.suites {
+            suite.activation = platform.activation(suite.when.as_ref(), &suite.when_missing);
+        }
+    }
+
+    /// True when an `include` glob selects the root-relative path `rel`.
+    pub fn includes(&self, rel: &str) -> bool {
+        self.include.iter().any(|g| g.is_match(rel))
+    }
+
     /// The folder that `root` is relative to (the policy file's folder).
     pub fn folder(&self) -> PathBuf {
         self.file.parent().unwrap_or(Path::new(".")).to_path_buf()
@@ -248,7 +294,7 @@ impl Policy {
 
     /// True when an `[[exclude]]` or a `[[suite]]` has a `when` (the target's cfg values are
     /// then needed).
-    pub fn has_when(&self) -> bool {
+    pub(crate) fn has_when(&self) -> bool {
         self.excludes.iter().any(|e| e.when.is_some())
             || self.suites.iter().any(|s| s.when.is_some())
     }
@@ -450,6 +496,7 @@ fn excludes(raw: Vec<RawExclude>, here: &Locate) -> Result<Vec<Exclude>> {
                 reason: entry.reason.into_inner(),
                 when: when(entry.when, here)?,
                 when_missing: when_missing(entry.when_missing, here)?,
+                activation: Activation::always(),
             })
         })
         .collect()
@@ -490,6 +537,7 @@ fn suites(raw: Vec<RawSuite>, here: &Locate) -> Result<Vec<Suite>> {
             reason: entry.reason.into_inner(),
             when: when(entry.when, here)?,
             when_missing: when_missing(entry.when_missing, here)?,
+            activation: Activation::always(),
         });
     }
     Ok(suites)
@@ -527,7 +575,7 @@ fn when_missing(raw: Option<Spanned<Vec<Spanned<String>>>>, here: &Locate) -> Re
 }
 
 /// 1-based (line, column) of a byte offset in `text`.
-pub fn line_col(text: &str, offset: usize) -> (u64, u64) {
+pub(crate) fn line_col(text: &str, offset: usize) -> (u64, u64) {
     let before = text.get(..offset).unwrap_or(text);
     let line = before.matches('\n').count() as u64 + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u64 + 1;
@@ -558,6 +606,11 @@ fn toml_error(file: &str, text: &str, err: &toml::de::Error) -> Error {
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
+
+    /// True when the entry has a `when` or a `when-missing`.
+    fn conditional(exclude: &Exclude) -> bool {
+        exclude.when.is_some() || !exclude.when_missing.is_empty()
+    }
 
     fn parse(text: &str) -> Result<Policy> {
         Policy::parse(Path::new("p.toml"), text)
@@ -693,11 +746,11 @@ mod tests {
         let when = |i: usize| p.excludes[i].when.as_ref().map(|c| c.text.as_str());
         assert_eq!(when(0), Some("cfg(not(windows))"));
         assert!(p.excludes[0].when_missing.is_empty());
-        assert!(p.excludes[0].is_conditional());
+        assert!(conditional(&p.excludes[0]));
         assert_eq!(when(1), None);
         assert_eq!(p.excludes[1].when_missing, ["pwsh", "bash"]);
-        assert!(p.excludes[1].is_conditional());
-        assert!(!p.excludes[2].is_conditional());
+        assert!(conditional(&p.excludes[1]));
+        assert!(!conditional(&p.excludes[2]));
         assert_eq!(when(3), Some("unix"));
         assert_eq!(p.programs(), ["bash", "pwsh"]);
         assert!(parse("").unwrap().programs().is_empty());

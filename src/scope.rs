@@ -15,23 +15,21 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use walkdir::{DirEntry, WalkDir};
-
 use crate::error::{Error, Result};
 use crate::nocode::c::CSource;
 use crate::nocode::{self, RustSource};
 use crate::paths::{self, Location};
-use crate::platform::Activation;
-use crate::policy::{Pattern, Policy};
+use crate::policy::{Exclude, Pattern, Policy};
 use crate::source::{self, Refused};
+use crate::walk;
 
 /// Why an in-scope file is or is not measured.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Class {
+pub(crate) enum Class {
     /// In a report and not excluded: judged.
     Measured,
-    /// Covered by the `[[exclude]]` entry with this index in the policy.
-    Excluded(usize),
+    /// Covered by an active `[[exclude]]` entry (the first that matches), with its reason.
+    Excluded(String),
     /// On disk with no instrumentable code (see [`crate::nocode`]): passes.
     NoCode,
     /// On disk, in scope, but in no report: fails. The text says why it needs coverage.
@@ -40,7 +38,7 @@ pub enum Class {
 
 /// Every report file by the name covgate gave it, with its spellings: (report, path as the
 /// report writes it).
-pub type Spellings = BTreeMap<Location, BTreeSet<(String, String)>>;
+pub(crate) type Spellings = BTreeMap<Location, BTreeSet<(String, String)>>;
 
 /// Why a report file is not in scope.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,21 +61,16 @@ impl Why {
 
 /// The scope of one check.
 #[derive(Debug, Clone, Default)]
-pub struct Scope {
+pub(crate) struct Scope {
     /// Every in-scope file by root-relative path, with its class.
     pub files: BTreeMap<String, Class>,
     /// Report files that are outside the root or match no include glob, with why.
     pub outside_include: BTreeMap<Location, Why>,
-    /// True when the root was walked for files no report mentions.
-    pub walked: bool,
-    /// Indices of the `[[exclude]]` entries that are inactive on this leg, in policy order.
-    pub inactive: Vec<usize>,
 }
 
 /// Classifies the report files and, when `walk` is set, the files on disk under `root` (the
 /// files [`walk`] finds, or `walked` when the caller has walked the root already).
-/// `activations` holds one entry per `[[exclude]]` of the policy, in order (an entry without
-/// one is taken as active); only active entries exclude files.
+/// Only the `[[exclude]]` entries active on this leg (their `activation`) exclude files.
 ///
 /// Errors (exit 2), in this order:
 /// - with `walk`, the root is not a folder (checked first: a wrong root also makes the report
@@ -90,28 +83,22 @@ pub struct Scope {
 ///   that matches no in-scope file (stale).
 ///
 /// Without `walk` the globs are not checked, since the sources are not at hand.
-pub fn resolve(
+pub(crate) fn resolve(
     report_files: &Spellings,
     policy: &Policy,
-    activations: &[Activation],
     root: &Path,
     walk: bool,
     walked: Option<&BTreeSet<String>>,
 ) -> Result<Scope> {
-    let included = |p: &str| policy.include.iter().any(|g| g.is_match(p));
-    let active = active_excludes(policy, activations);
-    let mut scope = Scope {
-        walked: walk,
-        inactive: (0..policy.excludes.len())
-            .filter(|i| !active.contains(i))
-            .collect(),
-        ..Scope::default()
-    };
-    if walk && !root.is_dir() {
-        return Err(Error::new(format!(
-            "the root {} is not a folder; fix `root` in the policy or --root",
-            root.display()
-        )));
+    let included = |p: &str| policy.includes(p);
+    let active: Vec<&Exclude> = policy
+        .excludes
+        .iter()
+        .filter(|e| e.activation.active)
+        .collect();
+    let mut scope = Scope::default();
+    if walk {
+        walk::folder(root)?;
     }
     let mut reported = BTreeSet::new();
     for location in report_files.keys() {
@@ -133,21 +120,16 @@ pub fn resolve(
     }
     let on_disk = match (walk, walked) {
         (true, Some(walked)) => walked.clone(),
-        (true, None) => walk_root(root, &included)?.files,
+        (true, None) => walk::walk(root, &included)?.files,
         (false, _) => BTreeSet::new(),
     };
     if reported.is_empty() {
         return Err(irrelevant_report(report_files, &on_disk, policy, root));
     }
     for rel in reported.iter().chain(on_disk.difference(&reported)) {
-        let excluded = active.iter().copied().find(|&i| {
-            policy
-                .excludes
-                .get(i)
-                .is_some_and(|e| e.pattern.is_match(rel))
-        });
+        let excluded = active.iter().find(|e| e.pattern.is_match(rel));
         let class = match excluded {
-            Some(index) => Class::Excluded(index),
+            Some(exclude) => Class::Excluded(exclude.reason.clone()),
             None if reported.contains(rel) => Class::Measured,
             None => classify_unreported(&root.join(rel)),
         };
@@ -157,13 +139,6 @@ pub fn resolve(
         check_globs(&scope, policy, &active)?;
     }
     Ok(scope)
-}
-
-/// Indices of the `[[exclude]]` entries that apply: those whose activation is active or absent.
-fn active_excludes(policy: &Policy, activations: &[Activation]) -> Vec<usize> {
-    (0..policy.excludes.len())
-        .filter(|&i| activations.get(i).is_none_or(|a| a.active))
-        .collect()
 }
 
 fn globs(policy: &Policy) -> String {
@@ -232,10 +207,10 @@ fn remap_example(
 }
 
 /// Every glob of the policy must match an in-scope file (reported or on disk). An `include`
-/// glob that matches none is dead; an active `[[exclude]]` (index in `active`) whose glob
+/// glob that matches none is dead; an active `[[exclude]]` (in `active`) whose glob
 /// matches none is stale. A file that two exclusions match is excluded by the first, and neither
 /// of them is stale. An inactive exclusion is never stale.
-fn check_globs(scope: &Scope, policy: &Policy, active: &[usize]) -> Result<()> {
+fn check_globs(scope: &Scope, policy: &Policy, active: &[&Exclude]) -> Result<()> {
     let matches_a_file = |pattern: &Pattern| scope.files.keys().any(|f| pattern.is_match(f));
     let dead: Vec<String> = policy
         .include
@@ -245,7 +220,6 @@ fn check_globs(scope: &Scope, policy: &Policy, active: &[usize]) -> Result<()> {
         .collect();
     let stale: Vec<String> = active
         .iter()
-        .filter_map(|&i| policy.excludes.get(i))
         .filter(|e| !matches_a_file(&e.pattern))
         .map(|e| {
             format!(
@@ -333,100 +307,11 @@ fn unreadable(why: Refused, limit: u64) -> Class {
     }
 }
 
-/// The files under `root` that an `include` glob of `policy` selects, root-relative and
-/// `/`-separated, as [`resolve`] walks them (hidden folders, `target/` at the top and folders
-/// holding a `CACHEDIR.TAG` are skipped; symbolic links are followed, except into a loop, and a
-/// link to nothing is skipped).
-///
-/// Errors: an entry that cannot be read while walking.
-pub fn walk(root: &Path, policy: &Policy) -> Result<Walked> {
-    walk_root(root, &|p| policy.include.iter().any(|g| g.is_match(p)))
-}
-
-/// What a walk found.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Walked {
-    /// The selected source files: regular files, or symbolic links to regular files.
-    pub files: BTreeSet<String>,
-    /// A note for each selected path that is a FIFO, a device or a socket (or a link to one):
-    /// such a path is skipped, never opened (a FIFO would block the read, a device such as
-    /// `/dev/zero` never end). A report that names one makes the check an error.
-    pub notes: Vec<String>,
-}
-
-/// Walks `root` for files whose relative path satisfies `included`, skipping hidden folders,
-/// `target/` at the root and any folder holding a `CACHEDIR.TAG` (cargo's build folders).
-/// The caller has checked that `root` is a folder.
-fn walk_root(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walked> {
-    let mut found = Walked::default();
-    let walker = WalkDir::new(root)
-        .follow_links(true)
-        .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !skipped(e));
-    for entry in walker {
-        // Links are followed (a folder reached through a link holds sources like any other);
-        // a link loop, or a link to nothing, holds no source file.
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(e) if e.loop_ancestor().is_some() || dangling(&e) => continue,
-            Err(e) => return Err(Error::new(format!("walking {}: {e}", root.display()))),
-        };
-        let Some(kind) = source_kind(&entry) else {
-            continue;
-        };
-        let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
-        let rel = paths::normalize(&rel.to_string_lossy());
-        match kind {
-            _ if !included(&rel) => {}
-            Ok(()) => {
-                found.files.insert(rel);
-            }
-            Err(kind) => found.notes.push(format!(
-                "{rel}: {kind}, not a regular file: skipped by the walk (not read)"
-            )),
-        }
-    }
-    Ok(found)
-}
-
-/// What the walk takes `entry` for (links are followed, so a link counts as what it points
-/// to): `Some(Ok(()))` a source file; `Some(Err(kind))` a FIFO, a device or a socket; `None` a
-/// folder.
-fn source_kind(entry: &DirEntry) -> Option<std::result::Result<(), &'static str>> {
-    let file_type = entry.file_type();
-    if file_type.is_dir() {
-        return None;
-    }
-    Some(
-        file_type
-            .is_file()
-            .then_some(())
-            .ok_or(source::kind(file_type)),
-    )
-}
-
-/// True for the error of an entry below the root that is gone: a symbolic link whose target
-/// does not exist.
-fn dangling(error: &walkdir::Error) -> bool {
-    error.depth() > 0
-        && error
-            .io_error()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::NotFound)
-}
-
-fn skipped(entry: &DirEntry) -> bool {
-    let is_dir = entry.file_type().is_dir();
-    let name = entry.file_name().to_string_lossy();
-    is_dir
-        && (name.starts_with('.')
-            || (entry.depth() == 1 && name == "target")
-            || entry.path().join("CACHEDIR.TAG").exists())
-}
-
 #[cfg(test)]
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
+    use crate::platform::Activation;
 
     /// The default include cannot be dead through the binary: a report file must match it first,
     /// or the report is irrelevant. It is checked like any written glob all the same.
@@ -444,42 +329,6 @@ mod tests {
             .files
             .insert("src/a/b.rs".to_string(), Class::Measured);
         assert_eq!(check_globs(&scope, &policy, &[]), Ok(()));
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn the_walk_skips_fifos_devices_and_sockets_with_a_note() {
-        use std::os::unix::fs::symlink;
-        let dir = tempfile::tempdir().expect("tempdir");
-        let root = dir.path();
-        std::fs::create_dir_all(root.join("src/sub")).expect("mkdir");
-        std::fs::write(root.join("src/a.rs"), "fn a() {}\n").expect("a");
-        symlink("a.rs", root.join("src/link.rs")).expect("link to a file");
-        symlink("sub", root.join("src/dir.rs")).expect("link to a folder");
-        symlink("gone.rs", root.join("src/dangling.rs")).expect("dangling link");
-        symlink("/dev/null", root.join("src/null.rs")).expect("link to a device");
-        let made = std::process::Command::new("mkfifo")
-            .args([root.join("src/fifo.rs"), root.join("src/fifo.txt")])
-            .status()
-            .expect("mkfifo");
-        assert!(made.success());
-        let _socket =
-            std::os::unix::net::UnixListener::bind(root.join("src/sub/s.rs")).expect("bind");
-        let walked = walk_root(root, &|p: &str| p.ends_with(".rs")).expect("walk");
-        let files: Vec<&str> = walked.files.iter().map(String::as_str).collect();
-        assert_eq!(files, ["src/a.rs", "src/link.rs"]);
-        let mut notes = walked.notes.clone();
-        notes.sort();
-        assert_eq!(
-            notes,
-            [
-                // Links are followed: the socket is reached through `src/dir.rs` too.
-                "src/dir.rs/s.rs: a socket, not a regular file: skipped by the walk (not read)",
-                "src/fifo.rs: a FIFO, not a regular file: skipped by the walk (not read)",
-                "src/null.rs: a device, not a regular file: skipped by the walk (not read)",
-                "src/sub/s.rs: a socket, not a regular file: skipped by the walk (not read)",
-            ]
-        );
     }
 
     #[test]
@@ -615,6 +464,13 @@ mod tests {
             active,
             why: String::new(),
         };
+        let decided = |actives: &[bool]| {
+            let mut policy = policy.clone();
+            for (exclude, &active) in policy.excludes.iter_mut().zip(actives) {
+                exclude.activation = on(active);
+            }
+            policy
+        };
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir_all(dir.path().join("src")).expect("mkdir");
         std::fs::write(dir.path().join("src/win.rs"), "fn f() {}\n").expect("write");
@@ -624,34 +480,20 @@ mod tests {
         )]
         .into();
         // Inactive: the unconditional third entry excludes the file; the second is not stale.
-        let scope = resolve(
-            &reported,
-            &policy,
-            &[on(false), on(false)],
-            dir.path(),
-            true,
-            None,
-        )
-        .expect("scope");
-        assert_eq!(scope.files["src/win.rs"], Class::Excluded(2));
-        assert_eq!(scope.inactive, vec![0, 1]);
-        // Active (or without an activation): the first entry excludes, the second is stale.
-        let err =
-            resolve(&reported, &policy, &[on(true)], dir.path(), true, None).expect_err("stale");
+        let inactive = decided(&[false, false]);
+        let scope = resolve(&reported, &inactive, dir.path(), true, None).expect("scope");
+        assert_eq!(
+            scope.files["src/win.rs"],
+            Class::Excluded("all".to_string())
+        );
+        // Active (or as parsed, undecided): the first entry excludes, the second is stale.
+        let err = resolve(&reported, &decided(&[true]), dir.path(), true, None).expect_err("stale");
         assert!(
             err.message().contains("  p.toml:6:8: `src/gone.rs` (g)"),
             "{err}"
         );
-        let scope = resolve(
-            &reported,
-            &policy,
-            &[on(true), on(true)],
-            dir.path(),
-            false,
-            None,
-        )
-        .expect("no walk, no staleness");
-        assert_eq!(scope.files["src/win.rs"], Class::Excluded(0));
-        assert!(scope.inactive.is_empty());
+        let scope = resolve(&reported, &decided(&[true, true]), dir.path(), false, None)
+            .expect("no walk, no staleness");
+        assert_eq!(scope.files["src/win.rs"], Class::Excluded("w".to_string()));
     }
 }

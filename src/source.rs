@@ -15,19 +15,19 @@ use std::path::Path;
 
 /// The largest source file scanned for inline markers: 16 MiB. A larger source is still
 /// measured, with its numbers as the reports give them, and a note says it was not scanned.
-pub const MAX_SOURCE: u64 = 16 << 20;
+pub(crate) const MAX_SOURCE: u64 = 16 << 20;
 
 /// The largest Rust source file parsed to decide whether it holds code (see [`crate::nocode`]):
 /// 1 MiB. The parse holds the file's whole syntax tree, about 80 times the file's size, so a
 /// larger file that no report names is unmeasured, with a note saying why, instead of parsed.
-pub const MAX_NOCODE: u64 = 1 << 20;
+pub(crate) const MAX_NOCODE: u64 = 1 << 20;
 
 /// The largest policy file: 1 MiB (a policy is a short TOML file).
-pub const MAX_POLICY: u64 = 1 << 20;
+pub(crate) const MAX_POLICY: u64 = 1 << 20;
 
 /// Why a file was not read.
 #[derive(Debug)]
-pub enum Refused {
+pub(crate) enum Refused {
     /// It is not a regular file: what it is instead (`a FIFO`, `a device`, `a socket`, `a
     /// folder`), as a phrase for messages.
     NotRegular(&'static str),
@@ -55,7 +55,7 @@ impl std::fmt::Display for Refused {
 /// read up to `limit` bytes.
 ///
 /// Errors: [`Refused`].
-pub fn read(path: &Path, limit: u64) -> Result<Vec<u8>, Refused> {
+pub(crate) fn read(path: &Path, limit: u64) -> Result<Vec<u8>, Refused> {
     std::fs::metadata(path)
         .map_err(Refused::Io)
         .and_then(|meta| admit(&meta, limit))
@@ -83,7 +83,7 @@ fn admit(meta: &std::fs::Metadata, limit: u64) -> Result<usize, Refused> {
 
 /// What a file that is not a regular file is, as a phrase: `a folder`, `a FIFO`, `a socket`,
 /// `a device`, or `not a regular file` for anything else.
-pub fn kind(file_type: FileType) -> &'static str {
+pub(crate) fn kind(file_type: FileType) -> &'static str {
     kinds(file_type)
         .into_iter()
         .find(|(is, _)| *is)

@@ -13,9 +13,10 @@
 
 use std::collections::BTreeMap;
 
+use crate::model::{LineRange, Span};
 use crate::model::{Metric, Summary};
 use crate::report::lcov::LcovFile;
-use crate::report::llvm_json::{FunctionStats, LineRange, Span};
+use crate::report::llvm_json::FunctionStats;
 use crate::report::FileCoverage;
 
 /// A branch side that never ran.
@@ -97,7 +98,7 @@ impl Uncovered {
 
     /// The notes of `metric`: why fewer items are named than it misses (outputs show them apart
     /// from the items, never as one of them).
-    pub fn notes_of(&self, metric: Metric) -> impl Iterator<Item = &str> {
+    pub(crate) fn notes_of(&self, metric: Metric) -> impl Iterator<Item = &str> {
         self.notes
             .iter()
             .filter(move |(m, _)| *m == metric)
@@ -106,7 +107,7 @@ impl Uncovered {
 }
 
 /// `line:col-line:col`.
-pub fn span_text(s: &Span) -> String {
+pub(crate) fn span_text(s: &Span) -> String {
     format!(
         "{}:{}-{}:{}",
         s.line_start, s.col_start, s.line_end, s.col_end
@@ -114,7 +115,7 @@ pub fn span_text(s: &Span) -> String {
 }
 
 /// `12-14`, or `20` for a one-line range.
-pub fn range_text(r: &LineRange) -> String {
+pub(crate) fn range_text(r: &LineRange) -> String {
     if r.start == r.end {
         r.start.to_string()
     } else {
@@ -123,7 +124,7 @@ pub fn range_text(r: &LineRange) -> String {
 }
 
 /// `7:9 true never taken` (llvm-cov) or `7 block 0 branch 1 never evaluated` (LCOV).
-pub fn branch_text(b: &BranchItem) -> String {
+pub(crate) fn branch_text(b: &BranchItem) -> String {
     match b.column {
         Some(col) => format!("{}:{col} {} {}", b.line, b.side, b.what),
         None => format!("{} {} {}", b.line, b.side, b.what),
@@ -131,7 +132,7 @@ pub fn branch_text(b: &BranchItem) -> String {
 }
 
 /// `crate::f (line 3)`, or the name alone when the line is not known.
-pub fn function_text(f: &FunctionItem) -> String {
+pub(crate) fn function_text(f: &FunctionItem) -> String {
     match f.line {
         Some(line) => format!("{} (line {line})", f.name),
         None => f.name.clone(),
@@ -197,11 +198,11 @@ fn keep<T>(failing: &[Metric], metric: Metric, items: Vec<T>) -> Vec<T> {
     }
 }
 
-/// Demangles a Rust symbol (legacy or v0, without its hash, at most `lcov::MAX_DEMANGLED` bytes)
-/// or an Itanium C++ symbol (with the `cpp_demangle` crate); other names come back unchanged.
+/// Demangles a Rust symbol (legacy or v0, without its hash, at most
+/// `demangle::MAX_DEMANGLED` bytes) or an Itanium C++ symbol (with the `cpp_demangle` crate); other names come back unchanged.
 pub fn demangle(name: &str) -> String {
-    // Bounded: a corrupt v0 symbol can expand to megabytes (see `lcov::MAX_DEMANGLED`).
-    crate::report::lcov::demangle_rust(name)
+    // Bounded: a corrupt v0 symbol can expand to megabytes (see `demangle::MAX_DEMANGLED`).
+    crate::demangle::demangle_rust(name)
         .or_else(|| demangle_cpp(name))
         .unwrap_or_else(|| name.to_string())
 }
@@ -303,7 +304,7 @@ fn from_lcov(file: &LcovFile) -> Uncovered {
 }
 
 /// Sorts ranges and merges overlapping or adjacent ones.
-pub fn merge_ranges(mut ranges: Vec<LineRange>) -> Vec<LineRange> {
+pub(crate) fn merge_ranges(mut ranges: Vec<LineRange>) -> Vec<LineRange> {
     ranges.sort_by_key(|r| (r.start, r.end));
     let mut merged: Vec<LineRange> = Vec::with_capacity(ranges.len());
     for r in ranges {

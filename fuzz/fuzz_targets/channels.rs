@@ -10,19 +10,15 @@
 
 use libfuzzer_sys::fuzz_target;
 
-use covgate::check::Outcome;
-use covgate::cli::Format;
 use covgate::error::Error;
 use covgate::judge::{
     Dropped, Empty, FileStatus, FileVerdict, MetricStatus, MetricVerdict, Verdict,
 };
 use covgate::model::{Counts, Metric};
-use covgate::output::{self, OutputOptions};
+use covgate::output::{self, Format, OutputOptions};
 use covgate::render::table::TableOptions;
-use covgate::render::{
-    error_text, log_line, markdown, ConditionFacts, Facts, RosterFacts, Show, SuiteFacts,
-    TargetFacts,
-};
+use covgate::outcome::{ConditionFacts, Facts, Outcome, RosterFacts, SuiteFacts, TargetFacts};
+use covgate::render::{error_text, log_line, markdown, Show};
 use covgate::scope::Why;
 use covgate::uncovered::{FunctionItem, Uncovered};
 

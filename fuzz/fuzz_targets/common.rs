@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use covgate::ignore::{self, Ignores};
+use covgate::markers::Ignores;
 use covgate::model::{Counts, Metric, Summary};
 use covgate::report::{FileCoverage, Report};
 use covgate::{measure, uncovered};
@@ -49,7 +49,7 @@ pub fn exercise(report: &Report, seed: u8) {
     };
     for file in &report.files {
         let _ = uncovered::list(&file.coverage, &Metric::ALL, &summary(&file.coverage));
-        if let Ok((kept, _ignored)) = ignore::apply(
+        if let Ok((kept, _ignored)) = measure::apply(
             &file.path,
             &file.coverage,
             &ignores,

@@ -4,7 +4,8 @@
 
 use libfuzzer_sys::fuzz_target;
 
-use covgate::ignore::{self, Family, Lang};
+use covgate::markers::{self, Lang};
+use covgate::policy::Family;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&flags, rest)) = data.split_first() else {
@@ -24,13 +25,13 @@ fuzz_target!(|data: &[u8]| {
         .collect();
     let require_reason = flags & 4 == 0;
     let lines = u32::try_from(text.lines().count()).unwrap_or(u32::MAX);
-    for (line, _) in ignore::comments(&text, lang) {
+    for (line, _) in markers::comments(&text, lang) {
         assert!(
             line >= 1 && line <= lines.saturating_add(1),
             "comment line {line} of {lines}"
         );
     }
-    match ignore::scan("fuzz.rs", &text, lang, &families, require_reason) {
+    match markers::scan("fuzz.rs", &text, lang, &families, require_reason) {
         Ok(found) => {
             if families.is_empty() {
                 assert!(found.is_empty());

@@ -4,7 +4,8 @@
 
 use libfuzzer_sys::fuzz_target;
 
-use covgate::report::llvm_json::{self, LineRange};
+use covgate::model::LineRange;
+use covgate::report::llvm_json;
 use covgate::report::FileCoverage;
 
 #[path = "common.rs"]

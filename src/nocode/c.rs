@@ -21,7 +21,7 @@
 
 /// What a C or C++ source file holds, as far as coverage is concerned.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CSource {
+pub(crate) enum CSource {
     /// No function body: nothing clang would instrument.
     NoCode,
     /// A function body (or a lambda) starts at this 1-based line.
@@ -31,10 +31,10 @@ pub enum CSource {
 }
 
 /// The file name extensions read as C or C++ (compared without regard to case).
-pub const EXTENSIONS: [&str; 9] = ["c", "h", "cc", "cpp", "cxx", "hpp", "hh", "hxx", "inl"];
+pub(crate) const EXTENSIONS: [&str; 9] = ["c", "h", "cc", "cpp", "cxx", "hpp", "hh", "hxx", "inl"];
 
 /// Whether `extension` (without the dot) names a C or C++ source.
-pub fn is_c_family(extension: &str) -> bool {
+pub(crate) fn is_c_family(extension: &str) -> bool {
     EXTENSIONS.iter().any(|e| e.eq_ignore_ascii_case(extension))
 }
 
@@ -110,7 +110,7 @@ struct Scanner {
 }
 
 /// Classifies C or C++ source text (bytes; any encoding that keeps ASCII as ASCII).
-pub fn classify(text: &[u8]) -> CSource {
+pub(crate) fn classify(text: &[u8]) -> CSource {
     let mut s = Scanner {
         line: 1,
         last: Last::Other,

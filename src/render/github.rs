@@ -9,13 +9,13 @@
 //! [`TOTAL`] in all (GitHub shows only a few per step anyway); a closing `::notice` says how many
 //! were dropped. Paths are root-relative, as GitHub expects when the root is the checkout.
 
-use super::Facts;
 use crate::judge::{FileStatus, FileVerdict, Verdict};
 use crate::model::Metric;
+use crate::outcome::Facts;
 use crate::uncovered::range_text;
 
 /// The most annotations written for one file.
-pub const PER_FILE: usize = 10;
+pub(crate) const PER_FILE: usize = 10;
 
 /// The most annotations written in all.
 pub const TOTAL: usize = 50;
@@ -23,7 +23,7 @@ pub const TOTAL: usize = 50;
 /// Escapes a workflow-command message: `%`, CR and LF as the runner requires, any other
 /// control character as `\u{1b}` (see [`super::printable`]), and the `[` of `##[` (the older
 /// command syntax, read anywhere in a line) as `\u{5b}`.
-pub fn escape_data(text: &str) -> String {
+pub(crate) fn escape_data(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -39,7 +39,7 @@ pub fn escape_data(text: &str) -> String {
 }
 
 /// Escapes a workflow-command property value.
-pub fn escape_property(text: &str) -> String {
+pub(crate) fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 

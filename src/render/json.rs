@@ -41,13 +41,13 @@ use serde_json::{json, Value};
 
 /// The version of this output's shape (`schema/check-output.schema.json`). Later versions only
 /// add fields; consumers ignore fields they do not know.
-pub const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 1;
 
-use super::Facts;
-use crate::ignore::Ignored;
 use crate::judge::{unavailable_hint, Empty, FileStatus, FileVerdict, MetricVerdict, Verdict};
+use crate::measure::Ignored;
 use crate::model::Metric;
-use crate::report::llvm_json::{LineRange, Span};
+use crate::model::{LineRange, Span};
+use crate::outcome::Facts;
 use crate::uncovered::{BranchItem, FunctionItem, Uncovered};
 
 /// Writes the verdict to `out` as a pretty-printed JSON document (with a final newline), in the

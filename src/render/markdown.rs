@@ -10,16 +10,17 @@
 //! not, the `<details>` blocks are cut first (from the end), then table rows, and a closing note
 //! says what was cut and where the full result is.
 
-use super::{summary_line, Facts};
+use super::summary_line;
 use crate::judge::{
     unavailable_hint, FileStatus, FileVerdict, MetricStatus, MetricVerdict, Verdict,
 };
 use crate::model::Metric;
-use crate::report::llvm_json::Span;
+use crate::model::Span;
+use crate::outcome::Facts;
 use crate::uncovered::{branch_text, function_text, range_text, span_text};
 
 /// The largest body produced, in characters (GitHub's comment limit is 65,536).
-pub const LIMIT: usize = 65_000;
+pub(crate) const LIMIT: usize = 65_000;
 
 /// Escapes text for Markdown inside a line (a table cell or a list item): the characters that
 /// Markdown, GFM tables or HTML could read as syntax (`\ ` * _ [ ] < > | ~ &`) are
@@ -28,7 +29,7 @@ pub const LIMIT: usize = 65_000;
 /// autolinks are broken too: the `:` of `://` and the `.` of `www.` (any case) are escaped, which
 /// GitHub's parser sees before it looks for links, and `@` (e-mail autolinks, which are found
 /// after escapes are resolved, and mentions) is written as the code span `` `@` ``.
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     escape_with(text, |c| match c {
         '\r' | '\n' => Some(" "),
         '\\' => Some("\\\\"),
@@ -52,7 +53,7 @@ pub fn escape(text: &str) -> String {
 /// Escapes text for HTML (inside `<summary>`, where Markdown is not read): `& < > " '` as
 /// entities, line breaks as spaces, and, as in [`escape`], the `:` of `://`, the `.` of `www.`
 /// and every `@` (as `&#58;`, `&#46;`, `&#64;`), so the text holds no bare URL.
-pub fn escape_html(text: &str) -> String {
+pub(crate) fn escape_html(text: &str) -> String {
     escape_with(text, |c| match c {
         '&' => Some("&amp;"),
         '<' => Some("&lt;"),
@@ -109,7 +110,7 @@ pub fn render(
 /// Where file names and line numbers link to: `base` is the URL of the root folder at the commit
 /// under test (`https://github.com/OWNER/REPO/blob/SHA`); `None` writes plain text.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Links<'a> {
+pub(crate) struct Links<'a> {
     /// The URL that root-relative paths are appended to.
     pub base: Option<&'a str>,
 }
@@ -151,7 +152,7 @@ fn url_path(path: &str) -> String {
 /// Checks a `--link-base` URL: `http://` or `https://`, without whitespace, quotes, `<`, `>`,
 /// `(`, `)` or control characters (which would end a Markdown link). Returns the message of the
 /// usage error (exit 2) otherwise.
-pub fn check_link_base(url: &str) -> std::result::Result<(), String> {
+pub(crate) fn check_link_base(url: &str) -> std::result::Result<(), String> {
     let scheme = url.starts_with("https://") || url.starts_with("http://");
     let bad = url
         .chars()
@@ -170,7 +171,7 @@ pub fn check_link_base(url: &str) -> std::result::Result<(), String> {
 }
 
 /// [`render`] with a chosen limit (characters).
-pub fn render_within(
+pub(crate) fn render_within(
     facts: &Facts,
     verdict: &Verdict,
     metrics: &[Metric],

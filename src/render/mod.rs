@@ -7,105 +7,8 @@ pub mod table;
 
 use crate::error::Error;
 use crate::judge::{FileStatus, Verdict};
+use crate::outcome::{Facts, TargetFacts};
 use std::borrow::Cow;
-
-/// The facts a verdict was reached under, printed first by every format, so that one CI leg's
-/// result is never read as another's.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Facts {
-    /// covgate's version.
-    pub version: String,
-    /// The target conditions were evaluated for, and its cfg values.
-    pub target: TargetFacts,
-    /// Each program named by a `when-missing`, in name order: name and where it was found
-    /// (`None`: not found on PATH).
-    pub programs: Vec<(String, Option<String>)>,
-    /// Each conditional `[[exclude]]`, in policy order, active or not.
-    pub conditions: Vec<ConditionFacts>,
-    /// The `[[suite]]` roster, when the policy has one (`None` otherwise: nothing is shown).
-    pub roster: Option<RosterFacts>,
-    /// The policy file used.
-    pub policy: String,
-    /// The root that paths are relative to.
-    pub root: String,
-    /// Each report: origin and format description (e.g. `llvm-cov JSON 3.1.0`).
-    pub reports: Vec<(String, String)>,
-    /// Whether the root was walked for unmeasured files (`--no-walk` turns it off).
-    pub walked: bool,
-    /// Policy threshold, percent 0–100.
-    pub threshold: f64,
-    /// Every report's warnings (problems that did not stop the read, each naming its report and
-    /// line), in report order.
-    pub warnings: Vec<String>,
-}
-
-/// The target of a check (see [`crate::platform`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TargetFacts {
-    /// The target triple.
-    pub triple: String,
-    /// `host` (the target covgate was built for) or `--target`.
-    pub source: &'static str,
-    /// False when the triple is not in covgate's target database: no target cfg values are
-    /// known, and a `when` cannot be evaluated.
-    pub known: bool,
-    /// The cfg values used, as `rustc --print cfg` writes them, sorted (the target's, every
-    /// `--cfg` and every feature).
-    pub cfg: Vec<String>,
-}
-
-/// One conditional `[[exclude]]` entry and whether it applies on this leg.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConditionFacts {
-    /// Its `path` glob.
-    pub glob: String,
-    /// Where the glob is written: `file:line:col`.
-    pub location: String,
-    /// Its `reason`.
-    pub reason: String,
-    /// Its `when`, as written.
-    pub when: Option<String>,
-    /// Its `when-missing` programs.
-    pub when_missing: Vec<String>,
-    /// True when it excludes files here; false when inactive (its files are measured).
-    pub active: bool,
-    /// Why it is active or inactive, e.g. ``"`cfg(windows)` does not hold on x86_64-unknown-linux-gnu"``.
-    pub why: String,
-}
-
-/// The exempt-suite roster of a check (see [`crate::roster`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RosterFacts {
-    /// True when the roster was verified (a check stops with an error when it does not
-    /// verify); false with `--no-walk`, where it is not checked.
-    pub verified: bool,
-    /// Every `[[suite]]`, in policy order.
-    pub suites: Vec<SuiteFacts>,
-}
-
-/// One `[[suite]]` entry and whether it applies on this leg.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SuiteFacts {
-    /// Its `name`.
-    pub name: String,
-    /// Where its name is written: `file:line:col`.
-    pub location: String,
-    /// Its `reason`.
-    pub reason: String,
-    /// Its `filter`, as written.
-    pub filter: String,
-    /// Its `glob`, as written.
-    pub glob: String,
-    /// Its `when`, as written.
-    pub when: Option<String>,
-    /// Its `when-missing` programs.
-    pub when_missing: Vec<String>,
-    /// True when the suite is left out of the instrumented run here; false when inactive (it
-    /// runs in the instrumented run like any other).
-    pub active: bool,
-    /// Why it is active or inactive (empty for an entry without conditions).
-    pub why: String,
-}
 
 /// Which files a table lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,7 +22,7 @@ pub enum Show {
 /// `text` with each control character (C0, DEL, C1) written as `\u{1b}`, so bytes from a report
 /// (a path, a function name, a quoted record) cannot drive the terminal or the CI log; a line
 /// feed is kept when `keep_newlines` (multi-line messages).
-pub fn printable(text: &str, keep_newlines: bool) -> Cow<'_, str> {
+pub(crate) fn printable(text: &str, keep_newlines: bool) -> Cow<'_, str> {
     let escaped = |c: char| c.is_control() && !(keep_newlines && c == '\n');
     if !text.chars().any(escaped) {
         return Cow::Borrowed(text);
@@ -155,7 +58,7 @@ const TARGET_KEYS: [&str; 12] = [
 /// The cfg values in short, for the table, the Markdown and the `::notice`: the target's own
 /// values counted (the triple decides them; the JSON lists them), then every value that
 /// `--cfg` and `--features` set, in full: `the target's 15 values + ci, feature="extra"`.
-pub fn cfg_summary(target: &TargetFacts) -> String {
+pub(crate) fn cfg_summary(target: &TargetFacts) -> String {
     let key = |value: &str| value.split('=').next().unwrap_or_default().to_string();
     let (own, set): (Vec<&String>, Vec<&String>) = target
         .cfg
@@ -178,7 +81,7 @@ pub fn cfg_summary(target: &TargetFacts) -> String {
 
 /// The `when-missing` programs in words: `pwsh not found, gh found (/usr/bin/gh)`; `None`
 /// when the policy names none.
-pub fn programs_text(facts: &Facts) -> Option<String> {
+pub(crate) fn programs_text(facts: &Facts) -> Option<String> {
     let programs: Vec<String> = facts
         .programs
         .iter()
@@ -197,7 +100,7 @@ pub fn programs_text(facts: &Facts) -> Option<String> {
 /// a line gets its first `:` written as `\u{3a}`, and each `##[` becomes `##\u{5b}`. Lines end
 /// at `\n` or `\r` (the runner splits at both). Linear in the text; borrowed when nothing needs
 /// a change.
-pub fn command_safe(text: &str) -> Cow<'_, str> {
+pub(crate) fn command_safe(text: &str) -> Cow<'_, str> {
     let starts_command = |line: &str| line.trim_start().starts_with("::");
     if !text.contains("##[") && !text.split(is_break).any(starts_command) {
         return Cow::Borrowed(text);
@@ -229,7 +132,7 @@ pub fn log_line(text: &str) -> String {
 
 /// Text of several lines for a CI log (what `covgate roster` prints): control characters but
 /// line breaks written as escapes, then the line rule ([`command_safe`]).
-pub fn log_text(text: &str) -> String {
+pub(crate) fn log_text(text: &str) -> String {
     command_safe(&printable(text, true)).into_owned()
 }
 
@@ -242,7 +145,7 @@ pub fn error_text(err: &Error) -> String {
 
 /// What inline markers took out, in words: `1 line, 0 regions, 2 branch sides, 1 function in
 /// 1 file` (the ignored totals of [`Verdict::ignored`]).
-pub fn ignored_totals(verdict: &Verdict) -> String {
+pub(crate) fn ignored_totals(verdict: &Verdict) -> String {
     let (i, files) = verdict.ignored();
     let files = u64::try_from(files).unwrap_or(u64::MAX);
     format!(
@@ -261,7 +164,7 @@ fn counted(n: u64, one: &str, many: &str) -> String {
 }
 
 /// `N measured: N passed, N failed; N unmeasured, N excluded, N no code, N outside include`.
-pub fn summary_line(verdict: &Verdict) -> String {
+pub(crate) fn summary_line(verdict: &Verdict) -> String {
     let passed = verdict.count(FileStatus::Pass);
     let failed = verdict.count(FileStatus::Fail);
     format!(

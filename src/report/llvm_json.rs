@@ -32,7 +32,7 @@ use std::fmt;
 use std::io::Read;
 
 use crate::error::{Error, Result};
-use crate::model::Counts;
+use crate::model::{BranchSide, Counts, LineRange, Span};
 
 use super::Report;
 
@@ -70,43 +70,6 @@ impl std::ops::Add for LlvmSummary {
     }
 }
 
-/// A source range `line_start:col_start – line_end:col_end` (1-based, end column exclusive as
-/// LLVM writes it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Span {
-    /// First line.
-    pub line_start: u32,
-    /// Column where the range starts on `line_start`.
-    pub col_start: u32,
-    /// Last line.
-    pub line_end: u32,
-    /// Column where the range ends on `line_end`.
-    pub col_end: u32,
-}
-
-/// One side of a branch condition that never ran (its count is 0).
-///
-/// A 0 side may also be a side that the compiler folded away (constant conditions such as
-/// `true && x` or `cfg!(…)`): the JSON export does not tell the two apart; only the
-/// `llvm-cov show` text ("Folded") does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct BranchSide {
-    /// The condition's range in the main file (see [`FunctionStats::uncovered_regions`] for
-    /// conditions inside macro expansions).
-    pub span: Span,
-    /// `true` for the side where the condition held, `false` for the other side.
-    pub outcome: bool,
-}
-
-/// An inclusive range of line numbers `start..=end`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct LineRange {
-    /// First line.
-    pub start: u32,
-    /// Last line (inclusive).
-    pub end: u32,
-}
-
 /// Per-record statistics of one function record whose main file is this file.
 ///
 /// The counts are always there; the items behind them ([`RecordItems`]) only as far as the
@@ -128,7 +91,7 @@ pub struct FunctionStats {
     /// Branch sides of the record (two per branch entry reachable from the main file).
     pub branches: Counts,
     /// True when an inline ignore marker covers the function's start line: its group then
-    /// leaves the functions and instantiations metrics (set by [`crate::ignore`]).
+    /// leaves the functions and instantiations metrics (set by [`crate::measure::apply`]).
     pub function_ignored: bool,
     /// A hash of the record's layout (its regions and branches without their counts), never 0
     /// when known; 0 when the record was not kept whole ([`Kept::Everything`]). Records of one

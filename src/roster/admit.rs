@@ -2,7 +2,7 @@
 //! executed must be at 100% on every policy metric in the main run's export.
 //!
 //! "Executed" means any count above zero for the file in the suites' own export (see
-//! [`crate::check::executed`]); "measured" and the counts come from the main export's verdict,
+//! [`crate::commands::check::executed`]); "measured" and the counts come from the main export's verdict,
 //! after inline ignore markers, exactly as `covgate check` judges it. A file the main run does
 //! not measure at all (unmeasured) fails; excluded and no-code files, and files outside
 //! `include`, are not measured and are passed over.
@@ -13,7 +13,7 @@ use crate::judge::{FileStatus, MetricVerdict, Verdict};
 
 /// The outcome of an admission check.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Admission {
+pub(crate) struct Admission {
     /// How many measured files the roster suites executed.
     pub checked: usize,
     /// `PATH: METRIC covered/total, …` for each of them below 100% in the main export.
@@ -21,7 +21,7 @@ pub struct Admission {
 }
 
 /// Checks the files in `executed` (root-relative) against the main run's `main` verdict.
-pub fn admit(executed: &BTreeSet<String>, main: &Verdict) -> Admission {
+pub(crate) fn admit(executed: &BTreeSet<String>, main: &Verdict) -> Admission {
     let mut checked = 0;
     let mut below = Vec::new();
     for file in main.files.iter().filter(|f| executed.contains(&f.path)) {

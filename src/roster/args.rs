@@ -21,15 +21,33 @@
 //! the plain run runs nothing: nextest `--workspace -E none() --no-tests=pass`, cargo
 //! `--workspace --no-run`.
 
-use super::workspace::{Kind, Target};
 use super::Roster;
-use crate::cli::{Run, Runner};
+use crate::workspace::{Kind, Target};
+
+/// Which of the two runs to derive arguments for (`covgate roster --args RUN`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Run {
+    /// The instrumented run: every suite but the roster's.
+    Instrumented,
+    /// The plain run: the roster's suites alone.
+    Plain,
+}
+
+/// The test runner the arguments are for (`covgate roster --runner`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Runner {
+    /// `cargo nextest run` / `cargo llvm-cov nextest`.
+    #[default]
+    Nextest,
+    /// `cargo test` / `cargo llvm-cov`.
+    Cargo,
+}
 
 /// The arguments of `run` for `runner`.
 ///
 /// Errors (as a message): with cargo, a roster target whose name is also the name of another
 /// target of the same kind, or an instrumented run left with nothing to run.
-pub fn derive(roster: &Roster, run: Run, runner: Runner) -> Result<Vec<String>, String> {
+pub(crate) fn derive(roster: &Roster, run: Run, runner: Runner) -> Result<Vec<String>, String> {
     let exempt = roster.exempt();
     if exempt.is_empty() {
         let words: &[&str] = match (run, runner) {
@@ -129,8 +147,8 @@ fn instrumented_cargo(roster: &Roster, others: &[&Target]) -> Result<Vec<String>
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
-    use crate::roster::workspace::Workspace;
     use crate::roster::Entry;
+    use crate::workspace::Workspace;
 
     fn target(package: &str, name: &str, kind: Kind) -> Target {
         Target {

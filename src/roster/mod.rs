@@ -2,34 +2,31 @@
 //! run plainly beside it and the files they exercise are fully covered by the other suites.
 //!
 //! Each `[[suite]]` of the policy names a suite twice: by a `filter` (cargo's target
-//! selection, see [`filter`]) and by a `glob` (its test files, relative to the root). The roster
+//! selection, see [`crate::policy::filter`]) and by a `glob` (its test files, relative to the root). The roster
 //! verifies when, for every entry, both select the same non-empty set of files (a target's
-//! files are its root file and its folder, see [`workspace`]), and no two active entries share
+//! files are its root file and its folder, see [`crate::workspace`]), and no two active entries share
 //! a file. An inactive entry (its `when`/`when-missing` does not hold on this leg, see
 //! [`crate::platform`]) is still checked against its own glob, but not against the others: its
 //! suite runs in the instrumented run like any other.
 //!
 //! From a verified roster, [`args`] derives the arguments of both runs, [`admit`] checks that
-//! the files the roster suites execute are fully covered by the main run, and [`command`]
-//! runs `covgate roster`.
+//! the files the roster suites execute are fully covered by the main run, and
+//! [`crate::commands::roster`] runs `covgate roster`.
 
-pub mod admit;
-pub mod args;
-pub mod command;
-pub mod filter;
-pub mod workspace;
+pub(crate) mod admit;
+pub(crate) mod args;
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
 use crate::error::{Error, Result};
-use crate::platform::Activation;
 use crate::policy::Suite;
-use workspace::{Target, Workspace};
+use crate::walk::{self, Walked};
+use crate::workspace::{Target, Workspace};
 
 /// How one `[[suite]]` entry fares on this leg.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// Its `name`.
     pub name: String,
     /// Where its name is written: `file:line:col`.
@@ -51,7 +48,7 @@ pub struct Entry {
 impl Entry {
     /// One line: `NAME: verified, active — 2 target(s) (a::x, a::y), 3 file(s)`, with the
     /// reason for a conditional state in parentheses after it.
-    pub fn line(&self) -> String {
+    pub(crate) fn line(&self) -> String {
         let verdict = if self.problems.is_empty() {
             "verified"
         } else {
@@ -75,7 +72,7 @@ impl Entry {
 
 /// The roster of one leg: every entry, and the files that active entries share.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Roster {
+pub(crate) struct Roster {
     /// Every `[[suite]]`, in policy order.
     pub entries: Vec<Entry>,
     /// `suites `a` and `b` share: FILES`, for each pair of active entries that overlap.
@@ -86,13 +83,13 @@ pub struct Roster {
 
 impl Roster {
     /// True when every entry verifies and no two active entries overlap.
-    pub fn verified(&self) -> bool {
+    pub(crate) fn verified(&self) -> bool {
         self.overlaps.is_empty() && self.entries.iter().all(|e| e.problems.is_empty())
     }
 
     /// One line per entry (each followed by its problems, indented), then the overlaps: what
     /// `covgate roster --verify` prints.
-    pub fn report(&self) -> String {
+    pub(crate) fn report(&self) -> String {
         let mut out = String::new();
         for entry in &self.entries {
             out.push_str(&entry.line());
@@ -110,7 +107,7 @@ impl Roster {
 
     /// Every problem, one per line, each naming its entry: the error `covgate check` stops
     /// with when the roster does not verify (`None` when it does).
-    pub fn error(&self) -> Option<Error> {
+    pub(crate) fn error(&self) -> Option<Error> {
         if self.verified() {
             return None;
         }
@@ -131,7 +128,7 @@ impl Roster {
     }
 
     /// The targets of the active entries: the suites left out of the instrumented run.
-    pub fn exempt(&self) -> Vec<&Target> {
+    pub(crate) fn exempt(&self) -> Vec<&Target> {
         let mut targets: Vec<&Target> = Vec::new();
         for target in self
             .entries
@@ -147,35 +144,41 @@ impl Roster {
     }
 }
 
-/// Verifies the roster of `suites` (with one activation each, in order) in the cargo
+/// Verifies the roster of `suites` (each with its activation decided) in the cargo
 /// workspace at `root` (a normalised absolute folder), where `features` (the `--features`
 /// names) must be declared.
 ///
+/// The root's `.rs` files are found by one walk ([`crate::walk`]), which also selects the paths
+/// that satisfy `also` (a check's `include` globs): that walk is returned, so that a check
+/// walks the root once.
+///
 /// Errors (exit 2): cargo metadata fails (see [`Workspace::load`]), a feature that no member
-/// declares ([`Workspace::check_features`]), or the root cannot be walked. A roster that does not verify is not an error: see [`Roster::verified`].
-pub fn verify(
+/// declares ([`Workspace::check_features`]), or the root cannot be walked.
+/// A roster that does not verify is not an error: see [`Roster::verified`].
+pub(crate) fn verify(
     suites: &[Suite],
-    activations: &[Activation],
     root: &str,
     features: &[&str],
-) -> Result<Roster> {
+    also: &dyn Fn(&str) -> bool,
+) -> Result<(Roster, Walked)> {
     let workspace = Workspace::load(root)?;
     workspace.check_features(features, root)?;
-    let files = workspace::rust_files(Path::new(root))?;
-    Ok(judge(suites, activations, workspace, &files))
+    // The root is a folder: cargo ran in it.
+    let walked = walk::walk(Path::new(root), &|p| is_rust(p) || also(p))?;
+    let files = walked.select(&is_rust).files;
+    Ok((assess(suites, workspace, &files), walked))
+}
+
+/// True for the path of a Rust source file.
+fn is_rust(path: &str) -> bool {
+    path.ends_with(".rs")
 }
 
 /// [`verify`] on a workspace already read and the root's `.rs` files.
-pub fn judge(
-    suites: &[Suite],
-    activations: &[Activation],
-    workspace: Workspace,
-    files: &BTreeSet<String>,
-) -> Roster {
+pub(crate) fn assess(suites: &[Suite], workspace: Workspace, files: &BTreeSet<String>) -> Roster {
     let entries: Vec<Entry> = suites
         .iter()
-        .zip(activations)
-        .map(|(suite, activation)| entry(suite, activation, &workspace, files))
+        .map(|suite| entry(suite, &workspace, files))
         .collect();
     let mut overlaps = Vec::new();
     let active: Vec<&Entry> = entries.iter().filter(|e| e.active).collect();
@@ -204,12 +207,7 @@ pub fn judge(
     }
 }
 
-fn entry(
-    suite: &Suite,
-    activation: &Activation,
-    workspace: &Workspace,
-    files: &BTreeSet<String>,
-) -> Entry {
+fn entry(suite: &Suite, workspace: &Workspace, files: &BTreeSet<String>) -> Entry {
     let (targets, mut problems) = suite.filter.resolve(workspace);
     let filter_files: BTreeSet<String> = targets.iter().flat_map(|t| t.files(files)).collect();
     let glob_files: BTreeSet<String> = files
@@ -242,8 +240,8 @@ fn entry(
     Entry {
         name: suite.name.clone(),
         location: suite.location.clone(),
-        active: activation.active,
-        why: activation.why.clone(),
+        active: suite.activation.active,
+        why: suite.activation.why.clone(),
         targets: targets.into_iter().cloned().collect(),
         filter_files,
         glob_files,
@@ -255,8 +253,9 @@ fn entry(
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
+    use crate::platform::Activation;
     use crate::policy::Policy;
-    use workspace::Kind;
+    use crate::workspace::Kind;
 
     fn target(package: &str, name: &str, src: &str) -> Target {
         Target {
@@ -293,10 +292,9 @@ mod tests {
     }
 
     fn roster(suites: &str, active: &[bool]) -> Roster {
-        let policy = Policy::parse(Path::new("p.toml"), suites).expect("policy");
-        let activations: Vec<Activation> = active
-            .iter()
-            .map(|&active| Activation {
+        let mut policy = Policy::parse(Path::new("p.toml"), suites).expect("policy");
+        for (suite, &active) in policy.suites.iter_mut().zip(active) {
+            suite.activation = Activation {
                 conditional: !active,
                 active,
                 why: if active {
@@ -304,9 +302,9 @@ mod tests {
                 } else {
                     "off".to_string()
                 },
-            })
-            .collect();
-        judge(&policy.suites, &activations, workspace(), &files())
+            };
+        }
+        assess(&policy.suites, workspace(), &files())
     }
 
     fn suite(name: &str, filter: &str, glob: &str) -> String {
@@ -390,8 +388,9 @@ mod tests {
             active: true,
             why: "`cfg(unix)` holds on x".to_string(),
         };
-        let policy = Policy::parse(Path::new("p.toml"), &two).unwrap();
-        let r = judge(&policy.suites[..1], &[conditional], workspace(), &files());
+        let mut policy = Policy::parse(Path::new("p.toml"), &two).unwrap();
+        policy.suites[0].activation = conditional;
+        let r = assess(&policy.suites[..1], workspace(), &files());
         assert_eq!(
             r.entries[0].line(),
             "one: verified, active (`cfg(unix)` holds on x) — 1 target(s) (a::heavy), 1 file(s)"

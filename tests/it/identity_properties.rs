@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use covgate::check::{self, CheckOptions};
+use covgate::commands::check::{self, CheckOptions};
 use proptest::prelude::*;
 
 /// The files of the project, root-relative.

@@ -6,7 +6,9 @@ use crate::common;
 
 use std::collections::BTreeSet;
 
-use covgate::ignore::{self, Family, Ignores, Lang};
+use covgate::markers::{self, Ignores, Lang};
+use covgate::measure;
+use covgate::policy::Family;
 use covgate::report::{self, FileCoverage};
 use proptest::prelude::*;
 
@@ -52,11 +54,11 @@ fn ignoring_nothing_changes_nothing() {
         for file in &report.files {
             let origins = [name.clone()];
             let Ok((after, ignored)) =
-                ignore::apply(&file.path, &file.coverage, &nothing(), &origins)
+                measure::apply(&file.path, &file.coverage, &nothing(), &origins)
             else {
                 continue; // summary-only exports refuse markers
             };
-            assert_eq!(ignored, ignore::Ignored::default(), "{name} {}", file.path);
+            assert_eq!(ignored, measure::Ignored::default(), "{name} {}", file.path);
             match (&file.coverage, &after) {
                 (FileCoverage::Lcov(before), FileCoverage::Lcov(after)) => {
                     let (b, a) = (before.summary(), after.summary());
@@ -92,7 +94,8 @@ fn ignoring_every_line_leaves_every_metric_vacuous() {
     for (name, report) in fixtures() {
         for file in &report.files {
             let origins = [name.clone()];
-            let Ok((after, _)) = ignore::apply(&file.path, &file.coverage, &everything(), &origins)
+            let Ok((after, _)) =
+                measure::apply(&file.path, &file.coverage, &everything(), &origins)
             else {
                 continue;
             };
@@ -113,7 +116,7 @@ fn ignoring_every_line_leaves_every_metric_vacuous() {
 }
 
 fn scanned(text: &str) -> BTreeSet<u32> {
-    ignore::scan("gen.rs", text, Lang::Rust, &Family::ALL, true)
+    markers::scan("gen.rs", text, Lang::Rust, &Family::ALL, true)
         .expect("markers balance")
         .lines
 }

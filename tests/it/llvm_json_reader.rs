@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use covgate::model::Counts;
-use covgate::report::llvm_json::{self, FunctionStats, LineRange, LlvmFile, LlvmSummary};
+use covgate::model::LineRange;
+use covgate::report::llvm_json::{self, FunctionStats, LlvmFile, LlvmSummary};
 use covgate::report::{FileCoverage, Report, ReportKind};
 use serde_json::Value;
 

@@ -1,6 +1,6 @@
 //! A function's identity across the copies and instantiations llvm-cov writes one record each.
 
-use super::demangle_rust;
+use crate::demangle::demangle_rust;
 
 /// A function's identity across copies and instantiations: a Rust symbol demangled without its
 /// hash and without generic arguments (`::<…>`); an Itanium C++ symbol (`_Z…`, also after

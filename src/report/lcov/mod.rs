@@ -130,7 +130,6 @@ mod markers;
 mod parse;
 mod section;
 
-use std::fmt::Write as _;
 use std::io::{BufRead, Read};
 
 use crate::error::Result;
@@ -150,34 +149,6 @@ pub const MAX_LINE: usize = 16 << 20;
 
 /// How many warnings a tracefile keeps; one more says how many were left out.
 pub const MAX_WARNINGS: usize = 100;
-
-/// The longest demangled name worked out, in bytes. A corrupt or hostile v0 symbol can hold
-/// back-references that expand to rustc-demangle's own limit of a megabyte from a hundred bytes
-/// (milliseconds per name, seconds per file); its demangling is abandoned at this length.
-pub const MAX_DEMANGLED: usize = 4096;
-
-/// `name` demangled as a Rust symbol (legacy or v0) without its hash, or `None` when it is not
-/// one or its demangling is longer than [`MAX_DEMANGLED`].
-pub fn demangle_rust(name: &str) -> Option<String> {
-    let symbol = rustc_demangle::try_demangle(name).ok()?;
-    let mut out = Bounded(String::new());
-    // The demangler stops at the first refused write.
-    write!(out, "{symbol:#}").ok()?;
-    Some(out.0)
-}
-
-/// A string that refuses writes past [`MAX_DEMANGLED`] bytes.
-struct Bounded(String);
-
-impl std::fmt::Write for Bounded {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        if self.0.len() + s.len() > MAX_DEMANGLED {
-            return Err(std::fmt::Error);
-        }
-        self.0.push_str(s);
-        Ok(())
-    }
-}
 
 /// Reads an LCOV tracefile into a [`Report`] of kind [`ReportKind::Lcov`](super::ReportKind::Lcov), dropping warnings.
 ///

@@ -3,6 +3,7 @@
 use super::identity::*;
 use super::support_tests::*;
 use super::*;
+use crate::demangle::demangle_rust;
 use crate::report::clip;
 
 #[test]

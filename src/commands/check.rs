@@ -13,17 +13,18 @@ use std::sync::OnceLock;
 
 use crate::error::{Error, Result};
 use crate::identity::Identity;
-use crate::ignore;
-use crate::judge::{self, Dropped, Verdict};
+use crate::judge::{self, Dropped};
+use crate::markers;
 use crate::measure::{self, Part};
 use crate::model::Metric;
+use crate::outcome::{ConditionFacts, Facts, Outcome, RosterFacts, SuiteFacts, TargetFacts};
 use crate::paths::{self, Location, PathCase, Remap, Resolver};
-use crate::platform::{self, Activation, Platform, PlatformOptions};
+use crate::platform::{self, Platform, PlatformOptions};
 use crate::policy::Policy;
-use crate::render::{ConditionFacts, Facts, RosterFacts, SuiteFacts, TargetFacts};
 use crate::report::{self, Detail, FileCoverage, Report};
 use crate::roster::{self, Roster};
 use crate::scope::{self, Class, Scope, Spellings};
+use crate::walk::{self, Walked};
 
 /// Inputs of a check, as given on the command line.
 #[derive(Debug, Clone, Default)]
@@ -46,29 +47,14 @@ pub struct CheckOptions {
     pub path_case: PathCase,
 }
 
-/// The result of a check: the facts it was judged under and the verdict.
-#[derive(Debug, Clone)]
-pub struct Outcome {
-    /// Version, policy, root, reports.
-    pub facts: Facts,
-    /// The verdict on every in-scope file.
-    pub verdict: Verdict,
-    /// The policy's metrics, in output order.
-    pub metrics: Vec<Metric>,
-}
-
 /// What every command reads before it looks at a report: the policy, the platform of this leg
 /// and which conditional entries apply on it, and the root.
 #[derive(Debug, Clone)]
-pub struct Setup {
+pub(crate) struct Setup {
     /// The policy.
     pub policy: Policy,
     /// The platform (target, cfg values, programs on PATH).
     pub platform: Platform,
-    /// One activation per `[[exclude]]`, in policy order.
-    pub activations: Vec<Activation>,
-    /// One activation per `[[suite]]`, in policy order.
-    pub suite_activations: Vec<Activation>,
     /// The root: normalised and absolute.
     pub root: String,
     /// `--remap-path-prefix` values, parsed (a relative `TO` anchored at the current folder).
@@ -80,12 +66,12 @@ impl Setup {
     ///
     /// Errors (exit 2): no policy, a bad policy, a bad `--target` or `--cfg`, a bad
     /// `--remap-path-prefix`.
-    pub fn load(opts: &CheckOptions) -> Result<Setup> {
+    pub(crate) fn load(opts: &CheckOptions) -> Result<Setup> {
         let policy_path = match &opts.policy {
             Some(p) => opts.cwd.join(p),
             None => Policy::find(&opts.cwd)?,
         };
-        let policy = Policy::load(&policy_path)?;
+        let mut policy = Policy::load(&policy_path)?;
         let path_var = std::env::var_os("PATH");
         let platform = Platform::new(
             &opts.platform,
@@ -95,16 +81,7 @@ impl Setup {
             path_var.as_deref(),
             &opts.cwd,
         )?;
-        let activations = policy
-            .excludes
-            .iter()
-            .map(|e| platform.activation(e.when.as_ref(), &e.when_missing))
-            .collect();
-        let suite_activations = policy
-            .suites
-            .iter()
-            .map(|s| platform.activation(s.when.as_ref(), &s.when_missing))
-            .collect();
+        policy.decide(&platform);
         let root = root_folder(opts, &policy);
         let cwd = paths::normalize(&opts.cwd.to_string_lossy());
         let remaps = opts
@@ -115,8 +92,6 @@ impl Setup {
         Ok(Setup {
             policy,
             platform,
-            activations,
-            suite_activations,
             root,
             remaps,
         })
@@ -124,12 +99,18 @@ impl Setup {
 
     /// Verifies the `[[suite]]` roster in the cargo workspace at the root (see
     /// [`roster::verify`]).
-    pub fn roster(&self) -> Result<Roster> {
+    pub(crate) fn roster(&self) -> Result<Roster> {
+        Ok(self.roster_walking(&|_| false)?.0)
+    }
+
+    /// [`Setup::roster`], with the walk of the root for its `.rs` files and the paths that
+    /// satisfy `also`.
+    fn roster_walking(&self, also: &dyn Fn(&str) -> bool) -> Result<(Roster, Walked)> {
         roster::verify(
             &self.policy.suites,
-            &self.suite_activations,
             &self.root,
             &self.platform.features(),
+            also,
         )
     }
 }
@@ -139,24 +120,42 @@ impl Setup {
 pub fn run(opts: &CheckOptions) -> Result<Outcome> {
     let setup = Setup::load(opts)?;
     let verified = !setup.policy.suites.is_empty() && opts.walk;
-    if verified {
-        if let Some(err) = setup.roster()?.error() {
-            return Err(err);
-        }
+    if !verified {
+        return check_with_walk(&setup, opts, false, None);
     }
-    judge(&setup, opts, verified)
+    // One walk for the roster's `.rs` files and the check's included files.
+    let (roster, walked) = setup.roster_walking(&|p| setup.policy.includes(p))?;
+    if let Some(err) = roster.error() {
+        return Err(err);
+    }
+    let included = walked.select(&|p| setup.policy.includes(p));
+    check_with_walk(&setup, opts, verified, Some(included))
 }
 
 /// The check of `opts.reports` under `setup`, without verifying the roster; `verified` says
 /// whether the caller has verified it (for the facts).
-pub fn judge(setup: &Setup, opts: &CheckOptions, verified: bool) -> Result<Outcome> {
+pub(crate) fn check_verified(
+    setup: &Setup,
+    opts: &CheckOptions,
+    verified: bool,
+) -> Result<Outcome> {
+    check_with_walk(setup, opts, verified, None)
+}
+
+/// [`check_verified`], with the root's included files when they are already walked.
+fn check_with_walk(
+    setup: &Setup,
+    opts: &CheckOptions,
+    verified: bool,
+    walked: Option<Walked>,
+) -> Result<Outcome> {
     // The sources are walked and scanned on a thread of their own while the reports are read:
     // the reader waits for them only when it decides what to keep of the function records.
     let found = OnceLock::new();
     std::thread::scope(|scope| {
         scope.spawn(|| {
             let _unblock = Unblock(&found);
-            found.get_or_init(|| Sources::find(setup, opts));
+            found.get_or_init(|| Sources::find(setup, opts, walked));
         });
         judge_with(setup, opts, verified, &found)
     })
@@ -173,7 +172,7 @@ impl Drop for Unblock<'_> {
     }
 }
 
-/// [`judge`], with the sources found (or being found) in `found`.
+/// [`check_verified`], with the sources found (or being found) in `found`.
 fn judge_with(
     setup: &Setup,
     opts: &CheckOptions,
@@ -198,7 +197,6 @@ fn judge_with(
     let mut scope = scope::resolve(
         &spellings,
         policy,
-        &setup.activations,
         Path::new(&root),
         opts.walk,
         identity.walked(),
@@ -216,7 +214,7 @@ fn judge_with(
     let mut notes = sources.notes.clone();
     let ignores = if opts.walk {
         let scanned = measured_parts.keys().filter(|rel| sources.may_carry(rel));
-        ignore::scan_files(Path::new(&root), scanned, &policy.inline, &mut notes)?
+        markers::scan_files(Path::new(&root), scanned, &policy.inline, &mut notes)?
     } else {
         BTreeMap::new()
     };
@@ -251,26 +249,29 @@ fn detail_for<'a>(count: usize, marked: &'a (dyn Fn(&str) -> bool + Sync)) -> De
 
 /// What is known of the sources before the reports are read: the files an `include` glob
 /// selects on disk, and those among them that mention an inline marker
-/// ([`ignore::mentions_markers`]). Both are empty when the root is not walked (`--no-walk`, or
+/// ([`markers::mentions_markers`]). Both are empty when the root is not walked (`--no-walk`, or
 /// a root that cannot be walked, which [`scope::resolve`] then reports).
 #[derive(Debug, Default)]
 struct Sources {
     walked: BTreeSet<String>,
     marked: BTreeSet<String>,
-    /// The walk's notes on paths it skipped ([`scope::Walked::notes`]).
+    /// The walk's notes on paths it skipped ([`Walked::notes`]).
     notes: Vec<String>,
     /// True when the root was not walked: no file carries markers then.
     unwalked: bool,
 }
 
 impl Sources {
-    fn find(setup: &Setup, opts: &CheckOptions) -> Sources {
+    /// The sources under the root, from `walked` when the root is walked already.
+    fn find(setup: &Setup, opts: &CheckOptions, walked: Option<Walked>) -> Sources {
         let root = Path::new(&setup.root);
-        let scope::Walked {
-            files: walked,
-            notes,
-        } = match opts.walk.then(|| scope::walk(root, &setup.policy)) {
-            Some(Ok(walked)) => walked,
+        let included = |p: &str| setup.policy.includes(p);
+        let walk = || walked.map_or_else(|| walk::walk(root, &included), Ok);
+        let (walked, notes) = match opts.walk.then(walk) {
+            Some(Ok(walked)) => {
+                let notes = walked.notes();
+                (walked.files, notes)
+            }
             _ => {
                 return Sources {
                     unwalked: true,
@@ -278,7 +279,8 @@ impl Sources {
                 }
             }
         };
-        let marked = ignore::files_mentioning_markers(root, &walked, &setup.policy.inline.families);
+        let marked =
+            markers::files_mentioning_markers(root, &walked, &setup.policy.inline.families);
         Sources {
             walked,
             marked,
@@ -326,7 +328,7 @@ impl Sources {
 /// The roster's admission check reads the roster suites' export with it.
 ///
 /// Errors (exit 2): as for reading and merging the reports of a check.
-pub fn executed(
+pub(crate) fn executed(
     setup: &Setup,
     opts: &CheckOptions,
     reports: &[String],
@@ -395,16 +397,15 @@ fn facts(setup: &Setup, reports: &[Report], walked: bool, verified: bool) -> Fac
         conditions: policy
             .excludes
             .iter()
-            .zip(&setup.activations)
-            .filter(|(_, activation)| activation.conditional)
-            .map(|(exclude, activation)| ConditionFacts {
+            .filter(|exclude| exclude.activation.conditional)
+            .map(|exclude| ConditionFacts {
                 glob: exclude.pattern.glob.clone(),
                 location: exclude.pattern.location.clone(),
                 reason: exclude.reason.clone(),
                 when: exclude.when.as_ref().map(|cfg| cfg.text.clone()),
                 when_missing: exclude.when_missing.clone(),
-                active: activation.active,
-                why: activation.why.clone(),
+                active: exclude.activation.active,
+                why: exclude.activation.why.clone(),
             })
             .collect(),
         roster: (!policy.suites.is_empty()).then(|| RosterFacts {
@@ -412,8 +413,7 @@ fn facts(setup: &Setup, reports: &[Report], walked: bool, verified: bool) -> Fac
             suites: policy
                 .suites
                 .iter()
-                .zip(&setup.suite_activations)
-                .map(|(suite, activation)| SuiteFacts {
+                .map(|suite| SuiteFacts {
                     name: suite.name.clone(),
                     location: suite.location.clone(),
                     reason: suite.reason.clone(),
@@ -421,8 +421,8 @@ fn facts(setup: &Setup, reports: &[Report], walked: bool, verified: bool) -> Fac
                     glob: suite.glob.glob.clone(),
                     when: suite.when.as_ref().map(|cfg| cfg.text.clone()),
                     when_missing: suite.when_missing.clone(),
-                    active: activation.active,
-                    why: activation.why.clone(),
+                    active: suite.activation.active,
+                    why: suite.activation.why.clone(),
                 })
                 .collect(),
         }),
@@ -773,7 +773,7 @@ mod tests {
             ..CheckOptions::default()
         };
         let setup = Setup::load(&opts).expect("setup");
-        let sources = Sources::find(&setup, &opts);
+        let sources = Sources::find(&setup, &opts, None);
         assert_eq!(sources.walked, set(&["src/a.rs", "src/m.rs"]));
         assert_eq!(sources.marked, set(&["src/m.rs"]));
         let unwalked = Sources::find(
@@ -782,10 +782,11 @@ mod tests {
                 walk: false,
                 ..opts.clone()
             },
+            None,
         );
         assert!(unwalked.unwalked);
         let mut gone = setup.clone();
         gone.root = root.join("missing").to_string_lossy().into_owned();
-        assert!(Sources::find(&gone, &opts).unwalked);
+        assert!(Sources::find(&gone, &opts, None).unwalked);
     }
 }

@@ -11,7 +11,7 @@
 
 use globset::{GlobBuilder, GlobMatcher};
 
-use super::workspace::{Kind, Target, Workspace};
+use crate::workspace::{Kind, Target, Workspace};
 
 /// A parsed `filter`.
 #[derive(Debug, Clone)]
@@ -58,7 +58,7 @@ impl Name {
     }
 
     /// True for a glob pattern.
-    pub fn is_pattern(&self) -> bool {
+    pub(crate) fn is_pattern(&self) -> bool {
         self.glob.is_some()
     }
 }
@@ -108,7 +108,7 @@ impl Filter {
 
     /// The targets this filter selects in `workspace`, and what it names that is not there
     /// (unknown packages, unknown targets, patterns that match nothing), as messages.
-    pub fn resolve<'w>(&self, workspace: &'w Workspace) -> (Vec<&'w Target>, Vec<String>) {
+    pub(crate) fn resolve<'w>(&self, workspace: &'w Workspace) -> (Vec<&'w Target>, Vec<String>) {
         let mut problems = Vec::new();
         let packages: Vec<&str> = if self.packages.is_empty() {
             workspace.defaults.iter().map(String::as_str).collect()

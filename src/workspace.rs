@@ -14,15 +14,12 @@
 //! reaches outside its folder (a shared `tests/common/mod.rs` declared with `mod common;`, a
 //! `#[path]` module, an `include!`) belongs to no target; a `.rs` file in a target's folder
 //! belongs to it even when no `mod` declares it; and a `main.rs` root directly in `tests/`
-//! (`[[test]] path = "tests/main.rs"`) owns all of `tests/`. Files are found by a walk of the
-//! root that skips hidden folders, `target/` at the root and folders holding a `CACHEDIR.TAG`,
-//! as `covgate check` does.
+//! (`[[test]] path = "tests/main.rs"`) owns all of `tests/`. Files are found by the walk of the
+//! root that `covgate check` uses ([`crate::walk`]).
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use cargo_metadata::{Metadata, MetadataCommand, TargetKind};
-use walkdir::{DirEntry, WalkDir};
 
 use crate::error::{Error, Result};
 use crate::paths::{self, Resolver};
@@ -92,7 +89,7 @@ impl Kind {
 
 /// One target of a workspace member.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Target {
+pub(crate) struct Target {
     /// The package's name.
     pub package: String,
     /// The target's name.
@@ -106,7 +103,7 @@ pub struct Target {
 impl Target {
     /// The target as nextest names its test binary (its binary ID): `pkg::name` for a test,
     /// `pkg::bench/name` and `pkg::example/name` for the others, `pkg::kind/name` in general.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         match self.kind {
             Kind::Test => format!("{}::{}", self.package, self.name),
             Kind::Bench => format!("{}::bench/{}", self.package, self.name),
@@ -119,7 +116,7 @@ impl Target {
 
     /// The files this target owns among `files` (root-relative): its root file, and every file
     /// under its folder (see the module docs for the rule).
-    pub fn files(&self, files: &BTreeSet<String>) -> BTreeSet<String> {
+    pub(crate) fn files(&self, files: &BTreeSet<String>) -> BTreeSet<String> {
         let (dir, file) = self.src.rsplit_once('/').unwrap_or(("", &self.src));
         let folder = match file {
             "main.rs" | "lib.rs" | "mod.rs" => dir,
@@ -137,7 +134,7 @@ impl Target {
 
 /// The members of a cargo workspace and their targets.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Workspace {
+pub(crate) struct Workspace {
     /// Every member's package name, in cargo's order.
     pub members: Vec<String>,
     /// The default members (what cargo selects without `-p`): cargo's `workspace_default_members`,
@@ -155,7 +152,7 @@ impl Workspace {
     ///
     /// Errors (exit 2): cargo cannot be started, fails (no `Cargo.toml` in `root` or above, a
     /// bad manifest), or prints what `cargo_metadata` cannot read.
-    pub fn load(root: &str) -> Result<Workspace> {
+    pub(crate) fn load(root: &str) -> Result<Workspace> {
         let metadata = MetadataCommand::new()
             .current_dir(root)
             .no_deps()
@@ -172,7 +169,7 @@ impl Workspace {
 
     /// The workspace described by `metadata`, with target root files made relative to `root`
     /// (a normalised absolute folder).
-    pub fn from_metadata(metadata: &Metadata, root: &str) -> Workspace {
+    pub(crate) fn from_metadata(metadata: &Metadata, root: &str) -> Workspace {
         let resolver = Resolver::new(root, Vec::new(), None);
         let members = metadata.workspace_packages();
         let defaults = if metadata.workspace_default_members.is_available() {
@@ -205,7 +202,7 @@ impl Workspace {
     /// `when = "cfg(feature = …)"` quietly false). `default` is always accepted, and a
     /// dependency's feature (`dep/feature`) is not checked: `--no-deps` metadata does not list
     /// dependencies' features.
-    pub fn check_features(&self, names: &[&str], root: &str) -> Result<()> {
+    pub(crate) fn check_features(&self, names: &[&str], root: &str) -> Result<()> {
         let unknown = names.iter().find(|name| {
             *name != &"default" && !name.contains('/') && !self.features.contains(**name)
         });
@@ -229,44 +226,9 @@ impl Workspace {
     }
 
     /// True when some member has a target of this kind.
-    pub fn has(&self, kind: Kind) -> bool {
+    pub(crate) fn has(&self, kind: Kind) -> bool {
         self.targets.iter().any(|t| t.kind == kind)
     }
-}
-
-/// Every `.rs` file under `root`, root-relative and `/`-separated, skipping hidden folders,
-/// `target/` at the root and folders holding a `CACHEDIR.TAG` (cargo's build folders).
-///
-/// Errors: the root is not a folder, or cannot be walked.
-pub fn rust_files(root: &Path) -> Result<BTreeSet<String>> {
-    if !root.is_dir() {
-        return Err(Error::new(format!(
-            "the root {} is not a folder; fix `root` in the policy or --root",
-            root.display()
-        )));
-    }
-    let mut found = BTreeSet::new();
-    let walker = WalkDir::new(root)
-        .follow_links(false)
-        .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !skipped(e));
-    for entry in walker {
-        let entry = entry.map_err(|e| Error::new(format!("walking {}: {e}", root.display())))?;
-        let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
-        let rel = paths::normalize(&rel.to_string_lossy());
-        if entry.file_type().is_file() && rel.ends_with(".rs") {
-            found.insert(rel);
-        }
-    }
-    Ok(found)
-}
-
-fn skipped(entry: &DirEntry) -> bool {
-    let name = entry.file_name().to_string_lossy();
-    entry.file_type().is_dir()
-        && (name.starts_with('.')
-            || (entry.depth() == 1 && name == "target")
-            || entry.path().join("CACHEDIR.TAG").exists())
 }
 
 #[cfg(test)]
@@ -454,50 +416,6 @@ mod tests {
         // A cargo older than 1.71 does not list default members: every member is one.
         let old = Workspace::from_metadata(&metadata(false), "/ws");
         assert_eq!(old.defaults, ["alpha", "beta"]);
-    }
-
-    #[test]
-    fn walking_for_rust_files() {
-        let dir = tempfile::tempdir().unwrap();
-        for rel in [
-            "tests/a.rs",
-            "tests/a/b.rs",
-            "tests/data.txt",
-            ".hidden/x.rs",
-            "target/debug/y.rs",
-            "sub/target/kept.rs",
-            "build/CACHEDIR.TAG",
-            "build/z.rs",
-        ] {
-            let path = dir.path().join(rel);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, "").unwrap();
-        }
-        let found: Vec<String> = rust_files(dir.path()).unwrap().into_iter().collect();
-        assert_eq!(found, ["sub/target/kept.rs", "tests/a.rs", "tests/a/b.rs"]);
-        let err = rust_files(&dir.path().join("tests/a.rs")).unwrap_err();
-        assert!(err
-            .message()
-            .ends_with("is not a folder; fix `root` in the policy or --root"));
-        let err = rust_files(&dir.path().join("missing")).unwrap_err();
-        assert!(err.message().starts_with("the root "), "{err}");
-        // A folder nested deeper than PATH_MAX cannot be opened by its full path, even by root.
-        // Built bottom-up by renames, so that no call needs the long path.
-        let long = "d".repeat(200);
-        let mut chain = dir.path().join("chain0");
-        std::fs::create_dir(&chain).unwrap();
-        for i in 1..25 {
-            let next = dir.path().join(format!("chain{i}"));
-            std::fs::create_dir(&next).unwrap();
-            std::fs::rename(&chain, next.join(&long)).unwrap();
-            chain = next;
-        }
-        let err = rust_files(dir.path()).unwrap_err();
-        assert!(
-            err.message()
-                .starts_with(&format!("walking {}: ", dir.path().display())),
-            "{err}"
-        );
     }
 
     #[test]

@@ -6,15 +6,15 @@
 //! on one line, or 1 with the roster's problems on stderr and nothing on stdout. Policy, cargo
 //! and input errors give 2 (the caller prints the [`Error`](crate::error::Error)).
 
-use super::admit::admit;
-use super::{args, Roster};
-use crate::check::{self, CheckOptions, Setup};
-use crate::cli::{Run, Runner};
+use super::check::{self, CheckOptions, Setup};
 use crate::error::{Error, Result};
+use crate::roster::admit::admit;
+use crate::roster::args::{self, Run, Runner};
+use crate::roster::Roster;
 
 /// What `covgate roster` does.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// `--verify`, with the suites' and the main run's exports for the admission check.
     Verify(Option<(Vec<String>, Vec<String>)>),
     /// `--args RUN --runner RUNNER`.
@@ -23,7 +23,7 @@ pub enum Mode {
 
 /// What to print, and the exit code.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Printed {
+pub(crate) struct Printed {
     /// For standard output.
     pub stdout: String,
     /// For standard error.
@@ -37,7 +37,7 @@ pub struct Printed {
 ///
 /// Errors (exit 2): a bad policy, cargo metadata failing, an unreadable export, arguments that
 /// cannot be derived (see [`args::derive`]).
-pub fn run(opts: &CheckOptions, mode: &Mode) -> Result<Printed> {
+pub(crate) fn run(opts: &CheckOptions, mode: &Mode) -> Result<Printed> {
     let setup = Setup::load(opts)?;
     let roster = setup.roster()?;
     match mode {
@@ -82,7 +82,7 @@ fn verify(
             walk: true,
             ..opts.clone()
         };
-        let outcome = check::judge(setup, &main_opts, roster.verified())?;
+        let outcome = check::check_verified(setup, &main_opts, roster.verified())?;
         let executed = check::executed(setup, opts, suite)?;
         let (suite, main) = (suite.join(", "), main.join(", "));
         let result = admit(&executed, &outcome.verdict);

@@ -1,0 +1,243 @@
+//! The one walk of the root: which files exist under it. `covgate check` walks for the files an
+//! `include` glob selects (to find files no report names, and to scan sources for markers); the
+//! roster walks for the `.rs` files of the workspace's targets. A check with `[[suite]]` entries
+//! walks once for both ([`Walked::select`]).
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use walkdir::{DirEntry, WalkDir};
+
+use crate::error::{Error, Result};
+use crate::paths;
+use crate::source;
+
+/// What a walk found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Walked {
+    /// The selected source files: regular files, or symbolic links to regular files.
+    pub files: BTreeSet<String>,
+    /// Each selected path that is a FIFO, a device or a socket (or a link to one), with what it
+    /// is (`a FIFO`, …), in walk order: such a path is skipped, never opened (a FIFO would block
+    /// the read, a device such as `/dev/zero` never end). A report that names one makes the
+    /// check an error.
+    pub special: Vec<(String, &'static str)>,
+}
+
+impl Walked {
+    /// A note for each path in [`Walked::special`], in walk order.
+    pub(crate) fn notes(&self) -> Vec<String> {
+        self.special
+            .iter()
+            .map(|(rel, kind)| {
+                format!("{rel}: {kind}, not a regular file: skipped by the walk (not read)")
+            })
+            .collect()
+    }
+
+    /// What a walk for the paths that satisfy `keep` alone would have found.
+    pub(crate) fn select(&self, keep: &dyn Fn(&str) -> bool) -> Walked {
+        Walked {
+            files: self.files.iter().filter(|f| keep(f)).cloned().collect(),
+            special: self
+                .special
+                .iter()
+                .filter(|(rel, _)| keep(rel))
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
+/// Checks that `root` is a folder before it is walked.
+///
+/// Errors: it is not (`the root ROOT is not a folder; …`).
+pub(crate) fn folder(root: &Path) -> Result<()> {
+    if root.is_dir() {
+        return Ok(());
+    }
+    Err(Error::new(format!(
+        "the root {} is not a folder; fix `root` in the policy or --root",
+        root.display()
+    )))
+}
+
+/// The files under `root` whose root-relative, `/`-separated path satisfies `included`.
+/// Hidden folders, `target/` at the root and any folder holding a `CACHEDIR.TAG` (cargo's build
+/// folders) are skipped; symbolic links are followed (a link counts as what it points to),
+/// except into a loop, and a link to nothing is skipped. The caller has checked that `root` is
+/// a folder (see [`folder`]).
+///
+/// Errors: an entry that cannot be read while walking (`walking ROOT: …`).
+pub(crate) fn walk(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walked> {
+    let mut found = Walked::default();
+    let walker = WalkDir::new(root)
+        .follow_links(true)
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !skipped(e));
+    for entry in walker {
+        // Links are followed (a folder reached through a link holds sources like any other);
+        // a link loop, or a link to nothing, holds no source file.
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) if e.loop_ancestor().is_some() || dangling(&e) => continue,
+            Err(e) => return Err(Error::new(format!("walking {}: {e}", root.display()))),
+        };
+        let Some(kind) = source_kind(&entry) else {
+            continue;
+        };
+        let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
+        let rel = paths::normalize(&rel.to_string_lossy());
+        match kind {
+            _ if !included(&rel) => {}
+            Ok(()) => {
+                found.files.insert(rel);
+            }
+            Err(kind) => found.special.push((rel, kind)),
+        }
+    }
+    Ok(found)
+}
+
+/// What the walk takes `entry` for (links are followed, so a link counts as what it points
+/// to): `Some(Ok(()))` a source file; `Some(Err(kind))` a FIFO, a device or a socket; `None` a
+/// folder.
+fn source_kind(entry: &DirEntry) -> Option<std::result::Result<(), &'static str>> {
+    let file_type = entry.file_type();
+    if file_type.is_dir() {
+        return None;
+    }
+    Some(
+        file_type
+            .is_file()
+            .then_some(())
+            .ok_or(source::kind(file_type)),
+    )
+}
+
+/// True for the error of an entry below the root that is gone: a symbolic link whose target
+/// does not exist.
+fn dangling(error: &walkdir::Error) -> bool {
+    error.depth() > 0
+        && error
+            .io_error()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+}
+
+fn skipped(entry: &DirEntry) -> bool {
+    let is_dir = entry.file_type().is_dir();
+    let name = entry.file_name().to_string_lossy();
+    is_dir
+        && (name.starts_with('.')
+            || (entry.depth() == 1 && name == "target")
+            || entry.path().join("CACHEDIR.TAG").exists())
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    fn rust(p: &str) -> bool {
+        p.ends_with(".rs")
+    }
+
+    #[test]
+    fn the_walk_skips_hidden_target_and_cache_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        for rel in [
+            "tests/a.rs",
+            "tests/a/b.rs",
+            "tests/data.txt",
+            ".hidden/x.rs",
+            "target/debug/y.rs",
+            "sub/target/kept.rs",
+            "build/CACHEDIR.TAG",
+            "build/z.rs",
+        ] {
+            let path = dir.path().join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "").unwrap();
+        }
+        let walked = walk(dir.path(), &rust).unwrap();
+        let found: Vec<&str> = walked.files.iter().map(String::as_str).collect();
+        assert_eq!(found, ["sub/target/kept.rs", "tests/a.rs", "tests/a/b.rs"]);
+        folder(dir.path()).unwrap();
+        let err = folder(&dir.path().join("tests/a.rs")).unwrap_err();
+        assert!(err
+            .message()
+            .ends_with("is not a folder; fix `root` in the policy or --root"));
+        let err = folder(&dir.path().join("missing")).unwrap_err();
+        assert!(err.message().starts_with("the root "), "{err}");
+        // A folder nested deeper than PATH_MAX cannot be opened by its full path, even by root.
+        // Built bottom-up by renames, so that no call needs the long path.
+        let long = "d".repeat(200);
+        let mut chain = dir.path().join("chain0");
+        std::fs::create_dir(&chain).unwrap();
+        for i in 1..25 {
+            let next = dir.path().join(format!("chain{i}"));
+            std::fs::create_dir(&next).unwrap();
+            std::fs::rename(&chain, next.join(&long)).unwrap();
+            chain = next;
+        }
+        let err = walk(dir.path(), &rust).unwrap_err();
+        assert!(
+            err.message()
+                .starts_with(&format!("walking {}: ", dir.path().display())),
+            "{err}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_walk_skips_fifos_devices_and_sockets_with_a_note() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("src/sub")).expect("mkdir");
+        std::fs::write(root.join("src/a.rs"), "fn a() {}\n").expect("a");
+        symlink("a.rs", root.join("src/link.rs")).expect("link to a file");
+        symlink("sub", root.join("src/dir.rs")).expect("link to a folder");
+        symlink("gone.rs", root.join("src/dangling.rs")).expect("dangling link");
+        symlink("/dev/null", root.join("src/null.rs")).expect("link to a device");
+        let made = std::process::Command::new("mkfifo")
+            .args([root.join("src/fifo.rs"), root.join("src/fifo.txt")])
+            .status()
+            .expect("mkfifo");
+        assert!(made.success());
+        let _socket =
+            std::os::unix::net::UnixListener::bind(root.join("src/sub/s.rs")).expect("bind");
+        let walked = walk(root, &|p: &str| p.ends_with(".rs")).expect("walk");
+        let files: Vec<&str> = walked.files.iter().map(String::as_str).collect();
+        assert_eq!(files, ["src/a.rs", "src/link.rs"]);
+        let mut notes = walked.notes();
+        notes.sort();
+        assert_eq!(
+            notes,
+            [
+                // Links are followed: the socket is reached through `src/dir.rs` too.
+                "src/dir.rs/s.rs: a socket, not a regular file: skipped by the walk (not read)",
+                "src/fifo.rs: a FIFO, not a regular file: skipped by the walk (not read)",
+                "src/null.rs: a device, not a regular file: skipped by the walk (not read)",
+                "src/sub/s.rs: a socket, not a regular file: skipped by the walk (not read)",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_selection_keeps_the_files_and_notes_of_its_paths() {
+        let walked = Walked {
+            files: ["a.rs".to_string(), "b.c".to_string()].into(),
+            special: vec![
+                ("f.rs".to_string(), "a FIFO"),
+                ("g.c".to_string(), "a device"),
+            ],
+        };
+        let rs = walked.select(&rust);
+        assert_eq!(rs.files, BTreeSet::from(["a.rs".to_string()]));
+        assert_eq!(
+            rs.notes(),
+            ["f.rs: a FIFO, not a regular file: skipped by the walk (not read)"]
+        );
+    }
+}
