@@ -1,105 +1,110 @@
 #!/usr/bin/env bash
-# Times `covgate check` on large generated reports (issue #8's performance targets): an llvm-cov
-# JSON export of ≈ 1 GB (7000 renamed copies of tests/fixtures/real/walkdir.branch.json) and an
-# LCOV tracefile of ≈ 100 MB (2678 copies of tests/fixtures/real/semver.lcov), each with a source
-# tree and a policy under target/bench/ so the whole check runs with every file in scope
-# (examples/gen_export.rs, examples/gen_lcov.rs). Inputs are generated once and kept (a stamp
-# file records the copy count); the release build is made first.
+# Times `covgate check` on generated reports of 10 MB, 100 MB and 1 GB in both formats, beside
+# an anchor that only parses the same JSON (examples/anchor.rs: std::fs::read +
+# serde_json::from_slice::<IgnoredAny>, one core), and prints wall time, CPU time and peak RSS
+# (medians of RUNS runs, /usr/bin/time) with the JSON cases' ratios to the anchor.
 #
-# Usage: ci/bench.sh                      (from anywhere in the repository)
-#   CASES="lcov json json100 mixed"   which cases to run (default all four; `lcov` alone skips
-#                       the 1 GB exports). `json` is the export as it is (21,000 of the 28,000
-#                       files below 100%, their uncovered items listed); `json100` the same written
-#                       with `--covered` (every file at 100%, as in a project held to the gate);
-#                       `mixed` the covered export with every 100th copy as it is (0.75% of the
-#                       files fail: a project with a few files below the gate).
-#   JSON_COPIES=7000 LCOV_COPIES=2678     input sizes
-#   RUNS=3              hyperfine runs per case, when hyperfine is installed
-# Prints one line per case: input size, wall time and peak RSS of one `covgate check` run
-# (/usr/bin/time), its exit code (0 pass, 1 below threshold: both fine; 2 is an error), then
-# hyperfine's statistics when available.
+# Inputs (target/bench/<case>-<MB>/, generated once; a stamp records the copy count):
+#   json      a real export replicated under renamed paths with its real coverage
+#             (examples/gen_export.rs; tests/fixtures/real/semver.json, 221 kB a copy: 7 files at
+#             71-98%, 253 records in 137 instantiation groups): every file below 100%, their
+#             uncovered items listed (a failing check);
+#   json100   the same written with --covered: every file at 100% (a passing check);
+#   lcov      a real tracefile replicated the same way (examples/gen_lcov.rs; semver.lcov).
+# Each input has a source tree and a policy, so the whole check runs with every file in scope.
+#
+# Usage: ci/bench.sh                    (from anywhere in the repository)
+#   SIZES="10 100 1000"   input sizes in MB       CASES="json json100 lcov"
+#   RUNS=3                runs per measurement    KEEP=1  keep the inputs (default: the 1 GB
+#                                                          inputs are removed after their runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cases=${CASES:-lcov json json100 mixed}
-json_copies=${JSON_COPIES:-7000}
-lcov_copies=${LCOV_COPIES:-2678}
+sizes=${SIZES:-10 100 1000}
+cases=${CASES:-json json100 lcov}
 runs=${RUNS:-3}
+keep=${KEEP:-0}
 
-cargo build --release --quiet --bin covgate --example gen_export --example gen_lcov
+cargo build --release --quiet --bin covgate --example gen_export --example gen_lcov --example anchor
 bin=$PWD/target/release/covgate
 examples=$PWD/target/release/examples
 
-# generate NAME COPIES COMMAND...: runs COMMAND unless target/bench/NAME holds inputs of COPIES.
+# copies CASE MB: how many copies of the source make about MB megabytes.
+copies() {
+    case $1 in
+    json | json100) echo $(($2 * 1000 / 221)) ;;
+    lcov) echo $(($2 * 1000 / 37)) ;;
+    esac
+}
+
+# generate CASE MB: the input of CASE at MB megabytes, unless it is there already.
 generate() {
-    local name=$1 copies=$2
-    shift 2
-    local dir=target/bench/$name
-    if [ "$(cat "$dir/.copies" 2>/dev/null)" != "$copies" ]; then
-        echo "bench: generating $dir ($copies copies)" >&2
+    local case=$1 mb=$2 n dir
+    n=$(copies "$case" "$mb")
+    dir=target/bench/$case-$mb
+    if [ "$(cat "$dir/.copies" 2>/dev/null)" != "$n" ]; then
+        echo "bench: generating $dir ($n copies)" >&2
         rm -rf "$dir"
         mkdir -p "$dir"
-        "$@"
-        echo "$copies" >"$dir/.copies"
+        case $case in
+        json) "$examples/gen_export" tests/fixtures/real/semver.json "$dir/big.json" \
+            --copies "$n" --sources "$dir" ;;
+        json100) "$examples/gen_export" tests/fixtures/real/semver.json "$dir/big.json" \
+            --copies "$n" --sources "$dir" --covered ;;
+        lcov) "$examples/gen_lcov" tests/fixtures/real/semver.lcov "$dir/big.lcov" \
+            --copies "$n" --sources "$dir" ;;
+        esac
+        echo "$n" >"$dir/.copies"
     fi
 }
 
-declare -A report
-for case in $cases; do
-    case $case in
-    lcov)
-        generate lcov "$lcov_copies" "$examples/gen_lcov" tests/fixtures/real/semver.lcov \
-            target/bench/lcov/big.lcov --copies "$lcov_copies" --sources target/bench/lcov
-        report[lcov]=big.lcov
-        ;;
-    json)
-        generate json "$json_copies" "$examples/gen_export" tests/fixtures/real/walkdir.branch.json \
-            target/bench/json/big.json --copies "$json_copies" --sources target/bench/json
-        report[json]=big.json
-        ;;
-    json100)
-        generate json100 "$json_copies" "$examples/gen_export" \
-            tests/fixtures/real/walkdir.branch.json target/bench/json100/big.json \
-            --copies "$json_copies" --sources target/bench/json100 --covered
-        report[json100]=big.json
-        ;;
-    mixed)
-        generate mixed "$json_copies" "$examples/gen_export" \
-            tests/fixtures/real/walkdir.branch.json target/bench/mixed/big.json \
-            --copies "$json_copies" --sources target/bench/mixed --covered --failing-every 100
-        report[mixed]=big.json
-        ;;
-    *)
-        echo "bench: unknown case $case (lcov, json, json100, mixed)" >&2
-        exit 2
-        ;;
-    esac
-done
-
-rows=()
-for case in $cases; do
-    dir=target/bench/$case
-    file=${report[$case]}
-    size=$(du -m "$dir/$file" | cut -f1)
+# measure DIR COMMAND...: median wall s, median CPU s (user + system) and median peak RSS MB of
+# RUNS runs of COMMAND in DIR, and the exit code of the last run, as "wall cpu rss code".
+measure() {
+    local dir=$1 timing
+    shift
     timing=$(mktemp)
-    status=0
-    (cd "$dir" && /usr/bin/time -f '%e s, %M KB' -o "$timing" "$bin" check "$file" >/dev/null 2>&1) || status=$?
-    rows+=("$(printf '%-7s %8s MB   %-24s exit %s' "$case" "$size" "$(tail -1 "$timing")" "$status")")
-    rm -f "$timing"
-    if [ "$status" -gt 1 ]; then
-        echo "bench: covgate check $dir/$file failed with exit $status:" >&2
-        (cd "$dir" && "$bin" check "$file" 2>&1 >/dev/null | tail -5) >&2 || true
-    fi
-done
-
-echo
-printf '%-7s %11s   %-24s %s\n' case input 'wall, peak RSS' 'covgate check'
-printf '%s\n' "${rows[@]}"
-
-if command -v hyperfine >/dev/null; then
-    for case in $cases; do
-        (cd "target/bench/$case" && hyperfine --runs "$runs" -i "$bin check ${report[$case]}")
+    local walls=() cpus=() rsss=()
+    for _ in $(seq "$runs"); do
+        code=0
+        (cd "$dir" && /usr/bin/time -f '%e %U %S %M' -o "$timing" "$@" >/dev/null 2>&1) || code=$?
+        read -r wall user sys rss < <(tail -1 "$timing")
+        walls+=("$wall")
+        cpus+=("$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')")
+        rsss+=("$((rss / 1024))")
     done
-else
-    echo "(hyperfine not installed: one run per case)"
-fi
+    rm -f "$timing"
+    echo "$(median "${walls[@]}") $(median "${cpus[@]}") $(median "${rsss[@]}") $code"
+}
+
+median() {
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+printf '%-8s %7s   %8s %8s %8s   %s\n' case input wall cpu rss 'vs anchor (wall, cpu)'
+for mb in $sizes; do
+    for case in $cases; do
+        generate "$case" "$mb"
+        dir=target/bench/$case-$mb
+        file=big.json
+        [ "$case" = lcov ] && file=big.lcov
+        size=$(du -m "$dir/$file" | cut -f1)
+        read -r wall cpu rss code < <(measure "$dir" "$bin" check "$file")
+        if [ "$code" -gt 1 ]; then
+            echo "bench: covgate check $dir/$file failed with exit $code" >&2
+            exit 1
+        fi
+        ratio=''
+        if [ "$case" != lcov ]; then
+            read -r awall acpu arss _ < <(measure "$dir" "$examples/anchor" "$file")
+            ratio=$(printf '%.2f x, %.2f x  (anchor %s s, %s s, %s MB)' \
+                "$(echo "$wall / $awall" | bc -l)" "$(echo "$cpu / $acpu" | bc -l)" \
+                "$awall" "$acpu" "$arss")
+        fi
+        printf '%-8s %4s MB   %6s s %6s s %5s MB   %s\n' "$case" "$size" "$wall" "$cpu" "$rss" "$ratio"
+        if [ "$mb" -ge 1000 ] && [ "$keep" != 1 ]; then
+            rm -rf "$dir"
+        fi
+    done
+done
+echo "(medians of $runs runs; exit code 1 = files below the threshold, as expected)"

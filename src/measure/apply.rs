@@ -145,6 +145,7 @@ fn without(record: &FunctionStats, ignores: &Ignores, runs: &[LineRange]) -> Fun
         lines: Counts::new(covered, covered + uncovered),
         branches: counts(covered_branch_lines.len(), uncovered_branches.len()),
         function_ignored: ignores.lines.contains(&record.key.0),
+        instances: record.instances,
         layout: record.layout,
         items: Some(Box::new(RecordItems {
             uncovered_regions,
@@ -303,6 +304,7 @@ mod tests {
             lines: Counts::new(4_000_000_000, 4_000_000_000),
             branches: Counts::default(),
             function_ignored: false,
+            instances: crate::report::llvm_json::Instances::of(1),
             layout: 0,
             items: Some(Box::new(RecordItems {
                 covered_region_lines: vec![1],

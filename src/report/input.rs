@@ -222,12 +222,22 @@ impl<R: ?Sized + Read> Ahead<'_, R> {
     }
 }
 
-/// The window read as a stream: its unconsumed bytes, then the rest of the input (a chunk read
-/// ahead included). For a reader that takes a plain `Read` after the format was detected.
+/// The window read as a stream: its unconsumed bytes (a chunk read ahead included), then the
+/// rest of the input, read straight into the caller's buffer (not copied through the window).
+/// For a reader that takes a plain `Read` after the format was detected.
 impl<R: ?Sized + Read> Read for Window<'_, R> {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        if self.unread().is_empty() && !self.more() {
-            return self.take_error().map_or(Ok(0), Err);
+        if self.unread().is_empty() && self.ahead.len() <= self.gap {
+            if self.eof {
+                return self.take_error().map_or(Ok(0), Err);
+            }
+            let n = self.input.read(out)?;
+            // A read into an empty buffer gives 0 and says nothing of the end.
+            self.eof = n == 0 && !out.is_empty();
+            return Ok(n);
+        }
+        if self.unread().is_empty() {
+            self.more();
         }
         let n = self.unread().len().min(out.len());
         let from = self.unread().get(..n).unwrap_or_default();

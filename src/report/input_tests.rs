@@ -84,6 +84,16 @@ fn a_chunk_read_ahead_joins_the_window() {
         assert_eq!(rest, b"123456789", "gap {gap}");
         assert!(window.ahead().1.is_none(), "at the end");
     }
+    // A chunk read ahead when every byte was consumed: a stream reads it next.
+    let mut input: &[u8] = text;
+    let mut window = Window::new(&mut input as &mut Input, 3);
+    assert!(window.more());
+    let read = window.ahead().1.expect("due").read();
+    window.read_ahead_done(read);
+    window.consume(3);
+    let mut rest = Vec::new();
+    window.read_to_end(&mut rest).expect("reads");
+    assert_eq!(rest, b"3456789");
     // A failed read-ahead ends the window with its error.
     let mut input = Failing(b"abc");
     let mut window = Window::new(&mut input as &mut Input, 3);
@@ -109,8 +119,34 @@ fn a_window_reads_as_a_stream() {
     let mut rest = String::new();
     window.read_to_string(&mut rest).expect("reads");
     assert_eq!(rest, "o world");
+    // Past the window, the input is read straight into the caller's buffer; an empty buffer
+    // reads nothing and is no end.
+    let mut input: &[u8] = b"abc";
+    let mut window = Window::new(&mut input as &mut Input, 1);
+    assert!(window.more());
+    window.consume(1);
+    assert_eq!(window.read(&mut []).expect("reads"), 0);
+    assert!(!window.at_end());
+    let mut rest = Vec::new();
+    window.read_to_end(&mut rest).expect("reads");
+    assert_eq!(rest, b"bc");
+    assert!(window.at_end());
+    assert!(window.ahead().1.is_none());
+    // A read error past the window is the stream's.
+    let mut input = Failing(b"ab");
+    let mut window = Window::new(&mut input as &mut Input, 1);
+    assert!(window.more());
+    window.consume(1);
+    let mut rest = Vec::new();
+    let e = window.read_to_end(&mut rest).expect_err("fails");
+    assert_eq!(
+        (rest.as_slice(), e.to_string().as_str()),
+        (&b"b"[..], "disk on fire")
+    );
+    // A read error of the window itself comes after its bytes.
     let mut input = Failing(b"ab");
     let mut window = Window::new(&mut input as &mut Input, 8);
+    assert!(window.more());
     let mut all = Vec::new();
     let e = window.read_to_end(&mut all).expect_err("fails");
     assert_eq!(

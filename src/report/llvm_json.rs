@@ -19,19 +19,23 @@
 //! * [`recompute`] merges records into instantiation groups as `prepareSingleFileReport` does.
 
 mod count;
-mod document;
+mod export;
 mod lane;
+#[cfg(test)]
+mod oracle;
+mod pieces;
 mod record;
 mod segments;
 mod stream;
 mod unique;
+mod wire;
 
 use std::collections::{BTreeMap, HashMap};
 
 use std::fmt;
 use std::io::Read;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::{BranchSide, Counts, LineRange, Span};
 
 use super::Report;
@@ -93,6 +97,9 @@ pub struct FunctionStats {
     /// True when an inline ignore marker covers the function's start line: its group then
     /// leaves the functions and instantiations metrics (set by [`crate::measure::apply`]).
     pub function_ignored: bool,
+    /// How many records this stands for: one, or a whole instantiation group merged as it was
+    /// read (files kept for their misses only; see [`Kept::Misses`]).
+    pub instances: Instances,
     /// A hash of the record's layout (its regions and branches without their counts), never 0
     /// when known; 0 when the record was not kept whole ([`Kept::Everything`]). Records of one
     /// compiled function in several exports share name, key and layout ([`pool`]).
@@ -100,6 +107,26 @@ pub struct FunctionStats {
     /// The record's items; `None` when none was kept (nothing uncovered, and covered items not
     /// asked for).
     pub items: Option<Box<RecordItems>>,
+}
+
+/// How many function records a [`FunctionStats`] stands for, and how many of them ran: what
+/// llvm-cov's instantiations metric counts (records, and records with a count above 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Instances {
+    /// Function records.
+    pub records: u64,
+    /// Function records whose execution count is above 0.
+    pub executed: u64,
+}
+
+impl Instances {
+    /// One record with the execution count `count`.
+    pub fn of(count: u64) -> Instances {
+        Instances {
+            records: 1,
+            executed: u64::from(count > 0),
+        }
+    }
 }
 
 /// The items of one function record: its misses, and (for files that carry inline markers) the
@@ -148,7 +175,12 @@ impl RecordItems {
 pub enum Kept {
     /// No record: the file's own summary is all that is needed.
     Nothing,
-    /// Counts, and the uncovered items (with the names of records that never ran).
+    /// Counts, and the uncovered items (with the names of records that never ran). The records
+    /// of one instantiation group are merged into one as they are read ([`Instances`]): its
+    /// counts are the group's (largest covered and largest total per metric, summed execution
+    /// count), and its uncovered items per metric those of the group's best record for that
+    /// metric (largest covered, then largest total; the last of equals), all that llvm-cov's
+    /// rule and the list of uncovered items need.
     Misses,
     /// Counts, every item and every name (inline markers are applied to the file).
     Everything,
@@ -308,6 +340,7 @@ fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
         lines: Counts::new(covered, covered + line_count(&uncovered_lines)),
         branches: hit_counts(&branch_hits),
         function_ignored: a.function_ignored | b.function_ignored,
+        instances: Instances::of(a.count.saturating_add(b.count)),
         layout: a.layout,
         items: Some(Box::new(RecordItems {
             uncovered_regions,
@@ -404,8 +437,8 @@ impl Group {
         self.lines = max_counts(self.lines, record.lines);
         self.branches = max_counts(self.branches, record.branches);
         self.execution_count = self.execution_count.saturating_add(record.count);
-        self.records += 1;
-        self.executed_records += u64::from(record.count > 0);
+        self.records += record.instances.records;
+        self.executed_records += record.instances.executed;
         self.ignored |= record.function_ignored;
     }
 
@@ -488,44 +521,35 @@ impl fmt::Debug for Detail<'_> {
 /// records.
 ///
 /// Errors (located by line and column where the JSON parser knows them): malformed or truncated
-/// JSON, a value of the wrong type, a count that is negative or not integral, a missing
-/// `type`/`version`/`data`, a `type` other than `llvm.coverage.json.export`, or an unsupported
-/// major version.
+/// JSON, a value of the wrong type, a key written twice in one object, a count that is negative
+/// or not integral, a missing `type`/`version`/`data`, a `type` other than
+/// `llvm.coverage.json.export`, or an unsupported major version.
 pub fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
     read_with(origin, bytes, Detail::All)
 }
 
 /// [`read`], keeping the records that `detail` asks for.
 pub fn read_with(origin: &str, bytes: &[u8], detail: Detail<'_>) -> Result<Report> {
-    let mut input = bytes;
-    match stream::read(origin, &mut input, &detail, stream::SIZES) {
-        Ok(report) => Ok(report),
-        // Reading a slice cannot fail: whatever stopped the fast reader, the reference reader
-        // reads the document again and words any error.
-        Err(_) => document::read(origin, bytes),
-    }
+    read_stream(origin, &mut &*bytes, detail)
 }
 
-/// Reads an export from a stream (a file) in chunks, keeping the records that `detail` asks
-/// for: memory follows the largest element and the kept detail, not the export's size.
+/// [`read_stream`] for an input that only this thread may read (standard input's lock): the
+/// next chunk is read between windows rather than while one is parsed.
+pub fn read_local(origin: &str, input: &mut dyn Read, detail: Detail<'_>) -> Result<Report> {
+    stream::read(origin, stream::Input::Local(input), &detail, stream::SIZES)
+}
+
+/// Reads an export from a stream (a file, a pipe) in chunks, in one pass, keeping the records
+/// that `detail` asks for: memory follows the largest element and the kept detail, not the
+/// export's size.
 ///
-/// When the document is not a plain valid export (any error; rare shapes such as several
-/// exports in `data`), `reread` is called for the whole document and the reference reader
-/// reads it, which words the error as [`read`] does.
-///
-/// Errors: as [`read`]; a read error of `input` or of `reread`.
+/// Errors: as [`read`], located in the stream; a read error of `input`.
 pub fn read_stream(
     origin: &str,
     input: &mut (dyn Read + Send),
     detail: Detail<'_>,
-    reread: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
 ) -> Result<Report> {
-    let io_error = |e: std::io::Error| Error::new(format!("{origin}: cannot read the report: {e}"));
-    match stream::read(origin, input, &detail, stream::SIZES) {
-        Ok(report) => Ok(report),
-        Err(stream::Stop::Io(err)) => Err(io_error(err)),
-        Err(stream::Stop::Fallback) => document::read(origin, &reread().map_err(io_error)?),
-    }
+    stream::read(origin, stream::Input::Shared(input), &detail, stream::SIZES)
 }
 
 #[cfg(test)]
@@ -580,6 +604,7 @@ mod tests {
             lines: Counts::new(1, 1),
             branches: Counts::default(),
             function_ignored: false,
+            instances: Instances::of(1),
             layout: 0,
             items: None,
         };
@@ -689,14 +714,9 @@ mod tests {
                 Err(std::io::Error::other("unplugged"))
             }
         }
-        let mut never = || -> std::io::Result<Vec<u8>> { panic!("not read again") };
-        let e = read_stream("r.json", &mut Failing, Detail::All, &mut never).expect_err("io");
+        let e = read_stream("r.json", &mut Failing, Detail::All).expect_err("io");
         assert_eq!(e.message(), "r.json: cannot read the report: unplugged");
-        let mut gone = || Err(std::io::Error::other("deleted"));
-        let e = read_stream("r.json", &mut &b"{"[..], Detail::All, &mut gone).expect_err("io");
-        assert_eq!(e.message(), "r.json: cannot read the report: deleted");
-        let mut again = || Ok(b"{".to_vec());
-        let e = read_stream("r.json", &mut &b"{"[..], Detail::All, &mut again).expect_err("cut");
+        let e = read_stream("r.json", &mut &b"{"[..], Detail::All).expect_err("cut");
         assert!(e.message().contains("ends early"), "{}", e.message());
     }
 }

@@ -16,7 +16,7 @@ pub mod lcov;
 pub mod llvm_json;
 
 use std::borrow::Cow;
-use std::io::{BufRead, Read, Seek};
+use std::io::{BufRead, Read};
 use std::path::Path;
 
 use crate::error::{Error, Result};
@@ -108,9 +108,9 @@ pub fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
 
 /// Reads one report from a stream (standard input), detecting the format as [`read`] does. An
 /// LCOV tracefile is streamed ([`lcov::read_from`]), so a huge line or file costs no more memory
-/// than one line; an llvm-cov JSON export is copied once to an anonymous temporary file and read
-/// from there as a regular file is ([`read_file`]), keeping the records `detail` asks for: the
-/// stream is read once, and memory follows the verdict, not the export (disk holds the copy).
+/// than one line; an llvm-cov JSON export is streamed in chunks ([`llvm_json::read_local`]),
+/// keeping the records `detail` asks for: the stream is read once, and memory follows the
+/// verdict, not the export.
 ///
 /// Errors: as [`read`]; a read error of `input`; more than [`lcov::MAX_LINE`] bytes of blank
 /// space before the first character.
@@ -123,13 +123,10 @@ pub fn read_from(origin: &str, mut input: impl BufRead, detail: Detail<'_>) -> R
 ///
 /// - a regular file is streamed in both formats: an LCOV tracefile line by line, an llvm-cov
 ///   JSON export in chunks ([`llvm_json::read_stream`], keeping the records `detail` asks for),
-///   so memory follows what the verdict needs rather than the file's size. A JSON document the
-///   fast reader does not take (an error, a rare shape) is read again from the start, through
-///   the same open file, by the reference reader, which words the error;
-/// - anything else (a FIFO, `<(…)`, a device) cannot be read twice, so it is read once, as
-///   standard input is ([`read_from`]): an LCOV tracefile streamed, an llvm-cov JSON export
-///   copied to a temporary file and read from there (an error's line and column are those of the
-///   copy, which holds the same bytes).
+///   so memory follows what the verdict needs rather than the file's size;
+/// - anything else (a FIFO, `<(…)`, a device) is read as standard input is ([`read_from`]).
+///
+/// Either way an error of the document is worded in that one pass, with its line and column.
 ///
 /// Errors: as [`read_from`]; the file cannot be opened or read.
 pub fn read_file(origin: &str, path: &Path, detail: Detail<'_>) -> Result<Report> {
@@ -141,22 +138,12 @@ pub fn read_file(origin: &str, path: &Path, detail: Detail<'_>) -> Result<Report
     read_regular(origin, &file, detail)
 }
 
-/// A regular file (a report, or the temporary copy of a JSON export read from a stream), read
-/// from its start as [`read_file`] says.
+/// A regular file, read from its start as [`read_file`] says.
 fn read_regular(origin: &str, file: &std::fs::File, detail: Detail<'_>) -> Result<Report> {
     let mut input = file;
     let mut window = Window::new(&mut input as &mut (dyn Read + Send), DETECT_CHUNK);
     match first_byte(origin, &mut window)? {
-        Some(b'{') => {
-            let mut reread = || {
-                let mut bytes = Vec::new();
-                (&*file)
-                    .seek(std::io::SeekFrom::Start(0))
-                    .and_then(|_| (&*file).read_to_end(&mut bytes))
-                    .map(|_| bytes)
-            };
-            llvm_json::read_stream(origin, &mut window, detail, &mut reread)
-        }
+        Some(b'{') => llvm_json::read_stream(origin, &mut window, detail),
         Some(first) if refused(first) => Err(neither(origin, first)),
         Some(_) => lcov::read_window(origin, &mut window).map(|(report, _)| report),
         None => Err(empty(origin)),
@@ -164,22 +151,11 @@ fn read_regular(origin: &str, file: &std::fs::File, detail: Detail<'_>) -> Resul
 }
 
 /// [`read_from`], compiled once (a generic function would be compiled, and measured, per input
-/// type): a JSON export is copied to a temporary file first.
+/// type).
 fn read_stream(origin: &str, input: &mut dyn Read, detail: Detail<'_>) -> Result<Report> {
     let mut window = Window::new(input, DETECT_CHUNK);
     match first_byte(origin, &mut window)? {
-        Some(b'{') => {
-            // Copied once to an anonymous temporary file (deleted when closed), then read as a
-            // regular file is: in chunks, in memory that follows the verdict, not the export.
-            let spooled = tempfile::tempfile()
-                .and_then(|mut spool| {
-                    std::io::copy(&mut window, &mut spool)
-                        .and_then(|_| spool.rewind())
-                        .map(|()| spool)
-                })
-                .map_err(|e| Error::new(format!("{origin}: cannot read the report: {e}")))?;
-            read_regular(origin, &spooled, detail)
-        }
+        Some(b'{') => llvm_json::read_local(origin, &mut window, detail),
         Some(first) if refused(first) => Err(neither(origin, first)),
         Some(_) => lcov::read_window(origin, &mut window).map(|(report, _)| report),
         None => Err(empty(origin)),
@@ -494,7 +470,7 @@ mod tests {
             e.contains("bytes of blank space before the first character"),
             "{e}"
         );
-        // A broken export is read again by the reference reader, which words the error.
+        // A broken export: the reader words the error in its one pass.
         let e = file(&write("cut.json", &JSON.as_bytes()[..40]))
             .map(|_| ())
             .expect_err("cut");

@@ -6,12 +6,12 @@
 //! in the fields it reads, strings without escapes (valid UTF-8), regions of exactly eight and
 //! branches of exactly nine numbers, each key at most once, every required key present. On
 //! anything else it declines (`None`) and the element goes to serde ([`super::record`],
-//! [`super::document`]), which reads it or words the error. So what the lane accepts is valid
+//! [`super::wire`]), which reads it or words the error. So what the lane accepts is valid
 //! JSON, and it reads it to the values serde would.
 
-use super::count::{Count, ExactCount};
-use super::document::{CountsJson, FileEntry, SummaryJson};
-use super::record::{Branch, RawRecord, Region};
+use super::count::Count;
+use super::record::{ids_fit, Branch, RawRecord, Region};
+use super::wire::{CountsJson, FileEntry, SummaryJson};
 use super::Span;
 
 /// The keys of the objects of an export that the lane reads (records, `files[]` entries and
@@ -347,10 +347,7 @@ impl<'a> Scan<'a> {
             "covered" => once(&mut covered, scan.uint()?),
             _ => scan.skip(1),
         })?;
-        Some(CountsJson {
-            count: ExactCount(count?),
-            covered: ExactCount(covered?),
-        })
+        Some(CountsJson::new(count?, covered?))
     }
 
     fn summary(&mut self) -> Option<SummaryJson> {
@@ -364,13 +361,10 @@ impl<'a> Scan<'a> {
             "branches" => once(&mut branches, scan.counts()?),
             _ => scan.skip(1),
         })?;
-        Some(SummaryJson {
-            lines: lines?,
-            functions: functions?,
-            instantiations: instantiations?,
-            regions: regions?,
+        Some(SummaryJson::new(
+            [lines?, functions?, instantiations?, regions?],
             branches,
-        })
+        ))
     }
 }
 
@@ -511,8 +505,7 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[String]) -> bool) -> Option<(
     })?;
     let (name, count, regions, filenames) = (name?, count?, regions?, filenames?);
     // A file id past `filenames`: declined, so that serde's path words the error.
-    let fits = largest.is_none_or(|id| usize::try_from(id).is_ok_and(|id| id < filenames.len()));
-    fits.then_some(())?;
+    ids_fit(largest.into_iter(), filenames.len()).then_some(())?;
     let branches = branches.unwrap_or_default();
     let record = match name {
         Some(name) if !skipping => Record::Read(RawRecord {
@@ -540,10 +533,7 @@ pub(super) fn file_entry(bytes: &[u8]) -> Option<(FileEntry, usize)> {
         "summary" => once(&mut summary, scan.summary()?),
         _ => scan.skip(1),
     })?;
-    let entry = FileEntry {
-        filename: filename?,
-        summary: summary?,
-    };
+    let entry = FileEntry::new(filename?, summary?);
     Some((entry, scan.pos))
 }
 

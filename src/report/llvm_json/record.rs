@@ -15,7 +15,7 @@ use crate::model::Counts;
 
 use super::count::{next_count, next_u32, skip_rest, Count};
 use super::segments::{line_summary, LineRule, SegRegion, SegmentKind};
-use super::{BranchSide, FunctionStats, Kept, RecordItems, Span};
+use super::{BranchSide, FunctionStats, Instances, Kept, RecordItems, Span};
 
 /// Region kind of an expansion (macro use site) region.
 const EXPANSION: u32 = 1;
@@ -142,7 +142,7 @@ pub(super) const FILE_ID_PAST_FILENAMES: &str =
     "a function record's region or branch names a file id past the record's `filenames`";
 
 /// True when every id in `ids` indexes one of `files` names.
-fn ids_fit(ids: impl Iterator<Item = u32>, files: usize) -> bool {
+pub(super) fn ids_fit(ids: impl Iterator<Item = u32>, files: usize) -> bool {
     ids.max()
         .is_none_or(|max| usize::try_from(max).is_ok_and(|max| max < files))
 }
@@ -247,6 +247,7 @@ impl RawRecord {
             lines: lines.counts,
             branches,
             function_ignored: false,
+            instances: Instances::of(count),
             layout,
             items: (!items.is_empty()).then(|| Box::new(items)),
         };

@@ -1,35 +1,26 @@
-//! The export's outer layers, read in one pass with serde visitors:
-//! root `{type, version, data, cargo_llvm_cov}` → `data[]` → export `{files, functions, totals}`.
+//! The reference reader, a test oracle: the whole document in memory, read by serde visitors
+//! alone, the plainest reading of an export. The reader ([`super::stream`]) must give the same
+//! report, and the same error, for every document (see `stream_tests.rs`); it shares this
+//! reader's rules ([`super::export`], [`super::wire`], [`super::record`]).
 //!
 //! Keys come in any order (cargo-llvm-cov rewrites the root with `data` first and adds
-//! `cargo_llvm_cov`); unknown keys are skipped. The version is checked as soon as it is read
-//! and again at the end, since it may follow gigabytes of `data`.
+//! `cargo_llvm_cov`); unknown keys are skipped. Errors: a key written twice anywhere first, then
+//! a rejected `type` or `version` wherever it is written, then the first error of the parse.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
-use serde::de::{
-    self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
-};
-use serde::Deserialize as DeriveDeserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::error::Category;
 
 use crate::error::{Error, Result};
-use crate::model::Counts;
-use crate::report::{clip, FileCoverage, FileData, Report, ReportKind};
+use crate::report::Report;
 
-use super::count::ExactCount;
+use super::export::{self, check_filename, Export, Header, Kind};
 use super::record::{RawRecord, FILE_ID_PAST_FILENAMES};
-use super::unique::{duplicate, Unique};
-use super::{FunctionStats, Kept, LlvmFile, LlvmSummary};
-
-/// The only `type` an llvm-cov export has.
-const EXPORT_TYPE: &str = "llvm.coverage.json.export";
-/// Major versions this reader understands.
-const SUPPORTED_MAJORS: [u32; 2] = [2, 3];
-/// Advice appended to messages about documents that are not usable exports.
-const REMAKE: &str = "produce it with `cargo llvm-cov --json --output-path FILE` or \
-                      `llvm-cov export -format=text`";
+use super::unique::Unique;
+use super::wire::{CargoMeta, FileEntry};
+use super::{FunctionStats, Kept, LlvmSummary};
 
 /// Reads a whole export (see [`super::read`]). A key written twice in any object is an error
 /// naming the key and its position ([`Unique`]); other errors are worded by the full parse.
@@ -62,68 +53,12 @@ fn explain(origin: &str, body: &[u8], err: &serde_json::Error) -> Error {
     if let Some(error) = header_error(origin, body) {
         return error;
     }
-    let position = format!(" at line {} column {}", err.line(), err.column());
-    let text = err.to_string();
-    let message = clip(text.strip_suffix(&position).unwrap_or(&text));
-    let message = match err.classify() {
-        Category::Eof => {
-            format!("the llvm-cov JSON export ends early (truncated?): {message}; {REMAKE}")
-        }
-        Category::Syntax => format!("not valid JSON: {message}; {REMAKE}"),
-        Category::Data | Category::Io => format!("not a valid llvm-cov JSON export: {message}"),
-    };
     // serde_json locates every error of a slice deserializer (line 1 and up).
     Error::at(
         origin,
         err.line() as u64,
         Some(err.column() as u64),
-        message,
-    )
-}
-
-/// The root's `type` and `version`, as far as they can be read.
-#[derive(Debug, Default)]
-pub(super) struct Header {
-    pub(super) kind: Option<String>,
-    pub(super) version: Option<String>,
-}
-
-impl Header {
-    /// What is wrong with a `type` other than the export's or an unsupported version; absent
-    /// values pass here.
-    pub(super) fn problem(&self) -> Option<String> {
-        if let Some(kind) = self.kind.as_deref().filter(|k| *k != EXPORT_TYPE) {
-            return Some(format!(
-                "`type` is \"{}\", not \"{EXPORT_TYPE}\": not an llvm-cov JSON export; {REMAKE}",
-                clip(kind)
-            ));
-        }
-        self.version
-            .as_deref()
-            .filter(|v| !is_supported(v))
-            .map(unsupported)
-    }
-}
-
-/// True for versions whose major number this reader understands (`2.0.1`, `3.1.0`, …): numbers
-/// of ASCII digits joined by dots, nothing else, so a version that only starts like a known one
-/// (`"2.0.1\n::error …"`, `"3 "`) is refused.
-fn is_supported(version: &str) -> bool {
-    let well_formed = version
-        .split('.')
-        .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-    let major = version
-        .split('.')
-        .next()
-        .and_then(|m| m.parse::<u32>().ok());
-    well_formed && major.is_some_and(|m| SUPPORTED_MAJORS.contains(&m))
-}
-
-fn unsupported(version: &str) -> String {
-    format!(
-        "unsupported llvm-cov JSON export version \"{}\"; covgate reads versions 2.x and 3.x \
-         (2.0.0 to 3.1.0 seen); use an llvm-cov of LLVM 22 or older, or a newer covgate",
-        clip(version)
+        export::word(Kind::of(err), &export::bare(err)),
     )
 }
 
@@ -187,64 +122,8 @@ struct Root {
 }
 
 impl Root {
-    /// Assembles the report once every required key is known to be present. The `type` and
-    /// `version` values themselves were checked by [`RootVisitor`] as soon as they were read.
     fn into_report(self, origin: &str) -> Result<Report> {
-        let Header { kind, version, .. } = self.header;
-        let (version, exports) = match (kind, version, self.exports) {
-            (None, None, None) => {
-                return Err(Error::new(format!(
-                "{origin}: not an llvm-cov JSON export (no `type`, `version` or `data`); {REMAKE}"
-            )))
-            }
-            (_, None, _) => return Err(missing(origin, "version")),
-            (None, _, _) => return Err(missing(origin, "type")),
-            (_, _, None) => return Err(missing(origin, "data")),
-            // `RootVisitor` has verified the type and the version.
-            (Some(_), Some(version), Some(exports)) => (version, exports),
-        };
-        Ok(assemble(origin, version, self.manifest_path, exports))
-    }
-}
-
-fn missing(origin: &str, key: &str) -> Error {
-    Error::new(format!(
-        "{origin}: the llvm-cov JSON export has no `{key}`; {REMAKE}"
-    ))
-}
-
-/// Builds the report: every export's files in order, each with the records of its main file.
-fn assemble(
-    origin: &str,
-    version: String,
-    manifest_path: Option<String>,
-    exports: Vec<Export>,
-) -> Report {
-    let summary_only = !exports.is_empty() && exports.iter().all(|e| e.functions.is_none());
-    let mut has_branch_data = false;
-    let mut files = Vec::new();
-    for mut export in exports {
-        has_branch_data |= export.has_branch_records;
-        for (path, summary) in export.files {
-            has_branch_data |= summary.branches.total > 0;
-            let functions = export
-                .functions
-                .as_mut()
-                .map(|by_file| by_file.remove(&path).unwrap_or_default());
-            let coverage = FileCoverage::Llvm(LlvmFile { summary, functions });
-            files.push(FileData { path, coverage });
-        }
-    }
-    Report {
-        origin: origin.to_string(),
-        kind: ReportKind::LlvmJson {
-            version,
-            summary_only,
-        },
-        manifest_path,
-        has_branch_data,
-        files,
-        warnings: Vec::new(),
+        export::finish(origin, self.header, self.manifest_path, self.exports)
     }
 }
 
@@ -292,59 +171,6 @@ impl<'de> Visitor<'de> for RootVisitor {
         }
         Ok(root)
     }
-}
-
-/// cargo-llvm-cov's `cargo_llvm_cov: {version, manifest_path}`: `manifest_path` is read (a
-/// string or `null`), every other key skipped; no key may come twice ([`Unique`]).
-#[derive(Debug, Default)]
-pub(super) struct CargoMeta {
-    pub(super) manifest_path: Option<String>,
-}
-
-impl<'de> Deserialize<'de> for CargoMeta {
-    fn deserialize<D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> std::result::Result<CargoMeta, D::Error> {
-        deserializer.deserialize_map(CargoMetaVisitor)
-    }
-}
-
-struct CargoMetaVisitor;
-
-impl<'de> Visitor<'de> for CargoMetaVisitor {
-    type Value = CargoMeta;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("`cargo_llvm_cov`: an object {version, manifest_path}")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<CargoMeta, A::Error> {
-        let mut meta = CargoMeta::default();
-        let mut keys: Vec<String> = Vec::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if keys.contains(&key) {
-                return Err(de::Error::custom(duplicate(&key)));
-            }
-            if key == "manifest_path" {
-                meta.manifest_path = map.next_value()?;
-            } else {
-                map.next_value::<Unique>()?;
-            }
-            keys.push(key);
-        }
-        Ok(meta)
-    }
-}
-
-/// One element of `data`, reduced.
-#[derive(Debug, Default)]
-struct Export {
-    /// `files[]`: filename and own summary, in order.
-    files: Vec<(String, LlvmSummary)>,
-    /// Records by main file; `None` when the export has no `functions` array.
-    functions: Option<HashMap<String, Vec<FunctionStats>>>,
-    /// True when any function record lists a branch.
-    has_branch_records: bool,
 }
 
 struct DataSeed;
@@ -428,19 +254,10 @@ impl<'de> Visitor<'de> for ExportVisitor {
         Ok(Export {
             files,
             functions: functions.map(|f| f.by_file),
+            skipped: HashSet::new(),
             has_branch_records,
         })
     }
-}
-
-/// `files[]` entries: only `filename` and `summary` are read (`segments`, `branches`,
-/// `expansions`, `mcdc_records` are unions over instantiations and are skipped). A `filename`
-/// must be a non-empty path without NUL bytes (no file system allows one, so it can only be
-/// corruption).
-#[derive(Debug, DeriveDeserialize)]
-pub(super) struct FileEntry {
-    pub(super) filename: String,
-    pub(super) summary: SummaryJson,
 }
 
 struct FilesSeed;
@@ -476,68 +293,6 @@ impl<'de> Visitor<'de> for FilesVisitor {
             files.push((entry.filename, summary));
         }
         Ok(files)
-    }
-}
-
-/// Rejects an empty `filename` or one holding a NUL byte.
-pub(super) fn check_filename(name: &str) -> std::result::Result<(), String> {
-    if name.is_empty() {
-        Err("a `files[]` entry has an empty `filename`".to_string())
-    } else if name.contains('\0') {
-        Err(format!(
-            "`filename` {:?} holds a NUL byte, which no file system allows in a path",
-            clip(name)
-        ))
-    } else {
-        Ok(())
-    }
-}
-
-/// A `summary` object (`totals` has the same shape). `branches` is absent before LLVM 12;
-/// `mcdc` and `percent` are not read.
-#[derive(Debug, DeriveDeserialize)]
-pub(super) struct SummaryJson {
-    pub(super) lines: CountsJson,
-    pub(super) functions: CountsJson,
-    pub(super) instantiations: CountsJson,
-    pub(super) regions: CountsJson,
-    #[serde(default)]
-    pub(super) branches: Option<CountsJson>,
-}
-
-/// `{count, covered, percent, notcovered}`: only `count` and `covered` are used, and must be
-/// whole numbers up to `u64::MAX` ([`ExactCount`]). `percent` is never read: it may be absent,
-/// and a `NaN` there is not JSON at all (a syntax error).
-#[derive(Debug, DeriveDeserialize)]
-pub(super) struct CountsJson {
-    pub(super) count: ExactCount,
-    pub(super) covered: ExactCount,
-}
-
-impl CountsJson {
-    fn into_counts(self, metric: &str) -> std::result::Result<Counts, String> {
-        let (covered, total) = (self.covered.0, self.count.0);
-        if covered > total {
-            return Err(format!(
-                "summary `{metric}` has covered {covered} above count {total}"
-            ));
-        }
-        Ok(Counts::new(covered, total))
-    }
-}
-
-impl SummaryJson {
-    pub(super) fn into_summary(self) -> std::result::Result<LlvmSummary, String> {
-        Ok(LlvmSummary {
-            regions: self.regions.into_counts("regions")?,
-            functions: self.functions.into_counts("functions")?,
-            instantiations: self.instantiations.into_counts("instantiations")?,
-            lines: self.lines.into_counts("lines")?,
-            branches: match self.branches {
-                Some(branches) => branches.into_counts("branches")?,
-                None => Counts::default(),
-            },
-        })
     }
 }
 
@@ -599,12 +354,19 @@ impl<'de> Visitor<'de> for FunctionsSeed {
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
+    use crate::model::Counts;
+    use crate::report::llvm_json::export::is_supported;
+    use crate::report::FileCoverage;
 
+    /// The error of `doc`, which the reader words as this reader does.
     fn err(doc: &str) -> String {
-        match read("t.json", doc.as_bytes()) {
+        let message = match read("t.json", doc.as_bytes()) {
             Ok(report) => panic!("read {} files from {doc}", report.files.len()),
             Err(e) => e.message().to_string(),
-        }
+        };
+        let streamed = super::super::read("t.json", doc.as_bytes()).map(|_| ());
+        assert_eq!(streamed.map_err(|e| e.message()), Err(message.clone()));
+        message
     }
 
     fn summary(count: &str, covered: &str) -> String {
@@ -731,7 +493,7 @@ mod tests {
     fn long_values_in_parser_messages_are_clipped() {
         let long = "x".repeat(10_000);
         let e = err(&export(&file(
-            &format!("\"a.rs\",\"x\":1,\"summary\":\"{long}\""),
+            &format!("\"a.rs\",\"segments\":1,\"summary\":\"{long}\""),
             "1",
         )));
         assert!(e.contains("… (") && e.len() < 800, "{e}");

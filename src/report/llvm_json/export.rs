@@ -1,0 +1,200 @@
+//! The rules of an export's outer layers, in one place for the streaming reader
+//! ([`super::stream`]) and the reference reader that tests check it against:
+//! the root's `type` and `version`, the keys it must hold, how a parse error is worded, and how
+//! the exports of `data` become one [`Report`].
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::error::Category;
+
+use crate::error::{Error, Result};
+use crate::report::{clip, FileCoverage, FileData, Report, ReportKind};
+
+use super::{FunctionStats, LlvmFile, LlvmSummary};
+
+/// The only `type` an llvm-cov export has (LLVM `CoverageExporterJson.cpp`, `LLVM_COVERAGE_EXPORT_JSON_TYPE_STR`).
+pub(super) const EXPORT_TYPE: &str = "llvm.coverage.json.export";
+/// Major versions this reader understands (`LLVM_COVERAGE_EXPORT_JSON_STR`: 2.0.0 to 3.1.0 seen).
+const SUPPORTED_MAJORS: [u32; 2] = [2, 3];
+/// Advice appended to messages about documents that are not usable exports.
+pub(super) const REMAKE: &str = "produce it with `cargo llvm-cov --json --output-path FILE` or \
+                      `llvm-cov export -format=text`";
+
+/// The root's `type` and `version`, as far as they were read.
+#[derive(Debug, Default, Clone)]
+pub(super) struct Header {
+    pub(super) kind: Option<String>,
+    pub(super) version: Option<String>,
+}
+
+impl Header {
+    /// What is wrong with a `type` other than the export's or an unsupported version; absent
+    /// values pass here.
+    pub(super) fn problem(&self) -> Option<String> {
+        if let Some(kind) = self.kind.as_deref().filter(|k| *k != EXPORT_TYPE) {
+            return Some(format!(
+                "`type` is \"{}\", not \"{EXPORT_TYPE}\": not an llvm-cov JSON export; {REMAKE}",
+                clip(kind)
+            ));
+        }
+        self.version
+            .as_deref()
+            .filter(|v| !is_supported(v))
+            .map(unsupported)
+    }
+}
+
+/// True for versions whose major number this reader understands (`2.0.1`, `3.1.0`, …): numbers
+/// of ASCII digits joined by dots, nothing else, so a version that only starts like a known one
+/// (`"2.0.1\n::error …"`, `"3 "`) is refused.
+pub(super) fn is_supported(version: &str) -> bool {
+    let well_formed = version
+        .split('.')
+        .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    let major = version
+        .split('.')
+        .next()
+        .and_then(|m| m.parse::<u32>().ok());
+    well_formed && major.is_some_and(|m| SUPPORTED_MAJORS.contains(&m))
+}
+
+fn unsupported(version: &str) -> String {
+    format!(
+        "unsupported llvm-cov JSON export version \"{}\"; covgate reads versions 2.x and 3.x \
+         (2.0.0 to 3.1.0 seen); use an llvm-cov of LLVM 22 or older, or a newer covgate",
+        clip(version)
+    )
+}
+
+/// Rejects an empty `filename` or one holding a NUL byte (no file system allows one, so it can
+/// only be corruption).
+pub(super) fn check_filename(name: &str) -> std::result::Result<(), String> {
+    if name.is_empty() {
+        Err("a `files[]` entry has an empty `filename`".to_string())
+    } else if name.contains('\0') {
+        Err(format!(
+            "`filename` {:?} holds a NUL byte, which no file system allows in a path",
+            clip(name)
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// What kind of problem a parse error is, which decides its wording ([`word`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// The document ends inside a value.
+    Eof,
+    /// Not JSON.
+    Syntax,
+    /// JSON, but not an export (a value of the wrong type or range, a key twice, …).
+    Data,
+}
+
+impl Kind {
+    /// The kind of a serde_json error.
+    pub(super) fn of(err: &serde_json::Error) -> Kind {
+        match err.classify() {
+            Category::Eof => Kind::Eof,
+            Category::Syntax => Kind::Syntax,
+            Category::Data | Category::Io => Kind::Data,
+        }
+    }
+}
+
+/// A parser's message (without its position, clipped: serde_json quotes offending values, so a
+/// huge string in the wrong place cannot make a huge message) worded for a user.
+pub(super) fn word(kind: Kind, message: &str) -> String {
+    let message = clip(message);
+    match kind {
+        Kind::Eof => {
+            format!("the llvm-cov JSON export ends early (truncated?): {message}; {REMAKE}")
+        }
+        Kind::Syntax => format!("not valid JSON: {message}; {REMAKE}"),
+        Kind::Data => format!("not a valid llvm-cov JSON export: {message}"),
+    }
+}
+
+/// A serde_json error's message without the position serde_json appends.
+pub(super) fn bare(err: &serde_json::Error) -> String {
+    let position = format!(" at line {} column {}", err.line(), err.column());
+    let text = err.to_string();
+    text.strip_suffix(&position).unwrap_or(&text).to_string()
+}
+
+/// One element of `data`, reduced.
+#[derive(Debug, Default)]
+pub(super) struct Export {
+    /// `files[]`: filename and own summary, in order.
+    pub(super) files: Vec<(String, LlvmSummary)>,
+    /// Records by main file, for the files that keep them; `None` when the export has no
+    /// `functions` array.
+    pub(super) functions: Option<HashMap<String, Vec<FunctionStats>>>,
+    /// The files whose records were read without being kept.
+    pub(super) skipped: HashSet<String>,
+    /// True when any function record lists a branch.
+    pub(super) has_branch_records: bool,
+}
+
+/// The report of a whole document once it has been read: every required key must be there
+/// (the values of `type` and `version` were checked as soon as they were read).
+pub(super) fn finish(
+    origin: &str,
+    header: Header,
+    manifest_path: Option<String>,
+    exports: Option<Vec<Export>>,
+) -> Result<Report> {
+    let missing = |key: &str| {
+        Error::new(format!(
+            "{origin}: the llvm-cov JSON export has no `{key}`; {REMAKE}"
+        ))
+    };
+    match (header.kind, header.version, exports) {
+        (None, None, None) => Err(Error::new(format!(
+            "{origin}: not an llvm-cov JSON export (no `type`, `version` or `data`); {REMAKE}"
+        ))),
+        (_, None, _) => Err(missing("version")),
+        (None, _, _) => Err(missing("type")),
+        (_, _, None) => Err(missing("data")),
+        (Some(_), Some(version), Some(exports)) => {
+            Ok(assemble(origin, version, manifest_path, exports))
+        }
+    }
+}
+
+/// Builds the report: every export's files in order, each with the records of its main file.
+fn assemble(
+    origin: &str,
+    version: String,
+    manifest_path: Option<String>,
+    exports: Vec<Export>,
+) -> Report {
+    let summary_only = !exports.is_empty() && exports.iter().all(|e| e.functions.is_none());
+    let mut has_branch_data = false;
+    let mut files = Vec::new();
+    for mut export in exports {
+        has_branch_data |= export.has_branch_records;
+        for (path, summary) in export.files {
+            has_branch_data |= summary.branches.total > 0;
+            let functions = match export.functions.as_mut() {
+                Some(_) if export.skipped.contains(&path) => None,
+                Some(by_file) => Some(by_file.remove(&path).unwrap_or_default()),
+                None => None,
+            };
+            let coverage = FileCoverage::Llvm(LlvmFile { summary, functions });
+            files.push(FileData { path, coverage });
+        }
+    }
+    Report {
+        origin: origin.to_string(),
+        kind: ReportKind::LlvmJson {
+            version,
+            summary_only,
+        },
+        manifest_path,
+        has_branch_data,
+        files,
+        warnings: Vec::new(),
+    }
+}

@@ -1,0 +1,523 @@
+//! The two big arrays of an export, `files[]` and `functions[]`, cut into pieces that are parsed
+//! in parallel (rayon).
+//!
+//! A piece starts at its first *candidate* element start (`{` after `,`, with the first key of
+//! the array's first element), which may be wrong (a `{` inside a string, or a nested object);
+//! the pieces are then stitched in order, and a piece is taken only from the element where the
+//! previous one ended. Parsing from a true element start is deterministic, so a piece that
+//! started at a false candidate either meets the true sequence (and is taken from there) or is
+//! parsed again from where the previous piece ended. The result is the one a sequential parse
+//! gives.
+//!
+//! Each element goes to the hand-written [`super::lane`] first and to serde when the lane
+//! declines it; an element serde rejects carries serde's error ([`Reason`]) for the reader to
+//! word.
+
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
+
+use rayon::prelude::*;
+use serde::Deserialize;
+use serde_json::Deserializer;
+
+use crate::model::Counts;
+
+use super::export::{check_filename, Kind};
+use super::lane;
+use super::record::{RawRecord, RecordHead, FILE_ID_PAST_FILENAMES};
+use super::unique::Unique;
+use super::wire::FileEntry;
+use super::{Detail, FunctionStats, Kept, LlvmSummary};
+
+/// An array whose elements are parsed in parallel.
+pub(super) trait Element: Sync {
+    /// What one element gives.
+    type Out: Send;
+
+    /// Parses the element at the start of `bytes`: its value and length in bytes, `Eof` when
+    /// `bytes` ends inside it (with `last`, `bytes` hold the rest of the input: the element is
+    /// then read as far as it goes), `Bad` when it is not a valid element.
+    fn parse(&self, bytes: &[u8], last: bool) -> Parsed<Self::Out>;
+}
+
+/// The result of parsing one element.
+pub(super) enum Parsed<T> {
+    Done(T, usize),
+    Eof,
+    Bad(Reason),
+}
+
+/// Why an element is not valid.
+#[derive(Debug)]
+pub(super) enum Reason {
+    /// serde_json's error, located in the element's bytes.
+    Serde(serde_json::Error),
+    /// A check of the whole element (of this many bytes) failed with this message.
+    Custom(String, usize),
+}
+
+/// Parses one value of type `T` at the start of `bytes`, checking that no object in it holds a
+/// key twice ([`Unique`]: serde's readers keep the last value and say nothing).
+fn parse_value<'de, T: Deserialize<'de>>(bytes: &'de [u8], last: bool) -> Parsed<T> {
+    let unique = Deserializer::from_slice(bytes).into_iter::<Unique>().next();
+    // Nothing but blank space, or an error that more input may undo.
+    let cut = match &unique {
+        Some(Err(err)) => at_end(err, bytes),
+        Some(Ok(Unique)) => false,
+        None => true,
+    };
+    if cut && !last {
+        return Parsed::Eof;
+    }
+    // A key twice; other errors (syntax, serde's depth limit) are `T`'s to find or to let pass.
+    if let Some(Err(err)) = unique.filter(|u| u.as_ref().is_err_and(|e| Kind::of(e) == Kind::Data))
+    {
+        return Parsed::Bad(Reason::Serde(err));
+    }
+    let mut values = Deserializer::from_slice(bytes).into_iter::<T>();
+    match values.next() {
+        Some(Ok(value)) => Parsed::Done(value, values.byte_offset()),
+        Some(Err(err)) => Parsed::Bad(Reason::Serde(err)),
+        None => Parsed::Eof,
+    }
+}
+
+/// True when a parse error of `bytes` may be due only to their end: an end-of-input error, or
+/// an error at the last byte or after it (a number cut short reads as a malformed number). More
+/// input then decides.
+pub(super) fn at_end(err: &serde_json::Error, bytes: &[u8]) -> bool {
+    if err.is_eof() {
+        return true;
+    }
+    // serde_json locates an error of a slice at `line` and `column` (1-based, in bytes).
+    let line_start = match err.line() {
+        0 | 1 => Some(0),
+        line => memchr::memchr_iter(b'\n', bytes)
+            .nth(line - 2)
+            .map(|newline| newline + 1),
+    };
+    line_start.is_some_and(|start| start + err.column() >= bytes.len())
+}
+
+/// JSON white space.
+pub(super) fn is_blank(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\n' | b'\r' | b'\t')
+}
+
+/// `files[]`: each entry's filename and summary, checked.
+pub(super) struct Files;
+
+impl Element for Files {
+    type Out = (String, LlvmSummary);
+
+    fn parse(&self, bytes: &[u8], last: bool) -> Parsed<Self::Out> {
+        let parsed = match lane::file_entry(bytes) {
+            Some((entry, len)) => Parsed::Done(entry, len),
+            None => parse_value::<FileEntry>(bytes, last),
+        };
+        match parsed {
+            Parsed::Done(entry, len) => {
+                let checked = check_filename(&entry.filename)
+                    .and_then(|()| entry.summary.into_summary())
+                    .map(|summary| (entry.filename, summary));
+                match checked {
+                    Ok(file) => Parsed::Done(file, len),
+                    Err(message) => Parsed::Bad(Reason::Custom(message, len)),
+                }
+            }
+            Parsed::Eof => Parsed::Eof,
+            Parsed::Bad(reason) => Parsed::Bad(reason),
+        }
+    }
+}
+
+/// `functions[]`: records reduced for the files that keep detail.
+pub(super) struct Records {
+    /// Every file of `files[]`, with what it keeps of its records; `None` when `functions`
+    /// comes before `files` (every record is then kept whole; see [`Records::skipped`]).
+    keep: Option<HashMap<String, Kept>>,
+    /// True when every file keeps its records (no need to read a record's head first).
+    all: bool,
+}
+
+impl Records {
+    /// What the records of `files` keep (`None`: not known yet).
+    pub(super) fn new(files: Option<&[(String, LlvmSummary)]>, detail: &Detail<'_>) -> Records {
+        let keep: Option<HashMap<String, Kept>> = files.map(|files| {
+            files
+                .iter()
+                .map(|(name, summary)| (name.clone(), detail.kept(name, summary)))
+                .collect()
+        });
+        let all = keep
+            .as_ref()
+            .is_none_or(|keep| keep.values().all(|kept| *kept == Kept::Everything));
+        Records { keep, all }
+    }
+
+    /// What the records of the file `name` keep: nothing for a file not in `files[]`.
+    fn kept(&self, name: &str) -> Kept {
+        match &self.keep {
+            Some(keep) => keep.get(name).copied().unwrap_or(Kept::Nothing),
+            None => Kept::Everything,
+        }
+    }
+
+    /// The files of `files` whose records are not kept (asking `detail` only when the records
+    /// were read before the files were known).
+    pub(super) fn skipped(
+        &self,
+        files: &[(String, LlvmSummary)],
+        detail: &Detail<'_>,
+    ) -> HashSet<String> {
+        let skip = |(name, summary): &&(String, LlvmSummary)| match &self.keep {
+            Some(_) => self.kept(name) == Kept::Nothing,
+            None => detail.kept(name, summary) == Kept::Nothing,
+        };
+        files
+            .iter()
+            .filter(skip)
+            .map(|(name, _)| name.clone())
+            .collect()
+    }
+
+    /// Reads and reduces a whole record.
+    fn reduce(&self, bytes: &[u8], last: bool) -> Parsed<RecordOut> {
+        match parse_value::<RawRecord>(bytes, last) {
+            Parsed::Done(record, len) if !record.file_ids_fit() => {
+                Parsed::Bad(Reason::Custom(FILE_ID_PAST_FILENAMES.to_string(), len))
+            }
+            Parsed::Done(record, len) => Parsed::Done(self.reduced(record), len),
+            Parsed::Eof => Parsed::Eof,
+            Parsed::Bad(reason) => Parsed::Bad(reason),
+        }
+    }
+
+    /// A record's contribution: reduced as its main file asks (not at all for a file that
+    /// keeps nothing, or one that is not in `files[]`).
+    fn reduced(&self, record: RawRecord) -> RecordOut {
+        let has_branches = record.has_branches();
+        let kept = match record.main_file_name().map(|main| self.kept(main)) {
+            Some(kept) if kept != Kept::Nothing => record
+                .into_stats(kept)
+                .map(|(file, stats)| (file, stats, kept)),
+            _ => None,
+        };
+        RecordOut { has_branches, kept }
+    }
+}
+
+/// One record's contribution.
+pub(super) struct RecordOut {
+    has_branches: bool,
+    /// The main file, the reduced record and what its file keeps, when kept.
+    kept: Option<(String, FunctionStats, Kept)>,
+}
+
+/// The kept records by main file, gathered in order as they are read.
+#[derive(Default)]
+pub(super) struct KeptRecords {
+    files: HashMap<String, FileRecords>,
+    has_branches: bool,
+}
+
+/// The kept records of one file, in the order of their first record. For a file kept for its
+/// misses ([`Kept::Misses`]), one record per instantiation group: `groups` gives its place by
+/// group key, and `best`, for the groups that met a second record, the (covered, total) of
+/// their best record so far for regions, lines and branches (a group of one record is its own
+/// best, so most groups cost no more than their record).
+#[derive(Default)]
+struct FileRecords {
+    records: Vec<FunctionStats>,
+    groups: HashMap<(u32, u32), usize>,
+    best: HashMap<usize, [(u64, u64); 3]>,
+}
+
+impl KeptRecords {
+    /// Takes one record's contribution: kept whole, or merged into its instantiation group.
+    pub(super) fn add(&mut self, record: RecordOut) {
+        self.has_branches |= record.has_branches;
+        let Some((file, mut stats, kept)) = record.kept else {
+            return;
+        };
+        let file = self.files.entry(file).or_default();
+        if kept == Kept::Everything {
+            file.records.push(stats);
+            return;
+        }
+        let place = file.records.len();
+        match file.groups.entry(stats.key) {
+            Entry::Vacant(slot) => {
+                slot.insert(place);
+                file.records.push(stats);
+            }
+            Entry::Occupied(slot) => {
+                let at = *slot.get();
+                let records = &mut file.records;
+                let best = &mut file.best;
+                // The group's record is at `at` (it was pushed when the group was made).
+                records.get_mut(at).into_iter().for_each(|group| {
+                    let so_far = best.entry(at).or_insert_with(|| counts_of(group));
+                    absorb(group, so_far, &mut stats);
+                });
+            }
+        }
+    }
+
+    /// The records by main file, and whether any record lists a branch.
+    pub(super) fn into_parts(self) -> (HashMap<String, Vec<FunctionStats>>, bool) {
+        let by_file = self
+            .files
+            .into_iter()
+            .map(|(name, file)| (name, file.records))
+            .collect();
+        (by_file, self.has_branches)
+    }
+}
+
+/// The (covered, total) of a record's regions, lines and branches: what picks a group's best
+/// record per metric (`uncovered::from_llvm`'s rule).
+fn counts_of(record: &FunctionStats) -> [(u64, u64); 3] {
+    [record.regions, record.lines, record.branches].map(|c| (c.covered, c.total))
+}
+
+/// Merges `record` into its instantiation group's record `group` (see [`Kept::Misses`]):
+/// largest covered and largest total per metric, summed execution count and instances, and per
+/// metric the uncovered items of the best record (a later record of equal counts wins, as the
+/// last of equals does in the list of uncovered items).
+fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 3], record: &mut FunctionStats) {
+    let theirs = counts_of(record);
+    let mut items = record.items.take().map(|items| *items).unwrap_or_default();
+    let held = group.items.get_or_insert_with(Box::default);
+    if theirs[0] >= so_far[0] {
+        held.uncovered_regions = std::mem::take(&mut items.uncovered_regions);
+    }
+    if theirs[1] >= so_far[1] {
+        held.uncovered_lines = std::mem::take(&mut items.uncovered_lines);
+    }
+    if theirs[2] >= so_far[2] {
+        held.uncovered_branches = std::mem::take(&mut items.uncovered_branches);
+    }
+    if held.is_empty() {
+        group.items = None;
+    }
+    for (best, theirs) in so_far.iter_mut().zip(theirs) {
+        *best = (*best).max(theirs);
+    }
+    let most = |a: Counts, b: Counts| Counts::new(a.covered.max(b.covered), a.total.max(b.total));
+    group.regions = most(group.regions, record.regions);
+    group.lines = most(group.lines, record.lines);
+    group.branches = most(group.branches, record.branches);
+    group.count = group.count.saturating_add(record.count);
+    group.instances.records += record.instances.records;
+    group.instances.executed += record.instances.executed;
+}
+
+impl Element for Records {
+    type Out = RecordOut;
+
+    fn parse(&self, bytes: &[u8], last: bool) -> Parsed<RecordOut> {
+        let skip = |names: &[String]| {
+            !self.all && names.iter().all(|name| self.kept(name) == Kept::Nothing)
+        };
+        match lane::record(bytes, &skip) {
+            Some((lane::Record::Read(record), len)) => {
+                return Parsed::Done(self.reduced(record), len)
+            }
+            Some((lane::Record::Skipped { has_branches }, len)) => {
+                let out = RecordOut {
+                    has_branches,
+                    kept: None,
+                };
+                return Parsed::Done(out, len);
+            }
+            None => {}
+        }
+        if self.all {
+            return self.reduce(bytes, last);
+        }
+        let (head, len) = match parse_value::<RecordHead<'_>>(bytes, last) {
+            Parsed::Done(head, len) if head.file_ids_fit() => (head, len),
+            Parsed::Eof => return Parsed::Eof,
+            // Not a valid record: read whole, so that the record's own error is given.
+            _ => return self.reduce(bytes, last),
+        };
+        let wanted = head
+            .main_file()
+            .is_some_and(|main| self.kept(main) != Kept::Nothing);
+        if !wanted {
+            let out = RecordOut {
+                has_branches: head.has_branches(),
+                kept: None,
+            };
+            return Parsed::Done(out, len);
+        }
+        // Read again, whole: the head took the same checks, so this reads the same element.
+        self.reduce(bytes, last)
+    }
+}
+
+/// How a run of elements ended.
+pub(super) enum End {
+    /// The next element starts at or after the run's limit, at this offset.
+    Open(usize),
+    /// The array closed; the offset is just after its `]`.
+    Closed(usize),
+    /// The window ends inside the element that starts at this offset.
+    Short(usize),
+    /// The element at this offset is not valid.
+    Bad(usize, Reason),
+    /// The byte at this offset, after an element, is neither `,` nor `]`.
+    Separator(usize),
+}
+
+/// Elements parsed one after the other from a start offset.
+struct Run<T> {
+    /// Each element's start offset and value.
+    items: Vec<(usize, T)>,
+    end: End,
+}
+
+/// Parses elements from `start` while they start before `limit` (offsets into `window`).
+fn run<E: Element>(element: &E, window: &[u8], start: usize, limit: usize) -> Run<E::Out> {
+    let mut items = Vec::new();
+    let mut at = start;
+    let end = loop {
+        if at >= limit {
+            break End::Open(at);
+        }
+        let bytes = window.get(at..).unwrap_or_default();
+        let (value, len) = match element.parse(bytes, false) {
+            Parsed::Done(value, len) => (value, len),
+            Parsed::Eof => break End::Short(at),
+            Parsed::Bad(reason) => break End::Bad(at, reason),
+        };
+        let after = at + len;
+        let rest = window.get(after..).unwrap_or_default();
+        let blank = rest.iter().take_while(|b| is_blank(**b)).count();
+        match rest.get(blank) {
+            Some(b',') => {
+                items.push((at, value));
+                let next = after + blank + 1;
+                let rest = window.get(next..).unwrap_or_default();
+                at = next + rest.iter().take_while(|b| is_blank(**b)).count();
+            }
+            Some(b']') => {
+                items.push((at, value));
+                break End::Closed(after + blank + 1);
+            }
+            // The separator is not in the window yet: parse this element again later.
+            None => break End::Short(at),
+            Some(_) => break End::Separator(after + blank),
+        }
+    };
+    Run { items, end }
+}
+
+/// The first offset in `from..to` where an element may start: a `{` whose previous non-blank
+/// byte is `,`, followed by `"` + `key` + `"` (blank space allowed around). `None` when there
+/// is none.
+fn candidate(window: &[u8], from: usize, to: usize, key: &[u8]) -> Option<usize> {
+    let mut at = from;
+    while at < to {
+        let offset = memchr::memchr(b'{', window.get(at..to).unwrap_or_default())?;
+        let brace = at + offset;
+        at = brace + 1;
+        let before = window.get(..brace).unwrap_or_default();
+        let after_comma = before
+            .iter()
+            .rev()
+            .find(|b| !is_blank(**b))
+            .is_some_and(|b| *b == b',');
+        let rest = window.get(at..).unwrap_or_default();
+        let blank = rest.iter().take_while(|b| is_blank(**b)).count();
+        let rest = rest.get(blank..).unwrap_or_default();
+        if after_comma
+            && rest.first() == Some(&b'"')
+            && rest.get(1..).is_some_and(|r| r.starts_with(key))
+            && rest.get(1 + key.len()) == Some(&b'"')
+        {
+            return Some(brace);
+        }
+    }
+    None
+}
+
+/// The first key of the object at the start of `window` (the bytes between the first two
+/// quotes), or an empty key when there is none.
+fn first_key(window: &[u8]) -> &[u8] {
+    let Some(open) = memchr::memchr(b'"', window) else {
+        return &[];
+    };
+    let rest = window.get(open + 1..).unwrap_or_default();
+    match memchr::memchr2(b'"', b'\\', rest) {
+        Some(close) if rest.get(close) == Some(&b'"') => rest.get(..close).unwrap_or_default(),
+        _ => &[],
+    }
+}
+
+/// Parses the elements of `window` (which starts at an element) in pieces of `piece` bytes on
+/// every core, appends them to `out` in order (a run of elements per piece, each with its start
+/// offset: not copied into one vector), and says where the array, or the window, ended.
+pub(super) fn stitch<E: Element>(
+    element: &E,
+    window: &[u8],
+    piece: usize,
+    out: &mut Vec<Vec<(usize, E::Out)>>,
+) -> End {
+    let key = first_key(window);
+    let limits: Vec<(usize, usize)> = (0..window.len())
+        .step_by(piece.max(1))
+        .map(|start| (start, (start + piece).min(window.len())))
+        .collect();
+    let piece_run = |(index, &(start, limit)): (usize, &(usize, usize))| {
+        let first = if index == 0 {
+            Some(0)
+        } else {
+            candidate(window, start, limit, key)
+        };
+        match first {
+            Some(first) => run(element, window, first, limit),
+            None => Run {
+                items: Vec::new(),
+                end: End::Open(limit),
+            },
+        }
+    };
+    // One piece is parsed here: waking the pool for it costs more than it saves.
+    let runs: Vec<Run<E::Out>> = if limits.len() > 1 {
+        limits.par_iter().enumerate().map(piece_run).collect()
+    } else {
+        limits.iter().enumerate().map(piece_run).collect()
+    };
+    let mut next = 0;
+    for (run_here, &(_, limit)) in runs.into_iter().zip(&limits) {
+        if next >= limit {
+            // A re-parse already went past this piece.
+            continue;
+        }
+        let taken = match run_here.items.iter().position(|(at, _)| *at == next) {
+            Some(from) => {
+                let mut items = run_here.items;
+                items.drain(..from);
+                Run {
+                    items,
+                    end: run_here.end,
+                }
+            }
+            // The piece started at a false candidate, or after the true start: parse again.
+            None => run(element, window, next, limit),
+        };
+        out.push(taken.items);
+        match taken.end {
+            End::Open(at) => next = at,
+            end => return end,
+        }
+    }
+    End::Open(next)
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+#[path = "pieces_tests.rs"]
+mod tests;
