@@ -16,8 +16,9 @@ use std::time::{Duration, Instant};
 
 use common::{Run, Sandbox};
 
-/// The longest a row may take.
-const ROW_LIMIT: Duration = Duration::from_secs(1);
+/// The longest a row may take (a guard against hangs and blow-ups, loose enough for a loaded
+/// 2-core machine and an instrumented self-coverage run).
+const ROW_LIMIT: Duration = Duration::from_secs(3);
 
 /// The policy of every row that does not write its own: lines only, so that LCOV rows can pass.
 const POLICY: &str = "[measure]\nmetrics = [\"lines\"]\n";
@@ -893,7 +894,7 @@ fn a_gigabyte_line_on_stdin_in_bounded_memory() {
     );
     // Stopped at the limit, not after reading the gigabyte (which takes far longer in a debug
     // build): the bound is loose, so a busy CI machine passes it.
-    assert!(started.elapsed() < 5 * ROW_LIMIT, "{:?}", started.elapsed());
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
 }
 
 /// A source file in scope that is reached through a symbolic link, and that no report names,
