@@ -11,6 +11,8 @@ mod cases;
 mod clang_e2e;
 mod cov_core_cli;
 mod cov_output_render;
+mod debt;
+mod debt_e2e;
 mod identity_properties;
 mod ignore_properties;
 mod lcov_reader;
