@@ -325,7 +325,7 @@ pub(crate) fn unavailable_hint(metric: Metric) -> &'static str {
         Metric::Regions => "regions are not in LCOV tracefiles: check an llvm-cov JSON export (`cargo llvm-cov --json`), or drop \"regions\" from `metrics`",
         Metric::Branches => "the export holds no branch data: produce it with `cargo +nightly llvm-cov --branch`, or drop \"branches\" from `metrics`",
         Metric::Functions | Metric::Lines => "the input carries no such records: check how the report was produced",
-        Metric::Mcdc => "the input holds no MC/DC data: LCOV tracefiles carry none, and an llvm-cov JSON export has it only for a build with `clang -fcoverage-mapping -fcoverage-mcdc` (clang 18 or later) with a decision of two or more conditions; build so and export with `llvm-cov export`, or drop \"mcdc\" from `metrics`",
+        Metric::Mcdc => "the input holds no MC/DC data: LCOV tracefiles carry none, and an llvm-cov JSON export has it only for the files built with `clang -fcoverage-mapping -fcoverage-mcdc` (clang 18 or later); a file with branches but no MC/DC condition reads as built without it (its `&&`/`||` conditions are then plain branches), even when each of its decisions has one condition; build so and export with `llvm-cov export`, or drop \"mcdc\" from `metrics`",
     }
 }
 

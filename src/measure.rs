@@ -59,7 +59,8 @@ pub(crate) struct Measured<'a> {
 /// Branches are available for a file when at least one report naming it holds branch records
 /// (see [`Report::has_branch_data`](crate::report::Report::has_branch_data)); otherwise they are
 /// unavailable (`None`), never 0 of 0: a file only a stable shard names was not measured for
-/// branches, whatever the other shards hold.
+/// branches, whatever the other shards hold. MC/DC is available for a file when a part
+/// measures it ([`measures_mcdc`], decided per file), else unavailable.
 ///
 /// Files with inline ignore markers (`ignores`, by path) have the ignored items taken out after
 /// merging (see [`apply`]).
@@ -85,7 +86,7 @@ fn measure_one<'a>(
 ) -> Result<Measured<'a>> {
     let origins: Vec<String> = parts.iter().map(|p| p.report.origin.clone()).collect();
     let branches_available = parts.iter().any(|p| p.report.has_branch_data);
-    let mcdc_available = parts.iter().any(|p| p.report.has_mcdc_data);
+    let mcdc_available = parts.iter().any(measures_mcdc);
     let merged = merge(path, parts)?;
     if let FileCoverage::Lcov(file) = &*merged {
         if file.merge_conflict() {
@@ -110,6 +111,25 @@ fn measure_one<'a>(
         coverage,
         ignored,
     })
+}
+
+/// Whether a part measures MC/DC for its file, decided per file (one export may link files
+/// built with and without `-fcoverage-mcdc`). Only an llvm-cov JSON export with MC/DC data
+/// somewhere ([`Report::has_mcdc_data`]) can, and there, from the file's own summary (kept at
+/// every reading detail, `-summary-only` included):
+/// - a file that counts MC/DC conditions was built for MC/DC;
+/// - a file without branches has no decision at all: MC/DC is 0 of 0;
+/// - a file with branches but no MC/DC condition holds only plain branch regions (kind 4, no
+///   `MCDCBranchRegion`, kind 6, and no `mcdc_records`): either a build without
+///   `-fcoverage-mcdc` (its `&&`/`||` conditions then plain branches) or a build with it whose
+///   decisions all have one condition. The export cannot tell them apart, so MC/DC is
+///   unavailable for it (with the hint to build with `-fcoverage-mcdc`), never a silent 0 of 0.
+fn measures_mcdc(part: &Part<'_>) -> bool {
+    let FileCoverage::Llvm(file) = part.coverage else {
+        return false;
+    };
+    let summary = &file.summary;
+    part.report.has_mcdc_data && (summary.mcdc.total > 0 || summary.branches.total == 0)
 }
 
 /// The error for llvm-cov LCOV sections of one file that cannot be merged exactly (see

@@ -69,9 +69,11 @@ pub struct Report {
     /// branches are then unavailable, not 0 of 0.
     pub has_branch_data: bool,
     /// True when a file of the report counts MC/DC conditions (an llvm-cov JSON export of a
-    /// build with `-fcoverage-mcdc` that has a decision of two or more conditions): MC/DC is
-    /// then 0 of 0 for the files without one. False for LCOV and for other exports, where
-    /// MC/DC is unavailable.
+    /// build with `-fcoverage-mcdc` that has a decision of two or more conditions). MC/DC is
+    /// then decided per file: counted where a file has conditions, 0 of 0 for a file without
+    /// branches, unavailable for a file with branches but no condition (maybe built without
+    /// `-fcoverage-mcdc`; see `measure`). False for LCOV and for other exports, where MC/DC is
+    /// unavailable for every file.
     pub has_mcdc_data: bool,
     /// Files as the report names them (raw, unnormalised paths), in report order.
     pub files: Vec<FileData>,

@@ -157,8 +157,9 @@ fn report_rows(table: &str) -> Vec<(String, [(u64, u64); 5])> {
         .collect()
 }
 
-/// covgate's numbers for every file, as the rows: a policy of all five metrics at 0 %.
-fn covgate_rows(dir: &Path) -> serde_json::Value {
+/// covgate's numbers for every file, as the rows: a policy of all five metrics at 0 %. Gives
+/// the exit code (1 when a file's MC/DC is unavailable) and the JSON document.
+fn covgate_rows(dir: &Path) -> (i32, serde_json::Value) {
     std::fs::write(
         dir.join("coverage-policy.toml"),
         "[measure]\ninclude = [\"**/*.c\", \"**/*.h\", \"**/*.cpp\"]\n\
@@ -169,15 +170,22 @@ fn covgate_rows(dir: &Path) -> serde_json::Value {
         dir,
         &["check", "export.json", "--no-walk", "--format", "json"],
     );
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    run.json()
+    (run.code, run.json())
 }
 
+/// covgate's numbers equal `llvm-cov report`'s, except MC/DC of a file with branches but no
+/// condition: llvm-cov says 0 of 0, covgate unavailable (the export cannot tell a build without
+/// `-fcoverage-mcdc` from one whose decisions all have one condition), and the check fails.
 fn compare(dir: &Path, table: &str) {
     let rows = report_rows(table);
     assert!(!rows.is_empty(), "no rows in\n{table}");
-    let doc = covgate_rows(dir);
-    for (name, want) in rows {
+    let (code, doc) = covgate_rows(dir);
+    let mut unavailable = false;
+    for (name, mut want) in rows {
+        if want[4] == (0, 0) && want[3].1 > 0 {
+            want[4] = (u64::MAX, u64::MAX);
+            unavailable = true;
+        }
         // A lone file is named by its full path, several by their paths below a common folder.
         let name = Path::new(&name)
             .file_name()
@@ -204,6 +212,7 @@ fn compare(dir: &Path, table: &str) {
             .collect();
         assert_eq!(got, want, "{name}: covgate vs llvm-cov report\n{table}");
     }
+    assert_eq!(code, i32::from(unavailable), "{doc:#}");
 }
 
 fn scratch(files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
@@ -229,7 +238,7 @@ fn c_numbers_equal_llvm_cov_report_mcdc_included() {
     // Run A: MC/DC 1 of 3 in `door_may_open`; run B adds the vector pairing the other two.
     let table = build_and_export(&t, &dir, &["gate.c", "main.c"], &[]);
     compare(&dir, &table);
-    let doc = covgate_rows(&dir);
+    let (_, doc) = covgate_rows(&dir);
     let gate = common::file(&doc, "gate.c");
     assert_eq!(gate["metrics"]["mcdc"]["covered"], 1, "{gate}");
     assert_eq!(gate["metrics"]["mcdc"]["total"], 5, "{gate}");
@@ -266,4 +275,81 @@ fn cpp_numbers_equal_llvm_cov_report_and_conditions_are_listed() {
         "{}",
         run.stdout
     );
+}
+
+const OTHER_SOURCE: &str = r#"int other_may_open(int a, int b, int c) {
+  if ((a && b) || c)
+    return 1;
+  return 0;
+}
+"#;
+
+const MIXED_MAIN: &str = r#"#include "gate.h"
+int other_may_open(int a, int b, int c);
+
+int main(void) {
+  return door_may_open(1, 1, 0) + door_may_open(0, 0, 0) + other_may_open(1, 1, 0) - 2;
+}
+"#;
+
+/// One program linked from objects built with and without `-fcoverage-mcdc`: `other.c`, built
+/// without, has the same `(a && b) || c` as `gate.c` and weak tests, yet its export entry
+/// holds plain branches (kind 4) and no MC/DC record, as a file without decisions would.
+/// MC/DC is decided per file: counted for `gate.c`, 0 of 0 for `main.c` (no branch),
+/// unavailable for `other.c`, never a silent 0 of 0 pass.
+#[test]
+fn a_file_built_without_mcdc_in_an_mcdc_build_is_unavailable() {
+    let Some(t) = tools() else {
+        eprintln!("skipped: no clang-N with llvm-profdata-N and llvm-cov-N (N = 18..22) installed; `.ci/run` installs clang-19 and llvm-19");
+        return;
+    };
+    let (_keep, dir) = scratch(&[
+        ("gate.h", C_HEADER),
+        ("gate.c", C_SOURCE),
+        ("other.c", OTHER_SOURCE),
+        ("main.c", MIXED_MAIN),
+    ]);
+    let coverage = ["-O0", "-fprofile-instr-generate", "-fcoverage-mapping"];
+    for (source, mcdc) in [("gate.c", true), ("main.c", true), ("other.c", false)] {
+        let object = source.replace(".c", ".o");
+        let mut build = coverage.to_vec();
+        build.extend(mcdc.then_some("-fcoverage-mcdc"));
+        build.extend(["-c", source, "-o", &object]);
+        run(&dir, &t.clang, &build);
+    }
+    run(
+        &dir,
+        &t.clang,
+        &[
+            "-fprofile-instr-generate",
+            "gate.o",
+            "main.o",
+            "other.o",
+            "-o",
+            "prog",
+        ],
+    );
+    run(&dir, &dir.join("prog").display().to_string(), &[]);
+    run(
+        &dir,
+        &t.profdata,
+        &["merge", "-o", "run.profdata", "run.profraw"],
+    );
+    let export = run(
+        &dir,
+        &t.cov,
+        &["export", "prog", "-instr-profile=run.profdata"],
+    );
+    std::fs::write(dir.join("export.json"), export).expect("export");
+    let (code, doc) = covgate_rows(&dir);
+    assert_eq!(code, 1, "{doc:#}");
+    assert_eq!(common::metric(&doc, "gate.c", "mcdc"), "1/5 pass");
+    assert_eq!(common::metric(&doc, "main.c", "mcdc"), "0/0 vacuous");
+    assert_eq!(
+        common::metric(&doc, "other.c", "mcdc"),
+        "null/null unavailable"
+    );
+    assert_eq!(common::metric(&doc, "other.c", "branches"), "2/6 pass");
+    let notes = doc["summary"]["notes"].to_string();
+    assert!(notes.contains("-fcoverage-mcdc"), "{notes}");
 }

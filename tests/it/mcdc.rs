@@ -292,3 +292,103 @@ fn a_summary_covering_more_conditions_than_it_counts_is_an_error() {
         run.stderr
     );
 }
+
+/// Case 37 run A with two more files linked in, as `llvm-cov export` writes them: `src/other.c`,
+/// the same `(stopped && unlocked) || override` built without `-fcoverage-mcdc` (its branches
+/// plain branch regions, kind 4, no `mcdc_records`, MC/DC 0 of 0 in its summary), and
+/// `src/flat.c`, without any branch. MC/DC is decided per file: 1/3 for `src/interlock.c`,
+/// unavailable for `src/other.c` (not a silent 0 of 0 pass), 0 of 0 for `src/flat.c`.
+#[test]
+fn a_file_built_without_mcdc_next_to_one_built_with_it_is_unavailable() {
+    let dir = fixture(&format!("cases/{CASE37}"));
+    let text = std::fs::read_to_string(dir.join("input-a.json")).expect("input");
+    let mut doc: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let zero = serde_json::json!({"count": 0, "covered": 0, "notcovered": 0, "percent": 0});
+    let plain = |value: &mut serde_json::Value, name: &str, branches: bool| {
+        let path = format!("/ws/interlock/src/{name}.c");
+        if let Some(filenames) = value.get_mut("filenames") {
+            *filenames = serde_json::json!([path]);
+            value["name"] = serde_json::json!(name);
+        } else {
+            value["filename"] = serde_json::json!(path);
+            value["summary"]["mcdc"] = zero.clone();
+            if !branches {
+                value["summary"]["branches"] = zero.clone();
+            }
+        }
+        value["mcdc_records"] = serde_json::json!([]);
+        let kept = value["branches"].as_array_mut().expect("branches");
+        kept.retain(|_| branches);
+        for branch in kept {
+            branch[8] = serde_json::json!(4);
+        }
+    };
+    let export = &mut doc["data"][0];
+    let interlock_file = export["files"][0].clone();
+    let interlock_function = export["functions"][0].clone();
+    assert_eq!(interlock_function["name"], "door_may_open");
+    for (name, branches) in [("other", true), ("flat", false)] {
+        let mut file = interlock_file.clone();
+        plain(&mut file, name, branches);
+        export["files"].as_array_mut().expect("files").push(file);
+        let mut function = interlock_function.clone();
+        plain(&mut function, name, branches);
+        let functions = export["functions"].as_array_mut().expect("functions");
+        functions.push(function);
+    }
+    // `--no-walk`: the two files are named by the export only, not on disk.
+    let sandbox = tempfile::tempdir().expect("tempdir");
+    let mixed = sandbox.path().join("mixed.json");
+    std::fs::write(&mixed, doc.to_string()).expect("write");
+    let run = case37(
+        &mixed.display().to_string(),
+        "coverage-policy-mcdc.toml",
+        &["--format", "json", "--no-walk"],
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let out = run.json();
+    assert_eq!(metric(&out, "src/interlock.c", "mcdc"), "1/3 fail");
+    assert_eq!(metric(&out, "src/other.c", "mcdc"), "null/null unavailable");
+    assert_eq!(metric(&out, "src/other.c", "branches"), "6/6 pass");
+    assert_eq!(metric(&out, "src/flat.c", "mcdc"), "0/0 vacuous");
+    assert_eq!(metric(&out, "src/flat.c", "branches"), "0/0 vacuous");
+    let notes = out["summary"]["notes"].to_string();
+    assert!(notes.contains("-fcoverage-mcdc"), "{notes}");
+}
+
+/// A Rust export (no MC/DC anywhere, branches recorded) under a policy with `mcdc`: unavailable
+/// for every file, with the hint, never 0 of 0.
+#[test]
+fn a_rust_export_has_no_mcdc() {
+    let dir = fixture("real");
+    let sandbox = tempfile::tempdir().expect("tempdir");
+    let policy = sandbox.path().join("mcdc.toml");
+    std::fs::write(
+        &policy,
+        "[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"branches\", \"mcdc\"]\nthreshold = 0\n",
+    )
+    .expect("policy");
+    let run = common::covgate(
+        &dir,
+        &[
+            "check",
+            "walkdir.branch.json",
+            "--policy",
+            &policy.display().to_string(),
+            "--root",
+            "/ci/walkdir",
+            "--no-walk",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let out = run.json();
+    assert_eq!(metric(&out, "src/lib.rs", "mcdc"), "null/null unavailable");
+    assert_eq!(
+        metric(&out, "src/error.rs", "mcdc"),
+        "null/null unavailable"
+    );
+    let notes = out["summary"]["notes"].to_string();
+    assert!(notes.contains("-fcoverage-mcdc"), "{notes}");
+}
