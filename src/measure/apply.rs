@@ -324,7 +324,7 @@ mod tests {
         )
         .unwrap();
         assert!(
-            started.elapsed() < std::time::Duration::from_secs(2),
+            started.elapsed() < std::time::Duration::from_secs(20),
             "{:?}",
             started.elapsed()
         );

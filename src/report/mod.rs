@@ -4,11 +4,14 @@
 //! non-whitespace byte (after an optional UTF-8 BOM) is `{` is an llvm-cov JSON export, anything
 //! else is read as LCOV. An empty input is an error.
 //!
-//! Memory: [`read_from`] streams an LCOV tracefile line by line (one line of at most
-//! [`lcov::MAX_LINE`] bytes at a time); an llvm-cov JSON export is read into memory once and
-//! parsed in one streaming pass (see [`llvm_json`]). Input quoted in messages is clipped
+//! Input: every report read from a stream or a file goes through one buffered window
+//! (`input::Window`); its first bytes decide the format without being consumed, so the reader
+//! that takes over starts at byte 0. Memory: an LCOV tracefile is parsed a window of whole lines
+//! at a time (a line of at most [`lcov::MAX_LINE`] bytes); an llvm-cov JSON export is parsed in
+//! chunks in one streaming pass (see [`llvm_json`]). Input quoted in messages is clipped
 //! ([`clip`]).
 
+pub(crate) mod input;
 pub mod lcov;
 pub mod llvm_json;
 
@@ -17,6 +20,7 @@ use std::io::{BufRead, Read};
 use std::path::Path;
 
 use crate::error::{Error, Result};
+use input::{FirstByte, Window, BOM};
 
 pub use llvm_json::Detail;
 
@@ -136,84 +140,46 @@ pub fn read_file(origin: &str, path: &Path, detail: Detail<'_>) -> Result<Report
 
 /// A regular file, read from its start as [`read_file`] says.
 fn read_regular(origin: &str, file: &std::fs::File, detail: Detail<'_>) -> Result<Report> {
-    let mut input = std::io::BufReader::new(file);
-    let mut head = Vec::new();
-    let first = first_byte(origin, &mut input, &mut head)?;
-    let mut input = std::io::Cursor::new(head).chain(input);
-    match first {
-        Some(b'{') => llvm_json::read_stream(origin, &mut input, detail),
+    let mut input = file;
+    let mut window = Window::new(&mut input as &mut (dyn Read + Send), DETECT_CHUNK);
+    match first_byte(origin, &mut window)? {
+        Some(b'{') => llvm_json::read_stream(origin, &mut window, detail),
         Some(first) if refused(first) => Err(neither(origin, first)),
-        Some(_) => lcov::read_from(origin, input).map(|(report, _)| report),
+        Some(_) => lcov::read_window(origin, &mut window).map(|(report, _)| report),
         None => Err(empty(origin)),
     }
 }
 
 /// [`read_from`], compiled once (a generic function would be compiled, and measured, per input
-/// type): a JSON export is read whole first.
-fn read_stream(origin: &str, input: &mut dyn BufRead, detail: Detail<'_>) -> Result<Report> {
-    let mut head = Vec::new();
-    let first = first_byte(origin, input, &mut head)?;
-    let mut input = std::io::Cursor::new(head).chain(input);
-    match first {
-        Some(b'{') => llvm_json::read_local(origin, &mut input, detail),
+/// type).
+fn read_stream(origin: &str, input: &mut dyn Read, detail: Detail<'_>) -> Result<Report> {
+    let mut window = Window::new(input, DETECT_CHUNK);
+    match first_byte(origin, &mut window)? {
+        Some(b'{') => llvm_json::read_local(origin, &mut window, detail),
         Some(first) if refused(first) => Err(neither(origin, first)),
-        Some(_) => lcov::read_from(origin, input).map(|(report, _)| report),
+        Some(_) => lcov::read_window(origin, &mut window).map(|(report, _)| report),
         None => Err(empty(origin)),
     }
 }
 
+/// Bytes read at a time while the format is detected: a JSON reader then reads through the
+/// window, which keeps no more than this; the LCOV reader reads larger windows
+/// ([`lcov::STREAM_CHUNK`]).
+const DETECT_CHUNK: usize = 64 << 10;
+
 /// The first byte of a report that is not part of a byte-order mark or blank space, left in
-/// `input`; what comes before it is moved to `head` (so line and column numbers stay those of
-/// the input). `None` for an empty or blank input.
-fn first_byte(origin: &str, input: &mut dyn BufRead, head: &mut Vec<u8>) -> Result<Option<u8>> {
-    let io_error = |e: std::io::Error| Error::new(format!("{origin}: cannot read the report: {e}"));
-    while let Some(&next) = BOM.get(head.len()) {
-        match input.fill_buf().map_err(io_error)?.first() {
-            Some(&byte) if byte == next => {
-                head.push(byte);
-                input.consume(1);
-            }
-            _ => break,
-        }
-    }
-    match head.first() {
-        // Part of a byte-order mark is text, as it is for `read`.
-        Some(&byte) if head.len() < BOM.len() => Ok(Some(byte)),
-        _ => skip_blank(origin, input, head),
-    }
+/// `window` with everything before it (so line and column numbers stay those of the input).
+/// `None` for an empty or blank input.
+fn first_byte<R: ?Sized + Read>(origin: &str, window: &mut Window<'_, R>) -> Result<Option<u8>> {
+    window.first_byte(lcov::MAX_LINE).map_err(|e| match e {
+        FirstByte::Blank => Error::new(format!(
+            "{origin}: more than {} bytes of blank space before the first character; not a \
+             coverage report",
+            lcov::MAX_LINE
+        )),
+        FirstByte::Io(e) => Error::new(format!("{origin}: cannot read the report: {e}")),
+    })
 }
-
-/// Moves ASCII blank space from `input` to `head` and returns the first other byte, left in
-/// `input` (`None` at the end of the input).
-fn skip_blank(origin: &str, input: &mut dyn BufRead, head: &mut Vec<u8>) -> Result<Option<u8>> {
-    loop {
-        let buffer = input
-            .fill_buf()
-            .map_err(|e| Error::new(format!("{origin}: cannot read the report: {e}")))?;
-        if buffer.is_empty() {
-            return Ok(None);
-        }
-        let blank = buffer
-            .iter()
-            .take_while(|b| b.is_ascii_whitespace())
-            .count();
-        head.extend_from_slice(buffer.get(..blank).unwrap_or_default());
-        let first = buffer.get(blank).copied();
-        input.consume(blank);
-        if head.len() > lcov::MAX_LINE {
-            return Err(Error::new(format!(
-                "{origin}: more than {} bytes of blank space before the first character; not a \
-                 coverage report",
-                lcov::MAX_LINE
-            )));
-        }
-        if first.is_some() {
-            return Ok(first);
-        }
-    }
-}
-
-const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// True for a first byte that starts neither format and says what the input is instead: `[`
 /// (a JSON array) or 0x1F (the first byte of gzip's magic number, `1F 8B`). Any other byte is

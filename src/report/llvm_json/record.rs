@@ -760,7 +760,7 @@ mod tests {
         assert!(uncovered.iter().all(|s| *s == span));
         assert_eq!(sites.site(n), Some(span));
         assert!(
-            started.elapsed().as_secs_f64() < 2.0,
+            started.elapsed().as_secs_f64() < 20.0,
             "{:?}",
             started.elapsed()
         );

@@ -1,0 +1,105 @@
+//! Tests of the LCOV reader: blocks parsed in parallel as one pass.
+
+use super::blocks::{blocks, line_breaks, read_window, MIN_BLOCK};
+use super::support_tests::*;
+use super::{block_size, read_in_blocks, Parser, MAX_WARNINGS};
+use crate::report::input::Window;
+use crate::report::Report;
+
+/// `read_in_blocks` with blocks of `size` bytes, as the messages a test compares.
+fn blocks_of(text: &[u8], size: usize) -> std::result::Result<(Report, Vec<String>), String> {
+    read_in_blocks("t.info", text, size).map_err(|e| e.message().to_string())
+}
+
+#[test]
+fn blocks_end_after_whole_end_of_record_lines() {
+    let text =
+        b"SF:a\nend_of_recordX\nend_of_record\nSF:b\r\nend_of_record\r\nSF:c\nend_of_record\n";
+    let pieces: Vec<&[u8]> = blocks(text, 1);
+    assert_eq!(
+        pieces,
+        [
+            &b"SF:a\nend_of_recordX\nend_of_record\n"[..],
+            b"SF:b\r\nend_of_record\r\n",
+            b"SF:c\nend_of_record\n"
+        ]
+    );
+    // A block is at least `size` bytes; no line break after `from`; no empty last block.
+    assert_eq!(blocks(text, 40).len(), 2);
+    assert_eq!(blocks(text, text.len() + 5), [&text[..]]);
+    assert_eq!(blocks(text, 0), [&text[..]]);
+    assert_eq!(blocks(b"SF:a\nend_of_record", 1).len(), 1);
+    assert_eq!(line_breaks(text), 7);
+    assert_eq!(block_size(0), MIN_BLOCK);
+}
+
+#[test]
+fn blocks_read_as_one_pass_does() {
+    let mut many_warnings = String::new();
+    for i in 0..MAX_WARNINGS + 20 {
+        many_warnings.push_str(&format!(
+            "SF:w{}\nXYZ:{i}\nDA:{i},1\nend_of_record\n",
+            i % 7
+        ));
+    }
+    let texts: Vec<Vec<u8>> = vec![
+            b"TN:\nSF:a\nFN:1,f\nFNDA:2,f\nDA:1,2\nBRDA:1,0,0,1\nend_of_record\nend_of_record\nSF:b\nDA:3,0\nend_of_record\nSF:a\nDA:1,1\nDA:2,0\nFN:1,f\nFNDA:1,f\nBRDA:1,0,0,-\nend_of_record\nSF:b\nDA:1,1\nSF:a\nDA:0,4".to_vec(),
+            b"SF:a\nDA:1,1\nend_of_record\nSF:\xff\nDA:2,1\nend_of_record\nSF:a\nDA:1,3\nend_of_record\n".to_vec(),
+            many_warnings.into_bytes(),
+            b"SF:a\nDA:1,1\nend_of_record\nSF:b\nDA:x,1\nend_of_record\nSF:c\nDA:y,1\nend_of_record\n".to_vec(),
+            b"SF:a\nDA:1,1\nend_of_record\nDA:1,1\nend_of_record\n".to_vec(),
+        ];
+    for text in &texts {
+        let mut sequential = Parser::new("t.info");
+        let one_pass = sequential
+            .feed(1, text)
+            .and_then(|_| sequential.finish())
+            .map_err(|e| e.message().to_string());
+        let streamed = |chunk: usize, size: usize| {
+            read_window("t.info", &mut Window::new(&mut &text[..], chunk), size)
+                .map_err(|e| e.message().to_string())
+        };
+        let ways = [1, 5, 20, 64, usize::MAX].into_iter().flat_map(|size| {
+            [
+                blocks_of(text, size),
+                streamed(1, size),
+                streamed(16, size),
+                streamed(100, size),
+            ]
+        });
+        for (size, parsed) in ways.enumerate() {
+            match (&one_pass, &parsed) {
+                (Ok((a, wa)), Ok((b, wb))) => {
+                    assert_eq!(wa, wb, "{size}");
+                    assert_eq!(a.warnings, b.warnings);
+                    assert_eq!(a.has_branch_data, b.has_branch_data);
+                    let paths = |r: &Report| -> Vec<String> {
+                        r.files.iter().map(|f| f.path.clone()).collect()
+                    };
+                    assert_eq!(paths(a), paths(b), "{size}");
+                    for (x, y) in a.files.iter().zip(&b.files) {
+                        assert_eq!(lcov_of(x), lcov_of(y), "{size} {}", x.path);
+                    }
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b, "{size}"),
+                _ => panic!("{size}: {one_pass:?} vs {parsed:?}"),
+            }
+        }
+    }
+    // The merged file and the first error are those of a single pass.
+    let (report, _) = blocks_of(&texts[0], 1).expect("reads");
+    assert_eq!(
+        lcov(&report, 0).lines().collect::<Vec<_>>(),
+        [(0, 4), (1, 3), (2, 0)]
+    );
+    assert_eq!(lcov(&report, 0).branches()[0].taken, Some(1));
+    assert_eq!(lcov(&report, 0).functions()[0].count, 3);
+    let e = blocks_of(&texts[3], 1).map(|_| ()).expect_err("bad DA");
+    assert!(e.starts_with("t.info:5: DA line `x`"), "{e}");
+    let (_, warnings) = blocks_of(&texts[2], 1).expect("reads");
+    assert_eq!(warnings.len(), MAX_WARNINGS + 1);
+    assert_eq!(
+        warnings[MAX_WARNINGS],
+        "t.info: 20 more warning(s) not shown"
+    );
+}

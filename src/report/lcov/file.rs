@@ -1,0 +1,532 @@
+//! The model of one LCOV file: its records (lines, branch sides, functions), merged across
+//! sections, shards and reports, and its counts, with the declared-count rule (see the module
+//! documentation of [`super`], "Declared totals").
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use crate::model::{Counts, Summary};
+
+use super::identity::function_identity;
+use super::index::{Index, Name};
+
+/// One `BRDA` branch side of a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Branch {
+    /// Source line (0 occurs: coverage.py writes exits there).
+    pub line: u32,
+    /// Block id as written, exception/unreachable flags included (`0`, `e0`, `U3`).
+    pub block: Name,
+    /// Branch id as written; may be an expression with commas (`clampi(v, lo) < lo`).
+    pub branch: Name,
+    /// Times taken, summed over merged sections; `None` for `-` (never evaluated).
+    pub taken: Option<u64>,
+}
+
+impl Branch {
+    /// True when the side was taken at least once.
+    pub fn is_covered(&self) -> bool {
+        self.taken.is_some_and(|t| t > 0)
+    }
+}
+
+/// One function of a file: an `FN` record, or an `FNL` group with its `FNA` aliases.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Function {
+    /// Start line; `None` when only `FNDA`/`FNA` named the function.
+    pub start: Option<u32>,
+    /// End line, when the writer gave one.
+    pub end: Option<u32>,
+    /// The name (for an `FNL` group, its smallest alias name).
+    pub name: Name,
+    /// For an `FNL` group, every alias name, sorted; empty for an `FN` record.
+    pub aliases: Vec<Name>,
+    /// Execution count, summed over aliases and merged sections.
+    pub count: u64,
+}
+
+impl Function {
+    /// True when the function ran at least once.
+    pub fn is_covered(&self) -> bool {
+        self.count > 0
+    }
+}
+
+/// A function that never ran, as listed by [`LcovFile::uncovered_functions`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UncoveredFunction<'a> {
+    /// The function record.
+    pub function: &'a Function,
+    /// True when another function record starting on the same line ran. Writers such as llvm-cov
+    /// emit one record per instantiation and per binary, so such a record is usually an unused
+    /// copy of a function that did run (llvm-cov then counts the function as covered); it may also
+    /// be a distinct function sharing the line (gcovr: several functions on one line).
+    pub shares_line_with_executed: bool,
+}
+
+/// A writer's declared found/hit totals for one metric (`LF`/`LH`, `BRF`/`BRH`, `FNF`/`FNH`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Declared {
+    pub(super) found: Option<u64>,
+    pub(super) hit: Option<u64>,
+}
+
+impl Declared {
+    /// The declared counts when both are present (the reader refuses hit > found).
+    pub(super) fn consistent(self) -> Option<Counts> {
+        match (self.found, self.hit) {
+            (Some(found), Some(hit)) => Some(Counts::new(hit, found)),
+            _ => None,
+        }
+    }
+}
+
+/// What [`LcovFile::shape`] returns.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Shape<'a> {
+    lines: Vec<(u32, bool)>,
+    branches: Vec<((u32, &'a str, &'a str), bool)>,
+    functions: Vec<((Option<u32>, &'a str), bool)>,
+}
+
+/// Which half of a [`Declared`] pair a record sets.
+pub(super) enum Slot {
+    Found,
+    Hit,
+}
+
+/// The declared totals of one section.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct DeclaredTotals {
+    pub(super) lines: Declared,
+    pub(super) branches: Declared,
+    pub(super) functions: Declared,
+}
+
+/// The records of one source file, all sections of one path merged.
+///
+/// Read-only views: [`lines`](Self::lines), [`branches`](Self::branches),
+/// [`functions`](Self::functions) and the `uncovered_*` lists; counts via
+/// [`summary`](Self::summary).
+#[derive(Debug, Clone, Default)]
+pub struct LcovFile {
+    /// `DA`: (line, summed execution count), ascending by line, one entry per line.
+    pub(super) lines: Vec<(u32, u64)>,
+    /// `BRDA` sides in first-appearance order.
+    pub(super) branches: Vec<Branch>,
+    pub(super) branch_index: Index,
+    /// Functions in first-appearance order.
+    pub(super) functions: Vec<Function>,
+    pub(super) function_index: Index,
+    /// Declared totals, kept only while the file is a single section.
+    pub(super) declared: DeclaredTotals,
+    /// Number of sections merged into this file (0 for an empty default value).
+    pub(super) sections: u32,
+    /// True when a section of the file has llvm-cov's shape ([`Order`]): its declared totals
+    /// are then the file's numbers, and its functions are grouped by start line.
+    pub(super) llvm: bool,
+    /// True when sections were merged of which one is llvm-cov's with declared totals its
+    /// records cannot reproduce: no exact merge exists ([`LcovFile::merge_conflict`]).
+    pub(super) conflict: bool,
+}
+
+/// Files are equal when their records, declared totals and section counts are (the indexes are
+/// derived from the records).
+impl PartialEq for LcovFile {
+    fn eq(&self, other: &LcovFile) -> bool {
+        (
+            &self.lines,
+            &self.branches,
+            &self.functions,
+            self.declared,
+            self.sections,
+        ) == (
+            &other.lines,
+            &other.branches,
+            &other.functions,
+            other.declared,
+            other.sections,
+        )
+    }
+}
+
+impl LcovFile {
+    /// Merges another section (or shard, or report) of the same file into this one.
+    ///
+    /// `DA` counts are summed per line, `BRDA` per (line, block, branch) (`-` + `-` = `-`,
+    /// `-` + n = n), functions per (start line, name). Declared totals are dropped once two
+    /// non-empty files merge, since they cannot be combined, unless both sides declare the same
+    /// totals over the same items covered alike (a tracefile merged with itself), which the
+    /// merge leaves as they were. Merging into or from an empty (default) value keeps the other
+    /// side unchanged. (The reader leaves out sections without records, and `covgate check`
+    /// files without records, before merging: see [`has_records`](Self::has_records).)
+    pub fn merge(&mut self, other: LcovFile) {
+        if other.sections == 0 {
+            return;
+        }
+        if self.sections == 0 {
+            *self = other;
+            return;
+        }
+        self.indexed();
+        // Both sides declaring the same totals over the same items, covered alike (the same
+        // report given twice): the merge covers those items alike, so the totals still hold.
+        let same = self.declared == other.declared && self.shape() == other.shape();
+        self.conflict |=
+            other.conflict | (!same && (self.unreproducible() || other.unreproducible()));
+        self.llvm |= other.llvm;
+        self.lines = merge_lines(std::mem::take(&mut self.lines), other.lines);
+        for branch in other.branches {
+            self.add_branch(branch);
+        }
+        for function in other.functions {
+            self.add_function(function);
+        }
+        if !same {
+            self.declared = DeclaredTotals::default();
+        }
+        self.sections = self.sections.saturating_add(other.sections);
+    }
+
+    /// Which items the file has and whether each is covered, sorted: lines, branch sides
+    /// `(line, block, branch)`, functions `(start, name)`. Two sections of one shape merge to
+    /// that shape.
+    pub(super) fn shape(&self) -> Shape<'_> {
+        let lines = self
+            .lines
+            .iter()
+            .map(|&(line, count)| (line, count > 0))
+            .collect();
+        let mut branches: Vec<_> = self
+            .branches
+            .iter()
+            .map(|b| {
+                (
+                    (b.line, b.block.as_str(), b.branch.as_str()),
+                    b.is_covered(),
+                )
+            })
+            .collect();
+        branches.sort_unstable();
+        let mut functions: Vec<_> = self
+            .functions
+            .iter()
+            .map(|f| ((f.start, f.name.as_str()), f.is_covered()))
+            .collect();
+        functions.sort_unstable();
+        Shape {
+            lines,
+            branches,
+            functions,
+        }
+    }
+
+    /// The file's counts: `branches`, `functions` and `lines` are always `Some` (0 of 0 when the
+    /// file has no such record), `regions` is always `None` (LCOV carries no regions).
+    ///
+    /// Counts come from the records, except in a single llvm-cov section (or one given several
+    /// times alike), whose declared pairs are llvm-cov's own numbers (see the module
+    /// documentation, "Generators").
+    pub fn summary(&self) -> Summary {
+        let declared = |pair: Declared| pair.consistent().filter(|_| self.llvm);
+        Summary {
+            regions: None,
+            branches: Some(
+                declared(self.declared.branches).unwrap_or_else(|| self.detail_branches()),
+            ),
+            functions: Some(
+                declared(self.declared.functions).unwrap_or_else(|| self.detail_functions()),
+            ),
+            lines: Some(declared(self.declared.lines).unwrap_or_else(|| self.detail_lines())),
+        }
+    }
+
+    /// True when sections were merged that no merge of records can count exactly: one of them
+    /// is llvm-cov's, with declared totals that its records cannot reproduce (llvm-cov counts
+    /// per instantiation group, which LCOV records do not carry). `covgate check` refuses such
+    /// a file, asking for a profile-level merge or the JSON exports.
+    pub fn merge_conflict(&self) -> bool {
+        self.conflict
+    }
+
+    /// True for an llvm-cov section whose declared totals differ from what its records count.
+    pub(super) fn unreproducible(&self) -> bool {
+        let differs =
+            |pair: Declared, detail: Counts| pair.consistent().is_some_and(|d| d != detail);
+        self.llvm
+            && (differs(self.declared.lines, self.detail_lines())
+                | differs(self.declared.branches, self.detail_branches())
+                | differs(self.declared.functions, self.detail_functions()))
+    }
+
+    /// The functions that never ran, one entry per function: records sharing start line and
+    /// identity (`function_identity`: copies of one function built into several binaries,
+    /// instantiations of a Rust generic or a C++ template) are one function, as the records
+    /// count them. A function is listed when none of its records ran. Each entry: start line
+    /// (`None` when only `FNDA`/`FNA` named it) and name (of a single record, its name as
+    /// written; of several, their identity: a Rust or C++ symbol demangled without hash,
+    /// parameters and generic arguments), in start-line order.
+    pub fn missed_functions(&self) -> Vec<(Option<u32>, String)> {
+        // (start, identity) → (the first record's name, records, any ran).
+        let mut groups: BTreeMap<(Option<u32>, String), (&str, usize, bool)> = BTreeMap::new();
+        for f in &self.functions {
+            let group = groups
+                .entry((f.start, function_identity(&f.name)))
+                .or_insert((&f.name, 0, false));
+            group.1 += 1;
+            group.2 |= f.is_covered();
+        }
+        groups
+            .into_iter()
+            .filter(|(_, (_, _, ran))| !ran)
+            .map(|((start, identity), (name, records, _))| {
+                let name = if records == 1 {
+                    name.to_string()
+                } else {
+                    identity
+                };
+                (start, name)
+            })
+            .collect()
+    }
+
+    /// True when the file holds at least one `DA`, `BRDA`, `FN`/`FNDA` or `FNL`/`FNA` record.
+    /// An `SF` section without any (Bazel's `baseline_coverage.dat` writes one per source file)
+    /// names the file without measuring it: it is no evidence that the file has nothing to
+    /// cover, so such a file is not judged on 0 of 0 (`covgate check` counts it unmeasured).
+    pub fn has_records(&self) -> bool {
+        !(self.lines.is_empty() && self.branches.is_empty() && self.functions.is_empty())
+    }
+
+    /// Every `DA` line with its summed execution count, in line order.
+    pub fn lines(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        self.lines.iter().copied()
+    }
+
+    /// Every `BRDA` side, in first-appearance order.
+    pub fn branches(&self) -> &[Branch] {
+        &self.branches
+    }
+
+    /// Every function, in first-appearance order.
+    pub fn functions(&self) -> &[Function] {
+        &self.functions
+    }
+
+    /// The `DA` lines whose summed count is 0, ascending.
+    ///
+    /// When [`summary`](Self::summary) uses a declared `LH` that reports more missed lines than
+    /// this list holds (llvm-cov instantiation groups), the extra misses cannot be named.
+    pub fn uncovered_lines(&self) -> Vec<u32> {
+        self.lines
+            .iter()
+            .filter(|(_, count)| *count == 0)
+            .map(|(line, _)| *line)
+            .collect()
+    }
+
+    /// The `BRDA` sides not covered (`taken` 0 or `-`), ordered by line, then appearance.
+    pub fn uncovered_branches(&self) -> Vec<&Branch> {
+        let mut list: Vec<&Branch> = self.branches.iter().filter(|b| !b.is_covered()).collect();
+        list.sort_by_key(|b| b.line);
+        list
+    }
+
+    /// The functions that never ran, ordered by start line (unknown start first), then
+    /// appearance; each says whether another record on its start line ran (see
+    /// [`UncoveredFunction::shares_line_with_executed`]).
+    pub fn uncovered_functions(&self) -> Vec<UncoveredFunction<'_>> {
+        let executed = self.executed_start_lines();
+        let mut list: Vec<UncoveredFunction<'_>> = self
+            .functions
+            .iter()
+            .filter(|f| !f.is_covered())
+            .map(|f| UncoveredFunction {
+                function: f,
+                shares_line_with_executed: f.start.is_some_and(|s| executed.contains(&s)),
+            })
+            .collect();
+        list.sort_by_key(|u| u.function.start);
+        list
+    }
+
+    /// Drops the indexes (a file read whole needs them only if it is merged again, which
+    /// builds them again: [`LcovFile::indexed`]) and the room its vectors kept for growth.
+    pub(super) fn compact(&mut self) {
+        self.branch_index = Index::default();
+        self.function_index = Index::default();
+        self.branches.shrink_to_fit();
+        self.functions.shrink_to_fit();
+    }
+
+    /// Builds the indexes again when [`LcovFile::compact`] dropped them.
+    fn indexed(&mut self) {
+        if self.branch_index.len() < self.branches.len() {
+            let mut index = Index::default();
+            for (at, b) in self.branches.iter().enumerate() {
+                index.insert(
+                    index.hash((b.line, b.block.as_str(), b.branch.as_str())),
+                    at,
+                );
+            }
+            self.branch_index = index;
+        }
+        if self.function_index.len() < self.functions.len() {
+            let mut index = Index::default();
+            for (at, f) in self.functions.iter().enumerate() {
+                index.insert(index.hash((f.start, f.name.as_str())), at);
+            }
+            self.function_index = index;
+        }
+    }
+
+    pub(super) fn add_branch(&mut self, branch: Branch) {
+        let key = (branch.line, branch.block.as_str(), branch.branch.as_str());
+        let hash = self.branch_index.hash(key);
+        let branches = &self.branches;
+        let found = self.branch_index.find(hash, &|at| {
+            branches
+                .get(at)
+                .is_some_and(|b| (b.line, b.block.as_str(), b.branch.as_str()) == key)
+        });
+        match found.and_then(|at| self.branches.get_mut(at)) {
+            Some(existing) => existing.taken = add_taken(existing.taken, branch.taken),
+            None => {
+                self.branch_index.insert(hash, self.branches.len());
+                self.branches.push(branch);
+            }
+        }
+    }
+
+    /// The position of the function keyed (`start`, `name`), with the key's hash.
+    pub(super) fn find_function(&self, start: Option<u32>, name: &str) -> (Option<usize>, u64) {
+        let hash = self.function_index.hash((start, name));
+        let found = self.function_index.find(hash, &|at| {
+            self.functions
+                .get(at)
+                .is_some_and(|f| (f.start, f.name.as_str()) == (start, name))
+        });
+        (found, hash)
+    }
+
+    pub(super) fn add_function(&mut self, function: Function) {
+        let (found, hash) = self.find_function(function.start, &function.name);
+        match found.and_then(|at| self.functions.get_mut(at)) {
+            Some(existing) => {
+                existing.count = existing.count.saturating_add(function.count);
+                existing.end = existing.end.or(function.end);
+                for alias in function.aliases {
+                    if let Err(at) = existing.aliases.binary_search(&alias) {
+                        existing.aliases.insert(at, alias);
+                    }
+                }
+            }
+            None => {
+                self.function_index.insert(hash, self.functions.len());
+                self.functions.push(function);
+            }
+        }
+    }
+
+    pub(super) fn detail_lines(&self) -> Counts {
+        let covered = self.lines.iter().filter(|(_, c)| *c > 0).count();
+        Counts::new(covered as u64, self.lines.len() as u64)
+    }
+
+    pub(super) fn detail_branches(&self) -> Counts {
+        let covered = self.branches.iter().filter(|b| b.is_covered()).count();
+        Counts::new(covered as u64, self.branches.len() as u64)
+    }
+
+    /// Distinct functions by (start line, identity): llvm-cov writes one `FN` per test binary
+    /// and per instantiation, whose Rust names differ only in the crate hash and the generic
+    /// arguments, so those count once (covered when any copy ran).
+    ///
+    /// Only records that share a start line need their identity (a demangling) worked out.
+    pub(super) fn detail_functions(&self) -> Counts {
+        let mut by_start: Vec<&Function> = self.functions.iter().collect();
+        by_start.sort_by_key(|f| f.start);
+        let (mut covered, mut total) = (0u64, 0u64);
+        for group in by_start.chunk_by(|a, b| a.start == b.start) {
+            if let [one] = group {
+                covered += u64::from(one.is_covered());
+                total += 1;
+                continue;
+            }
+            let mut seen: HashMap<String, bool> = HashMap::new();
+            for f in group {
+                *seen.entry(function_identity(&f.name)).or_insert(false) |= f.is_covered();
+            }
+            covered += seen.values().filter(|ran| **ran).count() as u64;
+            total += seen.len() as u64;
+        }
+        Counts::new(covered, total)
+    }
+
+    /// The start lines where at least one function record ran.
+    fn executed_start_lines(&self) -> BTreeSet<u32> {
+        self.functions
+            .iter()
+            .filter(|f| f.is_covered())
+            .filter_map(|f| f.start)
+            .collect()
+    }
+}
+
+/// `DA` records as (line, count) pairs in any order, sorted by line with the counts of one line
+/// summed: the `lines` of an [`LcovFile`].
+pub(super) fn sorted_lines(mut lines: Vec<(u32, u64)>) -> Vec<(u32, u64)> {
+    lines.sort_by_key(|(line, _)| *line);
+    lines.dedup_by(|next, kept| {
+        let same = next.0 == kept.0;
+        if same {
+            kept.1 = kept.1.saturating_add(next.1);
+        }
+        same
+    });
+    lines.shrink_to_fit();
+    lines
+}
+
+/// Two `lines` lists of [`LcovFile`] (sorted, one entry per line) as one, counts of a line
+/// summed.
+pub(super) fn merge_lines(a: Vec<(u32, u64)>, b: Vec<(u32, u64)>) -> Vec<(u32, u64)> {
+    if b.is_empty() {
+        return a;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let mut a = a.into_iter().peekable();
+    let mut b = b.into_iter().peekable();
+    loop {
+        let next = match (a.peek().copied(), b.peek().copied()) {
+            (Some(x), Some(y)) if x.0 == y.0 => {
+                a.next();
+                b.next();
+                (x.0, x.1.saturating_add(y.1))
+            }
+            (Some(x), Some(y)) if x.0 < y.0 => {
+                a.next();
+                x
+            }
+            (Some(x), None) => {
+                a.next();
+                x
+            }
+            (_, Some(y)) => {
+                b.next();
+                y
+            }
+            (None, None) => break,
+        };
+        out.push(next);
+    }
+    out
+}
+
+/// Sum of two `taken` values: `-` + `-` = `-`, `-` + n = n.
+pub(super) fn add_taken(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.saturating_add(y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}

@@ -1,0 +1,188 @@
+//! Tests of the LCOV model: functions, lines, equality and the index.
+
+use super::support_tests::*;
+use super::*;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use super::{file::*, identity::*, index::*};
+use crate::report::FileCoverage;
+
+#[test]
+fn fnda_names_without_fn_are_added_once_in_first_appearance_order() {
+    let (report, _) =
+        read_ok("SF:a\nFNDA:1,g\nFNDA:2,g\nFNDA:0,h\nFN:1,f\nFNDA:3,f\nFNDA:1,h\nend_of_record\n");
+    let functions: Vec<(Option<u32>, &str, u64)> = lcov(&report, 0)
+        .functions()
+        .iter()
+        .map(|f| (f.start, f.name.as_str(), f.count))
+        .collect();
+    assert_eq!(
+        functions,
+        [(Some(1), "f", 3), (None, "g", 3), (None, "h", 1)]
+    );
+}
+
+#[test]
+fn lines_sort_merge_and_sum() {
+    assert_eq!(
+        sorted_lines(vec![(3, 1), (1, 0), (3, u64::MAX), (2, 5), (1, 0)]),
+        [(1, 0), (2, 5), (3, u64::MAX)]
+    );
+    assert_eq!(
+        merge_lines(
+            vec![(1, 1), (4, 1), (6, 2)],
+            vec![(2, 1), (4, 2), (7, 0), (9, 1)]
+        ),
+        [(1, 1), (2, 1), (4, 3), (6, 2), (7, 0), (9, 1)]
+    );
+    assert_eq!(merge_lines(vec![(1, 1)], vec![]), [(1, 1)]);
+    assert_eq!(
+        merge_lines(vec![(1, 1), (5, 0)], vec![(2, 1)]),
+        [(1, 1), (2, 1), (5, 0)]
+    );
+    assert_eq!(merge_lines(vec![], vec![(1, 1)]), [(1, 1)]);
+}
+
+#[test]
+fn records_on_one_line_count_once_per_identity() {
+    assert_eq!(function_identity("a::<Vec<u8>>::b::<u8>"), "a::b");
+    assert_eq!(function_identity("a<b>"), "a<b>");
+    let (report, _) = read_ok(
+            "SF:a\nFN:3,f::<u8>\nFN:3,f::<Vec<u8>>\nFN:3,g\nFN:4,f::<u8>\nFNDA:1,f::<u8>\nend_of_record\n",
+        );
+    // Line 3: `f` (ran as `f::<u8>`) and `g` (never ran); line 4: `f`, ran.
+    assert_eq!(lcov(&report, 0).summary().functions, c(2, 3));
+}
+
+#[test]
+fn files_differing_in_any_record_are_unequal() {
+    let file = |text: &str| lcov(&read_ok(text).0, 0).clone();
+    let base = file("SF:a\nDA:1,1\nend_of_record\n");
+    assert_eq!(base, file("SF:a\nDA:1,1\nend_of_record\n"));
+    for other in [
+        "SF:a\nDA:1,2\nend_of_record\n",
+        "SF:a\nDA:1,1\nBRDA:1,0,0,1\nend_of_record\n",
+        "SF:a\nDA:1,1\nFN:1,f\nend_of_record\n",
+        "SF:a\nDA:1,1\nLF:1\nend_of_record\n",
+        "SF:a\nDA:1,1\nend_of_record\nSF:a\nDA:1,0\nend_of_record\n",
+    ] {
+        assert_ne!(base, file(other), "{other}");
+    }
+    // A section without records adds nothing, not even a section.
+    assert_eq!(
+        base,
+        file("SF:a\nDA:1,1\nend_of_record\nSF:a\nend_of_record\n")
+    );
+}
+
+/// A hasher under which every key collides.
+#[derive(Default)]
+struct Colliding;
+
+impl Hasher for Colliding {
+    fn finish(&self) -> u64 {
+        7
+    }
+
+    fn write(&mut self, _: &[u8]) {}
+}
+
+#[test]
+fn an_index_finds_items_whose_hashes_collide() {
+    let items = ["a", "b", "c"];
+    let mut index: Index<BuildHasherDefault<Colliding>> = Index::default();
+    for (at, item) in items.iter().enumerate() {
+        let hash = index.hash(item);
+        assert_eq!(index.find(hash, &|i| items[i] == *item), None);
+        index.insert(hash, at);
+    }
+    for (at, item) in items.iter().enumerate() {
+        assert_eq!(
+            index.find(index.hash(item), &|i| items[i] == *item),
+            Some(at)
+        );
+    }
+    assert_eq!(index.find(index.hash("d"), &|i| items[i] == "d"), None);
+    assert_eq!(index.find(8, &|_| true), None);
+    // The hash of a real index tells keys apart; `Passthrough` keeps a `u64` key as it is.
+    let keys = Index::<Keys>::default();
+    assert_ne!(keys.hash("a"), keys.hash("b"));
+    assert_eq!(keys.hash("a"), Index::<Keys>::default().hash("a"));
+    let mut hasher = Passthrough::default();
+    hasher.write(&[1, 2]);
+    assert_eq!(hasher.finish(), 0x0102);
+    hasher.write_u64(9);
+    assert_eq!(hasher.finish(), 9);
+}
+
+#[test]
+fn arbitrary_input_never_panics() {
+    let pieces: [&[u8]; 16] = [
+        b"SF:",
+        b"DA:",
+        b"BRDA:",
+        b"FN:",
+        b"FNDA:",
+        b"FNL:",
+        b"FNA:",
+        b"LF:",
+        b"end_of_record",
+        b",",
+        b"-",
+        b"1",
+        b"99999999999999999999",
+        b"\n",
+        b"\xFF\xFE",
+        b"x",
+    ];
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    for _ in 0..2000 {
+        let mut input = Vec::new();
+        for _ in 0..24 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let piece = pieces.get((seed % 16) as usize).copied().unwrap_or(b"");
+            input.extend_from_slice(piece);
+        }
+        if let Ok((report, _)) = read_with_warnings("fuzz", &input) {
+            for file in &report.files {
+                if let FileCoverage::Lcov(f) = &file.coverage {
+                    let _ = (f.summary(), f.uncovered_lines(), f.uncovered_branches());
+                    let _ = f.uncovered_functions();
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn files_read_whole_merge_as_their_sections_do() {
+    let a = "SF:a\nFN:1,f\nFNDA:1,f\nBRDA:1,0,0,1\nDA:1,1\nend_of_record\n";
+    let b = "SF:a\nFN:1,f\nFNDA:2,f\nFN:2,g\nBRDA:1,0,0,-\nBRDA:1,0,1,0\nDA:1,0\nDA:2,0\nend_of_record\n";
+    // A file read whole has no index left; a merge builds it again.
+    let mut merged = lcov(&read_ok(a).0, 0).clone();
+    merged.merge(lcov(&read_ok(b).0, 0).clone());
+    assert_eq!(merged, lcov(&read_ok(&format!("{a}{b}")).0, 0).clone());
+    let counts: Vec<(&str, u64)> = merged
+        .functions()
+        .iter()
+        .map(|f| (f.name.as_str(), f.count))
+        .collect();
+    assert_eq!(counts, [("f", 3), ("g", 0)]);
+    let taken: Vec<Option<u64>> = merged.branches().iter().map(|b| b.taken).collect();
+    assert_eq!(taken, [Some(1), Some(0)]);
+    merged.merge(lcov(&read_ok(b).0, 0).clone());
+    assert_eq!(merged.functions()[0].count, 5);
+    assert_eq!(merged.functions().len(), 2);
+}
+
+#[test]
+fn names_read_as_the_text_they_hold() {
+    let name = Name::from("f::<u8>");
+    assert_eq!(name.as_str(), "f::<u8>");
+    assert_eq!(name, "f::<u8>");
+    assert!(name == *"f::<u8>");
+    assert_eq!(format!("{name} {name:?}"), "f::<u8> \"f::<u8>\"");
+    assert_eq!(name.len(), 7, "derefs to `str`");
+}

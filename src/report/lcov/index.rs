@@ -1,0 +1,165 @@
+//! A hash index of keyed items kept in a vector (functions, branch sides of a file).
+
+use std::borrow::Borrow;
+use std::collections::hash_map::{DefaultHasher, Entry, RandomState};
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
+use std::sync::Arc;
+use std::sync::OnceLock;
+
+/// Positions of keyed items in a vector, found through a hash of the key, so that a key (a
+/// function name, a branch id) is stored once, in its item. The hash is SipHash with random keys
+/// ([`Keys`]), so input cannot be made to collide; a collision is still handled (the item is then
+/// found by a scan of the few colliding positions).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Index<S = Keys> {
+    hasher: S,
+    /// Hash → position of the first item with that hash.
+    first: HashMap<u64, usize, BuildHasherDefault<Passthrough>>,
+    /// Positions of items whose hash an earlier item already had (a box: almost always empty).
+    collided: Box<[usize]>,
+}
+
+impl<S: BuildHasher> Index<S> {
+    pub(super) fn hash(&self, key: impl Hash) -> u64 {
+        self.hasher.hash_one(key)
+    }
+
+    /// How many items are indexed.
+    pub(super) fn len(&self) -> usize {
+        self.first.len() + self.collided.len()
+    }
+
+    /// The position of the item with hash `hash` for which `is` holds.
+    pub(super) fn find(&self, hash: u64, is: &dyn Fn(usize) -> bool) -> Option<usize> {
+        match self.first.get(&hash) {
+            None => None,
+            Some(&at) if is(at) => Some(at),
+            Some(_) => self.collided.iter().copied().find(|at| is(*at)),
+        }
+    }
+
+    /// Records that the item at `at`, not yet indexed, has hash `hash`.
+    pub(super) fn insert(&mut self, hash: u64, at: usize) {
+        match self.first.entry(hash) {
+            Entry::Occupied(_) => {
+                let mut collided = std::mem::take(&mut self.collided).into_vec();
+                collided.push(at);
+                self.collided = collided.into_boxed_slice();
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(at);
+            }
+        }
+    }
+}
+
+/// The process's random SipHash keys, drawn once ([`RandomState`]): one set for every index, so
+/// an index takes no room for them.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Keys;
+
+impl BuildHasher for Keys {
+    type Hasher = DefaultHasher;
+
+    fn build_hasher(&self) -> DefaultHasher {
+        static KEYS: OnceLock<RandomState> = OnceLock::new();
+        KEYS.get_or_init(RandomState::new).build_hasher()
+    }
+}
+
+/// A hasher for keys that are hashes already: the key's `u64` is the hash.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Passthrough(u64);
+
+impl Hasher for Passthrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*byte);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// A name of a tracefile (a function name, an alias, a branch block or id), stored once per
+/// reader and shared by every record that spells it: the same function in every copy of a
+/// file, block `0` in every branch record. Reads as a `str`.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Name(Arc<str>);
+
+impl Name {
+    /// The name as written.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Name {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Borrow<str> for Name {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for Name {
+    fn from(text: &str) -> Name {
+        Name(Arc::from(text))
+    }
+}
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl fmt::Debug for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The names a reader has met, each stored once ([`Name`]).
+#[derive(Debug, Default)]
+pub(super) struct Names(HashSet<Name, Keys>);
+
+impl Names {
+    /// The stored name spelt `text` (stored now when it is new).
+    pub(super) fn get(&mut self, text: &str) -> Name {
+        match self.0.get(text) {
+            Some(name) => name.clone(),
+            None => {
+                let name = Name::from(text);
+                self.0.insert(name.clone());
+                name
+            }
+        }
+    }
+}

@@ -1,0 +1,321 @@
+//! The lexer: one trimmed line of a tracefile as a [`Record`], its numbers checked.
+
+use crate::report::clip;
+
+/// One lexed record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Record<'a> {
+    /// `TN`, `VER`: accepted anywhere, ignored.
+    Ignored,
+    /// `MCDC`, `MCF`, `MCH`: accepted inside a section, skipped.
+    Skipped,
+    Sf(&'a str),
+    Fn {
+        start: u32,
+        end: Option<u32>,
+        name: &'a str,
+    },
+    Fnda {
+        count: u64,
+        name: &'a str,
+    },
+    Fnl {
+        index: u64,
+        start: u32,
+        end: Option<u32>,
+    },
+    Fna {
+        index: u64,
+        count: u64,
+        alias: &'a str,
+    },
+    Brda {
+        line: u32,
+        block: &'a str,
+        branch: &'a str,
+        taken: Option<u64>,
+    },
+    Da {
+        line: u32,
+        count: u64,
+    },
+    Total(TotalKind, u64),
+    Unknown(&'a str),
+}
+
+/// Which declared total a record sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum TotalKind {
+    LinesFound,
+    LinesHit,
+    BranchesFound,
+    BranchesHit,
+    FunctionsFound,
+    FunctionsHit,
+}
+
+pub(super) const END_OF_RECORD: &str = "end_of_record";
+
+/// Record tags of geninfo(1); a tag glued after `end_of_record` must be one of these.
+pub(super) const KNOWN_TAGS: [&str; 18] = [
+    "TN", "SF", "VER", "FN", "FNDA", "FNL", "FNA", "FNF", "FNH", "BRDA", "BRF", "BRH", "DA", "LF",
+    "LH", "MCDC", "MCF", "MCH",
+];
+
+/// Lexes one trimmed, non-empty, non-comment line that does not start with `end_of_record`.
+/// The error is the message without location.
+pub(super) fn lex(text: &str) -> std::result::Result<Record<'_>, String> {
+    let record = split_at(text, b':').filter(|(tag, _)| is_tag(tag));
+    let Some((tag, value)) = record else {
+        return Err(format!(
+            "`{}` is not an LCOV record (`TAG:VALUE`, a `#` comment or `end_of_record`); is this a tracefile?",
+            clip(text)
+        ));
+    };
+    match tag {
+        "TN" | "VER" => Ok(Record::Ignored),
+        "MCDC" | "MCF" | "MCH" => Ok(Record::Skipped),
+        "SF" => lex_sf(value),
+        "FN" => lex_fn(value),
+        "FNDA" => lex_fnda(value),
+        "FNL" => lex_fnl(value),
+        "FNA" => lex_fna(value),
+        "BRDA" => lex_brda(value),
+        "DA" => lex_da(value),
+        _ => match total_kind(tag) {
+            Some(kind) => Ok(Record::Total(kind, count(value, tag, "count")?)),
+            None => Ok(Record::Unknown(tag)),
+        },
+    }
+}
+
+/// True for a record name as tracefile writers spell them: an ASCII letter, then letters, digits
+/// or `_` (an unknown one is skipped with a warning; anything else is not a record).
+fn is_tag(tag: &str) -> bool {
+    let mut chars = tag.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn total_kind(tag: &str) -> Option<TotalKind> {
+    Some(match tag {
+        "LF" => TotalKind::LinesFound,
+        "LH" => TotalKind::LinesHit,
+        "BRF" => TotalKind::BranchesFound,
+        "BRH" => TotalKind::BranchesHit,
+        "FNF" => TotalKind::FunctionsFound,
+        "FNH" => TotalKind::FunctionsHit,
+        _ => return None,
+    })
+}
+
+const SF_SYNTAX: &str = "`SF:<path>`";
+const FN_SYNTAX: &str = "`FN:<start>,[<end>,]<name>`";
+const FNDA_SYNTAX: &str = "`FNDA:<count>,<name>`";
+const FNL_SYNTAX: &str = "`FNL:<index>,<start>[,<end>]`";
+const FNA_SYNTAX: &str = "`FNA:<index>,<count>,<alias>`";
+const BRDA_SYNTAX: &str = "`BRDA:<line>,<block>,<branch>,<taken>`";
+const DA_SYNTAX: &str = "`DA:<line>,<count>[,<checksum>]`";
+
+fn lex_sf(value: &str) -> std::result::Result<Record<'_>, String> {
+    let path = value.trim();
+    if path.is_empty() {
+        return Err(format!("SF: missing path; expected {SF_SYNTAX}"));
+    }
+    if path.contains('\0') {
+        return Err(format!(
+            "SF: path {:?} holds a NUL byte, which no file system allows in a path",
+            clip(path)
+        ));
+    }
+    Ok(Record::Sf(path))
+}
+
+fn lex_fn(value: &str) -> std::result::Result<Record<'_>, String> {
+    let (start, rest) = split_field(value, "FN", "name", FN_SYNTAX)?;
+    let start = line_number(start, "FN", "start line", FN_SYNTAX)?;
+    let (end, name) = match split_at(rest, b',') {
+        Some((end, name)) if is_digits(end.trim()) => {
+            (Some(line_number(end, "FN", "end line", FN_SYNTAX)?), name)
+        }
+        _ => (None, rest),
+    };
+    Ok(Record::Fn {
+        start,
+        end,
+        name: non_empty(name, "FN", "name", FN_SYNTAX)?,
+    })
+}
+
+fn lex_fnda(value: &str) -> std::result::Result<Record<'_>, String> {
+    let (c, name) = split_field(value, "FNDA", "name", FNDA_SYNTAX)?;
+    Ok(Record::Fnda {
+        count: count(c, "FNDA", "execution count")?,
+        name: non_empty(name, "FNDA", "name", FNDA_SYNTAX)?,
+    })
+}
+
+fn lex_fnl(value: &str) -> std::result::Result<Record<'_>, String> {
+    let (index, rest) = split_field(value, "FNL", "start line", FNL_SYNTAX)?;
+    let (start, end) = match split_at(rest, b',') {
+        Some((start, end)) => (
+            start,
+            Some(line_number(end, "FNL", "end line", FNL_SYNTAX)?),
+        ),
+        None => (rest, None),
+    };
+    Ok(Record::Fnl {
+        index: number(index, "FNL", "index", FNL_SYNTAX)?,
+        start: line_number(start, "FNL", "start line", FNL_SYNTAX)?,
+        end,
+    })
+}
+
+fn lex_fna(value: &str) -> std::result::Result<Record<'_>, String> {
+    let (index, rest) = split_field(value, "FNA", "count", FNA_SYNTAX)?;
+    let (c, alias) = split_field(rest, "FNA", "alias", FNA_SYNTAX)?;
+    Ok(Record::Fna {
+        index: number(index, "FNA", "index", FNA_SYNTAX)?,
+        count: count(c, "FNA", "execution count")?,
+        alias: non_empty(alias, "FNA", "alias", FNA_SYNTAX)?,
+    })
+}
+
+fn lex_brda(value: &str) -> std::result::Result<Record<'_>, String> {
+    let (line, rest) = split_field(value, "BRDA", "block", BRDA_SYNTAX)?;
+    let (block, rest) = split_field(rest, "BRDA", "branch", BRDA_SYNTAX)?;
+    let Some((branch, taken)) = rest.rsplit_once(',') else {
+        return Err(format!(
+            "BRDA: missing taken count; expected {BRDA_SYNTAX} with `-` or a count"
+        ));
+    };
+    let taken = match taken.trim() {
+        "-" => None,
+        t => Some(count(t, "BRDA", "taken count (or `-`)")?),
+    };
+    Ok(Record::Brda {
+        line: line_number(line, "BRDA", "line", BRDA_SYNTAX)?,
+        block: non_empty(block, "BRDA", "block", BRDA_SYNTAX)?,
+        branch: non_empty(branch, "BRDA", "branch", BRDA_SYNTAX)?,
+        taken,
+    })
+}
+
+fn lex_da(value: &str) -> std::result::Result<Record<'_>, String> {
+    let (line, rest) = split_field(value, "DA", "execution count", DA_SYNTAX)?;
+    let (c, checksum) = match split_at(rest, b',') {
+        Some((c, sum)) => (c, Some(sum.trim())),
+        None => (rest, None),
+    };
+    if let Some(sum) = checksum.filter(|s| !is_checksum(s)) {
+        return Err(format!(
+            "DA: checksum `{sum}` is not base64 or hex (two records glued on one line?); expected {DA_SYNTAX}"
+        ));
+    }
+    Ok(Record::Da {
+        line: line_number(line, "DA", "line", DA_SYNTAX)?,
+        count: count(c, "DA", "execution count")?,
+    })
+}
+
+/// Splits `value` at its first comma; the error names the missing second field.
+fn split_field<'v>(
+    value: &'v str,
+    tag: &str,
+    missing: &str,
+    syntax: &str,
+) -> std::result::Result<(&'v str, &'v str), String> {
+    split_at(value, b',').ok_or_else(|| format!("{tag}: missing {missing}; expected {syntax}"))
+}
+
+fn non_empty<'v>(
+    field: &'v str,
+    tag: &str,
+    what: &str,
+    syntax: &str,
+) -> std::result::Result<&'v str, String> {
+    if field.trim().is_empty() {
+        Err(format!("{tag}: empty {what}; expected {syntax}"))
+    } else {
+        Ok(field)
+    }
+}
+
+/// `text` split at the first `byte` (ASCII), which is dropped; `str::split_once` with a search
+/// set up for short fields.
+pub(super) fn split_at(text: &str, byte: u8) -> Option<(&str, &str)> {
+    let at = text.bytes().position(|b| b == byte)?;
+    // `at` is the index of an ASCII byte: both gets succeed.
+    Some((
+        text.get(..at).unwrap_or_default(),
+        text.get(at + 1..).unwrap_or_default(),
+    ))
+}
+
+fn is_digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Base64 (standard or URL-safe, with padding) or hex, as lcov, gcovr and coverage.py write.
+fn is_checksum(s: &str) -> bool {
+    s.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_'))
+}
+
+/// An execution count: a non-negative decimal integer up to `u64::MAX`.
+fn count(field: &str, tag: &str, what: &str) -> std::result::Result<u64, String> {
+    number(field, tag, what, "a non-negative integer count")
+}
+
+/// A line number: a non-negative decimal integer up to `u32::MAX`.
+fn line_number(
+    field: &str,
+    tag: &str,
+    what: &str,
+    syntax: &str,
+) -> std::result::Result<u32, String> {
+    let n = number(field, tag, what, syntax)?;
+    u32::try_from(n).map_err(|_| {
+        format!(
+            "{tag} {what} `{}` is too large (at most {}); expected {syntax}",
+            clip(field.trim()),
+            u32::MAX
+        )
+    })
+}
+
+/// `field` as a number when it is 1 to 19 ASCII digits and nothing else (a number that cannot
+/// overflow `u64`): the common case, without trimming or checks.
+fn plain_number(field: &str) -> Option<u64> {
+    if field.is_empty() || field.len() > 19 {
+        return None;
+    }
+    field.bytes().try_fold(0u64, |n, b| {
+        b.is_ascii_digit().then(|| n * 10 + u64::from(b - b'0'))
+    })
+}
+
+/// A non-negative decimal integer up to `u64::MAX`. The error names the record (`tag`) and the
+/// field (`what`), says what was wrong and what was `expected`.
+fn number(field: &str, tag: &str, what: &str, expected: &str) -> std::result::Result<u64, String> {
+    if let Some(n) = plain_number(field) {
+        return Ok(n);
+    }
+    let f = field.trim();
+    let problem = if f.is_empty() {
+        return Err(format!("{tag} {what} is missing; expected {expected}"));
+    } else if f.strip_prefix('-').is_some_and(is_digits) {
+        "is negative"
+    } else if !is_digits(f) {
+        "is not a non-negative decimal integer"
+    } else {
+        match f.parse::<u64>() {
+            Ok(n) => return Ok(n),
+            Err(_) => "is too large (at most 18446744073709551615)",
+        }
+    };
+    Err(format!(
+        "{tag} {what} `{}` {problem}; expected {expected}",
+        clip(f)
+    ))
+}

@@ -1,0 +1,330 @@
+//! The parser: lines in input order, through open sections, into files merged by path.
+
+use std::collections::HashMap;
+
+use crate::error::{Error, Result};
+use crate::report::{clip, FileCoverage, FileData, Report, ReportKind};
+
+use super::file::{sorted_lines, DeclaredTotals, LcovFile};
+use super::index::Names;
+use super::lex::{lex, split_at, Record, END_OF_RECORD, KNOWN_TAGS};
+use super::section::{apply, Section, STAGE_FOREIGN};
+use super::{MAX_LINE, MAX_WARNINGS};
+
+/// A file as the parser holds it: path, file, `DA` records of its later sections.
+type StoredFile = (String, LcovFile, Vec<(u32, u64)>);
+
+/// The reader's state across lines.
+pub(super) struct Parser<'a> {
+    pub(super) origin: &'a str,
+    /// Files by first appearance, each with the `DA` records of its later sections, merged
+    /// into its lines once at the end (merging sorted lines per section would take time
+    /// quadratic in the number of sections of one file).
+    files: Vec<StoredFile>,
+    index: HashMap<String, usize>,
+    section: Option<Section>,
+    warnings: Vec<String>,
+    /// Warnings beyond [`MAX_WARNINGS`], counted only.
+    unshown_warnings: u64,
+    /// The last line that held a record, for the missing-`end_of_record` warning.
+    last_line: u64,
+    /// True when the last record outside a section was `TN` or `VER` (the next section is then
+    /// not llvm-cov's, see [`Order`]).
+    after_tn: bool,
+    /// Every name met, stored once.
+    names: Names,
+}
+
+impl<'a> Parser<'a> {
+    pub(super) fn new(origin: &'a str) -> Parser<'a> {
+        Parser {
+            origin,
+            files: Vec::new(),
+            index: HashMap::new(),
+            section: None,
+            warnings: Vec::new(),
+            unshown_warnings: 0,
+            last_line: 0,
+            after_tn: false,
+            names: Names::default(),
+        }
+    }
+
+    fn warn(&mut self, line: u64, message: impl std::fmt::Display) {
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings
+                .push(format!("{}:{line}: {message}", self.origin));
+        } else {
+            self.unshown_warnings += 1;
+        }
+    }
+
+    /// Handles one physical line as bytes: checks its length and encoding, then parses it.
+    fn raw_line(&mut self, number: u64, raw: &[u8]) -> Result<()> {
+        self.check_length(number, raw.len())?;
+        let text = String::from_utf8_lossy(raw);
+        if matches!(text, std::borrow::Cow::Owned(_)) {
+            self.warn(
+                number,
+                "bytes that are not UTF-8 replaced with U+FFFD (paths differing only there merge)",
+            );
+        }
+        self.line(number, &text)
+    }
+
+    /// Parses whole lines (`bytes`, the first being line `first`) one after the other and
+    /// returns the number of line breaks passed.
+    pub(super) fn feed(&mut self, first: u64, bytes: &[u8]) -> Result<u64> {
+        let mut number = first;
+        // Bytes that are UTF-8 as a whole need no check per line (lines split at an ASCII byte).
+        match std::str::from_utf8(bytes) {
+            Ok(text) => {
+                for line in text.split('\n') {
+                    self.check_length(number, line.len())?;
+                    self.line(number, line)?;
+                    number += 1;
+                }
+            }
+            Err(_) => {
+                for line in bytes.split(|b| *b == b'\n') {
+                    self.raw_line(number, line)?;
+                    number += 1;
+                }
+            }
+        }
+        // `split` gives one piece more than there are line breaks.
+        Ok(number - first - 1)
+    }
+
+    /// A line of `len` bytes is longer than [`MAX_LINE`]: an error.
+    pub(super) fn check_length(&self, number: u64, len: usize) -> Result<()> {
+        if len > MAX_LINE {
+            return Err(self.error(
+                number,
+                format!(
+                    "the line is longer than {MAX_LINE} bytes (16 MiB), the longest LCOV line \
+                     covgate reads; this is not a usable tracefile"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) fn error(&self, line: u64, message: impl std::fmt::Display) -> Error {
+        Error::at(self.origin, line, None, message)
+    }
+
+    /// Handles one physical line (1-based `number`).
+    fn line(&mut self, number: u64, text: &str) -> Result<()> {
+        let text = text.trim_start_matches('\u{FEFF}').trim();
+        if text.is_empty() || text.starts_with('#') {
+            return Ok(());
+        }
+        self.last_line = number;
+        let rest = self.glued_end_of_records(number, text)?;
+        if rest.is_empty() {
+            return Ok(());
+        }
+        let record = lex(rest).map_err(|m| self.error(number, m))?;
+        self.record(number, record)
+    }
+
+    /// Closes one section per leading `end_of_record` and returns what follows them: empty, or a
+    /// known record glued on (split, with a warning). Anything else glued on is an error.
+    fn glued_end_of_records<'t>(&mut self, number: u64, text: &'t str) -> Result<&'t str> {
+        let mut rest = text;
+        let mut closed = false;
+        while let Some(after) = rest.strip_prefix(END_OF_RECORD) {
+            self.end_of_record(number);
+            closed = true;
+            rest = after.trim_start();
+        }
+        if !closed || rest.is_empty() {
+            return Ok(rest);
+        }
+        let tag = split_at(rest, b':').map(|(tag, _)| tag);
+        if tag.is_some_and(|t| KNOWN_TAGS.contains(&t)) {
+            self.warn(
+                number,
+                "`end_of_record` glued to the next record (a missing newline, e.g. from `cat`); split into two lines",
+            );
+            Ok(rest)
+        } else {
+            Err(self.error(
+                number,
+                format!("unexpected text `{}` after `end_of_record`; expected a line break before the next record", clip(rest)),
+            ))
+        }
+    }
+
+    fn end_of_record(&mut self, number: u64) {
+        match self.section.take() {
+            Some(section) => self.store(section),
+            None => self.warn(number, "`end_of_record` outside an `SF` section ignored"),
+        }
+    }
+
+    fn store(&mut self, section: Section) {
+        let (path, file, warnings) = section.close();
+        for (line, message) in warnings {
+            self.warn(line, message);
+        }
+        self.store_file(path, file, Vec::new());
+    }
+
+    /// Merges `file` (with `more_lines`, `DA` records of further sections) into the file of
+    /// `path`, or adds it as a new file.
+    ///
+    /// A section that repeats the file's declared totals over the same items, covered alike,
+    /// merges whole and keeps them (see [`LcovFile::merge`]); any other leaves its `DA` records
+    /// pending and drops them.
+    fn store_file(&mut self, path: String, mut file: LcovFile, mut more_lines: Vec<(u32, u64)>) {
+        match self.index.get(&path).and_then(|i| self.files.get_mut(*i)) {
+            // A section without records names the file again and adds nothing (no declared
+            // totals dropped).
+            Some((_, _, pending)) if !file.has_records() => pending.append(&mut more_lines),
+            // Records after sections without any: they are the file's first.
+            Some((_, existing, pending)) if !existing.has_records() => {
+                *existing = file;
+                pending.append(&mut more_lines);
+            }
+            Some((_, existing, pending)) => {
+                // A file with pending records has no declared totals left (they were dropped
+                // when the records were set aside), so either side's pending records make
+                // `repeated` false.
+                let repeated = existing.declared != DeclaredTotals::default()
+                    && existing.declared == file.declared
+                    && existing.shape() == file.shape();
+                if !repeated {
+                    // Checked while the totals and the records are still together.
+                    existing.conflict |= existing.unreproducible() | file.unreproducible();
+                    pending.append(&mut file.lines);
+                    pending.append(&mut more_lines);
+                    file.declared = DeclaredTotals::default();
+                    existing.declared = DeclaredTotals::default();
+                }
+                existing.merge(file);
+            }
+            None => {
+                // Kept without its indexes until another section of it comes, if one does.
+                file.compact();
+                self.index.insert(path.clone(), self.files.len());
+                self.files.push((path, file, more_lines));
+            }
+        }
+    }
+
+    fn record(&mut self, number: u64, record: Record<'_>) -> Result<()> {
+        match record {
+            Record::Ignored => {
+                // llvm-cov writes no `TN`/`VER`: the section is not its (see [`Order`]).
+                match self.section.as_mut() {
+                    Some(section) => section.order.note(STAGE_FOREIGN),
+                    None => self.after_tn = true,
+                }
+                Ok(())
+            }
+            Record::Unknown(tag) => {
+                self.warn(
+                    number,
+                    format!("unknown record type `{}` skipped", clip(tag)),
+                );
+                Ok(())
+            }
+            Record::Sf(path) => {
+                if let Some(open) = self.section.take() {
+                    self.warn(
+                        number,
+                        format!(
+                            "`SF` without `end_of_record` closing the section of `{}`",
+                            clip(&open.path)
+                        ),
+                    );
+                    self.store(open);
+                }
+                let mut section = Section::new(path);
+                if std::mem::take(&mut self.after_tn) {
+                    section.order.note(STAGE_FOREIGN);
+                }
+                self.section = Some(section);
+                Ok(())
+            }
+            data => {
+                let Some(section) = self.section.as_mut() else {
+                    return Err(self.error(
+                        number,
+                        "record outside an `SF` section; expected `SF:<path>` before it",
+                    ));
+                };
+                let applied = apply(section, number, data, &mut self.names);
+                applied.map_err(|message| self.error(number, message))
+            }
+        }
+    }
+
+    /// Takes over what a parser of the next block found: its files (merged in order), its
+    /// warnings (up to the limit), its open section and last record line. No section is open
+    /// here when the next block starts (blocks end with `end_of_record`).
+    pub(super) fn absorb(&mut self, next: Parser<'a>) {
+        for (path, file, more_lines) in next.files {
+            self.store_file(path, file, more_lines);
+        }
+        for warning in next.warnings {
+            if self.warnings.len() < MAX_WARNINGS {
+                self.warnings.push(warning);
+            } else {
+                self.unshown_warnings += 1;
+            }
+        }
+        self.unshown_warnings += next.unshown_warnings;
+        self.section = next.section;
+        self.last_line = self.last_line.max(next.last_line);
+    }
+
+    pub(super) fn finish(mut self) -> Result<(Report, Vec<String>)> {
+        if let Some(open) = self.section.take() {
+            self.warn(
+                self.last_line,
+                format!("missing final `end_of_record` for `{}`", clip(&open.path)),
+            );
+            self.store(open);
+        }
+        if self.unshown_warnings > 0 {
+            self.warnings.push(format!(
+                "{}: {} more warning(s) not shown",
+                self.origin, self.unshown_warnings
+            ));
+        }
+        if self.files.is_empty() {
+            return Err(Error::new(format!(
+                "{}: no `SF:` record: the LCOV tracefile is empty or not a tracefile; produce it with `cargo llvm-cov --lcov --output-path FILE`",
+                self.origin
+            )));
+        }
+        let has_branch_data = self.files.iter().any(|(_, f, _)| !f.branches.is_empty());
+        let files = self
+            .files
+            .into_iter()
+            .map(|(path, mut file, mut more_lines)| {
+                if !more_lines.is_empty() {
+                    more_lines.append(&mut file.lines);
+                    file.lines = sorted_lines(more_lines);
+                }
+                file.compact();
+                FileData {
+                    path,
+                    coverage: FileCoverage::Lcov(file),
+                }
+            })
+            .collect();
+        let report = Report {
+            origin: self.origin.to_string(),
+            kind: ReportKind::Lcov,
+            manifest_path: None,
+            has_branch_data,
+            files,
+            warnings: self.warnings.clone(),
+        };
+        Ok((report, self.warnings))
+    }
+}

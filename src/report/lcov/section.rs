@@ -1,0 +1,390 @@
+//! One `SF` section: its records gathered as they are read, its functions resolved when it
+//! closes, and the order of its records (which tells llvm-cov's writer apart).
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::model::Counts;
+
+use super::file::{sorted_lines, Branch, Function, LcovFile, Slot};
+use super::index::{Name, Names};
+use super::lex::{Record, TotalKind};
+
+/// The records of one open section, before its functions are resolved.
+#[derive(Debug, Default)]
+pub(super) struct Section {
+    pub(super) path: String,
+    pub(super) file: LcovFile,
+    /// `DA` records: (line, count), in input order.
+    da: Vec<(u32, u64)>,
+    /// `FN` records: (start, end, name, count of the `FNDA` right after it, see `paired`).
+    fn_records: Vec<(u32, Option<u32>, Name, Option<u64>)>,
+    /// `FNDA` records (name, count), in input order, but those that follow their `FN`.
+    fnda: Vec<(Name, u64)>,
+    /// How many `FNDA` records came right after an `FN` of their name (their counts are in
+    /// `fn_records`). When every `FNDA` of the section is such (coverage.py, Foundry write `FN`, `FNDA` pairs),
+    /// each counts for its `FN` only, as its writer means, even where several `FN` share the
+    /// name; otherwise they are keyed by name like the others (lcov, llvm-cov, gcovr, istanbul
+    /// write the `FNDA` after all `FN`).
+    paired: usize,
+    /// The index in `fn_records` of the `FN` record just read (cleared by any other record).
+    last_fn: Option<usize>,
+    /// `FNL`: index → (start, end).
+    fnl: BTreeMap<u64, (u32, Option<u32>)>,
+    /// `FNA`: index → (alias, count).
+    fna: BTreeMap<u64, Vec<(Name, u64)>>,
+    /// The order of the section's records, to recognise llvm-cov's writer.
+    pub(super) order: Order,
+    /// Line numbers of the section's `LF`, `BRF` and `FNF` records (0: none), for warnings.
+    declared_at: [u64; 3],
+}
+
+/// Stages of llvm-cov's LCOV section, in the order its writer emits them
+/// (`tools/llvm-cov/CoverageExporterLcov.cpp`: `renderFunctions`, `renderFunctionSummary`,
+/// `renderLineExecutionCounts`, `renderBranchExecutionCounts`, `renderBranchSummary`,
+/// `renderLineSummary`).
+const STAGE_FN: u8 = 0;
+const STAGE_FNDA: u8 = 1;
+const STAGE_FNF: u8 = 2;
+const STAGE_FNH: u8 = 3;
+const STAGE_DA: u8 = 4;
+const STAGE_BRDA: u8 = 5;
+const STAGE_BRF: u8 = 6;
+const STAGE_BRH: u8 = 7;
+const STAGE_LF: u8 = 8;
+const STAGE_LH: u8 = 9;
+/// A record llvm-cov never writes (`TN`, `VER`, `FNL`, `FNA`, unknown records).
+pub(super) const STAGE_FOREIGN: u8 = 15;
+
+/// The order of one section's records: recognises llvm-cov's LCOV writer. Its sections hold no
+/// `TN`/`VER` (before the `SF` or inside) and give `FN`*, `FNDA`*, `FNF`, `FNH`, `DA`*,
+/// `BRDA`*, [`BRF`, `BRH`], `LF`, `LH` in this order (`MCDC`, `MCF`, `MCH` anywhere). Every
+/// other writer of the corpus breaks it: lcov's geninfo, gcovr, istanbul/c8, gcov2lcov,
+/// Foundry, JaCoCo converters, SpiderMonkey and Bazel write `TN:` before each `SF` (geninfo
+/// and gcovr also `BRDA` before `DA`); grcov writes one `TN:` at the top and `BRDA`, `BRF`,
+/// `BRH` before `DA` in every section (`src/output.rs`, `output_lcov`); coverage.py ≥ 7.6.2
+/// writes `DA` before `FN`; Dart and gcov2lcov write no `FNF`; lcov ≥ 2.0 writes `VER` and
+/// `FNL`/`FNA`.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Order {
+    last: u8,
+    seen: u16,
+    broken: bool,
+}
+
+impl Order {
+    pub(super) fn note(&mut self, stage: u8) {
+        self.broken |= stage < self.last;
+        self.last = stage;
+        self.seen |= 1 << stage;
+    }
+
+    /// True when the section so far is llvm-cov's.
+    fn is_llvm(&self) -> bool {
+        let needed = [STAGE_FNF, STAGE_FNH, STAGE_LF, STAGE_LH]
+            .iter()
+            .fold(0u16, |bits, stage| bits | 1 << stage);
+        !self.broken && self.seen & needed == needed && self.seen & (1 << STAGE_FOREIGN) == 0
+    }
+}
+
+/// The stage of a data record (see [`Order`]).
+fn stage(record: &Record<'_>, last: u8) -> u8 {
+    match record {
+        Record::Fn { .. } => STAGE_FN,
+        Record::Fnda { .. } => STAGE_FNDA,
+        Record::Total(TotalKind::FunctionsFound, _) => STAGE_FNF,
+        Record::Total(TotalKind::FunctionsHit, _) => STAGE_FNH,
+        Record::Da { .. } => STAGE_DA,
+        Record::Brda { .. } => STAGE_BRDA,
+        Record::Total(TotalKind::BranchesFound, _) => STAGE_BRF,
+        Record::Total(TotalKind::BranchesHit, _) => STAGE_BRH,
+        Record::Total(TotalKind::LinesFound, _) => STAGE_LF,
+        Record::Total(TotalKind::LinesHit, _) => STAGE_LH,
+        Record::Skipped => last,
+        Record::Fnl { .. }
+        | Record::Fna { .. }
+        | Record::Ignored
+        | Record::Sf(_)
+        | Record::Unknown(_) => STAGE_FOREIGN,
+    }
+}
+
+impl Section {
+    pub(super) fn new(path: &str) -> Section {
+        Section {
+            path: path.to_string(),
+            ..Section::default()
+        }
+    }
+
+    /// Sets a declared total. Errors when the section now declares more hit than found for a
+    /// metric (`LH:5` with `LF:1`): no writer does, and the JSON reader refuses the same.
+    fn set_total(&mut self, kind: TotalKind, value: u64) -> std::result::Result<(), String> {
+        let d = &mut self.file.declared;
+        let (pair, slot, names) = match kind {
+            TotalKind::LinesFound => (&mut d.lines, Slot::Found, ("LH", "LF")),
+            TotalKind::LinesHit => (&mut d.lines, Slot::Hit, ("LH", "LF")),
+            TotalKind::BranchesFound => (&mut d.branches, Slot::Found, ("BRH", "BRF")),
+            TotalKind::BranchesHit => (&mut d.branches, Slot::Hit, ("BRH", "BRF")),
+            TotalKind::FunctionsFound => (&mut d.functions, Slot::Found, ("FNH", "FNF")),
+            TotalKind::FunctionsHit => (&mut d.functions, Slot::Hit, ("FNH", "FNF")),
+        };
+        match slot {
+            Slot::Found => pair.found = Some(value),
+            Slot::Hit => pair.hit = Some(value),
+        }
+        match (pair.hit, pair.found) {
+            (Some(hit), Some(found)) if hit > found => Err(format!(
+                "{}:{hit} is more than {}:{found}; a tracefile cannot declare more items hit than found",
+                names.0, names.1
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Resolves the section's functions and returns its path, its file and its warnings
+    /// (line, message): declared totals that disagree with the records where the records are
+    /// counted ([`Section::disagreements`]).
+    pub(super) fn close(mut self) -> (String, LcovFile, Vec<(u64, String)>) {
+        let records = std::mem::take(&mut self.fn_records);
+        let mut fnda = std::mem::take(&mut self.fnda);
+        // Positional only when the writer interleaves (every `FNDA` right after its `FN`, and
+        // more than one): an `FNDA` that happens to follow the last `FN` is keyed by name.
+        let positional = self.paired >= 2 && fnda.is_empty();
+        if !positional {
+            fnda.extend(records.iter().filter_map(|r| r.3.map(|c| (r.2.clone(), c))));
+        }
+        // Name → (summed count, taken by an `FN` or already added).
+        let mut counts: HashMap<&str, (u64, bool)> = HashMap::with_capacity(fnda.len());
+        for (name, count) in &fnda {
+            let entry = counts.entry(name.as_str()).or_insert((0, false));
+            entry.0 = entry.0.saturating_add(*count);
+        }
+        let mut untaken = counts.len();
+        for (start, end, name, own) in records {
+            let named = match counts.get_mut(name.as_str()) {
+                Some((count, taken)) => {
+                    untaken -= usize::from(!*taken);
+                    *taken = true;
+                    *count
+                }
+                None => 0,
+            };
+            let own = own.filter(|_| positional).unwrap_or_default();
+            self.add_fn_record(start, end, name, named.saturating_add(own));
+        }
+        // `FNDA` names without an `FN`, in first-appearance order (none, most often).
+        for (name, _) in &fnda {
+            if untaken == 0 {
+                break;
+            }
+            if let Some((count, taken @ false)) = counts.get_mut(name.as_str()) {
+                *taken = true;
+                untaken -= 1;
+                self.file
+                    .add_function(plain_function(None, None, name.clone(), *count));
+            }
+        }
+        self.close_groups();
+        self.file.llvm = self.order.is_llvm();
+        let warnings = if self.file.llvm {
+            Vec::new()
+        } else {
+            self.disagreements()
+        };
+        self.file.lines = sorted_lines(std::mem::take(&mut self.da));
+        self.file.sections = 1;
+        (self.path, self.file, warnings)
+    }
+
+    /// Declared pairs (`LF`/`LH`, `BRF`/`BRH`, `FNF`/`FNH`) of a section whose records are
+    /// counted (not llvm-cov's) that differ from what the records count, with the line of the
+    /// found record. One difference is explained, and not reported: `LF`/`LH` counting `DA`
+    /// records rather than lines, where a line repeats (SpiderMonkey's writer, which grcov
+    /// reads). `self.da` holds the section's `DA` records as written.
+    fn disagreements(&self) -> Vec<(u64, String)> {
+        let file = &self.file;
+        let (mut lines, mut hit) = (HashMap::new(), 0u64);
+        for &(line, count) in &self.da {
+            *lines.entry(line).or_insert(0u64) |= count;
+            hit += u64::from(count > 0);
+        }
+        let distinct = Counts::new(
+            lines.values().filter(|c| **c > 0).count() as u64,
+            lines.len() as u64,
+        );
+        let per_record = Counts::new(hit, self.da.len() as u64);
+        let checks = [
+            (
+                "LF",
+                "LH",
+                "lines",
+                0,
+                file.declared.lines,
+                distinct,
+                per_record,
+            ),
+            (
+                "BRF",
+                "BRH",
+                "branch sides",
+                1,
+                file.declared.branches,
+                file.detail_branches(),
+                file.detail_branches(),
+            ),
+            (
+                "FNF",
+                "FNH",
+                "functions",
+                2,
+                file.declared.functions,
+                file.detail_functions(),
+                file.detail_functions(),
+            ),
+        ];
+        let mut out = Vec::new();
+        for (found, hit, what, at, pair, records, explained) in checks {
+            let Some(declared) = pair.consistent() else {
+                continue;
+            };
+            if declared != records && declared != explained {
+                let line = self.declared_at.get(at).copied().unwrap_or_default();
+                out.push((
+                    line,
+                    format!(
+                        "{found}:{} {hit}:{} disagree with the section's records ({} {what}, {} hit); covgate counts the records",
+                        declared.total, declared.covered, records.total, records.covered
+                    ),
+                ));
+            }
+        }
+        out
+    }
+
+    /// Adds one `FN` record; a repeated (start, name) in a section is one function, not two.
+    fn add_fn_record(&mut self, start: u32, end: Option<u32>, name: Name, count: u64) {
+        let (found, hash) = self.file.find_function(Some(start), &name);
+        match found.and_then(|at| self.file.functions.get_mut(at)) {
+            Some(existing) => {
+                existing.end = existing.end.or(end);
+                // A repeated `FN` with an `FNDA` of its own (see `Section::paired`).
+                existing.count = existing.count.max(count);
+            }
+            None => {
+                let file = &mut self.file;
+                file.function_index.insert(hash, file.functions.len());
+                file.functions
+                    .push(plain_function(Some(start), end, name, count));
+            }
+        }
+    }
+
+    /// Turns `FNL`/`FNA` groups into functions keyed by (start, smallest alias).
+    fn close_groups(&mut self) {
+        let mut indexes: Vec<u64> = self.fnl.keys().chain(self.fna.keys()).copied().collect();
+        indexes.sort_unstable();
+        indexes.dedup();
+        for index in indexes {
+            let (start, end) = match self.fnl.get(&index) {
+                Some((s, e)) => (Some(*s), *e),
+                None => (None, None),
+            };
+            let mut aliases = self.fna.remove(&index).unwrap_or_default();
+            aliases.sort();
+            let count = aliases
+                .iter()
+                .fold(0u64, |acc, (_, c)| acc.saturating_add(*c));
+            let mut names: Vec<Name> = aliases.into_iter().map(|(n, _)| n).collect();
+            names.dedup();
+            let name = names
+                .first()
+                .cloned()
+                .unwrap_or_else(|| Name::from(format!("<FNL index {index}>").as_str()));
+            self.file.add_function(Function {
+                start,
+                end,
+                name,
+                aliases: names,
+                count,
+            });
+        }
+    }
+}
+
+fn plain_function(start: Option<u32>, end: Option<u32>, name: Name, count: u64) -> Function {
+    Function {
+        start,
+        end,
+        name,
+        aliases: Vec::new(),
+        count,
+    }
+}
+
+/// Applies a data record to the open section; errors as [`Section::set_total`] does.
+pub(super) fn apply(
+    section: &mut Section,
+    number: u64,
+    record: Record<'_>,
+    names: &mut Names,
+) -> std::result::Result<(), String> {
+    section.order.note(stage(&record, section.order.last));
+    let last_fn = section.last_fn.take();
+    match record {
+        Record::Fn { start, end, name } => {
+            section.last_fn = Some(section.fn_records.len());
+            section.fn_records.push((start, end, names.get(name), None));
+        }
+        Record::Fnda { count, name } => {
+            let own = last_fn
+                .and_then(|at| section.fn_records.get_mut(at))
+                .filter(|r| r.2 == *name);
+            match own {
+                Some(record) => {
+                    record.3 = Some(count);
+                    section.paired += 1;
+                }
+                None => section.fnda.push((names.get(name), count)),
+            }
+        }
+        Record::Fnl { index, start, end } => {
+            section.fnl.insert(index, (start, end));
+        }
+        Record::Fna {
+            index,
+            count,
+            alias,
+        } => section
+            .fna
+            .entry(index)
+            .or_default()
+            .push((names.get(alias), count)),
+        Record::Brda {
+            line,
+            block,
+            branch,
+            taken,
+        } => section.file.add_branch(Branch {
+            line,
+            block: names.get(block),
+            branch: names.get(branch),
+            taken,
+        }),
+        Record::Da { line, count } => section.da.push((line, count)),
+        Record::Total(kind, value) => {
+            let at = match kind {
+                TotalKind::LinesFound => Some(0),
+                TotalKind::BranchesFound => Some(1),
+                TotalKind::FunctionsFound => Some(2),
+                _ => None,
+            };
+            if let Some(slot) = at.and_then(|at| section.declared_at.get_mut(at)) {
+                *slot = number;
+            }
+            return section.set_total(kind, value);
+        }
+        Record::Ignored | Record::Skipped | Record::Sf(_) | Record::Unknown(_) => {}
+    }
+    Ok(())
+}
