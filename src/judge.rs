@@ -26,22 +26,29 @@ pub enum MetricStatus {
     Vacuous,
     /// The input cannot carry this metric: fails closed.
     Unavailable,
+    /// A `[[debt]]` entry allows more missed items than there are: fails until the entry is
+    /// tightened (see [`crate::debt`]).
+    Loose,
 }
 
 impl MetricStatus {
-    /// The JSON name: `pass`, `fail`, `vacuous`, `unavailable`.
+    /// The JSON name: `pass`, `fail`, `vacuous`, `unavailable`, `loose`.
     pub fn name(self) -> &'static str {
         match self {
             MetricStatus::Pass => "pass",
             MetricStatus::Fail => "fail",
             MetricStatus::Vacuous => "vacuous",
             MetricStatus::Unavailable => "unavailable",
+            MetricStatus::Loose => "loose",
         }
     }
 
     /// True for the statuses that fail a file.
     pub fn fails(self) -> bool {
-        matches!(self, MetricStatus::Fail | MetricStatus::Unavailable)
+        matches!(
+            self,
+            MetricStatus::Fail | MetricStatus::Unavailable | MetricStatus::Loose
+        )
     }
 }
 
@@ -54,6 +61,9 @@ pub struct MetricVerdict {
     pub counts: Option<Counts>,
     /// The outcome.
     pub status: MetricStatus,
+    /// The missed items a `[[debt]]` entry allows, when the file has one (then the metric is
+    /// judged by counts, not by the threshold; see [`crate::debt`]); `None` otherwise.
+    pub allowed: Option<u64>,
 }
 
 /// The status of one in-scope file.
@@ -284,6 +294,7 @@ pub(crate) fn judge_metrics(summary: &Summary, policy: &Policy) -> Vec<MetricVer
                 metric,
                 counts,
                 status: metric_status(counts, policy.threshold),
+                allowed: None,
             }
         })
         .collect()

@@ -152,7 +152,7 @@ fn summary_annotation(file: &FileVerdict, path: &str) -> String {
         .metrics
         .iter()
         .filter(|m| m.status.fails())
-        .map(|m| describe(m.metric, m.counts))
+        .map(|m| describe(m.metric, m.counts) + &crate::debt::cell_suffix(m.allowed))
         .collect();
     format!(
         "::error file={path},title=covgate%3A below the bar::{}",

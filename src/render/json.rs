@@ -1,7 +1,7 @@
 //! JSON output (`--format json`): a stable interface for machines.
 //!
 //! ```text
-//! { "schema_version": 1, "verdict": "pass" | "fail",
+//! { "schema_version": 2, "verdict": "pass" | "fail",
 //!   "facts": { "version", "policy", "root", "threshold", "walked", "reports": [{ "path", "format" }],
 //!              "target": { "triple", "source", "known", "cfg": [..] },
 //!              "programs": [{ "name", "found", "path" }],
@@ -11,8 +11,9 @@
 //!                                                    "when", "when_missing", "active", "why" }] } },
 //!   "summary": { "measured", "passed", "failed", "unmeasured", "excluded", "no_code", "outside_include",
 //!                "ignored": { "lines", "regions", "branches", "functions" }, "files_with_ignores",
+//!                "debt"?: { "allowed", "files" },
 //!                "notes": [{ "metric", "note" }], "empty"?: { "allowed", "reason", "note" } },
-//!   "files": [ { "path", "status", "metrics": { "<metric>": { "covered", "total", "status" } },
+//!   "files": [ { "path", "status", "metrics": { "<metric>": { "covered", "total", "status", "allowed"? } },
 //!               "reason"?, "uncovered"?, "ignored"? } ],
 //!   "dropped": [ { "report", "path", "name", "why" } ] }
 //! ```
@@ -21,8 +22,10 @@
 //! root), `why` is `outside the root` or `not selected by include`; root-relative names first,
 //! then absolute ones, each in path order.
 //! `path` is root-relative with `/` separators; `status` is `pass`, `fail`, `unmeasured`,
-//! `excluded` or `no-code`; a metric's `status` is `pass`, `fail`, `vacuous` or `unavailable`
-//! (then `covered` and `total` are `null`). Files come failing first, then by path. A failing
+//! `excluded` or `no-code`; a metric's `status` is `pass`, `fail`, `vacuous`, `unavailable`
+//! (then `covered` and `total` are `null`) or `loose` (a `[[debt]]` entry allows more missed
+//! items than there are; `allowed` is then present, as for every metric of a file with an
+//! entry: see [`crate::debt`]). `summary.debt` totals the allowances (schema version 2). Files come failing first, then by path. A failing
 //! file carries `uncovered`: for each metric it fails, the complete list of items
 //! (see [`crate::uncovered`]). A measured file carries `ignored`: what inline markers took out.
 //! `facts.target.source` is `host` or `--target`; `cfg` lists `rustc --print cfg` lines.
@@ -41,7 +44,7 @@ use serde_json::{json, Value};
 
 /// The version of this output's shape (`schema/check-output.schema.json`). Later versions only
 /// add fields; consumers ignore fields they do not know.
-pub(crate) const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 2;
 
 use crate::judge::{unavailable_hint, Empty, FileStatus, FileVerdict, MetricVerdict, Verdict};
 use crate::measure::Ignored;
@@ -92,6 +95,9 @@ pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::
     {
         summary.insert("empty".to_string(), empty);
     }
+    if let (Some(debt), Some(summary)) = (debt_json(verdict), doc.summary.as_object_mut()) {
+        summary.insert("debt".to_string(), debt);
+    }
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
     serde_json::to_writer_pretty(&mut out, &doc)
         .map_err(std::io::Error::from)
@@ -109,6 +115,14 @@ fn empty_json(empty: &Empty) -> Option<Value> {
         Empty::Allowed(reason) => Some(reason),
     };
     Some(json!({ "allowed": reason.is_some(), "reason": reason, "note": empty.note() }))
+}
+
+/// `summary.debt`, present only when a file has a `[[debt]]` entry: `{ "allowed", "files" }`,
+/// the missed items the ledger allows in all, and the files it allows any in.
+fn debt_json(verdict: &Verdict) -> Option<Value> {
+    crate::debt::summary_line(verdict)?;
+    let (allowed, files) = crate::debt::totals(verdict);
+    Some(json!({ "allowed": allowed, "files": files }))
 }
 
 /// The whole document, its keys in alphabetical order (as a `Value` map writes them).
@@ -187,13 +201,18 @@ fn file_json(file: &FileVerdict) -> FileJson<'_> {
         path: &file.path,
         reason: file.reason.as_deref(),
         status: file.status.name(),
-        uncovered: failed.then(|| uncovered_json(&file.uncovered)),
+        // A file shown with `--file` lists its items even when it passes.
+        uncovered: (failed || file.uncovered != Uncovered::default())
+            .then(|| uncovered_json(&file.uncovered)),
     }
 }
 
-/// `{ "covered", "status", "total" }` (counts `null` when unavailable).
+/// `{ "allowed"?, "covered", "status", "total" }` (counts `null` when unavailable; `allowed`
+/// only for a file with a `[[debt]]` entry).
 #[derive(Serialize)]
 struct MetricJson {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    allowed: Option<u64>,
     covered: Option<u64>,
     status: &'static str,
     total: Option<u64>,
@@ -201,6 +220,7 @@ struct MetricJson {
 
 fn metric_json(m: &MetricVerdict) -> (&'static str, MetricJson) {
     let json = MetricJson {
+        allowed: m.allowed,
         covered: m.counts.map(|c| c.covered),
         status: m.status.name(),
         total: m.counts.map(|c| c.total),

@@ -313,18 +313,27 @@ fn row(file: &FileVerdict, metrics: &[Metric], links: Links<'_>) -> String {
     row
 }
 
-/// `covered/total`, `—` for 0 of 0, `n/a` when unavailable; failing cells in bold.
+/// `covered/total`, `—` for 0 of 0, `n/a` when unavailable, then ` (N allowed)` for a file with
+/// a `[[debt]]` entry; failing cells in bold.
 fn cell(m: &MetricVerdict) -> String {
-    match (m.status, m.counts) {
+    let cell = match (m.status, m.counts) {
         (MetricStatus::Vacuous, _) => "—".to_string(),
-        (MetricStatus::Fail, Some(c)) => format!("**{c}**"),
         (_, Some(c)) => c.to_string(),
-        (_, None) => "**n/a**".to_string(),
+        (_, None) => "n/a".to_string(),
+    };
+    let cell = format!("{cell}{}", crate::debt::cell_suffix(m.allowed));
+    if m.status.fails() {
+        format!("**{cell}**")
+    } else {
+        cell
     }
 }
 
 fn tail(facts: &Facts, verdict: &Verdict) -> String {
     let mut out = format!("{}\n", summary_line(verdict));
+    if let Some(debt) = crate::debt::summary_line(verdict) {
+        out.push_str(&format!("\n{debt}\n"));
+    }
     if !facts.conditions.is_empty() {
         out.push_str("\n**Conditional exclusions** on this leg:\n\n");
         for c in &facts.conditions {

@@ -24,8 +24,11 @@ pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], opts: &Table
     let (table, lists) = rayon::join(
         || (!rows.is_empty()).then(|| fitted_table(&rows, metrics, opts)),
         || {
-            let failing: Vec<&FileVerdict> =
-                verdict.files.iter().filter(|f| f.status.fails()).collect();
+            let failing: Vec<&FileVerdict> = verdict
+                .files
+                .iter()
+                .filter(|f| opts.show == Show::All || f.status.fails())
+                .collect();
             failing
                 .par_iter()
                 .map(|file| wrap_lines(&uncovered_list(file, metrics, opts.items), opts.width))
@@ -38,6 +41,9 @@ pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], opts: &Table
     }
     out.extend(lists);
     let mut tail = format!("{}\n", summary_line(verdict));
+    if let Some(debt) = crate::debt::summary_line(verdict) {
+        tail.push_str(&format!("{debt}\n"));
+    }
     tail.push_str(&dropped_line(verdict));
     tail.push_str(&ignored_line(verdict, facts.walked));
     for metric in &verdict.unavailable {
@@ -390,14 +396,16 @@ fn cell(file: &FileVerdict, metric: Metric) -> String {
     }
 }
 
-/// `covered/total`, `—` for 0 of 0, `n/a` when unavailable; failing cells end in ` ✗`.
+/// `covered/total`, `—` for 0 of 0, `n/a` when unavailable, then ` (N allowed)` for a file
+/// with a `[[debt]]` entry; failing cells end in ` ✗`.
 pub(crate) fn metric_cell(verdict: &MetricVerdict) -> String {
-    match (verdict.status, verdict.counts) {
+    let cell = match (verdict.status, verdict.counts) {
         (MetricStatus::Vacuous, _) => "—".to_string(),
-        (MetricStatus::Fail, Some(c)) => format!("{c} ✗"),
         (_, Some(c)) => c.to_string(),
-        (_, None) => "n/a ✗".to_string(),
-    }
+        (_, None) => "n/a".to_string(),
+    };
+    let mark = if verdict.status.fails() { " ✗" } else { "" };
+    format!("{cell}{}{mark}", crate::debt::cell_suffix(verdict.allowed))
 }
 
 fn capitalise(name: &str) -> String {
@@ -486,6 +494,7 @@ mod tests {
                 } else {
                     MetricStatus::Fail
                 },
+                allowed: None,
             }],
             reason: None,
             uncovered: Default::default(),

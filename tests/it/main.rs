@@ -10,6 +10,8 @@ mod bad_inputs;
 mod cases;
 mod cov_core_cli;
 mod cov_output_render;
+mod debt;
+mod debt_e2e;
 mod identity_properties;
 mod ignore_properties;
 mod lcov_reader;
