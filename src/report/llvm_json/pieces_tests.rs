@@ -158,3 +158,52 @@ fn values_are_cut_bad_or_done_as_the_input_may_go_on() {
     assert!(parse(r#"{"k":"x"} "#, false).starts_with("bad invalid type"));
     assert_eq!(parse(r#"{"k":7} "#, false), "done 7 7");
 }
+
+/// A record of `file` kept for its misses, at `key`, with execution count `count`.
+fn missed(file: &str, key: (u32, u32), count: u64) -> RecordOut {
+    let stats = FunctionStats {
+        name: format!("f{}_{count}", key.0).into_boxed_str(),
+        count,
+        key,
+        regions: Counts::new(u64::from(count > 0), 1),
+        lines: Counts::new(u64::from(count > 0), 1),
+        branches: Counts::new(0, 0),
+        function_ignored: false,
+        instances: super::super::Instances::of(count),
+        layout: 0,
+        items: None,
+    };
+    RecordOut {
+        has_branches: false,
+        kept: Some((file.to_string(), stats, Kept::Misses)),
+    }
+}
+
+#[test]
+fn groups_merge_by_key_and_keep_a_name_only_while_none_ran() {
+    let mut kept = KeptRecords::default();
+    // Enough groups for the table of places to grow (its hash of a key is then taken again).
+    for line in 1..=40 {
+        kept.add(missed("a.rs", (line, 1), 0));
+    }
+    kept.add(missed("a.rs", (7, 1), 0));
+    kept.add(missed("a.rs", (9, 1), 3));
+    kept.add(missed("b.rs", (7, 1), 5));
+    let (by_file, has_branches) = kept.into_parts();
+    assert!(!has_branches);
+    let a = by_file.get("a.rs").expect("a.rs");
+    assert_eq!(a.len(), 40);
+    let at = |line: u32| a.iter().find(|r| r.key == (line, 1)).expect("group");
+    // Two records that never ran: one group, named.
+    assert_eq!(
+        (&*at(7).name, at(7).count, at(7).instances.records),
+        ("f7_0", 0, 2)
+    );
+    // One of them ran: the group ran, and lists no name.
+    assert_eq!(
+        (&*at(9).name, at(9).count, at(9).instances.executed),
+        ("", 3, 1)
+    );
+    assert_eq!(at(9).regions, Counts::new(1, 1));
+    assert_eq!(by_file.get("b.rs").map(Vec::len), Some(1));
+}
