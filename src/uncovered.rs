@@ -6,9 +6,9 @@
 //! items stands for its group — the same record llvm-cov's per-group maximum takes — and its
 //! uncovered items are listed; a function is listed when no record of its group ran. A line
 //! covered by one function but left unexecuted by a closure on it is listed, because llvm-cov
-//! counts lines per function. Items carry a `from` (the instantiation they come from) that the
-//! llvm-cov reader leaves empty for now: since a single export's groups are merged as they are
-//! read (one record per group), the names of the other instantiations are not kept.
+//! counts lines per function. Region, branch and condition items carry a `from` (the demangled
+//! instantiation they come from) when their group has several instantiations; a group merged as
+//! it was read keeps that name per metric ([`crate::report::llvm_json::Origins`]).
 //! MC/DC (llvm-cov JSON only): the conditions without an independence pair of the group's
 //! record with the most conditions shown independent, each with its decision.
 //! LCOV: `DA` lines with count 0, `BRDA` sides with count 0 or `-`, functions with no hits, one
@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use crate::model::{LineRange, Span};
 use crate::model::{Metric, Summary};
 use crate::report::lcov::LcovFile;
-use crate::report::llvm_json::{Condition, FunctionStats};
+use crate::report::llvm_json::{Condition, FunctionStats, Origins};
 use crate::report::FileCoverage;
 
 /// A branch side that never ran.
@@ -286,31 +286,41 @@ fn from_llvm(records: &[FunctionStats]) -> Uncovered {
                 |best, r| if metric(r) >= metric(best) { r } else { best },
             )
         };
+        let several = several_instantiations(first, rest);
+        // The instantiation a record's items of one metric come from, when there are several.
+        let from = |r: &FunctionStats, pick: fn(&Origins) -> &str| {
+            Some(r.origin(pick))
+                .filter(|name| several && !name.is_empty())
+                .map(demangle)
+        };
         let r = best(|r| (r.regions.covered, r.regions.total));
-        out.regions.extend(
-            r.uncovered_regions()
-                .iter()
-                .map(|&span| RegionItem { span, from: None }),
-        );
+        let from_r = from(r, |o| &o.regions);
+        out.regions
+            .extend(r.uncovered_regions().iter().map(|&span| RegionItem {
+                span,
+                from: from_r.clone(),
+            }));
         let r = best(|r| (r.lines.covered, r.lines.total));
         out.lines.extend(r.uncovered_lines().iter().cloned());
         let r = best(|r| (r.branches.covered, r.branches.total));
+        let from_b = from(r, |o| &o.branches);
         out.branches
             .extend(r.uncovered_branches().iter().map(|b| BranchItem {
                 line: b.span.line_start,
                 column: Some(b.span.col_start),
                 side: b.outcome.to_string(),
                 what: "never taken",
-                from: None,
+                from: from_b.clone(),
             }));
         let r = best(|r| (r.mcdc.covered, r.mcdc.total));
+        let from_c = from(r, |o| &o.decisions);
         out.conditions.extend(
             r.decisions()
                 .iter()
                 .flat_map(|d| d.uncovered())
                 .map(|condition| ConditionItem {
                     condition,
-                    from: None,
+                    from: from_c.clone(),
                 }),
         );
         let never_ran = std::iter::once(first)
@@ -332,6 +342,17 @@ fn from_llvm(records: &[FunctionStats]) -> Uncovered {
     out.conditions.dedup();
     out.lines = merge_ranges(out.lines);
     out
+}
+
+/// True when a group's records stand for more than one instantiation: a record merged from
+/// several (one export's group, see [`crate::report::llvm_json::Kept::Misses`]: llvm-cov
+/// keeps one record per name), or records of different names (names not kept are not told
+/// apart: the same function of several exports, or of several shards, is one instantiation).
+fn several_instantiations(first: &FunctionStats, rest: &[&FunctionStats]) -> bool {
+    let records = || std::iter::once(first).chain(rest.iter().copied());
+    let mut names = records().map(|r| &*r.name).filter(|name| !name.is_empty());
+    let one = names.next();
+    records().any(|r| r.instances.records > 1) || names.any(|name| Some(name) != one)
 }
 
 fn from_lcov(file: &LcovFile) -> Uncovered {

@@ -169,6 +169,10 @@ fn without(record: &FunctionStats, ignores: &Ignores, runs: &[LineRange]) -> Fun
             region_hits: Vec::new(),
             branch_hits: Vec::new(),
             decisions,
+            origins: record
+                .items
+                .as_ref()
+                .and_then(|items| items.origins.clone()),
         })),
     }
 }

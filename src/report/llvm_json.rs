@@ -167,6 +167,22 @@ pub struct RecordItems {
     /// The record's MC/DC decisions, kept when one of them has a condition without an
     /// independence pair, or with everything else ([`Kept::Everything`], for [`pool`]).
     pub decisions: Vec<Decision>,
+    /// For a record that stands for a merged instantiation group ([`Kept::Misses`]): the
+    /// records its uncovered regions, branch sides and decisions come from; `None` when they
+    /// are the record's own (named by [`FunctionStats::name`]).
+    pub origins: Option<Box<Origins>>,
+}
+
+/// The mangled names of the instantiations whose uncovered items a merged group holds, per
+/// metric (empty when the group holds no such item).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Origins {
+    /// The record of the uncovered regions.
+    pub regions: Box<str>,
+    /// The record of the uncovered branch sides.
+    pub branches: Box<str>,
+    /// The record of the MC/DC decisions.
+    pub decisions: Box<str>,
 }
 
 impl RecordItems {
@@ -211,6 +227,7 @@ impl FunctionStats {
             region_hits: Vec::new(),
             branch_hits: Vec::new(),
             decisions: Vec::new(),
+            origins: None,
         };
         self.items.as_deref().unwrap_or(&NONE)
     }
@@ -243,6 +260,16 @@ impl FunctionStats {
     /// See [`RecordItems::decisions`].
     pub fn decisions(&self) -> &[Decision] {
         &self.held().decisions
+    }
+
+    /// The mangled name of the instantiation whose items of one metric this record holds
+    /// (`pick` chooses the metric's field of [`Origins`]): its own name, or, for a merged
+    /// group, the name of the record they come from. Empty when not known.
+    pub fn origin(&self, pick: fn(&Origins) -> &str) -> &str {
+        match &self.held().origins {
+            Some(origins) => pick(origins),
+            None => &self.name,
+        }
     }
 
     /// See [`RecordItems::covered_lines`].
@@ -377,6 +404,7 @@ fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
             region_hits,
             branch_hits,
             decisions,
+            origins: None,
         })),
     }
 }

@@ -29,7 +29,7 @@ use super::lane;
 use super::record::{RawRecord, RecordHead, FILE_ID_PAST_FILENAMES};
 use super::unique::Unique;
 use super::wire::FileEntry;
-use super::{Detail, FunctionStats, Kept, LlvmSummary};
+use super::{Detail, FunctionStats, Kept, LlvmSummary, Origins};
 
 /// An array whose elements are parsed in parallel.
 pub(super) trait Element: Sync {
@@ -311,17 +311,43 @@ fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 4], record: &mut 
     let theirs = counts_of(record);
     let mut items = record.items.take().map(|items| *items).unwrap_or_default();
     let held = group.items.get_or_insert_with(Box::default);
+    // The group's own items, met for the first time, come from its first record.
+    let origins = held.origins.get_or_insert_with(|| {
+        let first = |has: bool| {
+            if has {
+                group.name.clone()
+            } else {
+                Box::default()
+            }
+        };
+        Box::new(Origins {
+            regions: first(!held.uncovered_regions.is_empty()),
+            branches: first(!held.uncovered_branches.is_empty()),
+            decisions: first(!held.decisions.is_empty()),
+        })
+    });
+    // The name of `record` for a metric whose items it gives (none: no name needed).
+    let name = |has: bool| {
+        if has {
+            record.name.clone()
+        } else {
+            Box::default()
+        }
+    };
     if theirs[0] >= so_far[0] {
         held.uncovered_regions = std::mem::take(&mut items.uncovered_regions);
+        origins.regions = name(!held.uncovered_regions.is_empty());
     }
     if theirs[1] >= so_far[1] {
         held.uncovered_lines = std::mem::take(&mut items.uncovered_lines);
     }
     if theirs[2] >= so_far[2] {
         held.uncovered_branches = std::mem::take(&mut items.uncovered_branches);
+        origins.branches = name(!held.uncovered_branches.is_empty());
     }
     if theirs[3] >= so_far[3] {
         held.decisions = std::mem::take(&mut items.decisions);
+        origins.decisions = name(!held.decisions.is_empty());
     }
     if held.is_empty() {
         group.items = None;

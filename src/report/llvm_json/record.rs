@@ -246,6 +246,7 @@ impl RawRecord {
             } else {
                 Vec::new()
             },
+            origins: None,
         };
         let count = self.count.0;
         // Names are kept for records with misses too: item lists name the instantiation an
