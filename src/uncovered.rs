@@ -253,18 +253,33 @@ fn keep<T>(failing: &[Metric], metric: Metric, items: Vec<T>) -> Vec<T> {
 /// Demangles a Rust symbol (legacy or v0, without its hash, at most
 /// `demangle::MAX_DEMANGLED` bytes) or an Itanium C++ symbol (with the `cpp_demangle` crate); other names come back unchanged.
 pub fn demangle(name: &str) -> String {
+    demangle_with(name, cpp_demangle::DemangleOptions::new())
+}
+
+/// The name of an instantiation as item lists give it: [`demangle`], with a C++ function's
+/// parameters and return type left out (`clamp_to<double>`; its template arguments tell the
+/// instantiations apart).
+pub fn instantiation_name(name: &str) -> String {
+    let short = cpp_demangle::DemangleOptions::new()
+        .no_params()
+        .no_return_type();
+    demangle_with(name, short)
+}
+
+/// [`demangle`], with C++ symbols demangled with `options`.
+fn demangle_with(name: &str, options: cpp_demangle::DemangleOptions) -> String {
     // Bounded: a corrupt v0 symbol can expand to megabytes (see `demangle::MAX_DEMANGLED`).
     crate::demangle::demangle_rust(name)
-        .or_else(|| demangle_cpp(name))
+        .or_else(|| demangle_cpp(name, options))
         .unwrap_or_else(|| name.to_string())
 }
 
 /// An Itanium C++ symbol (`_Z…`, as clang writes) demangled, or `None` when it is not one.
-fn demangle_cpp(name: &str) -> Option<String> {
+fn demangle_cpp(name: &str, options: cpp_demangle::DemangleOptions) -> Option<String> {
     // cpp_demangle also reads bare type manglings (`h` is `unsigned char`): only `_Z` symbols.
     let mangled = name.strip_prefix('_').filter(|n| n.starts_with('Z'))?;
     let symbol = cpp_demangle::Symbol::new(format!("_{mangled}")).ok()?;
-    symbol.demangle().ok()
+    symbol.demangle_with_options(&options).ok()
 }
 
 fn from_llvm(records: &[FunctionStats]) -> Uncovered {
@@ -291,7 +306,7 @@ fn from_llvm(records: &[FunctionStats]) -> Uncovered {
         let from = |r: &FunctionStats, pick: fn(&Origins) -> &str| {
             Some(r.origin(pick))
                 .filter(|name| several && !name.is_empty())
-                .map(demangle)
+                .map(instantiation_name)
         };
         let r = best(|r| (r.regions.covered, r.regions.total));
         let from_r = from(r, |o| &o.regions);
@@ -507,6 +522,12 @@ mod tests {
         );
         assert_eq!(demangle("_Zinvalid"), "_Zinvalid");
         assert_eq!(demangle("h"), "h");
+        assert_eq!(instantiation_name("_Z4pickIiiET_S0_T0_"), "pick<int, int>");
+        assert_eq!(
+            instantiation_name("_RINvCs7zRqp3NVN0z_4tiny4pickdEB2_"),
+            "tiny::pick::<f64>"
+        );
+        assert_eq!(instantiation_name("main"), "main");
     }
 
     #[test]
