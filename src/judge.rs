@@ -326,6 +326,7 @@ pub(crate) fn unavailable_hint(metric: Metric) -> &'static str {
         Metric::Regions => "regions are not in LCOV tracefiles: check an llvm-cov JSON export (`cargo llvm-cov --json`), or drop \"regions\" from `metrics`",
         Metric::Branches => "the export holds no branch data: produce it with `cargo +nightly llvm-cov --branch`, or drop \"branches\" from `metrics`",
         Metric::Functions | Metric::Lines => "the input carries no such records: check how the report was produced",
+        Metric::Mcdc => "the input holds no MC/DC data: LCOV tracefiles carry none, and an llvm-cov JSON export has it only for a build with `clang -fcoverage-mapping -fcoverage-mcdc` (clang 18 or later) with a decision of two or more conditions; build so and export with `llvm-cov export`, or drop \"mcdc\" from `metrics`",
     }
 }
 
@@ -388,5 +389,8 @@ mod tests {
                 "the input carries no such records: check how the report was produced"
             );
         }
+        let mcdc = unavailable_hint(Metric::Mcdc);
+        assert!(mcdc.contains("-fcoverage-mcdc"), "{mcdc}");
+        assert!(mcdc.ends_with("drop \"mcdc\" from `metrics`"), "{mcdc}");
     }
 }

@@ -42,5 +42,6 @@ pub(crate) mod roster;
 pub mod scope;
 pub(crate) mod source;
 pub mod uncovered;
+pub(crate) mod ungated;
 pub(crate) mod walk;
 pub(crate) mod workspace;

@@ -441,7 +441,7 @@ fn inline(raw: RawInline, here: &Locate) -> Result<Inline> {
 
 fn metrics(raw: Option<Spanned<Vec<Spanned<String>>>>, here: &Locate) -> Result<Vec<Metric>> {
     let Some(raw) = raw else {
-        return Ok(Metric::ALL.to_vec());
+        return Ok(Metric::DEFAULT.to_vec());
     };
     let span = raw.span();
     let mut chosen = Vec::new();
@@ -450,11 +450,11 @@ fn metrics(raw: Option<Spanned<Vec<Spanned<String>>>>, here: &Locate) -> Result<
             here(
                 name.span(),
                 format!(
-                    "unknown metric `{}`; expected one of regions, branches, functions, lines{}",
+                    "unknown metric `{}`; expected one of regions, branches, functions, lines, mcdc{}",
                     name.get_ref(),
                     crate::hint::did_you_mean(
                         name.get_ref(),
-                        &["regions", "branches", "functions", "lines"]
+                        &["regions", "branches", "functions", "lines", "mcdc"]
                     )
                 ),
             )
@@ -630,7 +630,7 @@ mod tests {
     #[test]
     fn defaults() {
         let p = parse("").unwrap();
-        assert_eq!(p.metrics, Metric::ALL.to_vec());
+        assert_eq!(p.metrics, Metric::DEFAULT.to_vec());
         assert_eq!(p.threshold, 100.0);
         assert_eq!(p.inline.families, Family::ALL.to_vec());
         assert!(p.inline.require_reason);

@@ -224,6 +224,7 @@ fn judge_with(
     };
     let measured = measure::measure(&measured_parts, &ignores)?;
     let mut verdict = judge::evaluate(&scope, &measured, policy);
+    notes.extend(crate::ungated::mcdc_note(&policy.metrics, &measured));
     crate::debt::judge(
         &policy.debt,
         &mut verdict,

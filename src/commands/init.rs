@@ -61,7 +61,7 @@ pub fn run(opts: &InitOptions) -> Result<String> {
     let verdict = measure(opts, &members.include)?;
     let chosen = verdict
         .as_ref()
-        .map_or_else(|| Metric::ALL.to_vec(), metrics);
+        .map_or_else(|| Metric::DEFAULT.to_vec(), metrics);
     let debts = verdict
         .as_ref()
         .map_or_else(Vec::new, |v| debts(v, &chosen));
@@ -172,9 +172,10 @@ fn quote(text: &str) -> String {
     toml_edit::Value::from(text).to_string()
 }
 
-/// The metrics the reports carry: every one that no measured file has unavailable.
+/// The metrics the reports carry: every default one (MC/DC is opt-in) that no measured file
+/// has unavailable.
 fn metrics(verdict: &Verdict) -> Vec<Metric> {
-    Metric::ALL
+    Metric::DEFAULT
         .into_iter()
         .filter(|m| !verdict.unavailable.contains(m))
         .collect()

@@ -140,6 +140,13 @@ fn annotations(file: &FileVerdict) -> Vec<String> {
             escape_data(&f.name)
         ));
     }
+    for c in &file.uncovered.conditions {
+        let (line, column) = c.condition.at;
+        out.push(format!(
+            "::error file={path},line={line},col={column},title=covgate%3A MC/DC condition::condition {} has no independence pair",
+            escape_data(&crate::uncovered::condition_text(c))
+        ));
+    }
     if out.is_empty() {
         out.push(summary_annotation(file, &path));
     }

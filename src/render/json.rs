@@ -28,6 +28,10 @@
 //! entry: see [`crate::debt`]). `summary.debt` totals the allowances (schema version 2). Files come failing first, then by path. A failing
 //! file carries `uncovered`: for each metric it fails, the complete list of items
 //! (see [`crate::uncovered`]). A measured file carries `ignored`: what inline markers took out.
+//! Schema 2 added the `mcdc` metric (present only when the policy names it), `uncovered.conditions`
+//! (`[{line, column, decision_line, decision_column, instantiation?}]`, present only when the
+//! policy names `mcdc`), and `instantiation` on uncovered regions and branch sides (present only
+//! when the item's function has several instantiations).
 //! `facts.target.source` is `host` or `--target`; `cfg` lists `rustc --print cfg` lines.
 //! `facts.programs` lists each `when-missing` program (`path` null when not found);
 //! `facts.conditions` lists each conditional `[[exclude]]` (`when` null when absent), active or not.
@@ -48,10 +52,10 @@ pub(crate) const SCHEMA_VERSION: u32 = 2;
 
 use crate::judge::{unavailable_hint, Empty, FileStatus, FileVerdict, MetricVerdict, Verdict};
 use crate::measure::Ignored;
+use crate::model::LineRange;
 use crate::model::Metric;
-use crate::model::{LineRange, Span};
 use crate::outcome::Facts;
-use crate::uncovered::{BranchItem, FunctionItem, Uncovered};
+use crate::uncovered::{BranchItem, ConditionItem, FunctionItem, RegionItem, Uncovered};
 
 /// Writes the verdict to `out` as a pretty-printed JSON document (with a final newline), in the
 /// shape above, as `{:#}` prints a `serde_json::Value` (two-space indent), while it is
@@ -202,8 +206,10 @@ fn file_json(file: &FileVerdict) -> FileJson<'_> {
         reason: file.reason.as_deref(),
         status: file.status.name(),
         // A file shown with `--file` lists its items even when it passes.
-        uncovered: (failed || file.uncovered != Uncovered::default())
-            .then(|| uncovered_json(&file.uncovered)),
+        uncovered: (failed || file.uncovered != Uncovered::default()).then(|| {
+            let mcdc = file.metrics.iter().any(|m| m.metric == Metric::Mcdc);
+            uncovered_json(&file.uncovered, mcdc)
+        }),
     }
 }
 
@@ -241,15 +247,19 @@ fn ignored_json(i: Ignored) -> Value {
 #[derive(Serialize)]
 struct UncoveredJson<'a> {
     branches: Items<'a, BranchItem, BranchJson<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    conditions: Option<Items<'a, ConditionItem, ConditionJson<'a>>>,
     functions: Items<'a, FunctionItem, FunctionJson<'a>>,
     lines: Items<'a, LineRange, LineJson>,
     notes: Items<'a, (Metric, String), NoteJson<'a>>,
-    regions: Items<'a, Span, RegionJson>,
+    regions: Items<'a, RegionItem, RegionJson<'a>>,
 }
 
-fn uncovered_json(u: &Uncovered) -> UncoveredJson<'_> {
+/// `mcdc`: the policy names MC/DC (only then are `conditions` written).
+fn uncovered_json(u: &Uncovered, mcdc: bool) -> UncoveredJson<'_> {
     UncoveredJson {
         branches: Items(&u.branches, branch_json),
+        conditions: mcdc.then_some(Items(&u.conditions, condition_json)),
         functions: Items(&u.functions, function_json),
         lines: Items(&u.lines, line_json),
         notes: Items(&u.notes, note_json),
@@ -269,6 +279,8 @@ impl<'a, T, V: Serialize> Serialize for Items<'a, T, V> {
 #[derive(Serialize)]
 struct BranchJson<'a> {
     column: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instantiation: Option<&'a str>,
     line: u32,
     side: &'a str,
     what: &'a str,
@@ -277,6 +289,7 @@ struct BranchJson<'a> {
 fn branch_json(b: &BranchItem) -> BranchJson<'_> {
     BranchJson {
         column: b.column,
+        instantiation: b.from.as_deref(),
         line: b.line,
         side: &b.side,
         what: b.what,
@@ -323,18 +336,41 @@ fn note_json((metric, note): &(Metric, String)) -> NoteJson<'_> {
 }
 
 #[derive(Serialize)]
-struct RegionJson {
+struct RegionJson<'a> {
     col_end: u32,
     col_start: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instantiation: Option<&'a str>,
     line_end: u32,
     line_start: u32,
 }
 
-fn region_json(s: &Span) -> RegionJson {
+fn region_json(r: &RegionItem) -> RegionJson<'_> {
     RegionJson {
-        col_end: s.col_end,
-        col_start: s.col_start,
-        line_end: s.line_end,
-        line_start: s.line_start,
+        col_end: r.span.col_end,
+        col_start: r.span.col_start,
+        instantiation: r.from.as_deref(),
+        line_end: r.span.line_end,
+        line_start: r.span.line_start,
+    }
+}
+
+#[derive(Serialize)]
+struct ConditionJson<'a> {
+    column: u32,
+    decision_column: u32,
+    decision_line: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instantiation: Option<&'a str>,
+    line: u32,
+}
+
+fn condition_json(c: &ConditionItem) -> ConditionJson<'_> {
+    ConditionJson {
+        column: c.condition.at.1,
+        decision_column: c.condition.decision.1,
+        decision_line: c.condition.decision.0,
+        instantiation: c.from.as_deref(),
+        line: c.condition.at.0,
     }
 }

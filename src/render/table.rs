@@ -298,7 +298,7 @@ fn table(
     }
     let column = notes == NoteColumn::Filled;
     let mut header = vec![Cell::new("File"), Cell::new("Status")];
-    header.extend(metrics.iter().map(|m| Cell::new(capitalise(m.name()))));
+    header.extend(metrics.iter().map(|m| Cell::new(m.title())));
     header.extend(column.then(|| Cell::new("Note")));
     table.set_header(header);
     // Every column is as wide as its content (paths come shortened), but the note, which wraps.
@@ -406,14 +406,6 @@ pub(crate) fn metric_cell(verdict: &MetricVerdict) -> String {
     };
     let mark = if verdict.status.fails() { " ✗" } else { "" };
     format!("{cell}{}{mark}", crate::debt::cell_suffix(verdict.allowed))
-}
-
-fn capitalise(name: &str) -> String {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-        .unwrap_or_default()
 }
 
 /// How many report files that were not judged the table names (the JSON output lists all).

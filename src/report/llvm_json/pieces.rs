@@ -228,13 +228,13 @@ pub(super) struct KeptRecords {
 /// `records`, found by the group key that record holds (4 bytes a group: a map of keys to
 /// places took 16, and most of a failing gigabyte's peak is such small per-file tables), and
 /// `best`, for the groups that met a second record, the (covered, total) of their best record
-/// so far for regions, lines and branches (a group of one record is its own best, so most
-/// groups cost no more than their record).
+/// so far for regions, lines, branches and MC/DC (a group of one record is its own best, so
+/// most groups cost no more than their record).
 #[derive(Default)]
 struct FileRecords {
     records: Vec<FunctionStats>,
     groups: HashTable<u32>,
-    best: HashMap<usize, [(u64, u64); 3]>,
+    best: HashMap<usize, [(u64, u64); 4]>,
 }
 
 /// The hash of a group key (line, column): a multiplicative hash, folded so that both its high
@@ -297,17 +297,17 @@ impl KeptRecords {
     }
 }
 
-/// The (covered, total) of a record's regions, lines and branches: what picks a group's best
-/// record per metric (`uncovered::from_llvm`'s rule).
-fn counts_of(record: &FunctionStats) -> [(u64, u64); 3] {
-    [record.regions, record.lines, record.branches].map(|c| (c.covered, c.total))
+/// The (covered, total) of a record's regions, lines, branches and MC/DC conditions: what
+/// picks a group's best record per metric (`uncovered::from_llvm`'s rule).
+fn counts_of(record: &FunctionStats) -> [(u64, u64); 4] {
+    [record.regions, record.lines, record.branches, record.mcdc].map(|c| (c.covered, c.total))
 }
 
 /// Merges `record` into its instantiation group's record `group` (see [`Kept::Misses`]):
 /// largest covered and largest total per metric, summed execution count and instances, and per
 /// metric the uncovered items of the best record (a later record of equal counts wins, as the
 /// last of equals does in the list of uncovered items).
-fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 3], record: &mut FunctionStats) {
+fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 4], record: &mut FunctionStats) {
     let theirs = counts_of(record);
     let mut items = record.items.take().map(|items| *items).unwrap_or_default();
     let held = group.items.get_or_insert_with(Box::default);
@@ -320,6 +320,9 @@ fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 3], record: &mut 
     if theirs[2] >= so_far[2] {
         held.uncovered_branches = std::mem::take(&mut items.uncovered_branches);
     }
+    if theirs[3] >= so_far[3] {
+        held.decisions = std::mem::take(&mut items.decisions);
+    }
     if held.is_empty() {
         group.items = None;
     }
@@ -330,6 +333,7 @@ fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 3], record: &mut 
     group.regions = most(group.regions, record.regions);
     group.lines = most(group.lines, record.lines);
     group.branches = most(group.branches, record.branches);
+    group.mcdc = most(group.mcdc, record.mcdc);
     group.count = group.count.saturating_add(record.count);
     if group.count > 0 {
         // A group that ran lists no function by name (names are kept for those that never ran).

@@ -168,6 +168,7 @@ fn missed(file: &str, key: (u32, u32), count: u64) -> RecordOut {
         regions: Counts::new(u64::from(count > 0), 1),
         lines: Counts::new(u64::from(count > 0), 1),
         branches: Counts::new(0, 0),
+        mcdc: Counts::new(0, 0),
         function_ignored: false,
         instances: super::super::Instances::of(count),
         layout: 0,
