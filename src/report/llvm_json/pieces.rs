@@ -335,10 +335,6 @@ fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 4], record: &mut 
     group.branches = most(group.branches, record.branches);
     group.mcdc = most(group.mcdc, record.mcdc);
     group.count = group.count.saturating_add(record.count);
-    if group.count > 0 {
-        // A group that ran lists no function by name (names are kept for those that never ran).
-        group.name = Box::default();
-    }
     group.instances.records += record.instances.records;
     group.instances.executed += record.instances.executed;
 }
