@@ -228,8 +228,8 @@ pub(super) struct KeptRecords {
 /// `records`, found by the group key that record holds (4 bytes a group: a map of keys to
 /// places took 16, and most of a failing gigabyte's peak is such small per-file tables), and
 /// `best`, for the groups that met a second record, the (covered, total) of their best record
-/// so far for regions, lines, branches and MC/DC (a group of one record is its own best, so most
-/// groups cost no more than their record).
+/// so far for regions, lines, branches and MC/DC (a group of one record is its own best, so
+/// most groups cost no more than their record).
 #[derive(Default)]
 struct FileRecords {
     records: Vec<FunctionStats>,
@@ -361,10 +361,6 @@ fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 4], record: &mut 
     group.branches = most(group.branches, record.branches);
     group.mcdc = most(group.mcdc, record.mcdc);
     group.count = group.count.saturating_add(record.count);
-    if group.count > 0 {
-        // A group that ran lists no function by name (names are kept for those that never ran).
-        group.name = Box::default();
-    }
     group.instances.records += record.instances.records;
     group.instances.executed += record.instances.executed;
 }
