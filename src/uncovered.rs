@@ -360,14 +360,20 @@ fn from_llvm(records: &[FunctionStats]) -> Uncovered {
 }
 
 /// True when a group's records stand for more than one instantiation: a record merged from
-/// several (one export's group, see [`crate::report::llvm_json::Kept::Misses`]: llvm-cov
-/// keeps one record per name), or records of different names (names not kept are not told
-/// apart: the same function of several exports, or of several shards, is one instantiation).
+/// several ([`FunctionStats::several_instantiations`]), or records whose names differ once
+/// demangled (names not kept are not told apart: the same function of several exports, or
+/// of several shards, or built into several crates, is one instantiation).
 fn several_instantiations(first: &FunctionStats, rest: &[&FunctionStats]) -> bool {
     let records = || std::iter::once(first).chain(rest.iter().copied());
     let mut names = records().map(|r| &*r.name).filter(|name| !name.is_empty());
-    let one = names.next();
-    records().any(|r| r.instances.records > 1) || names.any(|name| Some(name) != one)
+    let one = names.next().unwrap_or_default();
+    records().any(|r| r.several_instantiations) || names.any(|name| !same_function(one, name))
+}
+
+/// True when two mangled names are one instantiation: equal, or alike once demangled (copies
+/// of one function built into several crates differ only in their hashes).
+pub(crate) fn same_function(a: &str, b: &str) -> bool {
+    a == b || instantiation_name(a) == instantiation_name(b)
 }
 
 fn from_lcov(file: &LcovFile) -> Uncovered {

@@ -105,6 +105,10 @@ pub struct FunctionStats {
     /// True when an inline ignore marker covers the function's start line: its group then
     /// leaves the functions and instantiations metrics (set by [`crate::measure::apply`]).
     pub function_ignored: bool,
+    /// True when this record stands for a group merged as it was read whose records are of
+    /// more than one instantiation (names that differ once demangled; a record whose name was
+    /// not kept is not told apart). Item lists then name the instantiation of each item.
+    pub several_instantiations: bool,
     /// How many records this stands for: one, or a whole instantiation group merged as it was
     /// read (files kept for their misses only; see [`Kept::Misses`]).
     pub instances: Instances,
@@ -392,6 +396,7 @@ fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
         branches: hit_counts(&branch_hits),
         mcdc: mcdc::counts(&decisions),
         function_ignored: a.function_ignored | b.function_ignored,
+        several_instantiations: a.several_instantiations,
         instances: Instances::of(a.count.saturating_add(b.count)),
         layout: a.layout,
         items: Some(Box::new(RecordItems {
@@ -663,6 +668,7 @@ mod tests {
             branches: Counts::default(),
             mcdc: Counts::default(),
             function_ignored: false,
+            several_instantiations: false,
             instances: Instances::of(1),
             layout: 0,
             items: None,

@@ -361,6 +361,13 @@ fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 4], record: &mut 
     group.branches = most(group.branches, record.branches);
     group.mcdc = most(group.mcdc, record.mcdc);
     group.count = group.count.saturating_add(record.count);
+    if group.name.is_empty() {
+        // The first named record stands for the group's name in the comparison below.
+        group.name = std::mem::take(&mut record.name);
+    } else if !record.name.is_empty() {
+        let differ = !crate::uncovered::same_function(&group.name, &record.name);
+        group.several_instantiations |= differ;
+    }
     group.instances.records += record.instances.records;
     group.instances.executed += record.instances.executed;
 }

@@ -173,6 +173,7 @@ fn missed(file: &str, key: (u32, u32), count: u64) -> RecordOut {
         branches: Counts::new(0, 0),
         mcdc: Counts::new(0, 0),
         function_ignored: false,
+        several_instantiations: false,
         instances: super::super::Instances::of(count),
         layout: 0,
         items: None,
@@ -292,4 +293,31 @@ fn a_merged_group_names_the_instantiation_of_each_metric_s_misses() {
     // Nothing missed by the best of each metric: no items, no names.
     let (named, lines, _) = merged(vec![instance("f_i32", 1, 2, 3), instance("f_f64", 2, 2, 5)]);
     assert_eq!((named, lines), (None, vec![]));
+}
+
+/// The name and the several-instantiations flag of the one group of `records`.
+fn group_of(records: Vec<RecordOut>) -> (String, bool) {
+    let mut kept = KeptRecords::default();
+    records.into_iter().for_each(|r| kept.add(r));
+    let (by_file, _) = kept.into_parts();
+    let group = &by_file["a.rs"][0];
+    (group.name.to_string(), group.several_instantiations)
+}
+
+#[test]
+fn a_merged_group_tells_instantiations_from_copies() {
+    let legacy = |hash: &str| format!("_ZN4tiny4area17h{hash}E");
+    let (one, other) = (legacy("0123456789abcdef"), legacy("fedcba9876543210"));
+    // Copies of one function built into two crates: one instantiation.
+    let copies = group_of(vec![instance(&one, 1, 1, 3), instance(&other, 1, 1, 3)]);
+    assert_eq!(copies, (one.clone(), false));
+    // Two instantiations; a first record without a name (it ran and missed nothing) takes
+    // the name of the next; a group that saw several keeps saying so.
+    let several = group_of(vec![
+        instance("", 2, 2, 3),
+        instance("f_i32", 1, 1, 3),
+        instance("f_f64", 1, 1, 5),
+        instance("f_i32", 1, 1, 3),
+    ]);
+    assert_eq!(several, ("f_i32".to_string(), true));
 }

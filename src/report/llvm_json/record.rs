@@ -264,6 +264,7 @@ impl RawRecord {
             branches,
             mcdc,
             function_ignored: false,
+            several_instantiations: false,
             instances: Instances::of(count),
             layout,
             items: (!items.is_empty()).then(|| Box::new(items)),
