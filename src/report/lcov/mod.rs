@@ -75,7 +75,7 @@
 //! every copy of a header or of a replicated file. Within a file, functions and branch sides are
 //! found through an index of hashes; once the file is read the index is dropped (a later merge
 //! builds it again) and its vectors give back the room kept for growth. `DA` lines are a sorted
-//! vector.
+//! vector of (line, count) in 8 bytes each, a count past 32 bits kept exactly beside it.
 //!
 //! # Merging
 //! All sections of one `SF` string are merged, and [`LcovFile::merge`] merges shards and reports
@@ -126,6 +126,7 @@ mod file;
 mod identity;
 mod index;
 mod lex;
+mod lines;
 mod markers;
 mod parse;
 mod section;
