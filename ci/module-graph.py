@@ -19,7 +19,7 @@ LAYERS = [
     ["report"],
     ["paths", "platform", "policy", "walk", "workspace", "nocode", "source"],
     ["identity", "markers", "measure"],
-    ["scope", "judge", "uncovered", "roster"],
+    ["scope", "judge", "uncovered", "roster", "debt", "focus"],
     ["outcome"],
     ["render", "comment"],
     ["output", "commands"],

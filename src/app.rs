@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::cli::{CheckArgs, Cli, Command, CommentArgs, RosterArgs, ShowArg};
+use crate::cli::{CheckArgs, Cli, Command, CommentArgs, InitArgs, RosterArgs, ShowArg};
 use crate::commands::check::{self, CheckOptions};
 use crate::commands::roster::{self as command, Mode};
 use crate::comment::CommentOptions;
@@ -24,6 +24,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     match cli.command {
         Command::Check(args) => check(&args),
         Command::Roster(args) => roster(&args),
+        Command::Init(args) => init(&args),
         Command::Comment(args) => comment(&args),
         Command::Completions(args) => {
             print!("{}", crate::cli::completions(args.shell));
@@ -32,6 +33,25 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Command::Man => {
             print!("{}", crate::cli::man_page());
             ExitCode::SUCCESS
+        }
+    }
+}
+
+fn init(args: &InitArgs) -> ExitCode {
+    let opts = crate::commands::init::InitOptions {
+        reports: args.reports.clone(),
+        force: args.force,
+        cwd: std::env::current_dir().unwrap_or_default(),
+        date: crate::commands::init::today(),
+    };
+    match crate::commands::init::run(&opts) {
+        Ok(printed) => {
+            print!("{}", log_text(&printed));
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("covgate: error: {}", error_text(&err));
+            ExitCode::from(2)
         }
     }
 }
@@ -107,7 +127,22 @@ fn check(args: &CheckArgs) -> ExitCode {
             cfgs: args.cfg.clone(),
             features: args.features.clone(),
         },
+        tighten: false,
+        files: args.file.clone(),
     };
+    if args.tighten {
+        match crate::commands::tighten::run(&opts) {
+            Ok(edits) => edits
+                .iter()
+                .for_each(|edit| eprintln!("covgate: {}", log_line(edit))),
+            Err(err) => {
+                eprintln!("covgate: error: {}", error_text(&err));
+                return ExitCode::from(2);
+            }
+        }
+    }
+    // With --file: every row and every uncovered item of the files asked for.
+    let focused = !args.file.is_empty();
     match check::run(&opts) {
         Ok(outcome) => {
             for warning in &outcome.facts.warnings {
@@ -117,10 +152,14 @@ fn check(args: &CheckArgs) -> ExitCode {
                 format: args.format.into(),
                 table: TableOptions {
                     show: match args.show {
+                        _ if focused => Show::All,
                         ShowArg::Failing => Show::Failing,
                         ShowArg::All => Show::All,
                     },
-                    items: usize::try_from(args.items).unwrap_or(usize::MAX),
+                    items: match focused {
+                        true => usize::MAX,
+                        false => usize::try_from(args.items).unwrap_or(usize::MAX),
+                    },
                     color: output::color_wanted(
                         std::io::stdout().is_terminal(),
                         std::env::var_os("NO_COLOR").as_deref(),

@@ -22,6 +22,8 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Judge coverage reports against the policy (exit 0 pass, 1 fail, 2 error).
     Check(CheckArgs),
+    /// Write a starting coverage-policy.toml for the crate or workspace here, recording today's debt from the reports.
+    Init(InitArgs),
     /// Verify the exempt-suite roster (`[[suite]]`), or print the arguments of its two runs.
     Roster(RosterArgs),
     /// Compose the pull-request comment that holds one section per CI leg (used by action.yml).
@@ -53,6 +55,17 @@ pub(crate) struct CommentArgs {
     /// Where the new comment body is written.
     #[arg(long, value_name = "PATH")]
     pub body_out: PathBuf,
+}
+
+/// Arguments of `covgate init`.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// Coverage reports of today's tests: each file below 100% gets a [[debt]] entry allowing what it misses.
+    #[arg(value_name = "REPORT")]
+    pub reports: Vec<String>,
+    /// Replace an existing coverage-policy.toml.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Arguments of `covgate completions`.
@@ -173,6 +186,13 @@ pub(crate) struct CheckArgs {
     /// at the commit under test, e.g. https://github.com/OWNER/REPO/blob/SHA.
     #[arg(long, value_name = "URL")]
     pub link_base: Option<String>,
+    /// First rewrite the debt ledger to the measured counts: lower allowances that went down
+    /// (never up), drop entries at zero or stale, keep comments and layout; then check.
+    #[arg(long)]
+    pub tighten: bool,
+    /// Judge and show only this file, every uncovered item listed (repeatable; relative to the current folder).
+    #[arg(long = "file", value_name = "PATH")]
+    pub file: Vec<String>,
 }
 
 impl CheckArgs {

@@ -3,4 +3,6 @@
 //! derives the arguments of the two runs (`covgate roster`).
 
 pub mod check;
+pub mod init;
 pub mod roster;
+pub mod tighten;

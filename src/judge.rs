@@ -26,22 +26,29 @@ pub enum MetricStatus {
     Vacuous,
     /// The input cannot carry this metric: fails closed.
     Unavailable,
+    /// A `[[debt]]` entry allows more missed items than there are: fails until the entry is
+    /// tightened (see [`crate::debt`]).
+    Loose,
 }
 
 impl MetricStatus {
-    /// The JSON name: `pass`, `fail`, `vacuous`, `unavailable`.
+    /// The JSON name: `pass`, `fail`, `vacuous`, `unavailable`, `loose`.
     pub fn name(self) -> &'static str {
         match self {
             MetricStatus::Pass => "pass",
             MetricStatus::Fail => "fail",
             MetricStatus::Vacuous => "vacuous",
             MetricStatus::Unavailable => "unavailable",
+            MetricStatus::Loose => "loose",
         }
     }
 
     /// True for the statuses that fail a file.
     pub fn fails(self) -> bool {
-        matches!(self, MetricStatus::Fail | MetricStatus::Unavailable)
+        matches!(
+            self,
+            MetricStatus::Fail | MetricStatus::Unavailable | MetricStatus::Loose
+        )
     }
 }
 
@@ -54,6 +61,9 @@ pub struct MetricVerdict {
     pub counts: Option<Counts>,
     /// The outcome.
     pub status: MetricStatus,
+    /// The missed items a `[[debt]]` entry allows, when the file has one (then the metric is
+    /// judged by counts, not by the threshold; see [`crate::debt`]); `None` otherwise.
+    pub allowed: Option<u64>,
 }
 
 /// The status of one in-scope file.
@@ -283,6 +293,7 @@ pub(crate) fn judge_metrics(summary: &Summary, policy: &Policy) -> Vec<MetricVer
                 metric,
                 counts,
                 status: metric_status(counts, policy.threshold),
+                allowed: None,
             }
         })
         .collect()
@@ -314,6 +325,7 @@ pub(crate) fn unavailable_hint(metric: Metric) -> &'static str {
         Metric::Regions => "regions are not in LCOV tracefiles: check an llvm-cov JSON export (`cargo llvm-cov --json`), or drop \"regions\" from `metrics`",
         Metric::Branches => "the export holds no branch data: produce it with `cargo +nightly llvm-cov --branch`, or drop \"branches\" from `metrics`",
         Metric::Functions | Metric::Lines => "the input carries no such records: check how the report was produced",
+        Metric::Mcdc => "the input holds no MC/DC data: LCOV tracefiles carry none, and an llvm-cov JSON export has it only for a build with `clang -fcoverage-mapping -fcoverage-mcdc` (clang 18 or later) with a decision of two or more conditions; build so and export with `llvm-cov export`, or drop \"mcdc\" from `metrics`",
     }
 }
 
@@ -376,5 +388,8 @@ mod tests {
                 "the input carries no such records: check how the report was produced"
             );
         }
+        let mcdc = unavailable_hint(Metric::Mcdc);
+        assert!(mcdc.contains("-fcoverage-mcdc"), "{mcdc}");
+        assert!(mcdc.ends_with("drop \"mcdc\" from `metrics`"), "{mcdc}");
     }
 }

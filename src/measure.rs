@@ -85,6 +85,7 @@ fn measure_one<'a>(
 ) -> Result<Measured<'a>> {
     let origins: Vec<String> = parts.iter().map(|p| p.report.origin.clone()).collect();
     let branches_available = parts.iter().any(|p| p.report.has_branch_data);
+    let mcdc_available = parts.iter().any(|p| p.report.has_mcdc_data);
     let merged = merge(path, parts)?;
     if let FileCoverage::Lcov(file) = &*merged {
         if file.merge_conflict() {
@@ -103,6 +104,7 @@ fn measure_one<'a>(
         FileCoverage::Llvm(file) => llvm_summary(&file.summary),
     };
     summary.branches = summary.branches.filter(|_| branches_available);
+    summary.mcdc = summary.mcdc.filter(|_| mcdc_available);
     Ok(Measured {
         summary,
         coverage,
@@ -130,6 +132,7 @@ pub fn llvm_summary(s: &LlvmSummary) -> Summary {
         branches: Some(s.branches),
         functions: Some(s.functions),
         lines: Some(s.lines),
+        mcdc: Some(s.mcdc),
     }
 }
 

@@ -3,12 +3,14 @@
 
 use std::fmt;
 
-/// One of the four metrics covgate judges.
+/// One of the metrics covgate judges: four by default, and MC/DC when a policy asks for it.
 ///
 /// Semantics follow `llvm-cov report`: *regions* are LLVM code regions (kind 0, "statements"),
 /// *branches* count each side (true/false) of a branch condition, *functions* are instantiation
 /// groups (all instantiations of one source function count once), *lines* are executable lines as
-/// llvm-cov's line-coverage rule defines them.
+/// llvm-cov's line-coverage rule defines them, *mcdc* counts the conditions of decisions (`&&`/`||`
+/// chains of two or more conditions, clang `-fcoverage-mcdc`) and which of them were shown to
+/// change their decision on their own (llvm-cov's "MC/DC Conditions" column).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Metric {
     /// LLVM code regions (llvm-cov's "Regions" column).
@@ -19,11 +21,23 @@ pub enum Metric {
     Functions,
     /// Lines (llvm-cov's "Lines" column; LCOV `DA`).
     Lines,
+    /// MC/DC conditions (llvm-cov's "MC/DC Conditions" column; llvm-cov JSON only), judged only
+    /// when a policy names it.
+    Mcdc,
 }
 
 impl Metric {
-    /// All four metrics, in the order covgate prints them.
-    pub const ALL: [Metric; 4] = [
+    /// Every metric, in the order covgate prints them.
+    pub const ALL: [Metric; 5] = [
+        Metric::Regions,
+        Metric::Branches,
+        Metric::Functions,
+        Metric::Lines,
+        Metric::Mcdc,
+    ];
+
+    /// The metrics of a policy that names none: all but MC/DC, which is opt-in.
+    pub const DEFAULT: [Metric; 4] = [
         Metric::Regions,
         Metric::Branches,
         Metric::Functions,
@@ -37,10 +51,22 @@ impl Metric {
             Metric::Branches => "branches",
             Metric::Functions => "functions",
             Metric::Lines => "lines",
+            Metric::Mcdc => "mcdc",
         }
     }
 
-    /// Parses a policy name (`"regions"`, `"branches"`, `"functions"`, `"lines"`).
+    /// The metric's column title: `Regions`, `Branches`, `Functions`, `Lines`, `MC/DC`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Metric::Regions => "Regions",
+            Metric::Branches => "Branches",
+            Metric::Functions => "Functions",
+            Metric::Lines => "Lines",
+            Metric::Mcdc => "MC/DC",
+        }
+    }
+
+    /// Parses a policy name (`"regions"`, `"branches"`, `"functions"`, `"lines"`, `"mcdc"`).
     pub(crate) fn from_name(name: &str) -> Option<Metric> {
         Metric::ALL.into_iter().find(|m| m.name() == name)
     }
@@ -83,8 +109,9 @@ impl fmt::Display for Counts {
     }
 }
 
-/// The four metric counts of one file. `None` means the input cannot carry the metric
-/// (regions from LCOV; branches from a JSON export made without branch instrumentation).
+/// The metric counts of one file. `None` means the input cannot carry the metric
+/// (regions and MC/DC from LCOV; branches from a JSON export made without branch
+/// instrumentation; MC/DC from a JSON export made without `-fcoverage-mcdc`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Summary {
     /// Code regions, `None` for LCOV input.
@@ -95,6 +122,9 @@ pub struct Summary {
     pub functions: Option<Counts>,
     /// Lines.
     pub lines: Option<Counts>,
+    /// MC/DC conditions (covered = shown independent), `None` for LCOV and for exports without
+    /// MC/DC data.
+    pub mcdc: Option<Counts>,
 }
 
 impl Summary {
@@ -105,6 +135,7 @@ impl Summary {
             Metric::Branches => self.branches,
             Metric::Functions => self.functions,
             Metric::Lines => self.lines,
+            Metric::Mcdc => self.mcdc,
         }
     }
 }

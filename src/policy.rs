@@ -19,6 +19,7 @@ use crate::paths;
 use crate::platform::{Activation, Cfg, Platform};
 use crate::source;
 
+pub mod debt;
 pub mod filter;
 
 use filter::Filter;
@@ -41,6 +42,8 @@ struct RawPolicy {
     inline: RawInline,
     #[serde(default)]
     suite: Vec<RawSuite>,
+    /// `[[debt]]` entries or the ledger's file name: read by [`crate::debt`].
+    debt: Option<Spanned<toml::Value>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -103,6 +106,10 @@ pub struct Policy {
     pub inline: Inline,
     /// `[[suite]]` entries (the exempt-suite roster), in file order; empty when there are none.
     pub suites: Vec<Suite>,
+    /// The debt ledger (`[[debt]]` entries, here or in the file `debt = "…"` names; see
+    /// [`crate::debt`]). After [`Policy::parse`] a named file is still to be read
+    /// ([`debt::Ledger::load`]); [`Policy::load`] reads it.
+    pub debt: debt::Ledger,
 }
 
 /// A marker family.
@@ -257,11 +264,13 @@ impl Policy {
                 matcher: compile(DEFAULT_INCLUDE).expect("the default include is a valid glob"),
             }],
         };
+        let metrics = metrics(raw.measure.metrics, &here)?;
         Ok(Policy {
             file: file.to_path_buf(),
             root: raw.root.map(Spanned::into_inner),
             include,
-            metrics: metrics(raw.measure.metrics, &here)?,
+            debt: debt::Ledger::in_policy(file, text, raw.debt, &metrics)?,
+            metrics,
             threshold: threshold(raw.measure.threshold, &here)?,
             allow_empty: allow_empty(
                 raw.measure.allow_empty,
@@ -315,7 +324,9 @@ impl Policy {
         };
         let bytes = source::read(path, source::MAX_POLICY).map_err(|why| cannot(&why))?;
         let text = String::from_utf8(bytes).map_err(|_| cannot(&"it is not UTF-8 text"))?;
-        Policy::parse(path, &text)
+        let mut policy = Policy::parse(path, &text)?;
+        policy.debt = std::mem::take(&mut policy.debt).load(&policy.metrics)?;
+        Ok(policy)
     }
 
     /// Finds `coverage-policy.toml` in `start` or its nearest ancestor.
@@ -430,7 +441,7 @@ fn inline(raw: RawInline, here: &Locate) -> Result<Inline> {
 
 fn metrics(raw: Option<Spanned<Vec<Spanned<String>>>>, here: &Locate) -> Result<Vec<Metric>> {
     let Some(raw) = raw else {
-        return Ok(Metric::ALL.to_vec());
+        return Ok(Metric::DEFAULT.to_vec());
     };
     let span = raw.span();
     let mut chosen = Vec::new();
@@ -439,11 +450,11 @@ fn metrics(raw: Option<Spanned<Vec<Spanned<String>>>>, here: &Locate) -> Result<
             here(
                 name.span(),
                 format!(
-                    "unknown metric `{}`; expected one of regions, branches, functions, lines{}",
+                    "unknown metric `{}`; expected one of regions, branches, functions, lines, mcdc{}",
                     name.get_ref(),
                     crate::hint::did_you_mean(
                         name.get_ref(),
-                        &["regions", "branches", "functions", "lines"]
+                        &["regions", "branches", "functions", "lines", "mcdc"]
                     )
                 ),
             )
@@ -619,7 +630,7 @@ mod tests {
     #[test]
     fn defaults() {
         let p = parse("").unwrap();
-        assert_eq!(p.metrics, Metric::ALL.to_vec());
+        assert_eq!(p.metrics, Metric::DEFAULT.to_vec());
         assert_eq!(p.threshold, 100.0);
         assert_eq!(p.inline.families, Family::ALL.to_vec());
         assert!(p.inline.require_reason);

@@ -6,7 +6,11 @@
 //! items stands for its group — the same record llvm-cov's per-group maximum takes — and its
 //! uncovered items are listed; a function is listed when no record of its group ran. A line
 //! covered by one function but left unexecuted by a closure on it is listed, because llvm-cov
-//! counts lines per function.
+//! counts lines per function. Items carry a `from` (the instantiation they come from) that the
+//! llvm-cov reader leaves empty for now: since a single export's groups are merged as they are
+//! read (one record per group), the names of the other instantiations are not kept.
+//! MC/DC (llvm-cov JSON only): the conditions without an independence pair of the group's
+//! record with the most conditions shown independent, each with its decision.
 //! LCOV: `DA` lines with count 0, `BRDA` sides with count 0 or `-`, functions with no hits, one
 //! item per function (its copies and instantiations are one, see
 //! [`LcovFile::missed_functions`]).
@@ -16,7 +20,7 @@ use std::collections::BTreeMap;
 use crate::model::{LineRange, Span};
 use crate::model::{Metric, Summary};
 use crate::report::lcov::LcovFile;
-use crate::report::llvm_json::FunctionStats;
+use crate::report::llvm_json::{Condition, FunctionStats};
 use crate::report::FileCoverage;
 
 /// A branch side that never ran.
@@ -30,6 +34,26 @@ pub struct BranchItem {
     pub side: String,
     /// `never taken` (count 0) or `never evaluated` (LCOV `-`).
     pub what: &'static str,
+    /// The instantiation it comes from, when its function has several (demangled).
+    pub from: Option<String>,
+}
+
+/// A code region that never ran.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RegionItem {
+    /// Its range.
+    pub span: Span,
+    /// The instantiation it comes from, when its function has several (demangled).
+    pub from: Option<String>,
+}
+
+/// An MC/DC condition without an independence pair.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ConditionItem {
+    /// The condition and its decision.
+    pub condition: Condition,
+    /// The instantiation it comes from, when its function has several (demangled).
+    pub from: Option<String>,
 }
 
 /// A function that never ran.
@@ -47,11 +71,13 @@ pub struct Uncovered {
     /// Uncovered lines as sorted, disjoint, inclusive ranges.
     pub lines: Vec<LineRange>,
     /// Code regions with count 0, sorted.
-    pub regions: Vec<Span>,
+    pub regions: Vec<RegionItem>,
     /// Branch sides never taken, sorted.
     pub branches: Vec<BranchItem>,
     /// Functions never run, sorted by line.
     pub functions: Vec<FunctionItem>,
+    /// MC/DC conditions without an independence pair, sorted.
+    pub conditions: Vec<ConditionItem>,
     /// For a failing metric whose items the input cannot show, why (one note per metric).
     pub notes: Vec<(Metric, String)>,
 }
@@ -65,6 +91,7 @@ impl Uncovered {
             Metric::Branches => self.branches.len() as u64,
             Metric::Functions => self.functions.len() as u64,
             Metric::Lines => self.lines.iter().map(length).sum(),
+            Metric::Mcdc => self.conditions.len() as u64,
         }
     }
 
@@ -75,16 +102,18 @@ impl Uncovered {
             Metric::Branches => self.branches.len(),
             Metric::Functions => self.functions.len(),
             Metric::Lines => self.lines.len(),
+            Metric::Mcdc => self.conditions.len(),
         }
     }
 
     /// The first `limit` items of `metric` as display strings: `12-14`, `3:5-4:6`,
-    /// `7:9 true never taken`, `crate::f (line 3)` (`len` gives how many there are in all; the
+    /// `7:9 true never taken`, `crate::f (line 3)`, `5:19 in the decision at 5:7`, each with
+    /// ` (in clamp_to<double>)` when it names its instantiation (`len` gives how many there are in all; the
     /// notes are apart, in [`Uncovered::notes_of`]). Only the items returned are formatted: a
     /// failing file can list millions.
     pub fn items(&self, metric: Metric, limit: usize) -> Vec<String> {
         match metric {
-            Metric::Regions => self.regions.iter().take(limit).map(span_text).collect(),
+            Metric::Regions => self.regions.iter().take(limit).map(region_text).collect(),
             Metric::Branches => self.branches.iter().take(limit).map(branch_text).collect(),
             Metric::Functions => self
                 .functions
@@ -93,6 +122,12 @@ impl Uncovered {
                 .map(function_text)
                 .collect(),
             Metric::Lines => self.lines.iter().take(limit).map(range_text).collect(),
+            Metric::Mcdc => self
+                .conditions
+                .iter()
+                .take(limit)
+                .map(condition_text)
+                .collect(),
         }
     }
 
@@ -114,6 +149,21 @@ pub(crate) fn span_text(s: &Span) -> String {
     )
 }
 
+/// ` (in clamp_to<double>)` for an item of a named instantiation, else nothing.
+pub fn from_text(from: Option<&str>) -> String {
+    from.map_or_else(String::new, |name| format!(" (in {name})"))
+}
+
+/// `line:col-line:col`, and the instantiation it comes from when named.
+pub fn region_text(r: &RegionItem) -> String {
+    format!("{}{}", span_text(&r.span), from_text(r.from.as_deref()))
+}
+
+/// `5:19 in the decision at 5:7`, and the instantiation it comes from when named.
+pub fn condition_text(c: &ConditionItem) -> String {
+    format!("{}{}", c.condition, from_text(c.from.as_deref()))
+}
+
 /// `12-14`, or `20` for a one-line range.
 pub(crate) fn range_text(r: &LineRange) -> String {
     if r.start == r.end {
@@ -125,9 +175,10 @@ pub(crate) fn range_text(r: &LineRange) -> String {
 
 /// `7:9 true never taken` (llvm-cov) or `7 block 0 branch 1 never evaluated` (LCOV).
 pub(crate) fn branch_text(b: &BranchItem) -> String {
+    let from = from_text(b.from.as_deref());
     match b.column {
-        Some(col) => format!("{}:{col} {} {}", b.line, b.side, b.what),
-        None => format!("{} {} {}", b.line, b.side, b.what),
+        Some(col) => format!("{}:{col} {} {}{from}", b.line, b.side, b.what),
+        None => format!("{} {} {}{from}", b.line, b.side, b.what),
     }
 }
 
@@ -152,6 +203,7 @@ pub fn list(coverage: &FileCoverage, failing: &[Metric], summary: &Summary) -> U
         regions: keep(failing, Metric::Regions, all.regions),
         branches: keep(failing, Metric::Branches, all.branches),
         functions: keep(failing, Metric::Functions, all.functions),
+        conditions: keep(failing, Metric::Mcdc, all.conditions),
         notes: Vec::new(),
     };
     for metric in failing {
@@ -235,7 +287,11 @@ fn from_llvm(records: &[FunctionStats]) -> Uncovered {
             )
         };
         let r = best(|r| (r.regions.covered, r.regions.total));
-        out.regions.extend(r.uncovered_regions().iter().cloned());
+        out.regions.extend(
+            r.uncovered_regions()
+                .iter()
+                .map(|&span| RegionItem { span, from: None }),
+        );
         let r = best(|r| (r.lines.covered, r.lines.total));
         out.lines.extend(r.uncovered_lines().iter().cloned());
         let r = best(|r| (r.branches.covered, r.branches.total));
@@ -245,7 +301,18 @@ fn from_llvm(records: &[FunctionStats]) -> Uncovered {
                 column: Some(b.span.col_start),
                 side: b.outcome.to_string(),
                 what: "never taken",
+                from: None,
             }));
+        let r = best(|r| (r.mcdc.covered, r.mcdc.total));
+        out.conditions.extend(
+            r.decisions()
+                .iter()
+                .flat_map(|d| d.uncovered())
+                .map(|condition| ConditionItem {
+                    condition,
+                    from: None,
+                }),
+        );
         let never_ran = std::iter::once(first)
             .chain(rest)
             .all(|r| r.count == 0 && !r.function_ignored);
@@ -261,6 +328,8 @@ fn from_llvm(records: &[FunctionStats]) -> Uncovered {
     out.branches.sort();
     out.branches.dedup();
     out.functions.sort();
+    out.conditions.sort();
+    out.conditions.dedup();
     out.lines = merge_ranges(out.lines);
     out
 }
@@ -283,6 +352,7 @@ fn from_lcov(file: &LcovFile) -> Uncovered {
             } else {
                 "never taken"
             },
+            from: None,
         })
         .collect();
     // One item per function (copies and instantiations are one), as the counts see it.
@@ -299,6 +369,7 @@ fn from_lcov(file: &LcovFile) -> Uncovered {
         regions: Vec::new(),
         branches,
         functions,
+        conditions: Vec::new(),
         notes: Vec::new(),
     }
 }
@@ -344,12 +415,14 @@ mod tests {
                     column: Some(9),
                     side: "true".to_string(),
                     what: "never taken",
+                    from: Some("clamp_to<double>".to_string()),
                 },
                 BranchItem {
                     line: 8,
                     column: None,
                     side: "block 0 branch 1".to_string(),
                     what: "never evaluated",
+                    from: None,
                 },
             ],
             functions: vec![
@@ -362,6 +435,7 @@ mod tests {
                     name: "crate::f".to_string(),
                 },
             ],
+            conditions: Vec::new(),
             notes: vec![
                 (Metric::Regions, "no detail".to_string()),
                 (Metric::Lines, "more missed".to_string()),
@@ -384,7 +458,10 @@ mod tests {
         assert_eq!(u.len(Metric::Branches), 2);
         assert_eq!(
             u.items(Metric::Branches, usize::MAX),
-            ["7:9 true never taken", "8 block 0 branch 1 never evaluated"]
+            [
+                "7:9 true never taken (in clamp_to<double>)",
+                "8 block 0 branch 1 never evaluated"
+            ]
         );
         assert_eq!(u.len(Metric::Functions), 2);
         assert_eq!(

@@ -42,6 +42,7 @@ fn file(names: &mut Names, status: FileStatus) -> FileVerdict {
         metric,
         counts: Some(Counts::new(1, 2)),
         status,
+        allowed: None,
     };
     FileVerdict {
         path: names.take(),

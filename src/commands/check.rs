@@ -45,6 +45,10 @@ pub struct CheckOptions {
     pub platform: PlatformOptions,
     /// `--path-case`: how report paths are compared with the files on disk.
     pub path_case: PathCase,
+    /// `--tighten`: the debt ledger is about to be tightened, so its stale entries are no error.
+    pub tighten: bool,
+    /// `--file`: judge and show only these files (relative to `cwd`); empty: every file.
+    pub files: Vec<String>,
 }
 
 /// What every command reads before it looks at a report: the policy, the platform of this leg
@@ -220,6 +224,16 @@ fn judge_with(
     };
     let measured = measure::measure(&measured_parts, &ignores)?;
     let mut verdict = judge::evaluate(&scope, &measured, policy);
+    notes.extend(crate::ungated::mcdc_note(&policy.metrics, &measured));
+    crate::debt::judge(
+        &policy.debt,
+        &mut verdict,
+        &measured,
+        opts.walk,
+        opts.tighten,
+    )?;
+    let cwd = paths::normalize(&opts.cwd.to_string_lossy());
+    crate::focus::apply(&mut verdict, &measured, &opts.files, &cwd, &root)?;
     verdict.dropped = dropped(&scope.outside_include, &spellings);
     let mut facts = facts(setup, &reports, opts.walk, verified);
     facts.warnings.extend(notes);

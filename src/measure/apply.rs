@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::markers::Ignores;
 use crate::model::{Counts, LineRange};
 use crate::report::lcov::LcovFile;
-use crate::report::llvm_json::{self, FunctionStats, LlvmFile, RecordItems};
+use crate::report::llvm_json::{self, Decision, FunctionStats, LlvmFile, RecordItems};
 use crate::report::FileCoverage;
 
 /// How many items inline markers removed from one file, per metric (llvm-cov JSON: in the units
@@ -137,6 +137,13 @@ fn without(record: &FunctionStats, ignores: &Ignores, runs: &[LineRange]) -> Fun
         .collect();
     let (covered_lines, covered) = subtract(record.covered_lines(), runs);
     let (uncovered_lines, uncovered) = subtract(record.uncovered_lines(), runs);
+    // A decision goes with the line it starts on.
+    let decisions: Vec<Decision> = record
+        .decisions()
+        .iter()
+        .filter(|d| line_kept(&d.at.0))
+        .cloned()
+        .collect();
     FunctionStats {
         name: record.name.clone(),
         count: record.count,
@@ -144,6 +151,9 @@ fn without(record: &FunctionStats, ignores: &Ignores, runs: &[LineRange]) -> Fun
         regions: counts(covered_region_lines.len(), uncovered_regions.len()),
         lines: Counts::new(covered, covered + uncovered),
         branches: counts(covered_branch_lines.len(), uncovered_branches.len()),
+        mcdc: decisions
+            .iter()
+            .fold(Counts::default(), |sum, d| sum + d.counts()),
         function_ignored: ignores.lines.contains(&record.key.0),
         instances: record.instances,
         layout: record.layout,
@@ -158,6 +168,7 @@ fn without(record: &FunctionStats, ignores: &Ignores, runs: &[LineRange]) -> Fun
             // after markers are applied).
             region_hits: Vec::new(),
             branch_hits: Vec::new(),
+            decisions,
         })),
     }
 }
@@ -303,6 +314,7 @@ mod tests {
             regions: Counts::new(1, 1),
             lines: Counts::new(4_000_000_000, 4_000_000_000),
             branches: Counts::default(),
+            mcdc: Counts::default(),
             function_ignored: false,
             instances: crate::report::llvm_json::Instances::of(1),
             layout: 0,

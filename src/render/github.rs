@@ -140,6 +140,13 @@ fn annotations(file: &FileVerdict) -> Vec<String> {
             escape_data(&f.name)
         ));
     }
+    for c in &file.uncovered.conditions {
+        let (line, column) = c.condition.at;
+        out.push(format!(
+            "::error file={path},line={line},col={column},title=covgate%3A MC/DC condition::condition {} has no independence pair",
+            escape_data(&crate::uncovered::condition_text(c))
+        ));
+    }
     if out.is_empty() {
         out.push(summary_annotation(file, &path));
     }
@@ -152,7 +159,7 @@ fn summary_annotation(file: &FileVerdict, path: &str) -> String {
         .metrics
         .iter()
         .filter(|m| m.status.fails())
-        .map(|m| describe(m.metric, m.counts))
+        .map(|m| describe(m.metric, m.counts) + &crate::debt::cell_suffix(m.allowed))
         .collect();
     format!(
         "::error file={path},title=covgate%3A below the bar::{}",

@@ -1,7 +1,7 @@
 //! JSON output (`--format json`): a stable interface for machines.
 //!
 //! ```text
-//! { "schema_version": 1, "verdict": "pass" | "fail",
+//! { "schema_version": 2, "verdict": "pass" | "fail",
 //!   "facts": { "version", "policy", "root", "threshold", "walked", "reports": [{ "path", "format" }],
 //!              "target": { "triple", "source", "known", "cfg": [..] },
 //!              "programs": [{ "name", "found", "path" }],
@@ -11,8 +11,9 @@
 //!                                                    "when", "when_missing", "active", "why" }] } },
 //!   "summary": { "measured", "passed", "failed", "unmeasured", "excluded", "no_code", "outside_include",
 //!                "ignored": { "lines", "regions", "branches", "functions" }, "files_with_ignores",
+//!                "debt"?: { "allowed", "files" },
 //!                "notes": [{ "metric", "note" }], "empty"?: { "allowed", "reason", "note" } },
-//!   "files": [ { "path", "status", "metrics": { "<metric>": { "covered", "total", "status" } },
+//!   "files": [ { "path", "status", "metrics": { "<metric>": { "covered", "total", "status", "allowed"? } },
 //!               "reason"?, "uncovered"?, "ignored"? } ],
 //!   "dropped": [ { "report", "path", "name", "why" } ] }
 //! ```
@@ -21,10 +22,16 @@
 //! root), `why` is `outside the root` or `not selected by include`; root-relative names first,
 //! then absolute ones, each in path order.
 //! `path` is root-relative with `/` separators; `status` is `pass`, `fail`, `unmeasured`,
-//! `excluded` or `no-code`; a metric's `status` is `pass`, `fail`, `vacuous` or `unavailable`
-//! (then `covered` and `total` are `null`). Files come failing first, then by path. A failing
+//! `excluded` or `no-code`; a metric's `status` is `pass`, `fail`, `vacuous`, `unavailable`
+//! (then `covered` and `total` are `null`) or `loose` (a `[[debt]]` entry allows more missed
+//! items than there are; `allowed` is then present, as for every metric of a file with an
+//! entry: see [`crate::debt`]). `summary.debt` totals the allowances (schema version 2). Files come failing first, then by path. A failing
 //! file carries `uncovered`: for each metric it fails, the complete list of items
 //! (see [`crate::uncovered`]). A measured file carries `ignored`: what inline markers took out.
+//! Schema 2 added the `mcdc` metric (present only when the policy names it), `uncovered.conditions`
+//! (`[{line, column, decision_line, decision_column, instantiation?}]`, present only when the
+//! policy names `mcdc`), and `instantiation` on uncovered regions and branch sides (present only
+//! when the item's function has several instantiations).
 //! `facts.target.source` is `host` or `--target`; `cfg` lists `rustc --print cfg` lines.
 //! `facts.programs` lists each `when-missing` program (`path` null when not found);
 //! `facts.conditions` lists each conditional `[[exclude]]` (`when` null when absent), active or not.
@@ -41,14 +48,14 @@ use serde_json::{json, Value};
 
 /// The version of this output's shape (`schema/check-output.schema.json`). Later versions only
 /// add fields; consumers ignore fields they do not know.
-pub(crate) const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 2;
 
 use crate::judge::{unavailable_hint, Empty, FileStatus, FileVerdict, MetricVerdict, Verdict};
 use crate::measure::Ignored;
+use crate::model::LineRange;
 use crate::model::Metric;
-use crate::model::{LineRange, Span};
 use crate::outcome::Facts;
-use crate::uncovered::{BranchItem, FunctionItem, Uncovered};
+use crate::uncovered::{BranchItem, ConditionItem, FunctionItem, RegionItem, Uncovered};
 
 /// Writes the verdict to `out` as a pretty-printed JSON document (with a final newline), in the
 /// shape above, as `{:#}` prints a `serde_json::Value` (two-space indent), while it is
@@ -92,6 +99,9 @@ pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::
     {
         summary.insert("empty".to_string(), empty);
     }
+    if let (Some(debt), Some(summary)) = (debt_json(verdict), doc.summary.as_object_mut()) {
+        summary.insert("debt".to_string(), debt);
+    }
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
     serde_json::to_writer_pretty(&mut out, &doc)
         .map_err(std::io::Error::from)
@@ -109,6 +119,14 @@ fn empty_json(empty: &Empty) -> Option<Value> {
         Empty::Allowed(reason) => Some(reason),
     };
     Some(json!({ "allowed": reason.is_some(), "reason": reason, "note": empty.note() }))
+}
+
+/// `summary.debt`, present only when a file has a `[[debt]]` entry: `{ "allowed", "files" }`,
+/// the missed items the ledger allows in all, and the files it allows any in.
+fn debt_json(verdict: &Verdict) -> Option<Value> {
+    crate::debt::summary_line(verdict)?;
+    let (allowed, files) = crate::debt::totals(verdict);
+    Some(json!({ "allowed": allowed, "files": files }))
 }
 
 /// The whole document, its keys in alphabetical order (as a `Value` map writes them).
@@ -187,13 +205,20 @@ fn file_json(file: &FileVerdict) -> FileJson<'_> {
         path: &file.path,
         reason: file.reason.as_deref(),
         status: file.status.name(),
-        uncovered: failed.then(|| uncovered_json(&file.uncovered)),
+        // A file shown with `--file` lists its items even when it passes.
+        uncovered: (failed || file.uncovered != Uncovered::default()).then(|| {
+            let mcdc = file.metrics.iter().any(|m| m.metric == Metric::Mcdc);
+            uncovered_json(&file.uncovered, mcdc)
+        }),
     }
 }
 
-/// `{ "covered", "status", "total" }` (counts `null` when unavailable).
+/// `{ "allowed"?, "covered", "status", "total" }` (counts `null` when unavailable; `allowed`
+/// only for a file with a `[[debt]]` entry).
 #[derive(Serialize)]
 struct MetricJson {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    allowed: Option<u64>,
     covered: Option<u64>,
     status: &'static str,
     total: Option<u64>,
@@ -201,6 +226,7 @@ struct MetricJson {
 
 fn metric_json(m: &MetricVerdict) -> (&'static str, MetricJson) {
     let json = MetricJson {
+        allowed: m.allowed,
         covered: m.counts.map(|c| c.covered),
         status: m.status.name(),
         total: m.counts.map(|c| c.total),
@@ -221,15 +247,19 @@ fn ignored_json(i: Ignored) -> Value {
 #[derive(Serialize)]
 struct UncoveredJson<'a> {
     branches: Items<'a, BranchItem, BranchJson<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    conditions: Option<Items<'a, ConditionItem, ConditionJson<'a>>>,
     functions: Items<'a, FunctionItem, FunctionJson<'a>>,
     lines: Items<'a, LineRange, LineJson>,
     notes: Items<'a, (Metric, String), NoteJson<'a>>,
-    regions: Items<'a, Span, RegionJson>,
+    regions: Items<'a, RegionItem, RegionJson<'a>>,
 }
 
-fn uncovered_json(u: &Uncovered) -> UncoveredJson<'_> {
+/// `mcdc`: the policy names MC/DC (only then are `conditions` written).
+fn uncovered_json(u: &Uncovered, mcdc: bool) -> UncoveredJson<'_> {
     UncoveredJson {
         branches: Items(&u.branches, branch_json),
+        conditions: mcdc.then_some(Items(&u.conditions, condition_json)),
         functions: Items(&u.functions, function_json),
         lines: Items(&u.lines, line_json),
         notes: Items(&u.notes, note_json),
@@ -249,6 +279,8 @@ impl<'a, T, V: Serialize> Serialize for Items<'a, T, V> {
 #[derive(Serialize)]
 struct BranchJson<'a> {
     column: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instantiation: Option<&'a str>,
     line: u32,
     side: &'a str,
     what: &'a str,
@@ -257,6 +289,7 @@ struct BranchJson<'a> {
 fn branch_json(b: &BranchItem) -> BranchJson<'_> {
     BranchJson {
         column: b.column,
+        instantiation: b.from.as_deref(),
         line: b.line,
         side: &b.side,
         what: b.what,
@@ -303,18 +336,41 @@ fn note_json((metric, note): &(Metric, String)) -> NoteJson<'_> {
 }
 
 #[derive(Serialize)]
-struct RegionJson {
+struct RegionJson<'a> {
     col_end: u32,
     col_start: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instantiation: Option<&'a str>,
     line_end: u32,
     line_start: u32,
 }
 
-fn region_json(s: &Span) -> RegionJson {
+fn region_json(r: &RegionItem) -> RegionJson<'_> {
     RegionJson {
-        col_end: s.col_end,
-        col_start: s.col_start,
-        line_end: s.line_end,
-        line_start: s.line_start,
+        col_end: r.span.col_end,
+        col_start: r.span.col_start,
+        instantiation: r.from.as_deref(),
+        line_end: r.span.line_end,
+        line_start: r.span.line_start,
+    }
+}
+
+#[derive(Serialize)]
+struct ConditionJson<'a> {
+    column: u32,
+    decision_column: u32,
+    decision_line: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instantiation: Option<&'a str>,
+    line: u32,
+}
+
+fn condition_json(c: &ConditionItem) -> ConditionJson<'_> {
+    ConditionJson {
+        column: c.condition.at.1,
+        decision_column: c.condition.decision.1,
+        decision_line: c.condition.decision.0,
+        instantiation: c.from.as_deref(),
+        line: c.condition.at.0,
     }
 }

@@ -15,9 +15,10 @@ use crate::judge::{
     unavailable_hint, FileStatus, FileVerdict, MetricStatus, MetricVerdict, Verdict,
 };
 use crate::model::Metric;
-use crate::model::Span;
 use crate::outcome::Facts;
-use crate::uncovered::{branch_text, function_text, range_text, span_text};
+use crate::uncovered::{
+    branch_text, condition_text, from_text, function_text, range_text, span_text, RegionItem,
+};
 
 /// The largest body produced, in characters (GitHub's comment limit is 65,536).
 pub(crate) const LIMIT: usize = 65_000;
@@ -292,7 +293,7 @@ fn table_header(metrics: &[Metric]) -> String {
     let mut header = String::from("| File | Status |");
     let mut rule = String::from("|---|---|");
     for m in metrics {
-        header.push_str(&format!(" {} |", capitalise(m.name())));
+        header.push_str(&format!(" {} |", m.title()));
         rule.push_str("---:|");
     }
     format!("{header}\n{rule}\n")
@@ -313,18 +314,27 @@ fn row(file: &FileVerdict, metrics: &[Metric], links: Links<'_>) -> String {
     row
 }
 
-/// `covered/total`, `—` for 0 of 0, `n/a` when unavailable; failing cells in bold.
+/// `covered/total`, `—` for 0 of 0, `n/a` when unavailable, then ` (N allowed)` for a file with
+/// a `[[debt]]` entry; failing cells in bold.
 fn cell(m: &MetricVerdict) -> String {
-    match (m.status, m.counts) {
+    let cell = match (m.status, m.counts) {
         (MetricStatus::Vacuous, _) => "—".to_string(),
-        (MetricStatus::Fail, Some(c)) => format!("**{c}**"),
         (_, Some(c)) => c.to_string(),
-        (_, None) => "**n/a**".to_string(),
+        (_, None) => "n/a".to_string(),
+    };
+    let cell = format!("{cell}{}", crate::debt::cell_suffix(m.allowed));
+    if m.status.fails() {
+        format!("**{cell}**")
+    } else {
+        cell
     }
 }
 
 fn tail(facts: &Facts, verdict: &Verdict) -> String {
     let mut out = format!("{}\n", summary_line(verdict));
+    if let Some(debt) = crate::debt::summary_line(verdict) {
+        out.push_str(&format!("\n{debt}\n"));
+    }
     if !facts.conditions.is_empty() {
         out.push_str("\n**Conditional exclusions** on this leg:\n\n");
         for c in &facts.conditions {
@@ -489,19 +499,34 @@ fn detail_items(file: &FileVerdict, metric: Metric, links: Links<'_>) -> Vec<Str
             .iter()
             .map(|f| links.to(&escape(&function_text(f)), path, f.line.map(|l| (l, l))))
             .collect(),
+        Metric::Mcdc => u
+            .conditions
+            .iter()
+            .map(|c| {
+                let line = c.condition.at.0;
+                links.to(&escape(&condition_text(c)), path, Some((line, line)))
+            })
+            .collect(),
     }
 }
 
 /// Regions grouped by line: one entry per line for the regions within it, with their columns
 /// (`17 (cols 23-27, 32-40)`), and one per region over several lines (`15-17 (15:1-17:3)`), as
-/// (first line, last line, text).
-fn region_groups(regions: &[Span]) -> Vec<(u32, u32, String)> {
+/// (first line, last line, text). A region of a named instantiation is an entry of its own,
+/// with the instantiation (`17 (cols 23-27) (in clamp_to<double>)`).
+fn region_groups(regions: &[RegionItem]) -> Vec<(u32, u32, String)> {
     let mut groups: Vec<(u32, u32, String)> = Vec::new();
-    for s in regions {
+    let mut named = false;
+    for r in regions {
+        let s = &r.span;
         let cols = format!("{}-{}", s.col_start, s.col_end);
+        let alone = std::mem::replace(&mut named, r.from.is_some()) || r.from.is_some();
         match groups.last_mut() {
             Some((start, end, text))
-                if s.line_start == s.line_end && *start == s.line_start && *end == s.line_end =>
+                if !alone
+                    && s.line_start == s.line_end
+                    && *start == s.line_start
+                    && *end == s.line_end =>
             {
                 text.truncate(text.len() - 1);
                 text.push_str(&format!(", {cols})"));
@@ -509,24 +534,26 @@ fn region_groups(regions: &[Span]) -> Vec<(u32, u32, String)> {
             _ if s.line_start == s.line_end => groups.push((
                 s.line_start,
                 s.line_end,
-                format!("{} (cols {cols})", s.line_start),
+                format!(
+                    "{} (cols {cols}){}",
+                    s.line_start,
+                    from_text(r.from.as_deref())
+                ),
             )),
             _ => groups.push((
                 s.line_start,
                 s.line_end,
-                format!("{}-{} ({})", s.line_start, s.line_end, span_text(s)),
+                format!(
+                    "{}-{} ({}){}",
+                    s.line_start,
+                    s.line_end,
+                    span_text(s),
+                    from_text(r.from.as_deref())
+                ),
             )),
         }
     }
     groups
-}
-
-fn capitalise(name: &str) -> String {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -561,17 +588,23 @@ mod tests {
             escape_html("http://e.x www.e.x a@b.c: x"),
             "http&#58;//e.x www&#46;e.x a&#64;b.c: x"
         );
-        assert_eq!(capitalise("lines"), "Lines");
-        assert_eq!(capitalise(""), "");
     }
 
-    fn span(a: u32, b: u32, c: u32, d: u32) -> Span {
-        Span {
-            line_start: a,
-            col_start: b,
-            line_end: c,
-            col_end: d,
+    fn span(a: u32, b: u32, c: u32, d: u32) -> RegionItem {
+        RegionItem {
+            span: crate::model::Span {
+                line_start: a,
+                col_start: b,
+                line_end: c,
+                col_end: d,
+            },
+            from: None,
         }
+    }
+
+    fn named(mut r: RegionItem) -> RegionItem {
+        r.from = Some("f<int>".to_string());
+        r
     }
 
     #[test]
@@ -584,6 +617,9 @@ mod tests {
             span(15, 5, 15, 9),
             span(15, 20, 15, 30),
             span(16, 1, 18, 2),
+            named(span(20, 1, 20, 2)),
+            span(20, 4, 20, 5),
+            named(span(21, 1, 22, 2)),
         ];
         let texts: Vec<(u32, u32, String)> = region_groups(&regions);
         assert_eq!(
@@ -594,6 +630,9 @@ mod tests {
                 (15, 17, "15-17 (15:1-17:3)".to_string()),
                 (15, 15, "15 (cols 5-9, 20-30)".to_string()),
                 (16, 18, "16-18 (16:1-18:2)".to_string()),
+                (20, 20, "20 (cols 1-2) (in f<int>)".to_string()),
+                (20, 20, "20 (cols 4-5)".to_string()),
+                (21, 22, "21-22 (21:1-22:2) (in f<int>)".to_string()),
             ]
         );
     }

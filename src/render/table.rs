@@ -24,8 +24,11 @@ pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], opts: &Table
     let (table, lists) = rayon::join(
         || (!rows.is_empty()).then(|| fitted_table(&rows, metrics, opts)),
         || {
-            let failing: Vec<&FileVerdict> =
-                verdict.files.iter().filter(|f| f.status.fails()).collect();
+            let failing: Vec<&FileVerdict> = verdict
+                .files
+                .iter()
+                .filter(|f| opts.show == Show::All || f.status.fails())
+                .collect();
             failing
                 .par_iter()
                 .map(|file| wrap_lines(&uncovered_list(file, metrics, opts.items), opts.width))
@@ -38,6 +41,9 @@ pub fn render(facts: &Facts, verdict: &Verdict, metrics: &[Metric], opts: &Table
     }
     out.extend(lists);
     let mut tail = format!("{}\n", summary_line(verdict));
+    if let Some(debt) = crate::debt::summary_line(verdict) {
+        tail.push_str(&format!("{debt}\n"));
+    }
     tail.push_str(&dropped_line(verdict));
     tail.push_str(&ignored_line(verdict, facts.walked));
     for metric in &verdict.unavailable {
@@ -292,7 +298,7 @@ fn table(
     }
     let column = notes == NoteColumn::Filled;
     let mut header = vec![Cell::new("File"), Cell::new("Status")];
-    header.extend(metrics.iter().map(|m| Cell::new(capitalise(m.name()))));
+    header.extend(metrics.iter().map(|m| Cell::new(m.title())));
     header.extend(column.then(|| Cell::new("Note")));
     table.set_header(header);
     // Every column is as wide as its content (paths come shortened), but the note, which wraps.
@@ -390,22 +396,16 @@ fn cell(file: &FileVerdict, metric: Metric) -> String {
     }
 }
 
-/// `covered/total`, `—` for 0 of 0, `n/a` when unavailable; failing cells end in ` ✗`.
+/// `covered/total`, `—` for 0 of 0, `n/a` when unavailable, then ` (N allowed)` for a file
+/// with a `[[debt]]` entry; failing cells end in ` ✗`.
 pub(crate) fn metric_cell(verdict: &MetricVerdict) -> String {
-    match (verdict.status, verdict.counts) {
+    let cell = match (verdict.status, verdict.counts) {
         (MetricStatus::Vacuous, _) => "—".to_string(),
-        (MetricStatus::Fail, Some(c)) => format!("{c} ✗"),
         (_, Some(c)) => c.to_string(),
-        (_, None) => "n/a ✗".to_string(),
-    }
-}
-
-fn capitalise(name: &str) -> String {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-        .unwrap_or_default()
+        (_, None) => "n/a".to_string(),
+    };
+    let mark = if verdict.status.fails() { " ✗" } else { "" };
+    format!("{cell}{}{mark}", crate::debt::cell_suffix(verdict.allowed))
 }
 
 /// How many report files that were not judged the table names (the JSON output lists all).
@@ -486,6 +486,7 @@ mod tests {
                 } else {
                     MetricStatus::Fail
                 },
+                allowed: None,
             }],
             reason: None,
             uncovered: Default::default(),

@@ -21,6 +21,7 @@
 mod count;
 mod export;
 mod lane;
+mod mcdc;
 #[cfg(test)]
 mod oracle;
 mod pieces;
@@ -40,6 +41,7 @@ use crate::model::{BranchSide, Counts, LineRange, Span};
 
 use super::Report;
 
+pub use mcdc::{independence, Condition, Decision, TestVector};
 pub use segments::LineRule;
 
 /// A file's summary as llvm-cov computes it (the `summary` object of a `files[]` entry, or the
@@ -57,6 +59,9 @@ pub struct LlvmSummary {
     pub lines: Counts,
     /// Branch sides.
     pub branches: Counts,
+    /// MC/DC conditions (covered = shown independent); 0 of 0 when the export has none
+    /// (LLVM before 18, or a build without `-fcoverage-mcdc`).
+    pub mcdc: Counts,
 }
 
 impl std::ops::Add for LlvmSummary {
@@ -70,6 +75,7 @@ impl std::ops::Add for LlvmSummary {
             instantiations: self.instantiations + other.instantiations,
             lines: self.lines + other.lines,
             branches: self.branches + other.branches,
+            mcdc: self.mcdc + other.mcdc,
         }
     }
 }
@@ -94,6 +100,8 @@ pub struct FunctionStats {
     pub lines: Counts,
     /// Branch sides of the record (two per branch entry reachable from the main file).
     pub branches: Counts,
+    /// MC/DC conditions of the record's decisions, covered = shown independent.
+    pub mcdc: Counts,
     /// True when an inline ignore marker covers the function's start line: its group then
     /// leaves the functions and instantiations metrics (set by [`crate::measure::apply`]).
     pub function_ignored: bool,
@@ -156,6 +164,9 @@ pub struct RecordItems {
     /// One flag per branch side (true side, then false side, per branch entry reachable from
     /// the main file, in record order), as [`RecordItems::region_hits`].
     pub branch_hits: Vec<bool>,
+    /// The record's MC/DC decisions, kept when one of them has a condition without an
+    /// independence pair, or with everything else ([`Kept::Everything`], for [`pool`]).
+    pub decisions: Vec<Decision>,
 }
 
 impl RecordItems {
@@ -167,6 +178,7 @@ impl RecordItems {
             && self.covered_region_lines.is_empty()
             && self.covered_branch_lines.is_empty()
             && self.covered_lines.is_empty()
+            && self.decisions.is_empty()
     }
 }
 
@@ -198,6 +210,7 @@ impl FunctionStats {
             covered_lines: Vec::new(),
             region_hits: Vec::new(),
             branch_hits: Vec::new(),
+            decisions: Vec::new(),
         };
         self.items.as_deref().unwrap_or(&NONE)
     }
@@ -225,6 +238,11 @@ impl FunctionStats {
     /// See [`RecordItems::covered_branch_lines`].
     pub fn covered_branch_lines(&self) -> &[u32] {
         &self.held().covered_branch_lines
+    }
+
+    /// See [`RecordItems::decisions`].
+    pub fn decisions(&self) -> &[Decision] {
+        &self.held().decisions
     }
 
     /// See [`RecordItems::covered_lines`].
@@ -332,6 +350,12 @@ fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
         )
     };
     let covered = line_count(&covered_lines);
+    let decisions: Vec<Decision> = x
+        .decisions
+        .iter()
+        .zip(&y.decisions)
+        .map(|(a, b)| a.merge(b))
+        .collect();
     FunctionStats {
         name: a.name.clone(),
         count: a.count.saturating_add(b.count),
@@ -339,6 +363,7 @@ fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
         regions: hit_counts(&region_hits),
         lines: Counts::new(covered, covered + line_count(&uncovered_lines)),
         branches: hit_counts(&branch_hits),
+        mcdc: mcdc::counts(&decisions),
         function_ignored: a.function_ignored | b.function_ignored,
         instances: Instances::of(a.count.saturating_add(b.count)),
         layout: a.layout,
@@ -351,6 +376,7 @@ fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
             covered_lines,
             region_hits,
             branch_hits,
+            decisions,
         })),
     }
 }
@@ -425,6 +451,7 @@ struct Group {
     regions: Counts,
     lines: Counts,
     branches: Counts,
+    mcdc: Counts,
     execution_count: u64,
     records: u64,
     executed_records: u64,
@@ -436,6 +463,7 @@ impl Group {
         self.regions = max_counts(self.regions, record.regions);
         self.lines = max_counts(self.lines, record.lines);
         self.branches = max_counts(self.branches, record.branches);
+        self.mcdc = max_counts(self.mcdc, record.mcdc);
         self.execution_count = self.execution_count.saturating_add(record.count);
         self.records += record.instances.records;
         self.executed_records += record.instances.executed;
@@ -457,6 +485,7 @@ impl Group {
             instantiations,
             lines: self.lines,
             branches: self.branches,
+            mcdc: self.mcdc,
         }
     }
 }
@@ -476,7 +505,7 @@ pub enum Detail<'a> {
     All,
     /// A file keeps everything when the function returns true for its name as the export
     /// spells it (files that may carry inline markers); else its misses when its own summary is
-    /// below 100% on regions, functions, lines or branches; else nothing. The function is
+    /// below 100% on regions, functions, lines, branches or MC/DC; else nothing. The function is
     /// called on the thread that reads (never on a rayon worker), once per file of `files[]`,
     /// before the first record is parsed; it may block until its answer is known (`covgate
     /// check` scans the sources for markers while the export is read).
@@ -495,6 +524,7 @@ impl Detail<'_> {
                     summary.functions,
                     summary.lines,
                     summary.branches,
+                    summary.mcdc,
                 ]
                 .iter()
                 .all(|c| c.covered >= c.total);
@@ -603,6 +633,7 @@ mod tests {
             regions: Counts::new(1, 1),
             lines: Counts::new(1, 1),
             branches: Counts::default(),
+            mcdc: Counts::default(),
             function_ignored: false,
             instances: Instances::of(1),
             layout: 0,

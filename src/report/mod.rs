@@ -68,6 +68,11 @@ pub struct Report {
     /// `--branch`; an LCOV tracefile without any `BRDA`, as stable `cargo llvm-cov --lcov` writes):
     /// branches are then unavailable, not 0 of 0.
     pub has_branch_data: bool,
+    /// True when a file of the report counts MC/DC conditions (an llvm-cov JSON export of a
+    /// build with `-fcoverage-mcdc` that has a decision of two or more conditions): MC/DC is
+    /// then 0 of 0 for the files without one. False for LCOV and for other exports, where
+    /// MC/DC is unavailable.
+    pub has_mcdc_data: bool,
     /// Files as the report names them (raw, unnormalised paths), in report order.
     pub files: Vec<FileData>,
     /// Problems that did not stop the read, each `"<origin>:<line>: …"` (LCOV: unknown records,

@@ -72,6 +72,7 @@ mod tests {
                     metric,
                     counts: counts.map(|(c, t)| Counts::new(c, t)),
                     status: MetricStatus::Pass,
+                    allowed: None,
                 })
                 .collect(),
             reason: None,

@@ -79,8 +79,16 @@ fn rows(stdout: &str) -> Vec<Vec<String>> {
     rows
 }
 
-/// One uncovered item of the JSON output, written as the table writes it.
+/// One uncovered item of the JSON output, written as the table writes it (with the
+/// instantiation it comes from, when named).
 fn item_text(metric: &str, item: &Value) -> String {
+    let from = item["instantiation"]
+        .as_str()
+        .map_or_else(String::new, |name| format!(" (in {name})"));
+    format!("{}{from}", bare_item_text(metric, item))
+}
+
+fn bare_item_text(metric: &str, item: &Value) -> String {
     match metric {
         "regions" => format!(
             "{}:{}-{}:{}",

@@ -194,7 +194,7 @@ fn json_of_every_fixture_validates_against_the_published_schema() {
         let doc = run.json();
         let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
         assert!(errors.is_empty(), "{name}: {errors:?}");
-        assert_eq!(doc["schema_version"], 1);
+        assert_eq!(doc["schema_version"], 2);
         validated += 1;
     }
     assert!(validated > 40, "validated {validated}");

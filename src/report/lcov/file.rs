@@ -218,7 +218,7 @@ impl LcovFile {
     }
 
     /// The file's counts: `branches`, `functions` and `lines` are always `Some` (0 of 0 when the
-    /// file has no such record), `regions` is always `None` (LCOV carries no regions).
+    /// file has no such record), `regions` and `mcdc` are always `None` (LCOV from llvm-cov carries neither).
     ///
     /// Counts come from the records, except in a single llvm-cov section (or one given several
     /// times alike), whose declared pairs are llvm-cov's own numbers (see the module
@@ -234,6 +234,7 @@ impl LcovFile {
                 declared(self.declared.functions).unwrap_or_else(|| self.detail_functions()),
             ),
             lines: Some(declared(self.declared.lines).unwrap_or_else(|| self.detail_lines())),
+            mcdc: None,
         }
     }
 

@@ -323,6 +323,7 @@ impl<'a> Parser<'a> {
             kind: ReportKind::Lcov,
             manifest_path: None,
             has_branch_data,
+            has_mcdc_data: false,
             files,
             warnings: self.warnings.clone(),
         };

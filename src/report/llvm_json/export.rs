@@ -172,11 +172,13 @@ fn assemble(
 ) -> Report {
     let summary_only = !exports.is_empty() && exports.iter().all(|e| e.functions.is_none());
     let mut has_branch_data = false;
+    let mut has_mcdc_data = false;
     let mut files = Vec::new();
     for mut export in exports {
         has_branch_data |= export.has_branch_records;
         for (path, summary) in export.files {
             has_branch_data |= summary.branches.total > 0;
+            has_mcdc_data |= summary.mcdc.total > 0;
             let functions = match export.functions.as_mut() {
                 Some(_) if export.skipped.contains(&path) => None,
                 Some(by_file) => Some(by_file.remove(&path).unwrap_or_default()),
@@ -194,6 +196,7 @@ fn assemble(
         },
         manifest_path,
         has_branch_data,
+        has_mcdc_data,
         files,
         warnings: Vec::new(),
     }

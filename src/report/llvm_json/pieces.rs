@@ -224,13 +224,13 @@ pub(super) struct KeptRecords {
 /// The kept records of one file, in the order of their first record. For a file kept for its
 /// misses ([`Kept::Misses`]), one record per instantiation group: `groups` gives its place by
 /// group key, and `best`, for the groups that met a second record, the (covered, total) of
-/// their best record so far for regions, lines and branches (a group of one record is its own
+/// their best record so far for regions, lines, branches and MC/DC (a group of one record is its own
 /// best, so most groups cost no more than their record).
 #[derive(Default)]
 struct FileRecords {
     records: Vec<FunctionStats>,
     groups: HashMap<(u32, u32), usize>,
-    best: HashMap<usize, [(u64, u64); 3]>,
+    best: HashMap<usize, [(u64, u64); 4]>,
 }
 
 impl KeptRecords {
@@ -275,17 +275,17 @@ impl KeptRecords {
     }
 }
 
-/// The (covered, total) of a record's regions, lines and branches: what picks a group's best
-/// record per metric (`uncovered::from_llvm`'s rule).
-fn counts_of(record: &FunctionStats) -> [(u64, u64); 3] {
-    [record.regions, record.lines, record.branches].map(|c| (c.covered, c.total))
+/// The (covered, total) of a record's regions, lines, branches and MC/DC conditions: what
+/// picks a group's best record per metric (`uncovered::from_llvm`'s rule).
+fn counts_of(record: &FunctionStats) -> [(u64, u64); 4] {
+    [record.regions, record.lines, record.branches, record.mcdc].map(|c| (c.covered, c.total))
 }
 
 /// Merges `record` into its instantiation group's record `group` (see [`Kept::Misses`]):
 /// largest covered and largest total per metric, summed execution count and instances, and per
 /// metric the uncovered items of the best record (a later record of equal counts wins, as the
 /// last of equals does in the list of uncovered items).
-fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 3], record: &mut FunctionStats) {
+fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 4], record: &mut FunctionStats) {
     let theirs = counts_of(record);
     let mut items = record.items.take().map(|items| *items).unwrap_or_default();
     let held = group.items.get_or_insert_with(Box::default);
@@ -298,6 +298,9 @@ fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 3], record: &mut 
     if theirs[2] >= so_far[2] {
         held.uncovered_branches = std::mem::take(&mut items.uncovered_branches);
     }
+    if theirs[3] >= so_far[3] {
+        held.decisions = std::mem::take(&mut items.decisions);
+    }
     if held.is_empty() {
         group.items = None;
     }
@@ -308,6 +311,7 @@ fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 3], record: &mut 
     group.regions = most(group.regions, record.regions);
     group.lines = most(group.lines, record.lines);
     group.branches = most(group.branches, record.branches);
+    group.mcdc = most(group.mcdc, record.mcdc);
     group.count = group.count.saturating_add(record.count);
     group.instances.records += record.instances.records;
     group.instances.executed += record.instances.executed;

@@ -8,12 +8,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use serde::de::{Deserialize, Deserializer, IgnoredAny, SeqAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize as DeriveDeserialize;
 
 use crate::model::Counts;
 
 use super::count::{next_count, next_u32, skip_rest, Count};
+use super::mcdc::{self, RawDecision};
 use super::segments::{line_summary, LineRule, SegRegion, SegmentKind};
 use super::{BranchSide, FunctionStats, Instances, Kept, RecordItems, Span};
 
@@ -34,9 +35,9 @@ pub(super) struct RawRecord {
     /// `CountedBranchRegions` (absent before LLVM 12).
     #[serde(default)]
     pub(super) branches: Vec<Branch>,
-    /// Present (maybe empty) from LLVM 18 on; its entries are not read.
+    /// Present (maybe empty) from LLVM 18 on: the MC/DC decisions ([`mcdc`]).
     #[serde(default)]
-    pub(super) mcdc_records: Option<IgnoredAny>,
+    pub(super) mcdc_records: Option<Vec<RawDecision>>,
     /// The files the record's `file_id`s index.
     pub(super) filenames: Vec<String>,
 }
@@ -220,6 +221,13 @@ impl RawRecord {
             0
         };
         let lines = line_summary(main_segment_regions(&self.regions, main), rule);
+        let decisions = mcdc::locate(
+            self.mcdc_records.as_deref().unwrap_or_default(),
+            &self.branches,
+            main,
+            &|file, span| sites.locate(file, span),
+        );
+        let mcdc = mcdc::counts(&decisions);
         let items = RecordItems {
             uncovered_regions,
             uncovered_branches,
@@ -233,10 +241,17 @@ impl RawRecord {
             },
             region_hits,
             branch_hits,
+            decisions: if everything || mcdc.covered < mcdc.total {
+                decisions
+            } else {
+                Vec::new()
+            },
         };
         let count = self.count.0;
+        // Names are kept for records with misses too: item lists name the instantiation an
+        // uncovered item comes from.
         let stats = FunctionStats {
-            name: if everything || count == 0 {
+            name: if everything || count == 0 || !items.is_empty() {
                 self.name.into_boxed_str()
             } else {
                 Box::default()
@@ -246,6 +261,7 @@ impl RawRecord {
             regions,
             lines: lines.counts,
             branches,
+            mcdc,
             function_ignored: false,
             instances: Instances::of(count),
             layout,
@@ -273,7 +289,7 @@ pub(super) struct RecordHead<'a> {
     branches: AnyBranch,
     /// Present (maybe empty) from LLVM 18 on; its entries are not read.
     #[serde(default, rename = "mcdc_records")]
-    _mcdc_records: Option<IgnoredAny>,
+    _mcdc_records: Option<Vec<RawDecision>>,
     /// The files the record's `file_id`s index.
     #[serde(borrow)]
     filenames: Vec<Cow<'a, str>>,

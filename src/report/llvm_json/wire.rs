@@ -70,7 +70,7 @@ impl FileEntry {
 }
 
 /// A `summary` object (`renderSummary`; `totals` has the same shape): `lines`, `functions`,
-/// `instantiations`, `regions`, `branches` (LLVM 12 on), `mcdc` (LLVM 18 on, not read).
+/// `instantiations`, `regions`, `branches` (LLVM 12 on), `mcdc` (LLVM 18 on).
 #[derive(Debug, DeriveDeserialize)]
 #[cfg_attr(test, serde(deny_unknown_fields))]
 pub(super) struct SummaryJson {
@@ -80,16 +80,16 @@ pub(super) struct SummaryJson {
     pub(super) regions: CountsJson,
     #[serde(default)]
     pub(super) branches: Option<CountsJson>,
-    #[cfg(test)]
-    #[serde(default, rename = "mcdc")]
-    _mcdc: Known,
+    #[serde(default)]
+    pub(super) mcdc: Option<CountsJson>,
 }
 
 impl SummaryJson {
-    /// A summary of these five counts.
+    /// A summary of these six counts.
     pub(super) fn new(
         [lines, functions, instantiations, regions]: [CountsJson; 4],
         branches: Option<CountsJson>,
+        mcdc: Option<CountsJson>,
     ) -> SummaryJson {
         SummaryJson {
             lines,
@@ -97,8 +97,7 @@ impl SummaryJson {
             instantiations,
             regions,
             branches,
-            #[cfg(test)]
-            _mcdc: Known,
+            mcdc,
         }
     }
 
@@ -111,6 +110,10 @@ impl SummaryJson {
             lines: self.lines.into_counts("lines")?,
             branches: match self.branches {
                 Some(branches) => branches.into_counts("branches")?,
+                None => Counts::default(),
+            },
+            mcdc: match self.mcdc {
+                Some(mcdc) => mcdc.into_counts("mcdc")?,
                 None => Counts::default(),
             },
         })
@@ -211,11 +214,12 @@ mod tests {
         let bad = || CountsJson::new(1, 2);
         for metric in 0..5 {
             let pick = |i: usize| if i == metric { bad() } else { good() };
-            let summary = SummaryJson::new([pick(0), pick(1), pick(2), pick(3)], Some(pick(4)));
+            let summary =
+                SummaryJson::new([pick(0), pick(1), pick(2), pick(3)], Some(pick(4)), None);
             let e = summary.into_summary().expect_err("covered above count");
             assert!(e.contains("has covered 2 above count 1"), "{e}");
         }
-        let summary = SummaryJson::new([good(), good(), good(), good()], None);
+        let summary = SummaryJson::new([good(), good(), good(), good()], None, None);
         assert_eq!(
             summary.into_summary().expect("good").branches,
             Counts::default()

@@ -1,0 +1,353 @@
+//! `covgate init [REPORT...]`: writes a starting `coverage-policy.toml` for the crate or
+//! workspace in the current folder, so that a codebase below 100% can adopt the gate today.
+//!
+//! * `include`: the `src` folder of every workspace member in the folder (`cargo metadata`).
+//! * `metrics`: those the reports carry (branches only when they hold branch data).
+//! * Suggested exclusions, commented out: each binary's entry point and each file that no report
+//!   measures.
+//! * One `[[debt]]` entry per file below 100% in the reports (see [`crate::debt`]), allowing
+//!   exactly what it misses today, with the reason "existing debt at adoption, DATE".
+//!
+//! It refuses to overwrite a policy unless forced.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use cargo_metadata::{MetadataCommand, TargetKind};
+
+use crate::commands::check::{self, CheckOptions};
+use crate::debt;
+use crate::error::{Error, Result};
+use crate::judge::{FileStatus, Verdict};
+use crate::model::Metric;
+use crate::paths;
+use crate::policy::POLICY_FILE_NAME;
+
+/// What `covgate init` is given.
+#[derive(Debug, Clone, Default)]
+pub struct InitOptions {
+    /// Coverage reports of today's tests (may be empty: then no debt is recorded).
+    pub reports: Vec<String>,
+    /// `--force`: overwrite an existing policy.
+    pub force: bool,
+    /// The folder of the crate or workspace; the policy is written there.
+    pub cwd: PathBuf,
+    /// The date written in each debt's reason (`YYYY-MM-DD`).
+    pub date: String,
+}
+
+/// One workspace member's part of the policy.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Members {
+    /// `include` globs: `<member>/src/**/*.rs`, folder-relative, sorted.
+    pub include: Vec<String>,
+    /// Each binary target's root file inside the folder (`src/main.rs`, …), sorted.
+    pub binaries: Vec<String>,
+}
+
+/// Writes the policy; returns what to print: what was written and the next command.
+///
+/// Errors (exit 2): a policy exists (without `force`); `cargo metadata` fails; no member's
+/// `src` folder lies in the folder; a report cannot be read; the policy cannot be written.
+pub fn run(opts: &InitOptions) -> Result<String> {
+    let target = opts.cwd.join(POLICY_FILE_NAME);
+    if target.exists() && !opts.force {
+        return Err(Error::new(format!(
+            "{}: a policy exists already; edit it, or give --force to replace it",
+            target.display()
+        )));
+    }
+    let members = members(&opts.cwd)?;
+    let verdict = measure(opts, &members.include)?;
+    let chosen = verdict
+        .as_ref()
+        .map_or_else(|| Metric::DEFAULT.to_vec(), metrics);
+    let debts = verdict
+        .as_ref()
+        .map_or_else(Vec::new, |v| debts(v, &chosen));
+    let suggested = suggestions(&members, verdict.as_ref());
+    let text = policy_text(&members.include, &chosen, &suggested, &debts, &opts.date);
+    crate::output::write_atomically(&target, &mut |out| out.write_all(text.as_bytes()))
+        .map(|()| message(&debts, suggested.len(), &opts.reports))
+}
+
+/// A file's allowances: its path and, for each metric that misses items, how many.
+pub type Debt = (String, Vec<(Metric, u64)>);
+
+/// The workspace members whose `src` folder lies in `cwd`, from `cargo metadata --no-deps
+/// --offline`.
+///
+/// Errors (exit 2): cargo fails (no `Cargo.toml` here or above, a bad manifest); no member's
+/// `src` folder lies in `cwd`.
+pub fn members(cwd: &Path) -> Result<Members> {
+    let metadata = MetadataCommand::new()
+        .current_dir(cwd)
+        .no_deps()
+        .other_options(vec!["--offline".to_string()])
+        .exec()
+        .map_err(|e| {
+            Error::new(format!(
+                "covgate init needs the cargo package or workspace in {}: {}",
+                cwd.display(),
+                e.to_string().trim_end()
+            ))
+        })?;
+    // `cwd` is the current folder as the system gives it (symbolic links resolved), as cargo
+    // sees it too.
+    let base = paths::normalize(&cwd.to_string_lossy());
+    let inside = |path: &str| paths::strip_base(&paths::normalize(path), &base).map(str::to_string);
+    let mut found = Members::default();
+    for package in metadata.workspace_packages() {
+        let folder = package.manifest_path.parent().map(|p| p.join("src"));
+        if let Some(src) = folder.and_then(|src| inside(src.as_str())) {
+            found.include.push(glob(&src));
+        }
+        found.binaries.extend(
+            package
+                .targets
+                .iter()
+                .filter(|t| t.kind.contains(&TargetKind::Bin))
+                .filter_map(|t| inside(t.src_path.as_str())),
+        );
+    }
+    if found.include.is_empty() {
+        return Err(Error::new(format!(
+            "no workspace member's src folder lies in {}; run covgate init in the crate's or the workspace's folder",
+            cwd.display()
+        )));
+    }
+    found.include.sort();
+    found.binaries.sort();
+    Ok(found)
+}
+
+/// `src/**/*.rs` for a folder-relative `src` folder.
+fn glob(src: &str) -> String {
+    format!("{src}/**/*.rs")
+}
+
+/// The check of the reports under a policy holding only `include` (written to a temporary
+/// file in the folder, removed afterwards); `None` without reports.
+fn measure(opts: &InitOptions, include: &[String]) -> Result<Option<Verdict>> {
+    if opts.reports.is_empty() {
+        return Ok(None);
+    }
+    // Combinators, not `?`: the probe's write error (a folder that cannot be written) is
+    // tested apart from the check.
+    tempfile::Builder::new()
+        .prefix(".covgate-init-")
+        .suffix(".toml")
+        .tempfile_in(&opts.cwd)
+        .and_then(|mut file| {
+            let text = format!("[measure]\ninclude = {}\n", list(include));
+            file.write_all(text.as_bytes()).map(|()| file)
+        })
+        .map_err(|e| {
+            Error::new(format!(
+                "{}: cannot write a temporary policy: {e}",
+                opts.cwd.display()
+            ))
+        })
+        .and_then(|probe| {
+            check::run(&CheckOptions {
+                reports: opts.reports.clone(),
+                policy: Some(probe.path().to_path_buf()),
+                root: Some(opts.cwd.clone()),
+                walk: true,
+                cwd: opts.cwd.clone(),
+                ..CheckOptions::default()
+            })
+        })
+        .map(|outcome| Some(outcome.verdict))
+}
+
+/// A TOML array of strings on one line.
+fn list(items: &[String]) -> String {
+    let quoted: Vec<String> = items.iter().map(|i| quote(i)).collect();
+    format!("[{}]", quoted.join(", "))
+}
+
+/// A TOML basic string.
+fn quote(text: &str) -> String {
+    toml_edit::Value::from(text).to_string()
+}
+
+/// The metrics the reports carry: every default one (MC/DC is opt-in) that no measured file
+/// has unavailable.
+fn metrics(verdict: &Verdict) -> Vec<Metric> {
+    Metric::DEFAULT
+        .into_iter()
+        .filter(|m| !verdict.unavailable.contains(m))
+        .collect()
+}
+
+/// The `[[debt]]` allowances of each file below 100% in `verdict`, for each of `metrics` that
+/// misses any (a file failing only on a metric left out of `metrics` gets none).
+pub fn debts(verdict: &Verdict, metrics: &[Metric]) -> Vec<Debt> {
+    verdict
+        .files
+        .iter()
+        .filter(|f| f.status == FileStatus::Fail)
+        .map(|f| {
+            let allowed = f
+                .metrics
+                .iter()
+                .filter(|m| metrics.contains(&m.metric))
+                .filter_map(|m| m.counts.map(|c| (m.metric, debt::missed(c))))
+                .filter(|&(_, n)| n > 0)
+                .collect();
+            (f.path.clone(), allowed)
+        })
+        .filter(|(_, allowed): &Debt| !allowed.is_empty())
+        .collect()
+}
+
+/// The exclusions to suggest: each binary's entry point, and each file no report measures
+/// (in `verdict`), with why; sorted by path, one per path.
+pub fn suggestions(members: &Members, verdict: Option<&Verdict>) -> Vec<(String, &'static str)> {
+    let unmeasured = verdict.into_iter().flat_map(|v| {
+        v.files
+            .iter()
+            .filter(|f| f.status == FileStatus::Unmeasured)
+            .map(|f| (f.path.clone(), "in no report: no test runs it"))
+    });
+    let mut suggested: Vec<(String, &'static str)> = members
+        .binaries
+        .iter()
+        .map(|b| (b.clone(), "a binary's entry point"))
+        .chain(unmeasured)
+        .collect();
+    suggested.sort();
+    suggested.dedup_by(|a, b| a.0 == b.0);
+    suggested
+}
+
+/// The policy's text (see the module docs).
+pub fn policy_text(
+    include: &[String],
+    metrics: &[Metric],
+    suggested: &[(String, &str)],
+    debts: &[Debt],
+    date: &str,
+) -> String {
+    let names: Vec<String> = metrics.iter().map(|m| m.name().to_string()).collect();
+    let mut out = format!(
+        "# covgate policy, written by `covgate init` on {date}.\n\
+         # Every file under `include` must reach 100% on every metric, unless a [[debt]] entry\n\
+         # below allows it to miss a recorded number of items. See covgate's docs/adopting.md.\n\n\
+         [measure]\ninclude = {}\nmetrics = {}\nthreshold = 100\n",
+        list(include),
+        list(&names)
+    );
+    if !suggested.is_empty() {
+        out.push_str(
+            "\n# Suggested exclusions: uncomment one only for a file the tests cannot run, and say why.\n",
+        );
+    }
+    for (path, why) in suggested {
+        out.push_str(&format!(
+            "# [[exclude]]\n# path = {}\n# reason = \"{why}\"\n",
+            quote(path)
+        ));
+    }
+    if !debts.is_empty() {
+        out.push_str(
+            "\n# Debt at adoption: each file below 100% may miss at most this many items per metric.\n\
+             # `covgate check --tighten` lowers the counts as tests are added; raising one is a hand edit.\n",
+        );
+    }
+    for (path, allowed) in debts {
+        out.push_str(&format!("[[debt]]\npath = {}\n", quote(path)));
+        for (metric, n) in allowed {
+            out.push_str(&format!("{metric} = {n}\n"));
+        }
+        out.push_str(&format!(
+            "reason = \"existing debt at adoption, {date}\"\n\n"
+        ));
+    }
+    out
+}
+
+/// What `covgate init` prints: what it wrote, then the next command.
+fn message(debts: &[Debt], suggested: usize, reports: &[String]) -> String {
+    let allowed: u64 = debts
+        .iter()
+        .flat_map(|(_, a)| a.iter().map(|(_, n)| n))
+        .sum();
+    let next = if reports.is_empty() {
+        "next: produce a report (e.g. `cargo llvm-cov --json --output-path cov.json`), then \
+         `covgate init --force cov.json` to record today's debt"
+            .to_string()
+    } else {
+        format!("next: covgate check {}", reports.join(" "))
+    };
+    format!(
+        "wrote {POLICY_FILE_NAME}: {} [[debt]] entries ({allowed} missed items allowed), \
+         {suggested} suggested exclusions (commented out)\n{next}\n",
+        debts.len()
+    )
+}
+
+/// Today's date (`YYYY-MM-DD`, UTC), or the date of `SOURCE_DATE_EPOCH` when it is set to a
+/// number of seconds (reproducible output).
+pub fn today() -> String {
+    let fixed = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok());
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    date(fixed.unwrap_or(now))
+}
+
+/// The UTC date (`YYYY-MM-DD`) of a Unix time in seconds (Howard Hinnant's `civil_from_days`).
+pub fn date(secs: u64) -> String {
+    let days = i64::try_from(secs / 86_400).unwrap_or(0) + 719_468;
+    let era = days.div_euclid(146_097);
+    let doe = days.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil() {
+        assert_eq!(date(0), "1970-01-01");
+        assert_eq!(date(951_782_400), "2000-02-29");
+        assert_eq!(date(1_795_996_800), "2026-11-30");
+        assert_eq!(date(1_796_083_199), "2026-11-30");
+        assert_eq!(date(1_704_067_200), "2024-01-01");
+    }
+
+    #[test]
+    fn a_folder_that_cannot_hold_the_probe_is_an_error() {
+        let opts = InitOptions {
+            reports: vec!["cov.info".to_string()],
+            cwd: PathBuf::from("/nonexistent/crate"),
+            ..InitOptions::default()
+        };
+        let e = measure(&opts, &["src/**/*.rs".to_string()]).unwrap_err();
+        assert!(
+            e.message()
+                .starts_with("/nonexistent/crate: cannot write a temporary policy: "),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn strings_are_quoted_for_toml() {
+        assert_eq!(quote("src/a.rs"), "\"src/a.rs\"");
+        assert_eq!(quote("a\"b"), "'a\"b'");
+        assert_eq!(list(&["a".into(), "b".into()]), "[\"a\", \"b\"]");
+        assert_eq!(glob("crates/x/src"), "crates/x/src/**/*.rs");
+    }
+}

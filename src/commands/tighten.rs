@@ -1,0 +1,311 @@
+//! `covgate check --tighten`: rewrites the debt ledger (see [`crate::debt`]) to the measured
+//! counts where they went down, never up, and drops the entries that reached zero or went stale.
+//!
+//! The ledger file (the policy, or the file its `debt` key names) is edited in place with
+//! `toml_edit`: every comment, the order of entries and keys, and the formatting of what is not
+//! changed are kept; a lowered count keeps its own comment. Raising an allowance is a hand edit,
+//! visible in review.
+
+use toml_edit::{DocumentMut, Item, Table};
+
+use crate::commands::check::{self, CheckOptions};
+use crate::debt::{self, Ledger};
+use crate::error::{Error, Result};
+use crate::judge::Verdict;
+use crate::model::Metric;
+use crate::policy::Policy;
+
+/// One change to the ledger.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// An allowance lowered to the missed count: metric, from, to (above 0).
+    Lower(Metric, u64, u64),
+    /// An allowance removed: its metric misses nothing now (the old count).
+    Drop(Metric, u64),
+    /// The whole entry removed, and why.
+    Remove(&'static str),
+}
+
+/// What `--tighten` does to the entry of one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    /// The entry's `path`.
+    pub path: String,
+    /// The change.
+    pub change: Change,
+}
+
+impl Edit {
+    /// `src/a.rs: lines 2 → 1`, `src/a.rs: regions 1 → 0 (removed)`,
+    /// `src/a.rs: entry removed (at 100% on every metric)`.
+    pub fn describe(&self) -> String {
+        let what = match &self.change {
+            Change::Lower(metric, from, to) => format!("{metric} {from} → {to}"),
+            Change::Drop(metric, from) => format!("{metric} {from} → 0 (removed)"),
+            Change::Remove(why) => format!("entry removed ({why})"),
+        };
+        format!("{}: {what}", self.path)
+    }
+}
+
+/// The edits that bring `ledger` down to `verdict`'s counts: stale entries removed (see
+/// [`debt::stale_because`]; `walked` as for it), each allowance above its missed count lowered
+/// to it, allowances at zero removed, and an entry with nothing left to allow removed. An
+/// allowance of a metric that was not measured (unavailable, or the file unmeasured) stays.
+pub fn plan(ledger: &Ledger, verdict: &Verdict, walked: bool) -> Vec<Edit> {
+    let mut edits = Vec::new();
+    for entry in &ledger.entries {
+        let edit = |change| Edit {
+            path: entry.path.clone(),
+            change,
+        };
+        if let Some(why) = debt::stale_because(entry, verdict, walked) {
+            edits.push(edit(Change::Remove(why)));
+            continue;
+        }
+        let file = verdict.files.iter().find(|f| f.path == entry.path);
+        let measured = |metric: Metric| {
+            file.and_then(|f| f.metrics.iter().find(|m| m.metric == metric))
+                .and_then(|m| m.counts)
+                .map(debt::missed)
+        };
+        let lowered: Vec<(Metric, u64, u64)> = entry
+            .allowed
+            .iter()
+            .map(|&(metric, from)| (metric, from, measured(metric).map_or(from, |n| n.min(from))))
+            .collect();
+        if lowered.iter().all(|&(_, _, to)| to == 0) {
+            edits.push(edit(Change::Remove("no missed item left to allow")));
+            continue;
+        }
+        for (metric, from, to) in lowered {
+            if to == 0 {
+                edits.push(edit(Change::Drop(metric, from)));
+            } else if to < from {
+                edits.push(edit(Change::Lower(metric, from, to)));
+            }
+        }
+    }
+    edits
+}
+
+/// `text` (a policy or ledger file) with `edits` made to its `[[debt]]` tables, everything else
+/// as it was.
+///
+/// Errors: the text is not TOML, or its `debt` is not written as `[[debt]]` tables (an inline
+/// array cannot be edited in place).
+pub fn rewrite(file: &str, text: &str, edits: &[Edit]) -> Result<String> {
+    let mut doc: DocumentMut = text
+        .parse()
+        .map_err(|e| Error::new(format!("{file}: cannot edit the debt ledger: {e}")))?;
+    let Some(tables) = doc.get_mut("debt").and_then(Item::as_array_of_tables_mut) else {
+        return Err(Error::new(format!(
+            "{file}: cannot tighten the debt ledger: write its entries as [[debt]] tables"
+        )));
+    };
+    for table in tables.iter_mut() {
+        let Some(path) = path_of(table) else { continue };
+        for edit in edits.iter().filter(|e| e.path == path) {
+            match edit.change {
+                Change::Lower(metric, _, to) => lower(table, metric, to),
+                Change::Drop(metric, _) => drop(table.remove(metric.name())),
+                Change::Remove(_) => {}
+            }
+        }
+    }
+    let removed = |table: &Table| {
+        path_of(table).is_some_and(|path| {
+            edits
+                .iter()
+                .any(|e| e.path == path && matches!(e.change, Change::Remove(_)))
+        })
+    };
+    tables.retain(|table| !removed(table));
+    Ok(doc.to_string())
+}
+
+/// A `[[debt]]` table's `path`, spelled as [`crate::debt`] reads it.
+fn path_of(table: &Table) -> Option<String> {
+    let spelled = table.get("path")?.as_str()?.trim();
+    Some(spelled.strip_prefix("./").unwrap_or(spelled).to_string())
+}
+
+/// Sets `metric` in `table` to `to`, keeping the value's own spacing and comment.
+fn lower(table: &mut Table, metric: Metric, to: u64) {
+    if let Some(value) = table.get_mut(metric.name()).and_then(Item::as_value_mut) {
+        let decor = value.decor().clone();
+        *value = toml_edit::Value::from(i64::try_from(to).unwrap_or(i64::MAX));
+        *value.decor_mut() = decor;
+    }
+}
+
+/// Tightens the ledger of the policy behind `outcome` (as [`plan`] says) and writes it back
+/// whole or not at all; returns the edits, in ledger order (none: the file is left untouched).
+///
+/// Errors (exit 2): the policy or ledger cannot be read, edited ([`rewrite`]) or written.
+pub fn tighten(policy: &Policy, verdict: &Verdict, walked: bool) -> Result<Vec<Edit>> {
+    let edits = plan(&policy.debt, verdict, walked);
+    if edits.is_empty() {
+        return Ok(edits);
+    }
+    let file = &policy.debt.file;
+    let shown = file.display().to_string();
+    std::fs::read_to_string(file)
+        .map_err(|e| Error::new(format!("{shown}: cannot read the debt ledger: {e}")))
+        .and_then(|text| rewrite(&shown, &text, &edits))
+        .and_then(|text| {
+            crate::output::write_atomically(file, &mut |out| out.write_all(text.as_bytes()))
+        })
+        .map(|()| edits)
+}
+
+/// `covgate check --tighten`: judges the reports with stale entries allowed (the roster is left
+/// to the check proper), tightens the ledger
+/// ([`tighten`]) and returns one line per edit, e.g. `tightened coverage-debt.toml: src/a.rs:
+/// lines 2 → 1`. The check proper runs afterwards, on the tightened ledger.
+///
+/// Errors (exit 2): as for the check, and for [`tighten`].
+pub fn run(opts: &CheckOptions) -> Result<Vec<String>> {
+    let first = CheckOptions {
+        tighten: true,
+        files: Vec::new(),
+        ..opts.clone()
+    };
+    // The roster is verified by the check proper, which runs afterwards.
+    let setup = check::Setup::load(&first)?;
+    let outcome = check::check_verified(&setup, &first, false)?;
+    let edits = tighten(&setup.policy, &outcome.verdict, outcome.facts.walked)?;
+    let file = setup.policy.debt.file.display().to_string();
+    Ok(edits
+        .iter()
+        .map(|e| format!("tightened {file}: {}", e.describe()))
+        .collect())
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    const LEDGER: &str = "\
+# The debt ledger.
+
+# Old parser code.
+[[debt]]
+path = \"src/a.rs\"
+regions = 4   # was 5
+lines   = 2
+reason  = \"legacy\"
+
+[[debt]] # fully tested now
+path = \"./src/b.rs\"
+functions = 1
+reason = \"r\"
+
+[[debt]]
+path = \"src/c.rs\"
+lines = 3
+reason = \"untouched\"
+";
+
+    fn edit(path: &str, change: Change) -> Edit {
+        Edit {
+            path: path.to_string(),
+            change,
+        }
+    }
+
+    #[test]
+    fn rewrites_keep_comments_order_and_layout() {
+        let edits = [
+            edit("src/a.rs", Change::Lower(Metric::Regions, 4, 1)),
+            edit("src/a.rs", Change::Drop(Metric::Lines, 2)),
+            edit("src/b.rs", Change::Remove("at 100% on every metric")),
+        ];
+        let out = rewrite("l.toml", LEDGER, &edits).unwrap();
+        assert_eq!(
+            out,
+            "\
+# The debt ledger.
+
+# Old parser code.
+[[debt]]
+path = \"src/a.rs\"
+regions = 1   # was 5
+reason  = \"legacy\"
+
+[[debt]]
+path = \"src/c.rs\"
+lines = 3
+reason = \"untouched\"
+"
+        );
+        // A table without a path, and a lowered metric not written, are left alone.
+        let odd = "[[debt]]\nreason = \"r\"\n[[debt]]\npath = 1\n[[debt]]\npath = \"x\"\nreason = \"r\"\n";
+        assert_eq!(
+            rewrite(
+                "l.toml",
+                odd,
+                &[edit("x", Change::Lower(Metric::Lines, 2, 1))]
+            )
+            .unwrap(),
+            odd
+        );
+    }
+
+    #[test]
+    fn inline_arrays_and_bad_text_are_errors() {
+        let e = rewrite("l.toml", "debt = []\n", &[]).unwrap_err();
+        assert_eq!(
+            e.message(),
+            "l.toml: cannot tighten the debt ledger: write its entries as [[debt]] tables"
+        );
+        let e = rewrite("l.toml", "[[debt]\n", &[]).unwrap_err();
+        assert!(
+            e.message()
+                .starts_with("l.toml: cannot edit the debt ledger: "),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_ledger_that_cannot_be_read_is_an_error() {
+        let mut policy = Policy::parse(
+            std::path::Path::new("p.toml"),
+            "[[debt]]\npath = \"src/gone.rs\"\nlines = 1\nreason = \"r\"\n",
+        )
+        .unwrap();
+        policy.debt.file = "/nonexistent/ledger.toml".into();
+        let verdict = Verdict {
+            files: Vec::new(),
+            outside_include: 0,
+            dropped: Vec::new(),
+            unavailable: Vec::new(),
+            empty: crate::judge::Empty::No,
+        };
+        let e = tighten(&policy, &verdict, true).unwrap_err();
+        assert!(
+            e.message()
+                .starts_with("/nonexistent/ledger.toml: cannot read the debt ledger: "),
+            "{e}"
+        );
+        // Not walked: a file in no report may still exist, and its entry stays.
+        assert_eq!(plan(&policy.debt, &verdict, false), Vec::new());
+    }
+
+    #[test]
+    fn edits_describe_themselves() {
+        assert_eq!(
+            edit("a", Change::Lower(Metric::Lines, 3, 1)).describe(),
+            "a: lines 3 → 1"
+        );
+        assert_eq!(
+            edit("a", Change::Drop(Metric::Regions, 2)).describe(),
+            "a: regions 2 → 0 (removed)"
+        );
+        assert_eq!(
+            edit("a", Change::Remove("has no code")).describe(),
+            "a: entry removed (has no code)"
+        );
+    }
+}

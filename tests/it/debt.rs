@@ -1,0 +1,497 @@
+//! The debt ledger (`[[debt]]`), `covgate check --tighten`, `covgate check --file` and
+//! `covgate init`, on a small LCOV tracefile in a sandbox: passing, over-budget, loose and stale
+//! entries as rows; snapshots of the outputs that show allowances (insta).
+
+use crate::common;
+
+use common::{Run, Sandbox};
+
+const TARGET: &str = "x86_64-unknown-linux-gnu";
+
+/// src/a.rs misses 1 function (a2, line 5) and 2 lines (5-6); src/b.rs misses 1 line (2);
+/// src/lib.rs misses nothing.
+const LCOV: &str = "\
+SF:src/a.rs
+FN:1,a1
+FN:5,a2
+FNDA:1,a1
+FNDA:0,a2
+DA:1,1
+DA:2,1
+DA:5,0
+DA:6,0
+end_of_record
+SF:src/b.rs
+FN:1,b1
+FNDA:1,b1
+DA:1,1
+DA:2,0
+end_of_record
+SF:src/lib.rs
+FN:1,l
+FNDA:1,l
+DA:1,1
+end_of_record
+";
+
+const MEASURE: &str = "[measure]\nmetrics = [\"functions\", \"lines\"]\n";
+
+fn sandbox(ledger: &str) -> Sandbox {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    );
+    sandbox.write("src/lib.rs", "pub mod a;\npub mod b;\npub fn l() {}\n");
+    sandbox.write(
+        "src/a.rs",
+        "pub fn a1() {\n    ()\n}\n\npub fn a2() {\n    ()\n}\n",
+    );
+    sandbox.write("src/b.rs", "pub fn b1(x: bool) {\n    if x {}\n}\n");
+    sandbox.write("cov.info", LCOV);
+    // A top-level `debt = …` key goes before the first table.
+    if ledger.starts_with("debt") {
+        sandbox.policy(&format!("{ledger}{MEASURE}"));
+    } else {
+        sandbox.policy(&format!("{MEASURE}{ledger}"));
+    }
+    sandbox
+}
+
+fn check(sandbox: &Sandbox, extra: &[&str]) -> Run {
+    let mut args = vec!["check", "cov.info", "--target", TARGET];
+    args.extend_from_slice(extra);
+    sandbox.run(&args)
+}
+
+fn shown(sandbox: &Sandbox, text: &str) -> String {
+    text.replace(&sandbox.path().display().to_string(), "[SANDBOX]")
+}
+
+const EXACT: &str = "\
+[[debt]]
+path = \"src/a.rs\"
+functions = 1
+lines = 2
+reason = \"parser, tests pending\"
+
+[[debt]]
+path = \"src/b.rs\"
+lines = 1
+reason = \"legacy\"
+";
+
+#[test]
+fn allowances_met_exactly_pass_and_are_shown() {
+    let sandbox = sandbox(EXACT);
+    let run = check(&sandbox, &["--show", "all"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    insta::assert_snapshot!("debt-pass-table", shown(&sandbox, &run.stdout));
+    let json = check(&sandbox, &["--format", "json"]).json();
+    assert_eq!(json["schema_version"], 2);
+    assert_eq!(json["summary"]["debt"]["allowed"], 4);
+    assert_eq!(json["summary"]["debt"]["files"], 2);
+    let a = common::file(&json, "src/a.rs");
+    assert_eq!(a["status"], "pass");
+    assert_eq!(a["metrics"]["lines"]["allowed"], 2);
+    assert_eq!(a["metrics"]["functions"]["allowed"], 1);
+    assert!(common::file(&json, "src/lib.rs")["metrics"]["lines"]
+        .get("allowed")
+        .is_none());
+    let md = check(&sandbox, &["--format", "markdown"]);
+    assert_eq!(md.code, 0);
+    assert!(
+        md.stdout
+            .contains("\ndebt: 4 missed items allowed in 2 files\n"),
+        "{}",
+        md.stdout
+    );
+}
+
+#[test]
+fn a_new_gap_fails_naming_its_items() {
+    let sandbox = sandbox(&EXACT.replace("lines = 2", "lines = 1"));
+    let run = check(&sandbox, &[]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    insta::assert_snapshot!("debt-over-table", shown(&sandbox, &run.stdout));
+    let md = check(&sandbox, &["--format", "markdown"]);
+    insta::assert_snapshot!("debt-over-markdown", shown(&sandbox, &md.stdout));
+    let json = check(&sandbox, &["--format", "json"]).json();
+    let a = common::file(&json, "src/a.rs");
+    assert_eq!(a["status"], "fail");
+    assert_eq!(a["metrics"]["lines"]["status"], "fail");
+    assert_eq!(a["metrics"]["functions"]["status"], "pass");
+    assert_eq!(a["uncovered"]["lines"][0]["start"], 5);
+    assert_eq!(a["uncovered"]["lines"][0]["end"], 6);
+    assert_eq!(a["uncovered"]["functions"], serde_json::json!([]));
+}
+
+#[test]
+fn a_loose_allowance_fails_until_tightened() {
+    let sandbox = sandbox(&EXACT.replace("lines = 1", "lines = 2"));
+    let run = check(&sandbox, &[]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("tighten `lines` to 1: the [[debt]] entry at"),
+        "{}",
+        run.stdout
+    );
+    insta::assert_snapshot!("debt-loose-table", shown(&sandbox, &run.stdout));
+    let github = check(
+        &sandbox,
+        &["--format", "github", "--summary-file", "summary.md"],
+    );
+    assert_eq!(github.code, 1);
+    assert!(
+        github.stdout.contains(
+            "::error file=src/b.rs,title=covgate%3A below the bar::lines 1/2 (2 allowed)\n"
+        ),
+        "{}",
+        github.stdout
+    );
+    let json = check(&sandbox, &["--format", "json"]).json();
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/schema/check-output.schema.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&json)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let b = common::file(&json, "src/b.rs");
+    assert_eq!(b["metrics"]["lines"]["status"], "loose");
+    assert_eq!(b["metrics"]["lines"]["allowed"], 2);
+    assert_eq!(json["summary"]["debt"]["allowed"], 5);
+}
+
+#[test]
+fn stale_entries_are_a_bad_policy() {
+    for (ledger, why) in [
+        ("[[debt]]\npath = \"src/lib.rs\"\nlines = 1\nreason = \"r\"\n", "`src/lib.rs`: at 100% on every metric"),
+        ("[[debt]]\npath = \"src/gone.rs\"\nlines = 1\nreason = \"r\"\n", "`src/gone.rs`: not an in-scope file (gone, renamed, or outside `include`)"),
+        (
+            "[[exclude]]\npath = \"src/b.rs\"\nreason = \"generated\"\n[[debt]]\npath = \"src/b.rs\"\nlines = 1\nreason = \"r\"\n",
+            "`src/b.rs`: excluded by an [[exclude]]",
+        ),
+        // At 100% and allowing nothing: the entry passes, but has nothing left to allow.
+        ("[[debt]]\npath = \"src/lib.rs\"\nreason = \"r\"\n", "`src/lib.rs`: at 100% on every metric"),
+        ("[[debt]]\npath = \"src/types.rs\"\nlines = 1\nreason = \"r\"\n", "`src/types.rs`: has no code"),
+    ] {
+        let sandbox = sandbox(ledger);
+        sandbox.write("src/types.rs", "pub struct Types;\n");
+        let run = check(&sandbox, &[]);
+        assert_eq!(run.code, 2, "{ledger}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.starts_with(
+                "covgate: error: stale [[debt]] entries; remove them or run `covgate check --tighten`:\n  "
+            ),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stderr.contains(why), "{why}: {}", run.stderr);
+    }
+    // Without a walk, a file in no report is not known to be gone.
+    let sandbox = sandbox("[[debt]]\npath = \"src/gone.rs\"\nlines = 1\nreason = \"r\"\n");
+    let run = check(&sandbox, &["--no-walk"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+}
+
+#[test]
+fn a_named_ledger_that_is_missing_is_an_error() {
+    let sandbox = sandbox("debt = \"coverage-debt.toml\"\n");
+    let run = check(&sandbox, &[]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("coverage-debt.toml: cannot read the debt ledger the policy names: "),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn bad_entries_are_located() {
+    let sandbox = sandbox("[[debt]]\npath = \"src/*.rs\"\nlines = 1\nreason = \"r\"\n");
+    let run = check(&sandbox, &[]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains(
+            "coverage-policy.toml:4:8: `src/*.rs`: a [[debt]] names one file, not a glob"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+const TIGHTEN_BEFORE: &str = "\
+# Coverage debt: only ever goes down.
+
+# The parser: tests pending.
+[[debt]]
+path = \"src/a.rs\"
+functions = 1 # the error path
+lines     = 4 # two lines were tested since
+reason    = \"parser, tests pending\"
+
+[[debt]]
+path = \"src/b.rs\"
+lines = 1
+reason = \"legacy\"
+
+# Fully tested since.
+[[debt]]
+path = \"src/lib.rs\"
+lines = 1
+reason = \"old\"
+";
+
+const TIGHTEN_AFTER: &str = "\
+# Coverage debt: only ever goes down.
+
+# The parser: tests pending.
+[[debt]]
+path = \"src/a.rs\"
+functions = 1 # the error path
+lines     = 2 # two lines were tested since
+reason    = \"parser, tests pending\"
+
+[[debt]]
+path = \"src/b.rs\"
+lines = 1
+reason = \"legacy\"
+";
+
+#[test]
+fn tighten_lowers_and_drops_in_a_named_ledger_keeping_comments() {
+    let sandbox = sandbox("debt = \"coverage-debt.toml\"\n");
+    sandbox.write("coverage-debt.toml", TIGHTEN_BEFORE);
+    let run = check(&sandbox, &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let run = check(&sandbox, &["--tighten"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let ledger = sandbox.path().join("coverage-debt.toml");
+    let shown_ledger = ledger.display().to_string();
+    assert_eq!(
+        run.stderr,
+        format!(
+            "covgate: tightened {shown_ledger}: src/a.rs: lines 4 → 2\n\
+             covgate: tightened {shown_ledger}: src/lib.rs: entry removed (at 100% on every metric)\n"
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&ledger).unwrap(), TIGHTEN_AFTER);
+    // Nothing left to tighten: the file is left as it is.
+    let again = check(&sandbox, &["--tighten"]);
+    assert_eq!(again.code, 0);
+    assert_eq!(again.stderr, "");
+    assert_eq!(std::fs::read_to_string(&ledger).unwrap(), TIGHTEN_AFTER);
+}
+
+#[test]
+fn tighten_never_raises_and_drops_metrics_at_zero() {
+    let sandbox = sandbox(
+        "[[debt]]\npath = \"src/a.rs\"\nfunctions = 3\nlines = 1\nreason = \"r\"\n\
+         [[debt]]\npath = \"src/b.rs\"\nfunctions = 1\nlines = 1\nreason = \"r\"\n",
+    );
+    let run = check(&sandbox, &["--tighten"]);
+    // src/a.rs misses 2 lines where 1 is allowed: still over budget after tightening.
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(sandbox.path().join("coverage-policy.toml")).unwrap(),
+        format!(
+            "{MEASURE}[[debt]]\npath = \"src/a.rs\"\nfunctions = 1\nlines = 1\nreason = \"r\"\n\
+             [[debt]]\npath = \"src/b.rs\"\nlines = 1\nreason = \"r\"\n"
+        )
+    );
+    assert!(run.stderr.contains("src/b.rs: functions 1 → 0 (removed)"));
+}
+
+#[test]
+fn tighten_removes_an_entry_with_nothing_left_to_allow() {
+    // src/b.rs runs its one function: the entry allows nothing then, and goes; its missed line
+    // is held to the threshold again.
+    let sandbox = sandbox("[[debt]]\npath = \"src/b.rs\"\nfunctions = 1\nreason = \"r\"\n");
+    let run = check(&sandbox, &["--tighten"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .ends_with("src/b.rs: entry removed (no missed item left to allow)\n"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(sandbox.path().join("coverage-policy.toml")).unwrap(),
+        MEASURE
+    );
+}
+
+#[test]
+fn tighten_errors_stop_before_the_check() {
+    let sandbox = sandbox("debt = [{ path = \"src/b.rs\", lines = 2, reason = \"r\" }]\n");
+    let run = check(&sandbox, &["--tighten"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("cannot tighten the debt ledger: write its entries as [[debt]] tables"),
+        "{}",
+        run.stderr
+    );
+    let missing = sandbox.run(&["check", "missing.info", "--tighten"]);
+    assert_eq!(missing.code, 2);
+    sandbox.policy("[measure]\nthreshold = 101\n");
+    let bad = check(&sandbox, &["--tighten"]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("threshold 101"), "{}", bad.stderr);
+}
+
+#[test]
+fn file_shows_one_file_with_every_item() {
+    let sandbox = sandbox(EXACT);
+    let run = check(&sandbox, &["--file", "src/a.rs", "--items", "1"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    insta::assert_snapshot!("debt-file-table", shown(&sandbox, &run.stdout));
+    let json = check(&sandbox, &["--file", "src/a.rs", "--format", "json"]).json();
+    assert_eq!(json["files"].as_array().unwrap().len(), 1);
+    assert_eq!(json["files"][0]["uncovered"]["functions"][0]["name"], "a2");
+    // A file that is not measured is shown as it is.
+    sandbox.policy(&format!(
+        "{MEASURE}{EXACT}[[exclude]]\npath = \"src/lib.rs\"\nreason = \"glue\"\n"
+    ));
+    let excluded = check(&sandbox, &["--file", "src/lib.rs", "--file", "src/b.rs"]);
+    assert_eq!(excluded.code, 0, "{}{}", excluded.stdout, excluded.stderr);
+    assert!(
+        excluded.stdout.contains("src/lib.rs ┆ excluded"),
+        "{}",
+        excluded.stdout
+    );
+    assert!(
+        excluded.stdout.contains("    lines: 2\n"),
+        "{}",
+        excluded.stdout
+    );
+    let unknown = check(&sandbox, &["--file", "src/nope.rs"]);
+    assert_eq!(unknown.code, 2);
+    assert_eq!(
+        unknown.stderr,
+        "covgate: error: --file src/nope.rs: not an in-scope file of this check (give a path relative to the root, e.g. src/lib.rs)\n"
+    );
+}
+
+#[test]
+fn init_records_the_debt_and_the_check_then_passes() {
+    let sandbox = sandbox("");
+    std::fs::remove_file(sandbox.path().join("coverage-policy.toml")).unwrap();
+    sandbox.write("src/main.rs", "fn main() {}\n");
+    sandbox.write("src/idle.rs", "pub fn idle() {}\n");
+    let init = |args: &[&str]| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_covgate"));
+        cmd.arg("init")
+            .args(args)
+            .current_dir(sandbox.path())
+            .env("SOURCE_DATE_EPOCH", "1796083199");
+        let out = cmd.output().unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stdout, stderr) = init(&["cov.info"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stdout,
+        "wrote coverage-policy.toml: 2 [[debt]] entries (4 missed items allowed), 2 suggested exclusions (commented out)\nnext: covgate check cov.info\n"
+    );
+    let policy = std::fs::read_to_string(sandbox.path().join("coverage-policy.toml")).unwrap();
+    insta::assert_snapshot!("debt-init-policy", policy);
+    // src/idle.rs and src/main.rs are in no report: they fail as unmeasured until excluded
+    // (as suggested) or tested.
+    let run = check(&sandbox, &[]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("src/idle.rs"));
+    let excluded = policy
+        .replace("# [[exclude]]", "[[exclude]]")
+        .replace("# path", "path")
+        .replace("# reason", "reason");
+    sandbox.policy(&excluded);
+    let run = check(&sandbox, &[]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run
+        .stdout
+        .contains("debt: 4 missed items allowed in 2 files"));
+    let (code, _, stderr) = init(&["cov.info"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.ends_with("coverage-policy.toml: a policy exists already; edit it, or give --force to replace it\n"),
+        "{stderr}"
+    );
+    let (code, stdout, stderr) = init(&["--force"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with(
+        "wrote coverage-policy.toml: 0 [[debt]] entries (0 missed items allowed), 1 suggested exclusions (commented out)\nnext: produce a report"
+    ));
+    let policy = std::fs::read_to_string(sandbox.path().join("coverage-policy.toml")).unwrap();
+    assert!(policy.contains(
+        "metrics = [\"regions\", \"branches\", \"functions\", \"lines\"]\nthreshold = 100\n"
+    ));
+    let (code, _, stderr) = init(&["--force", "missing.info"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("missing.info: cannot read the report"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn init_needs_a_cargo_package() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&["init"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .starts_with("covgate: error: covgate init needs the cargo package or workspace in "),
+        "{}",
+        run.stderr
+    );
+    assert!(!sandbox.path().join("coverage-policy.toml").exists());
+}
+
+#[test]
+fn init_in_a_workspace_includes_every_member_below_the_folder() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"crates/x\", \"crates/y\"]\nresolver = \"2\"\n",
+    );
+    for member in ["x", "y"] {
+        sandbox.write(
+            &format!("crates/{member}/Cargo.toml"),
+            &format!("[package]\nname = \"{member}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"),
+        );
+        sandbox.write(&format!("crates/{member}/src/lib.rs"), "pub fn f() {}\n");
+    }
+    let run = sandbox.run(&["init"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let policy = std::fs::read_to_string(sandbox.path().join("coverage-policy.toml")).unwrap();
+    assert!(
+        policy.contains("include = [\"crates/x/src/**/*.rs\", \"crates/y/src/**/*.rs\"]\n"),
+        "{policy}"
+    );
+    assert!(!policy.contains("[[exclude]]"), "{policy}");
+    // From a folder of the workspace that holds no member's src folder.
+    sandbox.write("docs/x.md", "");
+    let run = common::covgate(&sandbox.path().join("docs"), &["init"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("no workspace member's src folder lies in"),
+        "{}",
+        run.stderr
+    );
+}
