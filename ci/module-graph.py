@@ -19,7 +19,7 @@ LAYERS = [
     ["report"],
     ["paths", "platform", "policy", "walk", "workspace", "nocode", "source"],
     ["identity", "markers", "measure"],
-    ["scope", "judge", "uncovered", "roster", "debt", "focus"],
+    ["scope", "judge", "uncovered", "roster", "debt", "focus", "ungated"],
     ["outcome"],
     ["render", "comment"],
     ["output", "commands"],

@@ -15,7 +15,7 @@ pub enum Format {
     /// A table for terminals and CI logs.
     #[default]
     Table,
-    /// JSON for machines (see README, "JSON output"; schema in schema/).
+    /// JSON for machines (see docs/outputs.md; schema in schema/).
     Json,
     /// Markdown for a pull-request comment or a CI step summary.
     Markdown,

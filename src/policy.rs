@@ -339,7 +339,7 @@ impl Policy {
             .find(|candidate| candidate.metadata().is_ok_and(|meta| !meta.is_dir()))
             .ok_or_else(|| {
                 Error::new(format!(
-                    "no {POLICY_FILE_NAME} in {} or any parent folder; write one (see README, \"Policy\") or pass --policy PATH",
+                    "no {POLICY_FILE_NAME} in {} or any parent folder; write one (see docs/policy.md) or pass --policy PATH",
                     start.display()
                 ))
             })
@@ -606,10 +606,7 @@ fn toml_error(file: &str, text: &str, err: &toml::de::Error) -> Error {
         file,
         text,
         span,
-        format!(
-            "{}{hint} (policy reference: README, \"Policy\")",
-            err.message()
-        ),
+        format!("{}{hint} (policy reference: docs/policy.md)", err.message()),
     )
 }
 

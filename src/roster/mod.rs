@@ -112,7 +112,7 @@ impl Roster {
             return None;
         }
         let mut lines = vec![
-            "the [[suite]] roster does not verify; fix the policy or the tests (README, \"Exempt-suite roster\"):"
+            "the [[suite]] roster does not verify; fix the policy or the tests (docs/roster.md):"
                 .to_string(),
         ];
         for entry in &self.entries {
@@ -364,7 +364,7 @@ mod tests {
             ["suites `wide` and `unknown` share: tests/fast.rs"]
         );
         let error = r.error().expect("an error").message().to_string();
-        assert!(error.starts_with("the [[suite]] roster does not verify; fix the policy or the tests (README, \"Exempt-suite roster\"):\n  suite `narrow` (p.toml:2:8): only the filter selects: tests/folder/helper.rs\n"), "{error}");
+        assert!(error.starts_with("the [[suite]] roster does not verify; fix the policy or the tests (docs/roster.md):\n  suite `narrow` (p.toml:2:8): only the filter selects: tests/folder/helper.rs\n"), "{error}");
         assert!(
             error.ends_with("\n  suites `wide` and `unknown` share: tests/fast.rs"),
             "{error}"

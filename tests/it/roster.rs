@@ -523,7 +523,7 @@ fn check_fails_with_the_same_messages_when_the_roster_does_not_verify() {
     assert_eq!(run.stdout, "");
     assert_eq!(
         run.stderr.replace(&sandbox.path().display().to_string(), "[SANDBOX]"),
-        "covgate: error: the [[suite]] roster does not verify; fix the policy or the tests (README, \"Exempt-suite roster\"):\n  \
+        "covgate: error: the [[suite]] roster does not verify; fix the policy or the tests (docs/roster.md):\n  \
          suite `folder` ([SANDBOX]/coverage-policy.toml:5:8): only the filter selects: alpha/tests/folder/helper.rs\n  \
          suites `folder` and `twice` share: alpha/tests/folder/helper.rs, alpha/tests/folder/main.rs\n"
     );
