@@ -118,8 +118,10 @@
 //! `lex` turns one line into a record; `section` gathers the records of one `SF` section and
 //! resolves its functions; `parse` drives sections across lines and merges files by path;
 //! `blocks` cuts input into blocks of whole sections, parsed in parallel, and streams a
-//! `Window`; `file` is the model ([`LcovFile`]) with the declared-count rule, `identity`
-//! the function identity across copies, `markers` the LCOV half of inline ignore markers.
+//! `Window`; `file` is the model ([`LcovFile`]) with the declared-count rule, `lines` its packed
+//! `DA` lines, `index` the hash index of its functions and branch sides and the shared names,
+//! `identity` the function identity across copies, `markers` the LCOV half of inline ignore
+//! markers.
 
 mod blocks;
 mod file;
