@@ -508,12 +508,15 @@ fn a_passing_check_lists_no_rows_unless_show_all() {
 fn report_warnings_go_to_stderr_and_the_verdict_to_stdout() {
     let sandbox = Sandbox::new();
     sandbox.policy(LCOV);
-    sandbox.write("w.info", "SF:/ws/a.c\nBRDA:1,0,0,1\nBRDA:1,0,1,1\nDA:1,1");
+    sandbox.write(
+        "w.info",
+        "SF:/ws/a.c\nBRDA:1,0,0,1\nBRDA:1,0,1,1\nDA:1,1\nend_of_record\nend_of_record\n",
+    );
     let run = sandbox.run(&["check", "w.info", "--root", "/ws", "--no-walk"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert_eq!(
         run.stderr,
-        "covgate: warning: w.info:4: missing final `end_of_record` for `/ws/a.c`\n"
+        "covgate: warning: w.info:6: `end_of_record` outside an `SF` section ignored\n"
     );
     assert!(run.stdout.ends_with("covgate: PASS\n"), "{}", run.stdout);
     // The machine and PR-comment outputs carry the warning too, among the facts.
@@ -532,12 +535,12 @@ fn report_warnings_go_to_stderr_and_the_verdict_to_stdout() {
     };
     assert_eq!(
         format("json").json()["facts"]["warnings"],
-        serde_json::json!(["w.info:4: missing final `end_of_record` for `/ws/a.c`"])
+        serde_json::json!(["w.info:6: `end_of_record` outside an `SF` section ignored"])
     );
     let run = format("markdown");
     assert!(
         run.stdout.contains(
-            "\n> ⚠️ warning: w.info:4: missing final \\`end\\_of\\_record\\` for \\`/ws/a.c\\`\n\n"
+            "\n> ⚠️ warning: w.info:6: \\`end\\_of\\_record\\` outside an \\`SF\\` section ignored\n\n"
         ),
         "{}",
         run.stdout

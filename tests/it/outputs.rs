@@ -632,10 +632,11 @@ fn github_format_annotates_report_warnings() {
         "--summary-file",
         "s.md",
     ]);
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // The cut section is ignored, so the file is unmeasured.
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert!(
         run.stdout.lines().any(|l| l.starts_with(
-            "::warning title=covgate%3A report warning::t.info:2: missing final `end_of_record` for `src/lib.rs`"
+            "::warning title=covgate%3A report warning::t.info:2: missing final `end_of_record` for `src/lib.rs`: its section is ignored"
         )),
         "{}",
         run.stdout
