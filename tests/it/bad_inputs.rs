@@ -940,12 +940,12 @@ fn a_tracefile_cut_inside_a_section_does_not_pass() {
     let lines: Vec<&str> = full.lines().collect();
     let cut = [&lines[..14], &lines[22..27]].concat().join("\n") + "\n";
     sb.write("tr.info", &cut);
-    sb.write("p.toml", "[measure]\nmetrics = [\"lines\"]\n");
+    sb.write("demo/p.toml", "[measure]\nmetrics = [\"lines\"]\n");
     let run = sb.run(&[
         "check",
         "tr.info",
         "--policy",
-        "p.toml",
+        "demo/p.toml",
         "--remap-path-prefix",
         "/ws/tiny=demo",
         "--format",
@@ -960,20 +960,20 @@ fn a_tracefile_cut_inside_a_section_does_not_pass() {
         run.stderr
     );
     let doc = run.json();
-    assert_eq!(common::status(&doc, "demo/src/lib.rs"), "unmeasured");
-    assert_eq!(common::status(&doc, "demo/src/covered.rs"), "pass");
+    assert_eq!(common::status(&doc, "src/lib.rs"), "unmeasured");
+    assert_eq!(common::status(&doc, "src/covered.rs"), "pass");
     // The whole tracefile: 10 of 15 lines, a fail on the numbers.
     sb.write("full.info", &full);
     let run = sb.run(&[
         "check",
         "full.info",
         "--policy",
-        "p.toml",
+        "demo/p.toml",
         "--remap-path-prefix",
         "/ws/tiny=demo",
         "--format",
         "json",
     ]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
-    assert_eq!(common::metric(&run.json(), "demo/src/lib.rs", "lines"), "10/15 fail");
+    assert_eq!(common::metric(&run.json(), "src/lib.rs", "lines"), "10/15 fail");
 }
