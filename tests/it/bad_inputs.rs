@@ -975,5 +975,8 @@ fn a_tracefile_cut_inside_a_section_does_not_pass() {
         "json",
     ]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
-    assert_eq!(common::metric(&run.json(), "src/lib.rs", "lines"), "10/15 fail");
+    assert_eq!(
+        common::metric(&run.json(), "src/lib.rs", "lines"),
+        "10/15 fail"
+    );
 }

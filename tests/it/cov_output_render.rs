@@ -678,13 +678,21 @@ fn output_files_follow_links_and_never_replace_devices_fifos_or_read_only_files(
     let run = run_to("fifo");
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
     assert_eq!(run.stdout, "");
-    assert!(run.stderr.contains("is not a regular file"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("is not a regular file"),
+        "{}",
+        run.stderr
+    );
     let locked = sandbox.write("out.json", "old");
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o444)).expect("chmod");
     let run = run_to("out.json");
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
     assert_eq!(run.stdout, "");
-    assert!(run.stderr.contains("out.json is read-only"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("out.json is read-only"),
+        "{}",
+        run.stderr
+    );
     assert_eq!(std::fs::read_to_string(&locked).expect("read"), "old");
 }
 
