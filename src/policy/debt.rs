@@ -9,13 +9,14 @@ use toml::Spanned;
 
 use crate::error::{Error, Result};
 use crate::model::Metric;
+use crate::paths;
 use crate::policy::line_col;
 use crate::source;
 
 /// One `[[debt]]` entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
-    /// The file, root-relative with `/` separators (a leading `./` dropped).
+    /// The file, root-relative, normalised by [`path_key`] as an `[[exclude]]` path is.
     pub path: String,
     /// The allowances written, in covgate's metric order: metric and missed items allowed.
     pub allowed: Vec<(Metric, u64)>,
@@ -156,9 +157,8 @@ fn entries(shown: &str, text: &str, metrics: &[Metric]) -> Result<Vec<Entry>> {
     let mut out: Vec<Entry> = Vec::new();
     for entry in raw.debt {
         let here = |span: Range<usize>, msg: String| at(shown, text, span, msg);
-        let spelled = entry.path.get_ref().trim();
-        let path = spelled.strip_prefix("./").unwrap_or(spelled).to_string();
-        if path.is_empty() {
+        let path = path_key(entry.path.get_ref());
+        if path.trim().is_empty() {
             return Err(here(
                 entry.path.span(),
                 "a [[debt]] needs a non-empty `path`".to_string(),
@@ -217,6 +217,13 @@ fn entries(shown: &str, text: &str, metrics: &[Metric]) -> Result<Vec<Entry>> {
         });
     }
     Ok(out)
+}
+
+/// A `[[debt]]` path as it is matched against root-relative file names: normalised as an
+/// `[[exclude]]` path is ([`paths::normalize`]: `/` separators, `.` and `..` resolved, no
+/// doubled `/`), spaces kept.
+pub fn path_key(spelled: &str) -> String {
+    paths::normalize(spelled)
 }
 
 fn at(file: &str, text: &str, span: Range<usize>, msg: impl std::fmt::Display) -> Error {
