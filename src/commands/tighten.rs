@@ -213,12 +213,21 @@ fn lower(table: &mut Table, metric: Metric, to: u64) {
     }
 }
 
-/// Tightens the ledger of the policy behind `outcome` (as [`plan`] says) and writes it back
-/// whole or not at all; returns the edits, in ledger order (none: the file is left untouched).
+/// Tightens the ledger of the policy behind `outcome` (as [`plan`] says; only the entries of
+/// the root-relative files in `only`, when it names any: `--file`) and writes it back whole or
+/// not at all; returns the edits, in ledger order (none: the file is left untouched).
 ///
 /// Errors (exit 2): the policy or ledger cannot be read, edited ([`rewrite`]) or written.
-pub fn tighten(policy: &Policy, verdict: &Verdict, walked: bool) -> Result<Vec<Edit>> {
-    let edits = plan(&policy.debt, verdict, walked);
+pub fn tighten(
+    policy: &Policy,
+    verdict: &Verdict,
+    walked: bool,
+    only: &[String],
+) -> Result<Vec<Edit>> {
+    let edits: Vec<Edit> = plan(&policy.debt, verdict, walked)
+        .into_iter()
+        .filter(|e| only.is_empty() || only.contains(&e.path))
+        .collect();
     if edits.is_empty() {
         return Ok(edits);
     }
@@ -234,8 +243,8 @@ pub fn tighten(policy: &Policy, verdict: &Verdict, walked: bool) -> Result<Vec<E
 }
 
 /// `covgate check --tighten`: judges the reports with stale entries allowed (the roster is left
-/// to the check proper), tightens the ledger
-/// ([`tighten`]) and returns one line per edit, e.g. `tightened coverage-debt.toml: src/a.rs:
+/// to the check proper), tightens the ledger ([`tighten`]; with `--file`, only those files'
+/// entries) and returns one line per edit, e.g. `tightened coverage-debt.toml: src/a.rs:
 /// lines 2 → 1`. The check proper runs afterwards, on the tightened ledger.
 ///
 /// Errors (exit 2): as for the check, and for [`tighten`].
@@ -248,7 +257,13 @@ pub fn run(opts: &CheckOptions) -> Result<Vec<String>> {
     // The roster is verified by the check proper, which runs afterwards.
     let setup = check::Setup::load(&first)?;
     let outcome = check::check_verified(&setup, &first, false)?;
-    let edits = tighten(&setup.policy, &outcome.verdict, outcome.facts.walked)?;
+    let cwd = crate::paths::normalize(&opts.cwd.to_string_lossy());
+    let only: Vec<String> = opts
+        .files
+        .iter()
+        .map(|f| crate::focus::name(f, &cwd, &setup.root))
+        .collect();
+    let edits = tighten(&setup.policy, &outcome.verdict, outcome.facts.walked, &only)?;
     let file = setup.policy.debt.file.display().to_string();
     Ok(edits
         .iter()
@@ -432,7 +447,7 @@ lines = 1
             unavailable: Vec::new(),
             empty: crate::judge::Empty::No,
         };
-        let e = tighten(&policy, &verdict, true).unwrap_err();
+        let e = tighten(&policy, &verdict, true, &[]).unwrap_err();
         assert!(
             e.message()
                 .starts_with("/nonexistent/ledger.toml: cannot read the debt ledger: "),

@@ -150,6 +150,7 @@ struct RawEntry {
     branches: Option<Spanned<u64>>,
     functions: Option<Spanned<u64>>,
     lines: Option<Spanned<u64>>,
+    mcdc: Option<Spanned<u64>>,
 }
 
 fn entries(shown: &str, text: &str, metrics: &[Metric]) -> Result<Vec<Entry>> {
@@ -195,6 +196,7 @@ fn entries(shown: &str, text: &str, metrics: &[Metric]) -> Result<Vec<Entry>> {
             (Metric::Branches, entry.branches),
             (Metric::Functions, entry.functions),
             (Metric::Lines, entry.lines),
+            (Metric::Mcdc, entry.mcdc),
         ];
         let mut allowed = Vec::new();
         for (metric, count) in written {
