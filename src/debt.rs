@@ -41,9 +41,8 @@ pub fn status(counts: Option<Counts>, allowed: u64) -> MetricStatus {
 
 /// Judges every measured file of `verdict` that has an entry by its allowances instead of the
 /// threshold (see the module docs): sets each metric's `allowed` and status, the file's status,
-/// and its uncovered items (listed, from `measured`, for the metrics over their allowance; a
-/// loose metric's items are not the problem, so it has only its note), with a note for each
-/// failing metric saying what the entry allows. Files stay failing first, then
+/// and its uncovered items (listed, from `measured`, for every failing metric: over its
+/// allowance or loose), with a note for each failing metric saying what the entry allows. Files stay failing first, then
 /// by path.
 pub(crate) fn apply(
     ledger: &Ledger,
@@ -62,6 +61,7 @@ pub(crate) fn apply(
 }
 
 fn judge_file(file: &mut FileVerdict, entry: &Entry, measured: &Measured<'_>) {
+    // The failing metrics, whose items are listed.
     let mut over = Vec::new();
     let mut notes = Vec::new();
     for m in &mut file.metrics {
@@ -83,6 +83,7 @@ fn judge_file(file: &mut FileVerdict, entry: &Entry, measured: &Measured<'_>) {
                 ));
             }
             MetricStatus::Loose => {
+                over.push(metric);
                 notes.push((
                 metric,
                 format!(

@@ -9,7 +9,7 @@
 //! [`TOTAL`] in all (GitHub shows only a few per step anyway); a closing `::notice` says how many
 //! were dropped. Paths are root-relative, as GitHub expects when the root is the checkout.
 
-use crate::judge::{FileStatus, FileVerdict, Verdict};
+use crate::judge::{FileStatus, FileVerdict, MetricStatus, MetricVerdict, Verdict};
 use crate::model::Metric;
 use crate::outcome::Facts;
 use crate::uncovered::range_text;
@@ -147,22 +147,41 @@ fn annotations(file: &FileVerdict) -> Vec<String> {
             escape_data(&crate::uncovered::condition_text(c))
         ));
     }
-    if out.is_empty() {
-        out.push(summary_annotation(file, &path));
+    let (loose, below): (Vec<&MetricVerdict>, Vec<&MetricVerdict>) = file
+        .metrics
+        .iter()
+        .filter(|m| m.status.fails())
+        .partition(|m| m.status == MetricStatus::Loose);
+    if out.is_empty() && !below.is_empty() {
+        out.push(summary_annotation(&below, &path, "below the bar", |_| {
+            String::new()
+        }));
+    }
+    if !loose.is_empty() {
+        out.push(summary_annotation(
+            &loose,
+            &path,
+            "tighten the [[debt]] entry",
+            |m| format!(": tighten to {}", m.counts.map_or(0, crate::debt::missed)),
+        ));
     }
     out
 }
 
-/// One annotation for a failing file whose failure has no line to point at.
-fn summary_annotation(file: &FileVerdict, path: &str) -> String {
-    let failing: Vec<String> = file
-        .metrics
+/// One annotation titled `title` for the failing `metrics` of a file, each described by its
+/// counts, allowance and `more` (e.g. `lines 1/2 (2 allowed): tighten to 1`).
+fn summary_annotation(
+    metrics: &[&MetricVerdict],
+    path: &str,
+    title: &str,
+    more: impl Fn(&MetricVerdict) -> String,
+) -> String {
+    let failing: Vec<String> = metrics
         .iter()
-        .filter(|m| m.status.fails())
-        .map(|m| describe(m.metric, m.counts) + &crate::debt::cell_suffix(m.allowed))
+        .map(|m| describe(m.metric, m.counts) + &crate::debt::cell_suffix(m.allowed) + &more(m))
         .collect();
     format!(
-        "::error file={path},title=covgate%3A below the bar::{}",
+        "::error file={path},title=covgate%3A {title}::{}",
         escape_data(&failing.join("; "))
     )
 }

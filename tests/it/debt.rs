@@ -145,7 +145,8 @@ fn a_loose_allowance_fails_until_tightened() {
     assert_eq!(github.code, 1);
     assert!(
         github.stdout.contains(
-            "::error file=src/b.rs,title=covgate%3A below the bar::lines 1/2 (2 allowed)\n"
+            "::error file=src/b.rs,line=2,endLine=2,title=covgate%3A uncovered line::line 2 not covered\n\
+             ::error file=src/b.rs,title=covgate%3A tighten the [[debt]] entry::lines 1/2 (2 allowed): tighten to 1\n"
         ),
         "{}",
         github.stdout
@@ -168,6 +169,9 @@ fn a_loose_allowance_fails_until_tightened() {
     let b = common::file(&json, "src/b.rs");
     assert_eq!(b["metrics"]["lines"]["status"], "loose");
     assert_eq!(b["metrics"]["lines"]["allowed"], 2);
+    // A loose metric lists its items, as every failing metric does.
+    assert_eq!(b["uncovered"]["lines"][0]["start"], 2);
+    assert_eq!(b["uncovered"]["lines"][0]["end"], 2);
     assert_eq!(json["summary"]["debt"]["allowed"], 5);
 }
 
