@@ -213,8 +213,17 @@ fn a_named_ledger_that_is_missing_is_an_error() {
     let run = check(&sandbox, &[]);
     assert_eq!(run.code, 2);
     assert!(
+        run.stderr.contains(
+            "names at [SANDBOX]/coverage-policy.toml:1:8: "
+                .replace("[SANDBOX]", &sandbox.path().display().to_string())
+                .as_str()
+        ),
+        "{}",
         run.stderr
-            .contains("coverage-debt.toml: cannot read the debt ledger the policy names: "),
+    );
+    assert!(
+        run.stderr
+            .contains("coverage-debt.toml: cannot read the debt ledger that `debt` names at "),
         "{}",
         run.stderr
     );
