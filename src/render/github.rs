@@ -152,38 +152,39 @@ fn annotations(file: &FileVerdict) -> Vec<String> {
         .iter()
         .filter(|m| m.status.fails())
         .partition(|m| m.status == MetricStatus::Loose);
-    if out.is_empty() && !below.is_empty() {
-        out.push(summary_annotation(&below, &path, "below the bar", |_| {
+    if out.is_empty() {
+        out.extend(summary_annotation(&below, &path, "below the bar", |_| {
             String::new()
         }));
     }
-    if !loose.is_empty() {
-        out.push(summary_annotation(
-            &loose,
-            &path,
-            "tighten the [[debt]] entry",
-            |m| format!(": tighten to {}", m.counts.map_or(0, crate::debt::missed)),
-        ));
-    }
+    out.extend(summary_annotation(
+        &loose,
+        &path,
+        "tighten the [[debt]] entry",
+        |m| format!(": tighten to {}", m.counts.map_or(0, crate::debt::missed)),
+    ));
     out
 }
 
 /// One annotation titled `title` for the failing `metrics` of a file, each described by its
-/// counts, allowance and `more` (e.g. `lines 1/2 (2 allowed): tighten to 1`).
+/// counts, allowance and `more` (e.g. `lines 1/2 (2 allowed): tighten to 1`); none without
+/// metrics.
 fn summary_annotation(
     metrics: &[&MetricVerdict],
     path: &str,
     title: &str,
     more: impl Fn(&MetricVerdict) -> String,
-) -> String {
+) -> Option<String> {
     let failing: Vec<String> = metrics
         .iter()
         .map(|m| describe(m.metric, m.counts) + &crate::debt::cell_suffix(m.allowed) + &more(m))
         .collect();
-    format!(
-        "::error file={path},title=covgate%3A {title}::{}",
-        escape_data(&failing.join("; "))
-    )
+    (!failing.is_empty()).then(|| {
+        format!(
+            "::error file={path},title=covgate%3A {title}::{}",
+            escape_data(&failing.join("; "))
+        )
+    })
 }
 
 fn describe(metric: Metric, counts: Option<crate::model::Counts>) -> String {
