@@ -602,11 +602,14 @@ fn toml_error(file: &str, text: &str, err: &toml::de::Error) -> Error {
     // toml attaches a span to every error of a parsed document (at worst its table's).
     let span = err.span().unwrap_or_default();
     let hint = crate::hint::for_toml(err.message(), text, span.start).unwrap_or_default();
+    // toml words some errors on two lines ("invalid array\nexpected `]`"): one line reads
+    // better than an escaped line break on stderr.
+    let message = err.message().trim_end().replace('\n', "; ");
     located(
         file,
         text,
         span,
-        format!("{}{hint} (policy reference: docs/policy.md)", err.message()),
+        format!("{message}{hint} (policy reference: docs/policy.md)"),
     )
 }
 
@@ -685,6 +688,17 @@ mod tests {
         assert_eq!(p.excludes[0].reason, "entry");
         assert_eq!(p.excludes[0].pattern.location, "p.toml:7:8");
         assert_eq!(p.folder(), PathBuf::from(""));
+    }
+
+    #[test]
+    fn a_toml_error_of_two_lines_is_one_line() {
+        let e = parse("[measure]\ninclude = [\"a\"\n").unwrap_err();
+        let message = e.message();
+        assert!(!message.contains('\n'), "{message}");
+        assert!(
+            message.starts_with("p.toml:3:1: invalid array; expected `]`"),
+            "{message}"
+        );
     }
 
     #[test]

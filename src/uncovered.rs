@@ -6,9 +6,9 @@
 //! items stands for its group — the same record llvm-cov's per-group maximum takes — and its
 //! uncovered items are listed; a function is listed when no record of its group ran. A line
 //! covered by one function but left unexecuted by a closure on it is listed, because llvm-cov
-//! counts lines per function. Items carry a `from` (the instantiation they come from) that the
-//! llvm-cov reader leaves empty for now: since a single export's groups are merged as they are
-//! read (one record per group), the names of the other instantiations are not kept.
+//! counts lines per function. Region, branch and condition items carry a `from` (the demangled
+//! instantiation they come from) when their group has several instantiations; a group merged as
+//! it was read keeps that name per metric ([`crate::report::llvm_json::Origins`]).
 //! MC/DC (llvm-cov JSON only): the conditions without an independence pair of the group's
 //! record with the most conditions shown independent, each with its decision.
 //! LCOV: `DA` lines with count 0, `BRDA` sides with count 0 or `-`, functions with no hits, one
@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use crate::model::{LineRange, Span};
 use crate::model::{Metric, Summary};
 use crate::report::lcov::LcovFile;
-use crate::report::llvm_json::{Condition, FunctionStats};
+use crate::report::llvm_json::{Condition, FunctionStats, Origins};
 use crate::report::FileCoverage;
 
 /// A branch side that never ran.
@@ -253,18 +253,33 @@ fn keep<T>(failing: &[Metric], metric: Metric, items: Vec<T>) -> Vec<T> {
 /// Demangles a Rust symbol (legacy or v0, without its hash, at most
 /// `demangle::MAX_DEMANGLED` bytes) or an Itanium C++ symbol (with the `cpp_demangle` crate); other names come back unchanged.
 pub fn demangle(name: &str) -> String {
+    demangle_with(name, cpp_demangle::DemangleOptions::new())
+}
+
+/// The name of an instantiation as item lists give it: [`demangle`], with a C++ function's
+/// parameters and return type left out (`clamp_to<double>`; its template arguments tell the
+/// instantiations apart).
+pub fn instantiation_name(name: &str) -> String {
+    let short = cpp_demangle::DemangleOptions::new()
+        .no_params()
+        .no_return_type();
+    demangle_with(name, short)
+}
+
+/// [`demangle`], with C++ symbols demangled with `options`.
+fn demangle_with(name: &str, options: cpp_demangle::DemangleOptions) -> String {
     // Bounded: a corrupt v0 symbol can expand to megabytes (see `demangle::MAX_DEMANGLED`).
     crate::demangle::demangle_rust(name)
-        .or_else(|| demangle_cpp(name))
+        .or_else(|| demangle_cpp(name, options))
         .unwrap_or_else(|| name.to_string())
 }
 
 /// An Itanium C++ symbol (`_Z…`, as clang writes) demangled, or `None` when it is not one.
-fn demangle_cpp(name: &str) -> Option<String> {
+fn demangle_cpp(name: &str, options: cpp_demangle::DemangleOptions) -> Option<String> {
     // cpp_demangle also reads bare type manglings (`h` is `unsigned char`): only `_Z` symbols.
     let mangled = name.strip_prefix('_').filter(|n| n.starts_with('Z'))?;
     let symbol = cpp_demangle::Symbol::new(format!("_{mangled}")).ok()?;
-    symbol.demangle().ok()
+    symbol.demangle_with_options(&options).ok()
 }
 
 fn from_llvm(records: &[FunctionStats]) -> Uncovered {
@@ -286,31 +301,41 @@ fn from_llvm(records: &[FunctionStats]) -> Uncovered {
                 |best, r| if metric(r) >= metric(best) { r } else { best },
             )
         };
+        let several = several_instantiations(first, rest);
+        // The instantiation a record's items of one metric come from, when there are several.
+        let from = |r: &FunctionStats, pick: fn(&Origins) -> &str| {
+            Some(r.origin(pick))
+                .filter(|name| several && !name.is_empty())
+                .map(instantiation_name)
+        };
         let r = best(|r| (r.regions.covered, r.regions.total));
-        out.regions.extend(
-            r.uncovered_regions()
-                .iter()
-                .map(|&span| RegionItem { span, from: None }),
-        );
+        let from_r = from(r, |o| &o.regions);
+        out.regions
+            .extend(r.uncovered_regions().iter().map(|&span| RegionItem {
+                span,
+                from: from_r.clone(),
+            }));
         let r = best(|r| (r.lines.covered, r.lines.total));
         out.lines.extend(r.uncovered_lines().iter().cloned());
         let r = best(|r| (r.branches.covered, r.branches.total));
+        let from_b = from(r, |o| &o.branches);
         out.branches
             .extend(r.uncovered_branches().iter().map(|b| BranchItem {
                 line: b.span.line_start,
                 column: Some(b.span.col_start),
                 side: b.outcome.to_string(),
                 what: "never taken",
-                from: None,
+                from: from_b.clone(),
             }));
         let r = best(|r| (r.mcdc.covered, r.mcdc.total));
+        let from_c = from(r, |o| &o.decisions);
         out.conditions.extend(
             r.decisions()
                 .iter()
                 .flat_map(|d| d.uncovered())
                 .map(|condition| ConditionItem {
                     condition,
-                    from: None,
+                    from: from_c.clone(),
                 }),
         );
         let never_ran = std::iter::once(first)
@@ -332,6 +357,23 @@ fn from_llvm(records: &[FunctionStats]) -> Uncovered {
     out.conditions.dedup();
     out.lines = merge_ranges(out.lines);
     out
+}
+
+/// True when a group's records stand for more than one instantiation: a record merged from
+/// several ([`FunctionStats::several_instantiations`]), or records whose names differ once
+/// demangled (names not kept are not told apart: the same function of several exports, or
+/// of several shards, or built into several crates, is one instantiation).
+fn several_instantiations(first: &FunctionStats, rest: &[&FunctionStats]) -> bool {
+    let records = || std::iter::once(first).chain(rest.iter().copied());
+    let mut names = records().map(|r| &*r.name).filter(|name| !name.is_empty());
+    let one = names.next().unwrap_or_default();
+    records().any(|r| r.several_instantiations) || names.any(|name| !same_function(one, name))
+}
+
+/// True when two mangled names are one instantiation: equal, or alike once demangled (copies
+/// of one function built into several crates differ only in their hashes).
+pub(crate) fn same_function(a: &str, b: &str) -> bool {
+    a == b || instantiation_name(a) == instantiation_name(b)
 }
 
 fn from_lcov(file: &LcovFile) -> Uncovered {
@@ -486,6 +528,12 @@ mod tests {
         );
         assert_eq!(demangle("_Zinvalid"), "_Zinvalid");
         assert_eq!(demangle("h"), "h");
+        assert_eq!(instantiation_name("_Z4pickIiiET_S0_T0_"), "pick<int, int>");
+        assert_eq!(
+            instantiation_name("_RINvCs7zRqp3NVN0z_4tiny4pickdEB2_"),
+            "tiny::pick::<f64>"
+        );
+        assert_eq!(instantiation_name("main"), "main");
     }
 
     #[test]

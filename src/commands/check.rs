@@ -567,7 +567,7 @@ fn resolve_parts<'a>(
             .spellings
             .entry(location.clone())
             .or_default()
-            .insert((report.origin.clone(), file.path.clone()));
+            .push((report.origin.clone(), file.path.clone()));
         match &file.coverage {
             FileCoverage::Lcov(lcov) if !lcov.has_records() => resolved
                 .unevidenced
@@ -580,6 +580,11 @@ fn resolve_parts<'a>(
                 .or_default()
                 .push(Part { report, coverage }),
         }
+    }
+    for spelled in resolved.spellings.values_mut() {
+        spelled.sort();
+        spelled.dedup();
+        spelled.shrink_to_fit();
     }
     let parts = &resolved.parts;
     resolved

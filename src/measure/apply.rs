@@ -155,6 +155,7 @@ fn without(record: &FunctionStats, ignores: &Ignores, runs: &[LineRange]) -> Fun
             .iter()
             .fold(Counts::default(), |sum, d| sum + d.counts()),
         function_ignored: ignores.lines.contains(&record.key.0),
+        several_instantiations: record.several_instantiations,
         instances: record.instances,
         layout: record.layout,
         items: Some(Box::new(RecordItems {
@@ -169,6 +170,10 @@ fn without(record: &FunctionStats, ignores: &Ignores, runs: &[LineRange]) -> Fun
             region_hits: Vec::new(),
             branch_hits: Vec::new(),
             decisions,
+            origins: record
+                .items
+                .as_ref()
+                .and_then(|items| items.origins.clone()),
         })),
     }
 }
@@ -316,6 +321,7 @@ mod tests {
             branches: Counts::default(),
             mcdc: Counts::default(),
             function_ignored: false,
+            several_instantiations: false,
             instances: crate::report::llvm_json::Instances::of(1),
             layout: 0,
             items: Some(Box::new(RecordItems {

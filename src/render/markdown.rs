@@ -487,7 +487,7 @@ fn detail_items(file: &FileVerdict, metric: Metric, links: Links<'_>) -> Vec<Str
             .collect(),
         Metric::Regions => region_groups(&u.regions)
             .into_iter()
-            .map(|(start, end, text)| links.to(&text, path, Some((start, end))))
+            .map(|(start, end, text)| links.to(&escape(&text), path, Some((start, end))))
             .collect(),
         Metric::Branches => u
             .branches

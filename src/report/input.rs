@@ -5,7 +5,7 @@
 //! at byte 0 (line and column numbers are those of the input); the LCOV reader then parses the
 //! whole lines of each window, the JSON reader the elements of each window. Memory is one
 //! window: a chunk, plus the unconsumed end of the previous one (an element or a line that a
-//! chunk cut), plus, for a reader that reads ahead while it parses, one chunk read ahead.
+//! chunk cut).
 //!
 //! Read errors are kept, not returned at once: the window then behaves as at the end of the
 //! input, so a reader finishes what it has, and words the error with its own position
@@ -15,12 +15,9 @@ use std::io::Read;
 
 /// A window over `input`: `buf[pos..]` holds bytes read and not yet consumed.
 ///
-/// `R` is the input's type, unsized: `dyn Read`, or `dyn Read + Send` for a reader that reads
-/// the next chunk on another thread while it parses this one ([`Window::ahead`]).
+/// `R` is the input's type, unsized: `dyn Read`, or `dyn Read + Send`.
 pub(crate) struct Window<'i, R: ?Sized + Read = dyn Read> {
     input: &'i mut R,
-    /// Input read ahead (after `gap` bytes left free), not yet in `buf`.
-    ahead: Vec<u8>,
     buf: Vec<u8>,
     pos: usize,
     /// True once the input has ended (or failed).
@@ -29,9 +26,6 @@ pub(crate) struct Window<'i, R: ?Sized + Read = dyn Read> {
     failed: Option<std::io::Error>,
     /// Bytes read at a time.
     chunk: usize,
-    /// Bytes left free before a chunk read ahead, for the unconsumed end of the window: when it
-    /// fits there, it is put there and the chunk is not copied.
-    gap: usize,
 }
 
 impl<'i, R: ?Sized + Read> Window<'i, R> {
@@ -39,28 +33,17 @@ impl<'i, R: ?Sized + Read> Window<'i, R> {
     pub(crate) fn new(input: &'i mut R, chunk: usize) -> Window<'i, R> {
         Window {
             input,
-            ahead: Vec::new(),
             buf: Vec::new(),
             pos: 0,
             eof: false,
             failed: None,
             chunk: chunk.max(1),
-            gap: 0,
         }
     }
 
     /// Reads `chunk` bytes at a time (at least one) from now on.
     pub(crate) fn set_chunk(&mut self, chunk: usize) {
         self.chunk = chunk.max(1);
-    }
-
-    // Used by a reader that reads ahead while it parses (the JSON stream reader's window has this
-    // shape; it can move onto this one).
-    #[allow(dead_code)]
-    /// The window with `gap` bytes left free before each chunk read ahead ([`Window::ahead`]).
-    pub(crate) fn with_gap(mut self, gap: usize) -> Window<'i, R> {
-        self.gap = gap;
-        self
     }
 
     /// The bytes read and not yet consumed.
@@ -75,7 +58,7 @@ impl<'i, R: ?Sized + Read> Window<'i, R> {
 
     /// True once the input has ended or failed: [`more`](Self::more) adds nothing any more.
     pub(crate) fn at_end(&self) -> bool {
-        self.eof && self.ahead.len() <= self.gap
+        self.eof
     }
 
     /// The input's read error, once (the window stopped there as at the end).
@@ -84,43 +67,24 @@ impl<'i, R: ?Sized + Read> Window<'i, R> {
     }
 
     /// Drops the consumed bytes and reads at least a chunk more (or as much again as is
-    /// unconsumed, so that an element larger than a chunk is read in a few steps), taking a
-    /// chunk read ahead first. False when nothing was added: the input has ended or failed.
+    /// unconsumed, so that an element larger than a chunk is read in a few steps). False when
+    /// nothing was added: the input has ended or failed.
     pub(crate) fn more(&mut self) -> bool {
-        let gap = self.gap;
         let unread = self.buf.len().saturating_sub(self.pos);
-        let mut got = self.ahead.len().saturating_sub(gap);
-        if got > 0 && unread <= gap {
-            // The chunk read ahead sits after `gap` bytes: the unread bytes go just before it,
-            // and the two buffers trade places.
-            let start = gap - unread;
-            let rest = self.buf.get(self.pos..).unwrap_or_default();
-            // `ahead` holds more than `gap` bytes here, so the range is always there.
-            let front = self.ahead.get_mut(start..gap).into_iter().flatten();
-            front.zip(rest).for_each(|(to, from)| *to = *from);
-            std::mem::swap(&mut self.buf, &mut self.ahead);
-            self.pos = start;
-        } else {
-            self.buf.drain(..self.pos);
-            self.pos = 0;
-            self.buf
-                .extend_from_slice(self.ahead.get(gap..).unwrap_or_default());
+        self.buf.drain(..self.pos);
+        self.pos = 0;
+        if self.eof {
+            return false;
         }
-        // The read-ahead buffer keeps its memory for the next chunk.
-        self.ahead.clear();
         let want = self.chunk.max(unread);
-        if got < want && !self.eof {
-            let before = self.buf.len();
-            let read = (&mut *self.input)
-                .take((want - got) as u64)
-                .read_to_end(&mut self.buf);
-            // Bytes read before an error are kept (and parsed before the error is reported).
-            let read_now = self.buf.len() - before;
-            match read {
-                Ok(_) => self.eof = read_now < want - got,
-                Err(err) => self.fail(err),
-            }
-            got += read_now;
+        let read = (&mut *self.input)
+            .take(want as u64)
+            .read_to_end(&mut self.buf);
+        // Bytes read before an error are kept (and parsed before the error is reported).
+        let got = self.buf.len() - unread;
+        match read {
+            Ok(_) => self.eof = got < want,
+            Err(err) => self.fail(err),
         }
         got > 0
     }
@@ -129,32 +93,6 @@ impl<'i, R: ?Sized + Read> Window<'i, R> {
     fn fail(&mut self, err: std::io::Error) {
         self.failed = Some(err);
         self.eof = true;
-    }
-
-    #[allow(dead_code)]
-    /// The unconsumed bytes and a read-ahead of the next chunk, to run beside the parse of
-    /// those bytes (on another thread when `R` is `Send`); `None` when no read-ahead is due (the
-    /// input has ended, or a chunk is read ahead already). Give its result to
-    /// [`read_ahead_done`](Self::read_ahead_done) before the next [`more`](Self::more).
-    pub(crate) fn ahead(&mut self) -> (&[u8], Option<Ahead<'_, R>>) {
-        let due = !self.eof && self.ahead.is_empty();
-        let window = self.buf.get(self.pos..).unwrap_or_default();
-        let ahead = due.then_some(Ahead {
-            input: &mut *self.input,
-            ahead: &mut self.ahead,
-            chunk: self.chunk,
-            gap: self.gap,
-        });
-        (window, ahead)
-    }
-
-    #[allow(dead_code)]
-    /// Takes the result of an [`Ahead::read`]: `Ok(true)` when the input ended there.
-    pub(crate) fn read_ahead_done(&mut self, result: std::io::Result<bool>) {
-        match result {
-            Ok(eof) => self.eof = eof,
-            Err(err) => self.fail(err),
-        }
     }
 
     /// The first byte of a report that is not part of a byte-order mark or ASCII blank space,
@@ -200,34 +138,12 @@ pub(crate) enum FirstByte {
 /// A UTF-8 byte-order mark.
 pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-#[allow(dead_code)]
-/// A read of the next chunk, split off a [`Window`] ([`Window::ahead`]).
-pub(crate) struct Ahead<'w, R: ?Sized + Read> {
-    input: &'w mut R,
-    ahead: &'w mut Vec<u8>,
-    chunk: usize,
-    gap: usize,
-}
-
-#[allow(dead_code)]
-impl<R: ?Sized + Read> Ahead<'_, R> {
-    /// Reads up to a chunk, after the window's gap left free, and says whether the input has
-    /// now ended.
-    pub(crate) fn read(self) -> std::io::Result<bool> {
-        self.ahead.resize(self.gap, 0);
-        // Room for the whole chunk (and the end-of-input probe) at once: no growing and copying.
-        self.ahead.reserve(self.chunk + 64);
-        let read = self.input.take(self.chunk as u64).read_to_end(self.ahead)?;
-        Ok(read < self.chunk)
-    }
-}
-
-/// The window read as a stream: its unconsumed bytes (a chunk read ahead included), then the
+/// The window read as a stream: its unconsumed bytes, then the
 /// rest of the input, read straight into the caller's buffer (not copied through the window).
 /// For a reader that takes a plain `Read` after the format was detected.
 impl<R: ?Sized + Read> Read for Window<'_, R> {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        if self.unread().is_empty() && self.ahead.len() <= self.gap {
+        if self.unread().is_empty() {
             if self.eof {
                 return self.take_error().map_or(Ok(0), Err);
             }
@@ -235,9 +151,6 @@ impl<R: ?Sized + Read> Read for Window<'_, R> {
             // A read into an empty buffer gives 0 and says nothing of the end.
             self.eof = n == 0 && !out.is_empty();
             return Ok(n);
-        }
-        if self.unread().is_empty() {
-            self.more();
         }
         let n = self.unread().len().min(out.len());
         let from = self.unread().get(..n).unwrap_or_default();

@@ -64,50 +64,6 @@ fn a_read_error_ends_the_window_and_is_kept() {
 }
 
 #[test]
-fn a_chunk_read_ahead_joins_the_window() {
-    let text = b"0123456789";
-    for gap in [0, 1, 4] {
-        let mut input: &[u8] = text;
-        let mut window = Window::new(&mut input as &mut Input, 3).with_gap(gap);
-        assert!(window.more());
-        let (now, ahead) = window.ahead();
-        assert_eq!(now, b"012");
-        let read = ahead.expect("due").read();
-        window.read_ahead_done(read);
-        // A chunk is read ahead already: none is due.
-        assert!(window.ahead().1.is_none());
-        window.consume(1);
-        assert!(window.more());
-        assert_eq!(window.unread(), b"12345", "gap {gap}");
-        let mut rest = Vec::new();
-        window.read_to_end(&mut rest).expect("reads");
-        assert_eq!(rest, b"123456789", "gap {gap}");
-        assert!(window.ahead().1.is_none(), "at the end");
-    }
-    // A chunk read ahead when every byte was consumed: a stream reads it next.
-    let mut input: &[u8] = text;
-    let mut window = Window::new(&mut input as &mut Input, 3);
-    assert!(window.more());
-    let read = window.ahead().1.expect("due").read();
-    window.read_ahead_done(read);
-    window.consume(3);
-    let mut rest = Vec::new();
-    window.read_to_end(&mut rest).expect("reads");
-    assert_eq!(rest, b"3456789");
-    // A failed read-ahead ends the window with its error.
-    let mut input = Failing(b"abc");
-    let mut window = Window::new(&mut input as &mut Input, 3);
-    assert!(window.more());
-    let read = window.ahead().1.expect("due").read();
-    window.read_ahead_done(read);
-    assert!(!window.more());
-    assert_eq!(
-        window.take_error().expect("kept").to_string(),
-        "disk on fire"
-    );
-}
-
-#[test]
 fn a_window_reads_as_a_stream() {
     let mut input: &[u8] = b"hello world";
     let mut window = Window::new(&mut input as &mut Input, 4);
@@ -131,7 +87,6 @@ fn a_window_reads_as_a_stream() {
     window.read_to_end(&mut rest).expect("reads");
     assert_eq!(rest, b"bc");
     assert!(window.at_end());
-    assert!(window.ahead().1.is_none());
     // A read error past the window is the stream's.
     let mut input = Failing(b"ab");
     let mut window = Window::new(&mut input as &mut Input, 1);

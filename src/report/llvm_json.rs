@@ -105,6 +105,10 @@ pub struct FunctionStats {
     /// True when an inline ignore marker covers the function's start line: its group then
     /// leaves the functions and instantiations metrics (set by [`crate::measure::apply`]).
     pub function_ignored: bool,
+    /// True when this record stands for a group merged as it was read whose records are of
+    /// more than one instantiation (names that differ once demangled; a record whose name was
+    /// not kept is not told apart). Item lists then name the instantiation of each item.
+    pub several_instantiations: bool,
     /// How many records this stands for: one, or a whole instantiation group merged as it was
     /// read (files kept for their misses only; see [`Kept::Misses`]).
     pub instances: Instances,
@@ -167,6 +171,22 @@ pub struct RecordItems {
     /// The record's MC/DC decisions, kept when one of them has a condition without an
     /// independence pair, or with everything else ([`Kept::Everything`], for [`pool`]).
     pub decisions: Vec<Decision>,
+    /// For a record that stands for a merged instantiation group ([`Kept::Misses`]): the
+    /// records its uncovered regions, branch sides and decisions come from; `None` when they
+    /// are the record's own (named by [`FunctionStats::name`]).
+    pub origins: Option<Box<Origins>>,
+}
+
+/// The mangled names of the instantiations whose uncovered items a merged group holds, per
+/// metric (empty when the group holds no such item).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Origins {
+    /// The record of the uncovered regions.
+    pub regions: Box<str>,
+    /// The record of the uncovered branch sides.
+    pub branches: Box<str>,
+    /// The record of the MC/DC decisions.
+    pub decisions: Box<str>,
 }
 
 impl RecordItems {
@@ -211,6 +231,7 @@ impl FunctionStats {
             region_hits: Vec::new(),
             branch_hits: Vec::new(),
             decisions: Vec::new(),
+            origins: None,
         };
         self.items.as_deref().unwrap_or(&NONE)
     }
@@ -243,6 +264,16 @@ impl FunctionStats {
     /// See [`RecordItems::decisions`].
     pub fn decisions(&self) -> &[Decision] {
         &self.held().decisions
+    }
+
+    /// The mangled name of the instantiation whose items of one metric this record holds
+    /// (`pick` chooses the metric's field of [`Origins`]): its own name, or, for a merged
+    /// group, the name of the record they come from. Empty when not known.
+    pub fn origin(&self, pick: fn(&Origins) -> &str) -> &str {
+        match &self.held().origins {
+            Some(origins) => pick(origins),
+            None => &self.name,
+        }
     }
 
     /// See [`RecordItems::covered_lines`].
@@ -365,6 +396,7 @@ fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
         branches: hit_counts(&branch_hits),
         mcdc: mcdc::counts(&decisions),
         function_ignored: a.function_ignored | b.function_ignored,
+        several_instantiations: a.several_instantiations,
         instances: Instances::of(a.count.saturating_add(b.count)),
         layout: a.layout,
         items: Some(Box::new(RecordItems {
@@ -377,6 +409,7 @@ fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
             region_hits,
             branch_hits,
             decisions,
+            origins: None,
         })),
     }
 }
@@ -635,6 +668,7 @@ mod tests {
             branches: Counts::default(),
             mcdc: Counts::default(),
             function_ignored: false,
+            several_instantiations: false,
             instances: Instances::of(1),
             layout: 0,
             items: None,

@@ -93,6 +93,58 @@ fn case02_generic_instantiations_fail_the_same_way_in_json_and_lcov() {
     assert_eq!(metric(&doc, "src/lib.rs", "branches"), "1/2 fail");
     assert_eq!(metric(&doc, "src/lib.rs", "functions"), "2/2 pass");
     assert_eq!(metric(&doc, "src/lib.rs", "lines"), "8/9 fail");
+    // The misses are those of `is_negative::<i64>` (it never takes the `false` arm), named as
+    // the instantiation they come from in every output.
+    let uncovered = &file(&doc, "src/lib.rs")["uncovered"];
+    let name = "generics::is_negative::<i64>";
+    assert_eq!(
+        uncovered["regions"],
+        serde_json::json!([{"line_start": 5, "col_start": 9, "line_end": 5, "col_end": 14,
+                            "instantiation": name}])
+    );
+    assert_eq!(
+        uncovered["branches"],
+        serde_json::json!([{"line": 2, "column": 8, "side": "false", "what": "never taken",
+                            "instantiation": name}])
+    );
+    let json = input(case, "input.json");
+    let remap = format!("/ws/generics={}", sb.path().display());
+    let render = |format: &str| {
+        sb.run(&[
+            "check",
+            &json,
+            "--format",
+            format,
+            "--remap-path-prefix",
+            &remap,
+        ])
+    };
+    let table = render("table");
+    assert!(
+        table
+            .stdout
+            .contains(&format!("regions: 5:9-5:14 (in {name})"))
+            && table
+                .stdout
+                .contains(&format!("branches: 2:8 false never taken (in {name})")),
+        "{}",
+        table.stdout
+    );
+    let markdown = render("markdown");
+    let escaped = "generics::is\\_negative::\\<i64\\>";
+    assert!(
+        markdown
+            .stdout
+            .contains(&format!("- regions: 5 (cols 9-14) (in {escaped})"))
+            && markdown
+                .stdout
+                .contains(&format!("- branches: 2:8 false never taken (in {escaped})")),
+        "{}",
+        markdown.stdout
+    );
+    // The export given twice names the same instantiations (and keeps its numbers).
+    let twice = check(&sb, "generics", &json, &[&json]);
+    assert_eq!(twice.json()["files"], doc["files"]);
 
     let sb = crate_sandbox(case, NO_REGIONS);
     let run = check(&sb, "generics", &input(case, "input.info"), &[]);

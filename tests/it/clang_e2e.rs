@@ -259,11 +259,54 @@ fn cpp_numbers_equal_llvm_cov_report_and_conditions_are_listed() {
     let run = common::covgate(&dir, &["check", "export.json", "--no-walk"]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     // `clamp_to<int>` takes every branch but `hi < lo`; `clamp_to<double>` ran once. The
-    // group's best record is `clamp_to<int>`, and its misses are listed.
+    // group's best record is `clamp_to<int>`, and its misses are listed, with its name.
     assert!(
-        run.stdout
-            .contains("mcdc: 2:17 in the decision at 2:7, 4:17 in the decision at 4:7"),
+        run.stdout.contains(
+            "mcdc: 2:17 in the decision at 2:7 (in clamp_to<int>), \
+             4:17 in the decision at 4:7 (in clamp_to<int>)"
+        ) && run.stdout.contains(
+            "branches: 2:17 false never taken (in clamp_to<int>), \
+             4:17 true never taken (in clamp_to<int>), 12:10 false never taken"
+        ),
         "{}",
         run.stdout
+    );
+    let json = common::covgate(
+        &dir,
+        &["check", "export.json", "--no-walk", "--format", "json"],
+    );
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    let uncovered = &common::file(&doc, "clamp.cpp")["uncovered"];
+    let names = |metric: &str| -> Vec<String> {
+        uncovered[metric]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|item| item["instantiation"].as_str().unwrap_or("-").to_string())
+            .collect()
+    };
+    assert_eq!(names("branches"), ["clamp_to<int>", "clamp_to<int>", "-"]);
+    assert_eq!(names("conditions"), ["clamp_to<int>", "clamp_to<int>"]);
+    // `main` (line 12) has one instantiation: its region is not named.
+    assert_eq!(names("regions"), ["-"]);
+    let gh = common::covgate(
+        &dir,
+        &["check", "export.json", "--no-walk", "--format", "github"],
+    );
+    assert!(
+        gh.stdout
+            .contains("2:17 in the decision at 2:7 (in clamp_to<int>)"),
+        "{}",
+        gh.stdout
+    );
+    let md = common::covgate(
+        &dir,
+        &["check", "export.json", "--no-walk", "--format", "markdown"],
+    );
+    assert!(
+        md.stdout
+            .contains("2:17 false never taken (in clamp\\_to\\<int\\>)"),
+        "{}",
+        md.stdout
     );
 }

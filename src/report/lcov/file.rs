@@ -8,6 +8,7 @@ use crate::model::{Counts, Summary};
 
 use super::identity::function_identity;
 use super::index::{Index, Name};
+use super::lines::Lines;
 
 /// One `BRDA` branch side of a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,7 +111,7 @@ pub(super) struct DeclaredTotals {
 #[derive(Debug, Clone, Default)]
 pub struct LcovFile {
     /// `DA`: (line, summed execution count), ascending by line, one entry per line.
-    pub(super) lines: Vec<(u32, u64)>,
+    pub(super) lines: Lines,
     /// `BRDA` sides in first-appearance order.
     pub(super) branches: Vec<Branch>,
     pub(super) branch_index: Index,
@@ -174,7 +175,7 @@ impl LcovFile {
         self.conflict |=
             other.conflict | (!same && (self.unreproducible() || other.unreproducible()));
         self.llvm |= other.llvm;
-        self.lines = merge_lines(std::mem::take(&mut self.lines), other.lines);
+        self.lines = Lines::pack(merge_lines(self.lines.unpack(), other.lines.unpack()));
         for branch in other.branches {
             self.add_branch(branch);
         }
@@ -191,11 +192,7 @@ impl LcovFile {
     /// `(line, block, branch)`, functions `(start, name)`. Two sections of one shape merge to
     /// that shape.
     pub(super) fn shape(&self) -> Shape<'_> {
-        let lines = self
-            .lines
-            .iter()
-            .map(|&(line, count)| (line, count > 0))
-            .collect();
+        let lines = self.lines.covered().collect();
         let mut branches: Vec<_> = self
             .branches
             .iter()
@@ -300,7 +297,7 @@ impl LcovFile {
 
     /// Every `DA` line with its summed execution count, in line order.
     pub fn lines(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
-        self.lines.iter().copied()
+        self.lines.iter()
     }
 
     /// Every `BRDA` side, in first-appearance order.
@@ -319,9 +316,9 @@ impl LcovFile {
     /// this list holds (llvm-cov instantiation groups), the extra misses cannot be named.
     pub fn uncovered_lines(&self) -> Vec<u32> {
         self.lines
-            .iter()
-            .filter(|(_, count)| *count == 0)
-            .map(|(line, _)| *line)
+            .covered()
+            .filter(|(_, covered)| !covered)
+            .map(|(line, _)| line)
             .collect()
     }
 
@@ -429,7 +426,7 @@ impl LcovFile {
     }
 
     pub(super) fn detail_lines(&self) -> Counts {
-        let covered = self.lines.iter().filter(|(_, c)| *c > 0).count();
+        let covered = self.lines.covered().filter(|(_, covered)| *covered).count();
         Counts::new(covered as u64, self.lines.len() as u64)
     }
 

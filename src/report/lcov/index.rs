@@ -11,14 +11,21 @@ use std::sync::OnceLock;
 /// Positions of keyed items in a vector, found through a hash of the key, so that a key (a
 /// function name, a branch id) is stored once, in its item. The hash is SipHash with random keys
 /// ([`Keys`]), so input cannot be made to collide; a collision is still handled (the item is then
-/// found by a scan of the few colliding positions).
+/// found by a scan of the few colliding positions). An empty index takes one pointer: the table
+/// is allocated with its first item (a file read whole drops its indexes, see `LcovFile::compact`).
 #[derive(Debug, Clone, Default)]
 pub(super) struct Index<S = Keys> {
     hasher: S,
+    table: Option<Box<Table>>,
+}
+
+/// The positions of an [`Index`].
+#[derive(Debug, Clone, Default)]
+struct Table {
     /// Hash → position of the first item with that hash.
     first: HashMap<u64, usize, BuildHasherDefault<Passthrough>>,
-    /// Positions of items whose hash an earlier item already had (a box: almost always empty).
-    collided: Box<[usize]>,
+    /// Positions of items whose hash an earlier item already had (almost always empty).
+    collided: Vec<usize>,
 }
 
 impl<S: BuildHasher> Index<S> {
@@ -28,26 +35,26 @@ impl<S: BuildHasher> Index<S> {
 
     /// How many items are indexed.
     pub(super) fn len(&self) -> usize {
-        self.first.len() + self.collided.len()
+        self.table
+            .as_ref()
+            .map_or(0, |t| t.first.len() + t.collided.len())
     }
 
     /// The position of the item with hash `hash` for which `is` holds.
     pub(super) fn find(&self, hash: u64, is: &dyn Fn(usize) -> bool) -> Option<usize> {
-        match self.first.get(&hash) {
+        let table = self.table.as_ref()?;
+        match table.first.get(&hash) {
             None => None,
             Some(&at) if is(at) => Some(at),
-            Some(_) => self.collided.iter().copied().find(|at| is(*at)),
+            Some(_) => table.collided.iter().copied().find(|at| is(*at)),
         }
     }
 
     /// Records that the item at `at`, not yet indexed, has hash `hash`.
     pub(super) fn insert(&mut self, hash: u64, at: usize) {
-        match self.first.entry(hash) {
-            Entry::Occupied(_) => {
-                let mut collided = std::mem::take(&mut self.collided).into_vec();
-                collided.push(at);
-                self.collided = collided.into_boxed_slice();
-            }
+        let table = self.table.get_or_insert_with(Box::default);
+        match table.first.entry(hash) {
+            Entry::Occupied(_) => table.collided.push(at),
             Entry::Vacant(slot) => {
                 slot.insert(at);
             }

@@ -2,6 +2,7 @@
 //! the functions a marker takes out.
 
 use super::file::{Function, LcovFile};
+use super::lines::Lines;
 
 impl LcovFile {
     /// A copy without the records that inline ignore markers drop: `DA` lines where
@@ -17,12 +18,12 @@ impl LcovFile {
             sections: self.sections,
             ..LcovFile::default()
         };
-        kept.lines = self
-            .lines
-            .iter()
-            .filter(|(line, _)| !drop_line(*line))
-            .copied()
-            .collect();
+        kept.lines = Lines::pack(
+            self.lines
+                .iter()
+                .filter(|(line, _)| !drop_line(*line))
+                .collect(),
+        );
         for branch in self.branches.iter().filter(|b| !drop_branch(b.line)) {
             kept.add_branch(branch.clone());
         }

@@ -75,7 +75,7 @@
 //! every copy of a header or of a replicated file. Within a file, functions and branch sides are
 //! found through an index of hashes; once the file is read the index is dropped (a later merge
 //! builds it again) and its vectors give back the room kept for growth. `DA` lines are a sorted
-//! vector.
+//! vector of (line, count) in 8 bytes each, a count past 32 bits kept exactly beside it.
 //!
 //! # Merging
 //! All sections of one `SF` string are merged, and [`LcovFile::merge`] merges shards and reports
@@ -118,14 +118,17 @@
 //! `lex` turns one line into a record; `section` gathers the records of one `SF` section and
 //! resolves its functions; `parse` drives sections across lines and merges files by path;
 //! `blocks` cuts input into blocks of whole sections, parsed in parallel, and streams a
-//! `Window`; `file` is the model ([`LcovFile`]) with the declared-count rule, `identity`
-//! the function identity across copies, `markers` the LCOV half of inline ignore markers.
+//! `Window`; `file` is the model ([`LcovFile`]) with the declared-count rule, `lines` its packed
+//! `DA` lines, `index` the hash index of its functions and branch sides and the shared names,
+//! `identity` the function identity across copies, `markers` the LCOV half of inline ignore
+//! markers.
 
 mod blocks;
 mod file;
 mod identity;
 mod index;
 mod lex;
+mod lines;
 mod markers;
 mod parse;
 mod section;

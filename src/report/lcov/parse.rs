@@ -8,6 +8,7 @@ use crate::report::{clip, FileCoverage, FileData, Report, ReportKind};
 use super::file::{sorted_lines, DeclaredTotals, LcovFile};
 use super::index::Names;
 use super::lex::{lex, split_at, Record, END_OF_RECORD, KNOWN_TAGS};
+use super::lines::Lines;
 use super::section::{apply, Section, STAGE_FOREIGN};
 use super::{MAX_LINE, MAX_WARNINGS};
 
@@ -198,7 +199,7 @@ impl<'a> Parser<'a> {
                 if !repeated {
                     // Checked while the totals and the records are still together.
                     existing.conflict |= existing.unreproducible() | file.unreproducible();
-                    pending.append(&mut file.lines);
+                    pending.append(&mut std::mem::take(&mut file.lines).unpack());
                     pending.append(&mut more_lines);
                     file.declared = DeclaredTotals::default();
                     existing.declared = DeclaredTotals::default();
@@ -307,8 +308,8 @@ impl<'a> Parser<'a> {
             .into_iter()
             .map(|(path, mut file, mut more_lines)| {
                 if !more_lines.is_empty() {
-                    more_lines.append(&mut file.lines);
-                    file.lines = sorted_lines(more_lines);
+                    more_lines.extend(file.lines.iter());
+                    file.lines = Lines::pack(sorted_lines(more_lines));
                 }
                 file.compact();
                 FileData {

@@ -8,6 +8,7 @@ use crate::model::Counts;
 use super::file::{sorted_lines, Branch, Function, LcovFile, Slot};
 use super::index::{Name, Names};
 use super::lex::{Record, TotalKind};
+use super::lines::Lines;
 
 /// The records of one open section, before its functions are resolved.
 #[derive(Debug, Default)]
@@ -192,7 +193,7 @@ impl Section {
         } else {
             self.disagreements()
         };
-        self.file.lines = sorted_lines(std::mem::take(&mut self.da));
+        self.file.lines = Lines::pack(sorted_lines(std::mem::take(&mut self.da)));
         self.file.sections = 1;
         (self.path, self.file, warnings)
     }

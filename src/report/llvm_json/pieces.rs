@@ -13,8 +13,10 @@
 //! declines it; an element serde rejects carries serde's error ([`Reason`]) for the reader to
 //! word.
 
-use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
+
+use hashbrown::hash_table::Entry;
+use hashbrown::HashTable;
 
 use rayon::prelude::*;
 use serde::Deserialize;
@@ -27,7 +29,7 @@ use super::lane;
 use super::record::{RawRecord, RecordHead, FILE_ID_PAST_FILENAMES};
 use super::unique::Unique;
 use super::wire::FileEntry;
-use super::{Detail, FunctionStats, Kept, LlvmSummary};
+use super::{Detail, FunctionStats, Kept, LlvmSummary, Origins};
 
 /// An array whose elements are parsed in parallel.
 pub(super) trait Element: Sync {
@@ -222,15 +224,24 @@ pub(super) struct KeptRecords {
 }
 
 /// The kept records of one file, in the order of their first record. For a file kept for its
-/// misses ([`Kept::Misses`]), one record per instantiation group: `groups` gives its place by
-/// group key, and `best`, for the groups that met a second record, the (covered, total) of
-/// their best record so far for regions, lines, branches and MC/DC (a group of one record is its own
-/// best, so most groups cost no more than their record).
+/// misses ([`Kept::Misses`]), one record per instantiation group: `groups` gives its place in
+/// `records`, found by the group key that record holds (4 bytes a group: a map of keys to
+/// places took 16, and most of a failing gigabyte's peak is such small per-file tables), and
+/// `best`, for the groups that met a second record, the (covered, total) of their best record
+/// so far for regions, lines, branches and MC/DC (a group of one record is its own best, so
+/// most groups cost no more than their record).
 #[derive(Default)]
 struct FileRecords {
     records: Vec<FunctionStats>,
-    groups: HashMap<(u32, u32), usize>,
+    groups: HashTable<u32>,
     best: HashMap<usize, [(u64, u64); 4]>,
+}
+
+/// The hash of a group key (line, column): a multiplicative hash, folded so that both its high
+/// bits (the table's tags) and its low bits (the table's buckets) depend on every input bit.
+fn key_hash((line, column): (u32, u32)) -> u64 {
+    let mixed = ((u64::from(line) << 32) | u64::from(column)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    mixed ^ (mixed >> 29)
 }
 
 impl KeptRecords {
@@ -245,15 +256,21 @@ impl KeptRecords {
             file.records.push(stats);
             return;
         }
-        let place = file.records.len();
-        match file.groups.entry(stats.key) {
+        let records = &mut file.records;
+        let key_at = |at: &u32| records.get(*at as usize).map(|r| r.key);
+        let found = file.groups.entry(
+            key_hash(stats.key),
+            |at| key_at(at) == Some(stats.key),
+            |at| key_at(at).map_or(0, key_hash),
+        );
+        match found {
             Entry::Vacant(slot) => {
-                slot.insert(place);
-                file.records.push(stats);
+                // A file's records are far fewer than 2^32 (each takes dozens of input bytes).
+                slot.insert(records.len() as u32);
+                records.push(stats);
             }
             Entry::Occupied(slot) => {
-                let at = *slot.get();
-                let records = &mut file.records;
+                let at = *slot.get() as usize;
                 let best = &mut file.best;
                 // The group's record is at `at` (it was pushed when the group was made).
                 records.get_mut(at).into_iter().for_each(|group| {
@@ -269,7 +286,12 @@ impl KeptRecords {
         let by_file = self
             .files
             .into_iter()
-            .map(|(name, file)| (name, file.records))
+            .map(|(name, file)| {
+                // Their growth's spare room is given back before the verdict is worked out.
+                let mut records = file.records;
+                records.shrink_to_fit();
+                (name, records)
+            })
             .collect();
         (by_file, self.has_branches)
     }
@@ -289,17 +311,43 @@ fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 4], record: &mut 
     let theirs = counts_of(record);
     let mut items = record.items.take().map(|items| *items).unwrap_or_default();
     let held = group.items.get_or_insert_with(Box::default);
+    // The group's own items, met for the first time, come from its first record.
+    let origins = held.origins.get_or_insert_with(|| {
+        let first = |has: bool| {
+            if has {
+                group.name.clone()
+            } else {
+                Box::default()
+            }
+        };
+        Box::new(Origins {
+            regions: first(!held.uncovered_regions.is_empty()),
+            branches: first(!held.uncovered_branches.is_empty()),
+            decisions: first(!held.decisions.is_empty()),
+        })
+    });
+    // The name of `record` for a metric whose items it gives (none: no name needed).
+    let name = |has: bool| {
+        if has {
+            record.name.clone()
+        } else {
+            Box::default()
+        }
+    };
     if theirs[0] >= so_far[0] {
         held.uncovered_regions = std::mem::take(&mut items.uncovered_regions);
+        origins.regions = name(!held.uncovered_regions.is_empty());
     }
     if theirs[1] >= so_far[1] {
         held.uncovered_lines = std::mem::take(&mut items.uncovered_lines);
     }
     if theirs[2] >= so_far[2] {
         held.uncovered_branches = std::mem::take(&mut items.uncovered_branches);
+        origins.branches = name(!held.uncovered_branches.is_empty());
     }
     if theirs[3] >= so_far[3] {
         held.decisions = std::mem::take(&mut items.decisions);
+        origins.decisions = name(!held.decisions.is_empty());
     }
     if held.is_empty() {
         group.items = None;
@@ -313,6 +361,13 @@ fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 4], record: &mut 
     group.branches = most(group.branches, record.branches);
     group.mcdc = most(group.mcdc, record.mcdc);
     group.count = group.count.saturating_add(record.count);
+    if group.name.is_empty() {
+        // The first named record stands for the group's name in the comparison below.
+        group.name = std::mem::take(&mut record.name);
+    } else if !record.name.is_empty() {
+        let differ = !crate::uncovered::same_function(&group.name, &record.name);
+        group.several_instantiations |= differ;
+    }
     group.instances.records += record.instances.records;
     group.instances.executed += record.instances.executed;
 }

@@ -246,6 +246,7 @@ impl RawRecord {
             } else {
                 Vec::new()
             },
+            origins: None,
         };
         let count = self.count.0;
         // Names are kept for records with misses too: item lists name the instantiation an
@@ -263,6 +264,7 @@ impl RawRecord {
             branches,
             mcdc,
             function_ignored: false,
+            several_instantiations: false,
             instances: Instances::of(count),
             layout,
             items: (!items.is_empty()).then(|| Box::new(items)),

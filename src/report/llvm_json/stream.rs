@@ -39,9 +39,9 @@ pub(super) struct Sizes {
     pub gap: usize,
 }
 
-/// The sizes used outside tests: 16 MiB reads, 256 KiB pieces, 256 KiB before a chunk.
+/// The sizes used outside tests: 4 MiB reads, 256 KiB pieces, 256 KiB before a chunk.
 pub(super) const SIZES: Sizes = Sizes {
-    chunk: 16 << 20,
+    chunk: 4 << 20,
     piece: 256 << 10,
     gap: 256 << 10,
 };

@@ -207,10 +207,11 @@ fn records_are_kept_as_their_file_needs() {
     };
     let records = b.functions.as_deref().unwrap_or_default();
     let names: Vec<&str> = records.iter().map(|r| &*r.name).collect();
-    // `fb` and `fe` are one instantiation group (both start at 1:1), merged as read: the
-    // first record ran and misses a region, so its name is kept (item lists name the
-    // instantiation an uncovered item comes from).
+    // `fb` and `fe` are one instantiation group (both start at 1:1), merged as read, under
+    // its first record's name; that record misses a region, so its name is also kept as the
+    // instantiation its uncovered region comes from.
     assert_eq!(names, ["fb"]);
+    assert_eq!(records[0].origin(|o| &o.regions), "fb");
     assert_eq!(
         records[0].instances,
         Instances {

@@ -1,0 +1,36 @@
+//! Tests of the packed `DA` lines.
+
+use super::*;
+
+#[test]
+fn counts_of_any_size_come_back_exactly() {
+    let lines = vec![
+        (0, 0),
+        (1, 1),
+        (2, u64::from(u32::MAX) - 1),
+        (3, u64::from(u32::MAX)),
+        (4, 7),
+        (5, u64::MAX),
+    ];
+    let packed = Lines::pack(lines.clone());
+    assert_eq!(packed.unpack(), lines);
+    assert_eq!(packed.len(), 6);
+    assert!(!packed.is_empty());
+    assert_eq!(
+        packed.covered().collect::<Vec<_>>(),
+        [
+            (0, false),
+            (1, true),
+            (2, true),
+            (3, true),
+            (4, true),
+            (5, true)
+        ]
+    );
+    // Packing is canonical: equal lines, equal packs.
+    assert_eq!(packed, Lines::pack(lines));
+    assert_ne!(packed, Lines::pack(vec![(0, 0)]));
+    let empty = Lines::pack(Vec::new());
+    assert!(empty.is_empty());
+    assert_eq!(empty, Lines::default());
+}
