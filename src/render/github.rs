@@ -153,36 +153,36 @@ fn annotations(file: &FileVerdict) -> Vec<String> {
         .filter(|m| m.status.fails())
         .partition(|m| m.status == MetricStatus::Loose);
     if out.is_empty() {
-        out.extend(summary_annotation(&below, &path, "below the bar", |_| {
-            String::new()
-        }));
+        let texts = below.iter().map(|m| metric_text(m)).collect();
+        out.extend(summary_annotation(texts, &path, "below the bar"));
     }
+    let tighten = loose
+        .iter()
+        .map(|m| {
+            let missed = m.counts.map_or(0, crate::debt::missed);
+            format!("{}: tighten to {missed}", metric_text(m))
+        })
+        .collect();
     out.extend(summary_annotation(
-        &loose,
+        tighten,
         &path,
         "tighten the [[debt]] entry",
-        |m| format!(": tighten to {}", m.counts.map_or(0, crate::debt::missed)),
     ));
     out
 }
 
-/// One annotation titled `title` for the failing `metrics` of a file, each described by its
-/// counts, allowance and `more` (e.g. `lines 1/2 (2 allowed): tighten to 1`); none without
-/// metrics.
-fn summary_annotation(
-    metrics: &[&MetricVerdict],
-    path: &str,
-    title: &str,
-    more: impl Fn(&MetricVerdict) -> String,
-) -> Option<String> {
-    let failing: Vec<String> = metrics
-        .iter()
-        .map(|m| describe(m.metric, m.counts) + &crate::debt::cell_suffix(m.allowed) + &more(m))
-        .collect();
-    (!failing.is_empty()).then(|| {
+/// A metric's counts and allowance: `lines 1/2 (2 allowed)`.
+fn metric_text(m: &MetricVerdict) -> String {
+    describe(m.metric, m.counts) + &crate::debt::cell_suffix(m.allowed)
+}
+
+/// One annotation titled `title` listing `texts` (one per failing metric, see
+/// [`metric_text`]); none without any.
+fn summary_annotation(texts: Vec<String>, path: &str, title: &str) -> Option<String> {
+    (!texts.is_empty()).then(|| {
         format!(
             "::error file={path},title=covgate%3A {title}::{}",
-            escape_data(&failing.join("; "))
+            escape_data(&texts.join("; "))
         )
     })
 }
