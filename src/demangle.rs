@@ -1,5 +1,6 @@
-//! Rust symbol demangling with a bound on the result's length, shared by the LCOV reader
-//! (function identity) and the uncovered-item lists (function names).
+//! Symbol demangling: Rust symbols with a bound on the result's length (shared by the LCOV
+//! reader's function identity and the uncovered-item lists), Itanium C++ symbols (clang) with
+//! the `cpp_demangle` crate, and the instantiation names that item lists give.
 
 use std::fmt::Write as _;
 
@@ -29,6 +30,44 @@ impl std::fmt::Write for Bounded {
         self.0.push_str(s);
         Ok(())
     }
+}
+
+/// Demangles a Rust symbol (legacy or v0, without its hash, at most
+/// [`MAX_DEMANGLED`] bytes) or an Itanium C++ symbol (with the `cpp_demangle` crate); other names come back unchanged.
+pub(crate) fn demangle(name: &str) -> String {
+    demangle_with(name, cpp_demangle::DemangleOptions::new())
+}
+
+/// The name of an instantiation as item lists give it: [`demangle`], with a C++ function's
+/// parameters and return type left out (`clamp_to<double>`; its template arguments tell the
+/// instantiations apart).
+pub(crate) fn instantiation_name(name: &str) -> String {
+    let short = cpp_demangle::DemangleOptions::new()
+        .no_params()
+        .no_return_type();
+    demangle_with(name, short)
+}
+
+/// [`demangle`], with C++ symbols demangled with `options`.
+fn demangle_with(name: &str, options: cpp_demangle::DemangleOptions) -> String {
+    // Bounded: a corrupt v0 symbol can expand to megabytes (see [`MAX_DEMANGLED`]).
+    demangle_rust(name)
+        .or_else(|| demangle_cpp(name, options))
+        .unwrap_or_else(|| name.to_string())
+}
+
+/// An Itanium C++ symbol (`_Z…`, as clang writes) demangled, or `None` when it is not one.
+fn demangle_cpp(name: &str, options: cpp_demangle::DemangleOptions) -> Option<String> {
+    // cpp_demangle also reads bare type manglings (`h` is `unsigned char`): only `_Z` symbols.
+    let mangled = name.strip_prefix('_').filter(|n| n.starts_with('Z'))?;
+    let symbol = cpp_demangle::Symbol::new(format!("_{mangled}")).ok()?;
+    symbol.demangle_with_options(&options).ok()
+}
+
+/// True when two mangled names are one instantiation: equal, or alike once demangled (copies
+/// of one function built into several crates differ only in their hashes).
+pub(crate) fn same_function(a: &str, b: &str) -> bool {
+    a == b || instantiation_name(a) == instantiation_name(b)
 }
 
 #[cfg(test)]

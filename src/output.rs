@@ -48,9 +48,22 @@ pub(crate) fn color_wanted(stdout_is_terminal: bool, no_color: Option<&std::ffi:
     stdout_is_terminal && no_color.is_none()
 }
 
-/// Writes the outputs. Errors (exit 2) when stdout or a file cannot be written.
+/// Writes the outputs: the files first (`--output-json`, `--output-markdown`, then the step
+/// summary), then stdout. Errors (exit 2) when stdout or a file cannot be written; a file that
+/// cannot be written stops before anything is printed on stdout.
 pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> Result<()> {
     let (facts, verdict, metrics) = (&outcome.facts, &outcome.verdict, &outcome.metrics);
+    // The files first: one that cannot be written stops the run (exit 2) before a verdict is
+    // printed that the exit code would contradict.
+    if let Some(path) = &opts.output_json {
+        write_json(path, outcome)?;
+    }
+    if let Some(path) = &opts.output_markdown {
+        write(
+            path,
+            &markdown::render(facts, verdict, metrics, opts.link_base.as_deref()),
+        )?;
+    }
     let to_stdout =
         |e: std::io::Error| Error::new(format!("cannot write the result to stdout: {e}"));
     // `commands`: covgate's own workflow commands (`--format github`), escaped as they are made;
@@ -84,15 +97,6 @@ pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> 
         .write_all(commands.as_bytes())
         .and_then(|()| stdout.write_all(command_safe(&text).as_bytes()))
         .map_err(to_stdout)?;
-    if let Some(path) = &opts.output_json {
-        write_json(path, outcome)?;
-    }
-    if let Some(path) = &opts.output_markdown {
-        write(
-            path,
-            &markdown::render(facts, verdict, metrics, opts.link_base.as_deref()),
-        )?;
-    }
     Ok(())
 }
 
@@ -163,15 +167,103 @@ fn write_json(path: &Path, outcome: &Outcome) -> Result<()> {
     })
 }
 
-/// Writes the file at `path` whole or not at all: `fill` writes a temporary file in the same
-/// folder, which is then renamed over `path`. A reader, or another covgate writing the same
-/// path at the same time, sees one complete file, never a mixture or a cut one; on an error the
-/// temporary file is removed. The file is made as [`std::fs::File::create`] makes one
-/// (permissions `0o666` less the umask on Unix), not private as temporary files are.
+/// Writes the file at `path` whole or not at all, and never replaces what is not a file of its
+/// own. The one writer of every file covgate makes (`--output-json`, `--output-markdown`, and
+/// the policy or ledger `check --tighten` rewrites). `path` is first resolved through symbolic
+/// links, then:
+///
+/// - a regular file, or a path that does not exist: `fill` writes a temporary file in the same
+///   folder, which is then renamed over it. A reader, or another covgate writing the same path
+///   at the same time, sees one complete file, never a mixture or a cut one; on an error the
+///   temporary file is removed. A replaced file keeps its permission bits; a new one is made as
+///   [`std::fs::File::create`] makes one (`0o666` less the umask on Unix), not private as
+///   temporary files are;
+/// - a read-only file (no write permission bit, whoever runs covgate): an error, not replaced;
+/// - a character device (`/dev/null`, `/dev/stdout` on a terminal): written straight into;
+/// - a symbolic link that resolves to nothing (dangling, or `/dev/stdout` on a pipe): opened
+///   through the link and written straight into;
+/// - anything else (a folder, a FIFO, a socket, a block device): an error.
+///
+/// Errors (exit 2) name `path`.
 pub(crate) fn write_atomically(
     path: &Path,
     fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
+    let failed = |why: String| {
+        Error::new(format!(
+            "{}: cannot write the result: {why}",
+            path.display()
+        ))
+    };
+    match target(path).map_err(failed)? {
+        Target::Replace(real, keep) => replace(&real, keep, fill),
+        Target::InPlace(real) => std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(real)
+            .and_then(|mut file| fill(&mut file)),
+    }
+    .map_err(|e| failed(e.to_string()))
+}
+
+/// How [`write_atomically`] writes a path.
+#[derive(Debug, PartialEq)]
+enum Target {
+    /// A temporary file renamed over this path (a regular file, or nothing), given these
+    /// permissions when it replaces a file.
+    Replace(PathBuf, Option<std::fs::Permissions>),
+    /// Opened and written straight into (a character device, or a link that resolves to
+    /// nothing).
+    InPlace(PathBuf),
+}
+
+/// Where `path` is written (see [`write_atomically`]), or why it is not.
+fn target(path: &Path) -> std::result::Result<Target, String> {
+    let Ok((real, meta)) = std::fs::canonicalize(path)
+        .and_then(|real| std::fs::metadata(&real).map(|meta| (real, meta)))
+    else {
+        // Nothing there, or a link to nothing (which the open follows).
+        return Ok(match std::fs::symlink_metadata(path) {
+            Ok(_) => Target::InPlace(path.to_path_buf()),
+            Err(_) => Target::Replace(path.to_path_buf(), None),
+        });
+    };
+    let kind = meta.file_type();
+    if kind.is_file() && meta.permissions().readonly() {
+        Err(format!(
+            "{} is read-only; covgate does not replace it (make it writable or write elsewhere)",
+            real.display()
+        ))
+    } else if kind.is_file() {
+        Ok(Target::Replace(real, Some(meta.permissions())))
+    } else if is_char_device(&kind) {
+        Ok(Target::InPlace(real))
+    } else {
+        Err(format!(
+            "{} is not a regular file (a folder, FIFO, socket or block device); covgate writes files and character devices only",
+            real.display()
+        ))
+    }
+}
+
+#[cfg(unix)]
+fn is_char_device(kind: &std::fs::FileType) -> bool {
+    std::os::unix::fs::FileTypeExt::is_char_device(kind)
+}
+
+#[cfg(not(unix))]
+fn is_char_device(_: &std::fs::FileType) -> bool {
+    false
+}
+
+/// Writes `path` through a temporary file in its folder renamed over it, with `keep`'s
+/// permissions if given.
+fn replace(
+    path: &Path,
+    keep: Option<std::fs::Permissions>,
+    fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let folder = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -180,14 +272,12 @@ pub(crate) fn write_atomically(
     builder.prefix(".covgate-").suffix(".tmp");
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    builder
-        .tempfile_in(folder)
-        .and_then(|mut file| {
-            fill(file.as_file_mut())?;
-            file.persist(path).map_err(|e| e.error)
-        })
-        .map(drop)
-        .map_err(|e| Error::new(format!("{}: cannot write the result: {e}", path.display())))
+    builder.tempfile_in(folder).and_then(|mut file| {
+        fill(file.as_file_mut())?;
+        keep.into_iter()
+            .try_for_each(|perms| file.as_file().set_permissions(perms))
+            .and_then(|()| file.persist(path).map(drop).map_err(|e| e.error))
+    })
 }
 
 fn append(path: &Path, text: &str) -> Result<()> {
@@ -253,6 +343,100 @@ mod tests {
         assert_eq!(names, ["out.md"]);
         // An empty path: the temporary file is made in the current folder, the rename fails.
         assert!(write(Path::new(""), "x").is_err());
+    }
+
+    #[cfg(unix)]
+    fn mode(path: &Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).expect("meta").permissions().mode() & 0o7777
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_followed_and_files_keep_their_mode() {
+        use std::os::unix::fs::{symlink, PermissionsExt};
+        let dir = tempfile::tempdir().expect("tempdir");
+        let real = dir.path().join("real.json");
+        std::fs::write(&real, "old").expect("old");
+        std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+        let link = dir.path().join("link.json");
+        symlink("real.json", &link).expect("symlink");
+        write(&link, "new").expect("write");
+        assert!(std::fs::symlink_metadata(&link)
+            .expect("link")
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read_to_string(&real).expect("read"), "new");
+        assert_eq!(mode(&real), 0o640);
+        // A link to nothing: the file it names is made, the link stays.
+        let dangling = dir.path().join("dangling.json");
+        symlink("made.json", &dangling).expect("symlink");
+        write(&dangling, "made").expect("write");
+        assert!(std::fs::symlink_metadata(&dangling)
+            .expect("link")
+            .file_type()
+            .is_symlink());
+        let made = dir.path().join("made.json");
+        assert_eq!(std::fs::read_to_string(made).expect("read"), "made");
+    }
+
+    /// Read-only by its mode, for every user: root, whom permissions do not stop, is refused
+    /// too.
+    #[cfg(unix)]
+    #[test]
+    fn a_read_only_file_is_not_replaced() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let out = dir.path().join("out.json");
+        std::fs::write(&out, "old").expect("old");
+        std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+        let err = write(&out, "new").unwrap_err();
+        assert_eq!(
+            err.message(),
+            format!(
+                "{0}: cannot write the result: {0} is read-only; covgate does not replace it (make it writable or write elsewhere)",
+                out.display()
+            )
+        );
+        assert_eq!(std::fs::read_to_string(&out).expect("read"), "old");
+        assert_eq!(mode(&out), 0o444);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_are_written_into_and_fifos_refused() {
+        use std::os::unix::fs::FileTypeExt;
+        let null = Path::new("/dev/null");
+        write(null, "x").expect("write /dev/null");
+        assert!(std::fs::metadata(null)
+            .expect("meta")
+            .file_type()
+            .is_char_device());
+        assert_eq!(mode(null) & 0o666, 0o666);
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo");
+        assert!(made.success());
+        let err = write(&fifo, "x").unwrap_err();
+        assert!(
+            err.message()
+                .ends_with("is not a regular file (a folder, FIFO, socket or block device); covgate writes files and character devices only"),
+            "{err}"
+        );
+        assert!(std::fs::symlink_metadata(&fifo)
+            .expect("fifo")
+            .file_type()
+            .is_fifo());
+        // The device's write error is the result's.
+        let err = write(Path::new("/dev/full"), "x").unwrap_err();
+        assert!(
+            err.message()
+                .starts_with("/dev/full: cannot write the result: "),
+            "{err}"
+        );
     }
 
     #[test]

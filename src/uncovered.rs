@@ -17,6 +17,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::demangle::{demangle, instantiation_name, same_function};
 use crate::model::{LineRange, Span};
 use crate::model::{Metric, Summary};
 use crate::report::lcov::LcovFile;
@@ -250,38 +251,6 @@ fn keep<T>(failing: &[Metric], metric: Metric, items: Vec<T>) -> Vec<T> {
     }
 }
 
-/// Demangles a Rust symbol (legacy or v0, without its hash, at most
-/// `demangle::MAX_DEMANGLED` bytes) or an Itanium C++ symbol (with the `cpp_demangle` crate); other names come back unchanged.
-pub fn demangle(name: &str) -> String {
-    demangle_with(name, cpp_demangle::DemangleOptions::new())
-}
-
-/// The name of an instantiation as item lists give it: [`demangle`], with a C++ function's
-/// parameters and return type left out (`clamp_to<double>`; its template arguments tell the
-/// instantiations apart).
-pub fn instantiation_name(name: &str) -> String {
-    let short = cpp_demangle::DemangleOptions::new()
-        .no_params()
-        .no_return_type();
-    demangle_with(name, short)
-}
-
-/// [`demangle`], with C++ symbols demangled with `options`.
-fn demangle_with(name: &str, options: cpp_demangle::DemangleOptions) -> String {
-    // Bounded: a corrupt v0 symbol can expand to megabytes (see `demangle::MAX_DEMANGLED`).
-    crate::demangle::demangle_rust(name)
-        .or_else(|| demangle_cpp(name, options))
-        .unwrap_or_else(|| name.to_string())
-}
-
-/// An Itanium C++ symbol (`_Z…`, as clang writes) demangled, or `None` when it is not one.
-fn demangle_cpp(name: &str, options: cpp_demangle::DemangleOptions) -> Option<String> {
-    // cpp_demangle also reads bare type manglings (`h` is `unsigned char`): only `_Z` symbols.
-    let mangled = name.strip_prefix('_').filter(|n| n.starts_with('Z'))?;
-    let symbol = cpp_demangle::Symbol::new(format!("_{mangled}")).ok()?;
-    symbol.demangle_with_options(&options).ok()
-}
-
 fn from_llvm(records: &[FunctionStats]) -> Uncovered {
     // Each group: the record that created it, and the others.
     type Group<'a> = (&'a FunctionStats, Vec<&'a FunctionStats>);
@@ -368,12 +337,6 @@ fn several_instantiations(first: &FunctionStats, rest: &[&FunctionStats]) -> boo
     let mut names = records().map(|r| &*r.name).filter(|name| !name.is_empty());
     let one = names.next().unwrap_or_default();
     records().any(|r| r.several_instantiations) || names.any(|name| !same_function(one, name))
-}
-
-/// True when two mangled names are one instantiation: equal, or alike once demangled (copies
-/// of one function built into several crates differ only in their hashes).
-pub(crate) fn same_function(a: &str, b: &str) -> bool {
-    a == b || instantiation_name(a) == instantiation_name(b)
 }
 
 fn from_lcov(file: &LcovFile) -> Uncovered {

@@ -927,3 +927,56 @@ fn symbols_that_expand_without_end_listed_as_uncovered_are_fast() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(started.elapsed() < ROW_LIMIT, "{:?}", started.elapsed());
 }
+
+/// The demo's tracefile cut inside `src/lib.rs`'s section (lines 1–14 and 23–27: the section
+/// lost its tail and its `end_of_record`): the cut section is no evidence, so `src/lib.rs`
+/// (really 10/15 lines) is unmeasured (exit 1) instead of passing on the lines left.
+#[test]
+fn a_tracefile_cut_inside_a_section_does_not_pass() {
+    let sb = Sandbox::new();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    common::copy_dir(&demo.join("src"), &sb.path().join("demo/src"));
+    let full = std::fs::read_to_string(demo.join("coverage.info")).expect("demo tracefile");
+    let lines: Vec<&str> = full.lines().collect();
+    let cut = [&lines[..14], &lines[22..27]].concat().join("\n") + "\n";
+    sb.write("tr.info", &cut);
+    sb.write("demo/p.toml", "[measure]\nmetrics = [\"lines\"]\n");
+    let run = sb.run(&[
+        "check",
+        "tr.info",
+        "--policy",
+        "demo/p.toml",
+        "--remap-path-prefix",
+        "/ws/tiny=demo",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(
+            "tr.info:19: missing final `end_of_record` for `/ws/tiny/src/lib.rs`: its section is ignored"
+        ),
+        "{}",
+        run.stderr
+    );
+    let doc = run.json();
+    assert_eq!(common::status(&doc, "src/lib.rs"), "unmeasured");
+    assert_eq!(common::status(&doc, "src/covered.rs"), "pass");
+    // The whole tracefile: 10 of 15 lines, a fail on the numbers.
+    sb.write("full.info", &full);
+    let run = sb.run(&[
+        "check",
+        "full.info",
+        "--policy",
+        "demo/p.toml",
+        "--remap-path-prefix",
+        "/ws/tiny=demo",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        common::metric(&run.json(), "src/lib.rs", "lines"),
+        "10/15 fail"
+    );
+}

@@ -508,12 +508,15 @@ fn a_passing_check_lists_no_rows_unless_show_all() {
 fn report_warnings_go_to_stderr_and_the_verdict_to_stdout() {
     let sandbox = Sandbox::new();
     sandbox.policy(LCOV);
-    sandbox.write("w.info", "SF:/ws/a.c\nBRDA:1,0,0,1\nBRDA:1,0,1,1\nDA:1,1");
+    sandbox.write(
+        "w.info",
+        "SF:/ws/a.c\nBRDA:1,0,0,1\nBRDA:1,0,1,1\nDA:1,1\nend_of_record\nend_of_record\n",
+    );
     let run = sandbox.run(&["check", "w.info", "--root", "/ws", "--no-walk"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert_eq!(
         run.stderr,
-        "covgate: warning: w.info:4: missing final `end_of_record` for `/ws/a.c`\n"
+        "covgate: warning: w.info:6: `end_of_record` outside an `SF` section ignored\n"
     );
     assert!(run.stdout.ends_with("covgate: PASS\n"), "{}", run.stdout);
     // The machine and PR-comment outputs carry the warning too, among the facts.
@@ -532,12 +535,12 @@ fn report_warnings_go_to_stderr_and_the_verdict_to_stdout() {
     };
     assert_eq!(
         format("json").json()["facts"]["warnings"],
-        serde_json::json!(["w.info:4: missing final `end_of_record` for `/ws/a.c`"])
+        serde_json::json!(["w.info:6: `end_of_record` outside an `SF` section ignored"])
     );
     let run = format("markdown");
     assert!(
         run.stdout.contains(
-            "\n> ⚠️ warning: w.info:4: missing final \\`end\\_of\\_record\\` for \\`/ws/a.c\\`\n\n"
+            "\n> ⚠️ warning: w.info:6: \\`end\\_of\\_record\\` outside an \\`SF\\` section ignored\n\n"
         ),
         "{}",
         run.stdout
@@ -621,4 +624,107 @@ fn control_characters_from_a_report_are_escaped_in_every_text_output() {
         "{}",
         run.stderr
     );
+}
+
+/// Output files are written through symbolic links, never over what is not a file of covgate's
+/// to replace; an output that cannot be written stops the run (exit 2) before any verdict is
+/// printed.
+#[cfg(unix)]
+#[test]
+fn output_files_follow_links_and_never_replace_devices_fifos_or_read_only_files() {
+    use std::os::unix::fs::{symlink, FileTypeExt, PermissionsExt};
+    let sandbox = Sandbox::new();
+    sandbox.policy(LCOV);
+    sandbox.write(
+        "ok.info",
+        "SF:/ws/a.c\nBRDA:1,0,0,1\nBRDA:1,0,1,1\nDA:1,1\nend_of_record\n",
+    );
+    let run_to = |out: &str| {
+        sandbox.run(&[
+            "check",
+            "ok.info",
+            "--root",
+            "/ws",
+            "--no-walk",
+            "--output-json",
+            out,
+        ])
+    };
+    // A link: its target is written, with its mode kept; the link stays.
+    let real = sandbox.write("real.json", "old");
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    symlink("real.json", sandbox.path().join("link.json")).expect("symlink");
+    let run = run_to("link.json");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let meta = std::fs::symlink_metadata(sandbox.path().join("link.json")).expect("link");
+    assert!(meta.file_type().is_symlink());
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&real).expect("read")).expect("JSON");
+    assert_eq!(doc["verdict"], "pass");
+    let mode = std::fs::metadata(&real).expect("meta").permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
+    // A character device is written into, not replaced.
+    let run = run_to("/dev/null");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let null = std::fs::metadata("/dev/null").expect("null");
+    assert!(null.file_type().is_char_device());
+    // A FIFO and a read-only file (by its mode, so also for root) are refused, with no verdict.
+    let fifo = sandbox.path().join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    let run = run_to("fifo");
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr.contains("is not a regular file"),
+        "{}",
+        run.stderr
+    );
+    let locked = sandbox.write("out.json", "old");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    let run = run_to("out.json");
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr.contains("out.json is read-only"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&locked).expect("read"), "old");
+}
+
+/// `check --tighten` rewrites the policy a link points to, keeping its mode, and leaves the
+/// link a link.
+#[cfg(unix)]
+#[test]
+fn tighten_writes_through_a_linked_policy() {
+    use std::os::unix::fs::{symlink, PermissionsExt};
+    let sandbox = Sandbox::new();
+    sandbox.write("src/a.c", "int a;\n");
+    sandbox.write("cov.info", "SF:src/a.c\nDA:1,1\nDA:2,0\nend_of_record\n");
+    let real = sandbox.write(
+        "conf/policy.toml",
+        "[measure]\nmetrics = [\"lines\"]\ninclude = [\"src/**\"]\n\n[[debt]]\npath = \"src/a.c\"\nlines = 2\nreason = \"r\"\n",
+    );
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+    let link = sandbox.path().join("coverage-policy.toml");
+    symlink("conf/policy.toml", &link).expect("symlink");
+    let run = sandbox.run(&["check", "cov.info", "--tighten"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(std::fs::symlink_metadata(&link)
+        .expect("link")
+        .file_type()
+        .is_symlink());
+    assert!(
+        std::fs::read_to_string(&real)
+            .expect("read")
+            .contains("lines = 1\n"),
+        "{}",
+        run.stderr
+    );
+    let mode = std::fs::metadata(&real).expect("meta").permissions().mode();
+    assert_eq!(mode & 0o777, 0o640);
 }

@@ -623,7 +623,11 @@ fn github_format_annotates_report_warnings() {
     let sandbox = Sandbox::new();
     sandbox.policy("[measure]\nmetrics = [\"lines\"]\n");
     sandbox.write("src/lib.rs", "pub fn f() {}\n");
-    sandbox.write("t.info", "SF:src/lib.rs\nDA:1,1\n");
+    // A whole section, then a second one cut short (ignored: the first measures the file).
+    sandbox.write(
+        "t.info",
+        "SF:src/lib.rs\nDA:1,1\nend_of_record\nSF:src/lib.rs\nDA:1,1\n",
+    );
     let run = sandbox.run(&[
         "check",
         "t.info",
@@ -635,7 +639,7 @@ fn github_format_annotates_report_warnings() {
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(
         run.stdout.lines().any(|l| l.starts_with(
-            "::warning title=covgate%3A report warning::t.info:2: missing final `end_of_record` for `src/lib.rs`"
+            "::warning title=covgate%3A report warning::t.info:5: missing final `end_of_record` for `src/lib.rs`: its section is ignored"
         )),
         "{}",
         run.stdout

@@ -20,7 +20,8 @@
 //! - A record is `TAG:value`, split at the first `:`; `SF: path` keeps working because the path
 //!   is trimmed.
 //! - `end_of_record` may carry trailing whitespace and may be missing before the next `SF` or at
-//!   the end of the file (a warning, never an error: the next `SF` names the next file). An
+//!   the end of the file (a warning, never an error: the next `SF` names the next file; at the
+//!   end of the file the section may be cut short, so its records are ignored). An
 //!   `end_of_record` outside a section closes nothing and is ignored with a warning.
 //! - `end_of_recordSF:…` on one line is what `cat a.info b.info` yields when `a.info` has no final
 //!   newline (cargo-llvm-cov writes none). The line is split into `end_of_record` plus the record
@@ -172,7 +173,7 @@ pub fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
 
 /// Reads an LCOV tracefile like [`read`] and also returns the warnings, each a complete message
 /// `"<origin>:<line>: …"`: unknown record types (skipped), non-UTF-8 bytes (replaced), a missing
-/// `end_of_record`, an `end_of_record` outside a section (ignored), and `end_of_record` glued to
+/// `end_of_record` (at the end of input: the section's records ignored), an `end_of_record` outside a section (ignored), and `end_of_record` glued to
 /// the next record (split).
 ///
 /// # Errors

@@ -284,11 +284,21 @@ impl<'a> Parser<'a> {
 
     pub(super) fn finish(mut self) -> Result<(Report, Vec<String>)> {
         if let Some(open) = self.section.take() {
+            // A section cut short at the end of input (a truncated tracefile) is no evidence:
+            // its records are dropped and the file is only named, as by a section without
+            // records, so it is unmeasured unless another section or report measures it.
+            let (path, _, warnings) = open.close();
+            for (line, message) in warnings {
+                self.warn(line, message);
+            }
             self.warn(
                 self.last_line,
-                format!("missing final `end_of_record` for `{}`", clip(&open.path)),
+                format!(
+                    "missing final `end_of_record` for `{}`: its section is ignored (the tracefile may be cut short)",
+                    clip(&path)
+                ),
             );
-            self.store(open);
+            self.store_file(path, LcovFile::default(), Vec::new());
         }
         if self.unshown_warnings > 0 {
             self.warnings.push(format!(

@@ -61,11 +61,25 @@ fn bom_crlf_blank_comments_trailing_space_and_sf_space() {
 }
 
 #[test]
-fn missing_final_end_of_record_is_a_warning() {
+fn a_section_cut_short_at_the_end_is_ignored_with_a_warning() {
+    // A truncated tracefile: the last section's records are no evidence; the file is only
+    // named, as by a section without records.
     let (report, warnings) = read_ok("SF:a.c\nDA:1,1");
+    assert_eq!(report.files.len(), 1);
+    assert!(!lcov(&report, 0).has_records());
+    assert_eq!(
+        warnings,
+        ["t.info:2: missing final `end_of_record` for `a.c`: its section is ignored (the tracefile may be cut short)"]
+    );
+    // An earlier whole section of the same file still counts; the cut one adds nothing.
+    let (report, warnings) = read_ok("SF:a.c\nDA:1,1\nend_of_record\nSF:a.c\nDA:2,0\nDA:3,0");
     assert_eq!(lcov(&report, 0).summary().lines, c(1, 1));
     assert_eq!(warnings.len(), 1);
-    assert!(warnings[0].starts_with("t.info:2: missing final `end_of_record`"));
+    // The section's own warnings are still given.
+    let (report, warnings) = read_ok("TN:\nSF:b.c\nDA:1,1\nLF:3\nLH:1");
+    assert!(!lcov(&report, 0).has_records());
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings[0].contains("LF:3 LH:1 disagree"), "{warnings:?}");
 }
 
 #[test]

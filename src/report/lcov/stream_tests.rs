@@ -218,6 +218,7 @@ fn symbols_that_expand_without_end_keep_their_mangled_name_fast() {
     for line in 1..=1000 {
         text.push_str(&format!("FN:{line},{EXPANDING}\nFNDA:0,{EXPANDING}\n"));
     }
+    text.push_str("end_of_record\n");
     let started = std::time::Instant::now();
     let (report, _) = read_ok(&text);
     assert_eq!(lcov(&report, 0).summary().functions, c(0, 1000));

@@ -365,7 +365,7 @@ fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 4], record: &mut 
         // The first named record stands for the group's name in the comparison below.
         group.name = std::mem::take(&mut record.name);
     } else if !record.name.is_empty() {
-        let differ = !crate::uncovered::same_function(&group.name, &record.name);
+        let differ = !crate::demangle::same_function(&group.name, &record.name);
         group.several_instantiations |= differ;
     }
     group.instances.records += record.instances.records;
