@@ -187,7 +187,8 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "URL")]
     pub link_base: Option<String>,
     /// First rewrite the debt ledger to the measured counts: lower allowances that went down
-    /// (never up), drop entries at zero or stale, keep comments and layout; then check.
+    /// (never up), drop entries at zero or stale, keep comments and layout; then check. With
+    /// --file, only those files' entries are rewritten.
     #[arg(long)]
     pub tighten: bool,
     /// Judge and show only this file, every uncovered item listed (repeatable; relative to the current folder).

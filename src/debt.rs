@@ -41,9 +41,8 @@ pub fn status(counts: Option<Counts>, allowed: u64) -> MetricStatus {
 
 /// Judges every measured file of `verdict` that has an entry by its allowances instead of the
 /// threshold (see the module docs): sets each metric's `allowed` and status, the file's status,
-/// and its uncovered items (listed, from `measured`, for the metrics over their allowance; a
-/// loose metric's items are not the problem, so it has only its note), with a note for each
-/// failing metric saying what the entry allows. Files stay failing first, then
+/// and its uncovered items (listed, from `measured`, for every failing metric: over its
+/// allowance or loose), with a note for each failing metric saying what the entry allows. Files stay failing first, then
 /// by path.
 pub(crate) fn apply(
     ledger: &Ledger,
@@ -62,6 +61,7 @@ pub(crate) fn apply(
 }
 
 fn judge_file(file: &mut FileVerdict, entry: &Entry, measured: &Measured<'_>) {
+    // The failing metrics, whose items are listed.
     let mut over = Vec::new();
     let mut notes = Vec::new();
     for m in &mut file.metrics {
@@ -83,6 +83,7 @@ fn judge_file(file: &mut FileVerdict, entry: &Entry, measured: &Measured<'_>) {
                 ));
             }
             MetricStatus::Loose => {
+                over.push(metric);
                 notes.push((
                 metric,
                 format!(
@@ -125,12 +126,16 @@ pub(crate) fn judge(
     }
 }
 
+/// Why an entry whose file is not an in-scope file is stale ([`stale_because`]): the one stale
+/// entry `--tighten` leaves for a human to fix (it may be a misspelling).
+pub const GONE: &str = "not an in-scope file (gone, renamed, or outside `include`)";
+
 /// Why an entry is stale in `verdict`, or `None` when it is not: its file is gone (not an
 /// in-scope file; known only when the root was `walked`), excluded, without code, or measured
 /// at 100% on every metric.
 pub fn stale_because(entry: &Entry, verdict: &Verdict, walked: bool) -> Option<&'static str> {
     let Some(file) = verdict.files.iter().find(|f| f.path == entry.path) else {
-        return walked.then_some("not an in-scope file (gone, renamed, or outside `include`)");
+        return walked.then_some(GONE);
     };
     // Only a measured file has metrics (one per policy metric, never none).
     let complete = !file.metrics.is_empty()
@@ -152,24 +157,56 @@ pub fn stale(ledger: &Ledger, verdict: &Verdict, walked: bool) -> Option<Error> 
         .entries
         .iter()
         .filter_map(|e| {
-            stale_because(e, verdict, walked)
-                .map(|why| format!("  {} `{}`: {why}", e.location, e.path))
+            stale_because(e, verdict, walked).map(|why| {
+                format!(
+                    "  {} `{}`: {why}{}",
+                    e.location,
+                    e.path,
+                    gone(e, why, verdict)
+                )
+            })
         })
         .collect();
     if problems.is_empty() {
         return None;
     }
-    let mut lines =
-        vec!["stale [[debt]] entries; remove them or run `covgate check --tighten`:".to_string()];
+    let mut lines = vec![
+        "stale [[debt]] entries; remove them or run `covgate check --tighten` (the debt ledger: docs/adopting.md):"
+            .to_string(),
+    ];
     lines.extend(problems);
     Some(Error::lines(lines))
 }
 
+/// What to do about an entry stale for `why`: for a [`GONE`] file, the in-scope file its path
+/// probably misspells and that `--tighten` leaves it to a human; nothing otherwise.
+fn gone(entry: &Entry, why: &str, verdict: &Verdict) -> String {
+    if why != GONE {
+        return String::new();
+    }
+    let names: Vec<&str> = verdict.files.iter().map(|f| f.path.as_str()).collect();
+    format!(
+        "{}; fix or remove it by hand (`--tighten` leaves it)",
+        crate::hint::did_you_mean(&entry.path, &names)
+    )
+}
+
 /// The ledger's totals in `verdict`: missed items allowed, and files with at least one allowed.
+/// The sum saturates at `u64::MAX` (allowances are any `u64` the ledger writes).
 pub fn totals(verdict: &Verdict) -> (u64, usize) {
-    let allowed = |f: &FileVerdict| -> u64 { f.metrics.iter().filter_map(|m| m.allowed).sum() };
+    let allowed = |f: &FileVerdict| -> u64 {
+        f.metrics
+            .iter()
+            .filter_map(|m| m.allowed)
+            .fold(0, u64::saturating_add)
+    };
     let files = verdict.files.iter().filter(|f| allowed(f) > 0).count();
-    (verdict.files.iter().map(allowed).sum(), files)
+    let sum = verdict
+        .files
+        .iter()
+        .map(allowed)
+        .fold(0, u64::saturating_add);
+    (sum, files)
 }
 
 /// `debt: 41 missed items allowed in 7 files`, or `None` when no file has an entry.

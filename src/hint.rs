@@ -5,7 +5,8 @@
 //!   and the reverse (`[[measure]]`, `[[inline]]`);
 //! - a key at the wrong level (`include` at the top level, `threshold` in an `[[exclude]]`):
 //!   where it belongs;
-//! - a name with a typo (`thresold`, `branchs`): the nearest valid one.
+//! - a name with a typo (`thresold`, `branchs`): the nearest valid one;
+//! - `debt = "file"` beside `[[debt]]` tables: the ledger lives in that file.
 
 /// Where each policy key belongs, as said in a hint (`KEY belongs …`).
 const HOMES: [(&str, &str); 19] = [
@@ -48,6 +49,13 @@ const ARRAYS: [&str; 2] = ["exclude", "suite"];
 /// A hint for a TOML error of the policy: `message` is the parser's, `text` the policy and
 /// `offset` where the error points. `None` when no likely intent is known.
 pub(crate) fn for_toml(message: &str, text: &str, offset: usize) -> Option<String> {
+    if message.contains("duplicate key `debt`") {
+        return Some(
+            "; `debt = \"…\"` names the file the ledger lives in: write the [[debt]] entries there, \
+             or drop the `debt` key to keep them in the policy"
+                .to_string(),
+        );
+    }
     if let Some(rest) = message.strip_prefix("unknown field `") {
         return unknown_key(rest);
     }

@@ -62,10 +62,15 @@ pub fn run(opts: &InitOptions) -> Result<String> {
     let chosen = verdict
         .as_ref()
         .map_or_else(|| Metric::DEFAULT.to_vec(), metrics);
-    let debts = verdict
-        .as_ref()
-        .map_or_else(Vec::new, |v| debts(v, &chosen));
     let suggested = suggestions(&members, verdict.as_ref());
+    // A file with a suggested exclusion gets no entry: uncommenting the exclusion would make
+    // the entry stale.
+    let debts: Vec<Debt> = verdict
+        .as_ref()
+        .map_or_else(Vec::new, |v| debts(v, &chosen))
+        .into_iter()
+        .filter(|(path, _)| !suggested.iter().any(|(s, _)| s == path))
+        .collect();
     let text = policy_text(&members.include, &chosen, &suggested, &debts, &opts.date);
     crate::output::write_atomically(&target, &mut |out| out.write_all(text.as_bytes()))
         .map(|()| message(&debts, suggested.len(), &opts.reports))
@@ -272,8 +277,9 @@ pub fn policy_text(
 fn message(debts: &[Debt], suggested: usize, reports: &[String]) -> String {
     let allowed: u64 = debts
         .iter()
-        .flat_map(|(_, a)| a.iter().map(|(_, n)| n))
-        .sum();
+        .flat_map(|(_, a)| a.iter().map(|&(_, n)| n))
+        .fold(0, u64::saturating_add);
+    let entries = debts.len();
     let next = if reports.is_empty() {
         "next: produce a report (e.g. `cargo llvm-cov --json --output-path cov.json`), then \
          `covgate init --force cov.json` to record today's debt"
@@ -282,10 +288,21 @@ fn message(debts: &[Debt], suggested: usize, reports: &[String]) -> String {
         format!("next: covgate check {}", reports.join(" "))
     };
     format!(
-        "wrote {POLICY_FILE_NAME}: {} [[debt]] entries ({allowed} missed items allowed), \
-         {suggested} suggested exclusions (commented out)\n{next}\n",
-        debts.len()
+        "wrote {POLICY_FILE_NAME}: {entries} [[debt]] {} ({allowed} missed {} allowed), \
+         {suggested} suggested {} (commented out)\n{next}\n",
+        plural(entries as u64, "entry", "entries"),
+        plural(allowed, "item", "items"),
+        plural(suggested as u64, "exclusion", "exclusions"),
     )
+}
+
+/// `one` for 1, `many` otherwise.
+fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
 }
 
 /// Today's date (`YYYY-MM-DD`, UTC), or the date of `SOURCE_DATE_EPOCH` when it is set to a

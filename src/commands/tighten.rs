@@ -1,5 +1,6 @@
 //! `covgate check --tighten`: rewrites the debt ledger (see [`crate::debt`]) to the measured
-//! counts where they went down, never up, and drops the entries that reached zero or went stale.
+//! counts where they went down, never up, and drops the entries that reached zero or went stale
+//! (but not one naming no in-scope file: it may be misspelt, and stays an error to fix by hand).
 //!
 //! The ledger file (the policy, or the file its `debt` key names) is edited in place with
 //! `toml_edit`: every comment, the order of entries and keys, and the formatting of what is not
@@ -49,7 +50,8 @@ impl Edit {
 }
 
 /// The edits that bring `ledger` down to `verdict`'s counts: stale entries removed (see
-/// [`debt::stale_because`]; `walked` as for it), each allowance above its missed count lowered
+/// [`debt::stale_because`]; `walked` as for it) except those naming no in-scope file
+/// ([`debt::GONE`]: perhaps misspelt, left for a human and the check's error), each allowance above its missed count lowered
 /// to it, allowances at zero removed, and an entry with nothing left to allow removed. An
 /// allowance of a metric that was not measured (unavailable, or the file unmeasured) stays.
 pub fn plan(ledger: &Ledger, verdict: &Verdict, walked: bool) -> Vec<Edit> {
@@ -59,9 +61,14 @@ pub fn plan(ledger: &Ledger, verdict: &Verdict, walked: bool) -> Vec<Edit> {
             path: entry.path.clone(),
             change,
         };
-        if let Some(why) = debt::stale_because(entry, verdict, walked) {
-            edits.push(edit(Change::Remove(why)));
-            continue;
+        match debt::stale_because(entry, verdict, walked) {
+            // A path naming no in-scope file may be misspelt: the check proper says so.
+            Some(debt::GONE) => continue,
+            Some(why) => {
+                edits.push(edit(Change::Remove(why)));
+                continue;
+            }
+            None => {}
         }
         let file = verdict.files.iter().find(|f| f.path == entry.path);
         let measured = |metric: Metric| {
@@ -103,31 +110,98 @@ pub fn rewrite(file: &str, text: &str, edits: &[Edit]) -> Result<String> {
             "{file}: cannot tighten the debt ledger: write its entries as [[debt]] tables"
         )));
     };
+    // Comments above a removed entry or key move to what follows it, never lost.
+    let mut carried = String::new();
+    let mut keep = Vec::new();
     for table in tables.iter_mut() {
-        let Some(path) = path_of(table) else { continue };
-        for edit in edits.iter().filter(|e| e.path == path) {
-            match edit.change {
-                Change::Lower(metric, _, to) => lower(table, metric, to),
-                Change::Drop(metric, _) => drop(table.remove(metric.name())),
-                Change::Remove(_) => {}
+        let changes: Vec<Option<(Metric, u64)>> = path_of(table)
+            .map(|path| {
+                edits
+                    .iter()
+                    .filter(|e| e.path == path)
+                    .map(|e| target(&e.change))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let removed = changes.contains(&None);
+        if removed {
+            // Blank lines alone are spacing, not worth keeping.
+            let own = prefix(table.decor());
+            if own.contains('#') {
+                carried.push_str(&own);
+            }
+        } else {
+            carry_to(table.decor_mut(), &mut carried);
+            for (metric, to) in changes.into_iter().flatten() {
+                edit_table(table, metric, to, &mut carried);
             }
         }
+        keep.push(!removed);
     }
-    let removed = |table: &Table| {
-        path_of(table).is_some_and(|path| {
-            edits
-                .iter()
-                .any(|e| e.path == path && matches!(e.change, Change::Remove(_)))
-        })
-    };
-    tables.retain(|table| !removed(table));
+    let mut keep = keep.into_iter();
+    tables.retain(|_| keep.next().unwrap_or(true));
+    let trailing = format!("{carried}{}", prefix_raw(Some(doc.trailing())));
+    doc.set_trailing(trailing);
     Ok(doc.to_string())
+}
+
+/// The allowance `change` leaves: metric and count (0: the key goes), `None` when the whole
+/// entry goes.
+fn target(change: &Change) -> Option<(Metric, u64)> {
+    match *change {
+        Change::Lower(metric, _, to) => Some((metric, to)),
+        Change::Drop(metric, _) => Some((metric, 0)),
+        Change::Remove(_) => None,
+    }
+}
+
+/// Sets `metric`'s allowance in `table` to `to`, or removes its key at 0; a removed key's
+/// comments go to the key after it, or into `carried` (for whatever follows the table) when it
+/// was the last.
+fn edit_table(table: &mut Table, metric: Metric, to: u64, carried: &mut String) {
+    let name = metric.name();
+    if to > 0 {
+        lower(table, metric, to);
+        return;
+    }
+    let next = table
+        .iter()
+        .map(|(key, _)| key.to_string())
+        .skip_while(|key| key != name)
+        .nth(1);
+    let comments = table
+        .key(name)
+        .map(|key| prefix(key.leaf_decor()))
+        .unwrap_or_default();
+    table.remove(name);
+    carried.push_str(&comments);
+    if let Some(mut key) = next.and_then(|next| table.key_mut(&next)) {
+        carry_to(key.leaf_decor_mut(), carried);
+    }
+}
+
+/// The text before an item (its comments and blank lines), empty when it has the default.
+fn prefix(decor: &toml_edit::Decor) -> String {
+    prefix_raw(decor.prefix())
+}
+
+fn prefix_raw(raw: Option<&toml_edit::RawString>) -> String {
+    raw.and_then(toml_edit::RawString::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Puts the `carried` text (comments of removed items) before `decor`'s own, emptying it.
+fn carry_to(decor: &mut toml_edit::Decor, carried: &mut String) {
+    if !carried.is_empty() {
+        let own = prefix(decor);
+        decor.set_prefix(format!("{}{own}", std::mem::take(carried)));
+    }
 }
 
 /// A `[[debt]]` table's `path`, spelled as [`crate::debt`] reads it.
 fn path_of(table: &Table) -> Option<String> {
-    let spelled = table.get("path")?.as_str()?.trim();
-    Some(spelled.strip_prefix("./").unwrap_or(spelled).to_string())
+    Some(crate::policy::debt::path_key(table.get("path")?.as_str()?))
 }
 
 /// Sets `metric` in `table` to `to`, keeping the value's own spacing and comment.
@@ -139,12 +213,21 @@ fn lower(table: &mut Table, metric: Metric, to: u64) {
     }
 }
 
-/// Tightens the ledger of the policy behind `outcome` (as [`plan`] says) and writes it back
-/// whole or not at all; returns the edits, in ledger order (none: the file is left untouched).
+/// Tightens the ledger of the policy behind `outcome` (as [`plan`] says; only the entries of
+/// the root-relative files in `only`, when it names any: `--file`) and writes it back whole or
+/// not at all; returns the edits, in ledger order (none: the file is left untouched).
 ///
 /// Errors (exit 2): the policy or ledger cannot be read, edited ([`rewrite`]) or written.
-pub fn tighten(policy: &Policy, verdict: &Verdict, walked: bool) -> Result<Vec<Edit>> {
-    let edits = plan(&policy.debt, verdict, walked);
+pub fn tighten(
+    policy: &Policy,
+    verdict: &Verdict,
+    walked: bool,
+    only: &[String],
+) -> Result<Vec<Edit>> {
+    let edits: Vec<Edit> = plan(&policy.debt, verdict, walked)
+        .into_iter()
+        .filter(|e| only.is_empty() || only.contains(&e.path))
+        .collect();
     if edits.is_empty() {
         return Ok(edits);
     }
@@ -160,8 +243,8 @@ pub fn tighten(policy: &Policy, verdict: &Verdict, walked: bool) -> Result<Vec<E
 }
 
 /// `covgate check --tighten`: judges the reports with stale entries allowed (the roster is left
-/// to the check proper), tightens the ledger
-/// ([`tighten`]) and returns one line per edit, e.g. `tightened coverage-debt.toml: src/a.rs:
+/// to the check proper), tightens the ledger ([`tighten`]; with `--file`, only those files'
+/// entries) and returns one line per edit, e.g. `tightened coverage-debt.toml: src/a.rs:
 /// lines 2 → 1`. The check proper runs afterwards, on the tightened ledger.
 ///
 /// Errors (exit 2): as for the check, and for [`tighten`].
@@ -174,7 +257,13 @@ pub fn run(opts: &CheckOptions) -> Result<Vec<String>> {
     // The roster is verified by the check proper, which runs afterwards.
     let setup = check::Setup::load(&first)?;
     let outcome = check::check_verified(&setup, &first, false)?;
-    let edits = tighten(&setup.policy, &outcome.verdict, outcome.facts.walked)?;
+    let cwd = crate::paths::normalize(&opts.cwd.to_string_lossy());
+    let only: Vec<String> = opts
+        .files
+        .iter()
+        .map(|f| crate::focus::name(f, &cwd, &setup.root))
+        .collect();
+    let edits = tighten(&setup.policy, &outcome.verdict, outcome.facts.walked, &only)?;
     let file = setup.policy.debt.file.display().to_string();
     Ok(edits
         .iter()
@@ -254,6 +343,74 @@ reason = \"untouched\"
     }
 
     #[test]
+    fn removals_keep_the_comments_above_them() {
+        let ledger = "\
+# Debt at adoption: header.
+
+# first entry
+[[debt]]
+path = \"src/a.rs\"
+lines = 2
+reason = \"r\"
+
+[[debt]]
+path = \"src/b.rs\"
+# why regions
+regions = 3
+# why lines
+lines = 1
+# why functions
+functions = 2
+reason = \"r\"
+
+# before the last
+[[debt]]
+path = \"src/c.rs\"
+lines = 1
+# trailing key's note
+branches = 1
+";
+        let edits = [
+            edit("src/a.rs", Change::Remove("at 100% on every metric")),
+            edit("src/b.rs", Change::Drop(Metric::Lines, 1)),
+            edit("src/b.rs", Change::Drop(Metric::Functions, 2)),
+            edit("src/c.rs", Change::Drop(Metric::Branches, 1)),
+        ];
+        assert_eq!(
+            rewrite("l.toml", ledger, &edits).unwrap(),
+            "\
+# Debt at adoption: header.
+
+# first entry
+
+[[debt]]
+path = \"src/b.rs\"
+# why regions
+regions = 3
+# why lines
+# why functions
+reason = \"r\"
+
+# before the last
+[[debt]]
+path = \"src/c.rs\"
+lines = 1
+# trailing key's note
+"
+        );
+        // Every entry removed: the comments stay at the end.
+        let all = [
+            edit("src/a.rs", Change::Remove("r")),
+            edit("src/b.rs", Change::Remove("r")),
+            edit("src/c.rs", Change::Remove("r")),
+        ];
+        assert_eq!(
+            rewrite("l.toml", ledger, &all).unwrap(),
+            "# Debt at adoption: header.\n\n# first entry\n\n# before the last\n"
+        );
+    }
+
+    #[test]
     fn inline_arrays_and_bad_text_are_errors() {
         let e = rewrite("l.toml", "debt = []\n", &[]).unwrap_err();
         assert_eq!(
@@ -276,20 +433,30 @@ reason = \"untouched\"
         )
         .unwrap();
         policy.debt.file = "/nonexistent/ledger.toml".into();
-        let verdict = Verdict {
-            files: Vec::new(),
+        let mut verdict = Verdict {
+            files: vec![crate::judge::FileVerdict {
+                path: "src/gone.rs".to_string(),
+                status: crate::judge::FileStatus::NoCode,
+                metrics: Vec::new(),
+                reason: None,
+                uncovered: crate::uncovered::Uncovered::default(),
+                ignored: crate::measure::Ignored::default(),
+            }],
             outside_include: 0,
             dropped: Vec::new(),
             unavailable: Vec::new(),
             empty: crate::judge::Empty::No,
         };
-        let e = tighten(&policy, &verdict, true).unwrap_err();
+        let e = tighten(&policy, &verdict, true, &[]).unwrap_err();
         assert!(
             e.message()
                 .starts_with("/nonexistent/ledger.toml: cannot read the debt ledger: "),
             "{e}"
         );
-        // Not walked: a file in no report may still exist, and its entry stays.
+        // Gone (walked, in no report): perhaps misspelt, so left for the check's error; not
+        // walked: a file in no report may still exist. Either way the entry stays.
+        verdict.files.clear();
+        assert_eq!(plan(&policy.debt, &verdict, true), Vec::new());
         assert_eq!(plan(&policy.debt, &verdict, false), Vec::new());
     }
 

@@ -9,13 +9,14 @@ use toml::Spanned;
 
 use crate::error::{Error, Result};
 use crate::model::Metric;
+use crate::paths;
 use crate::policy::line_col;
 use crate::source;
 
 /// One `[[debt]]` entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
-    /// The file, root-relative with `/` separators (a leading `./` dropped).
+    /// The file, root-relative, normalised by [`path_key`] as an `[[exclude]]` path is.
     pub path: String,
     /// The allowances written, in covgate's metric order: metric and missed items allowed.
     pub allowed: Vec<(Metric, u64)>,
@@ -44,6 +45,9 @@ pub struct Ledger {
     pub entries: Vec<Entry>,
     /// True while the entries of a named ledger file are still to be read ([`Ledger::load`]).
     pub pending: bool,
+    /// Where the policy's `debt = "…"` names the ledger file (`file:line:col`); empty when the
+    /// entries are in the policy.
+    pub named_at: String,
 }
 
 impl Ledger {
@@ -77,15 +81,20 @@ impl Ledger {
                 span,
                 "`debt` names no file; give the ledger's path (e.g. debt = \"coverage-debt.toml\")",
             )),
-            Some((toml::Value::String(name), _)) => Ok(Ledger {
+            Some((toml::Value::String(name), span)) => Ok(Ledger {
                 file: folder.join(name),
                 entries: Vec::new(),
                 pending: true,
+                named_at: {
+                    let (line, col) = line_col(text, span.start);
+                    format!("{shown}:{line}:{col}")
+                },
             }),
             Some((toml::Value::Array(_), _)) => Ok(Ledger {
                 file: file.to_path_buf(),
                 entries: entries(&shown, text, metrics)?,
                 pending: false,
+                named_at: String::new(),
             }),
             Some((_, span)) => Err(at(
                 &shown,
@@ -110,7 +119,8 @@ impl Ledger {
         let shown = self.file.display().to_string();
         let cannot = |why: &dyn std::fmt::Display| {
             Error::new(format!(
-                "{shown}: cannot read the debt ledger the policy names: {why}"
+                "{shown}: cannot read the debt ledger that `debt` names at {}: {why}",
+                self.named_at
             ))
         };
         let bytes = source::read(&self.file, source::MAX_POLICY).map_err(|why| cannot(&why))?;
@@ -120,6 +130,7 @@ impl Ledger {
             entries: entries(&shown, &text, metrics)?,
             pending: false,
             file: self.file,
+            named_at: self.named_at,
         })
     }
 }
@@ -149,6 +160,7 @@ struct RawEntry {
     branches: Option<Spanned<u64>>,
     functions: Option<Spanned<u64>>,
     lines: Option<Spanned<u64>>,
+    mcdc: Option<Spanned<u64>>,
 }
 
 fn entries(shown: &str, text: &str, metrics: &[Metric]) -> Result<Vec<Entry>> {
@@ -156,9 +168,8 @@ fn entries(shown: &str, text: &str, metrics: &[Metric]) -> Result<Vec<Entry>> {
     let mut out: Vec<Entry> = Vec::new();
     for entry in raw.debt {
         let here = |span: Range<usize>, msg: String| at(shown, text, span, msg);
-        let spelled = entry.path.get_ref().trim();
-        let path = spelled.strip_prefix("./").unwrap_or(spelled).to_string();
-        if path.is_empty() {
+        let path = path_key(entry.path.get_ref());
+        if path.trim().is_empty() {
             return Err(here(
                 entry.path.span(),
                 "a [[debt]] needs a non-empty `path`".to_string(),
@@ -195,6 +206,7 @@ fn entries(shown: &str, text: &str, metrics: &[Metric]) -> Result<Vec<Entry>> {
             (Metric::Branches, entry.branches),
             (Metric::Functions, entry.functions),
             (Metric::Lines, entry.lines),
+            (Metric::Mcdc, entry.mcdc),
         ];
         let mut allowed = Vec::new();
         for (metric, count) in written {
@@ -219,6 +231,13 @@ fn entries(shown: &str, text: &str, metrics: &[Metric]) -> Result<Vec<Entry>> {
     Ok(out)
 }
 
+/// A `[[debt]]` path as it is matched against root-relative file names: normalised as an
+/// `[[exclude]]` path is ([`paths::normalize`]: `/` separators, `.` and `..` resolved, no
+/// doubled `/`), spaces kept.
+pub fn path_key(spelled: &str) -> String {
+    paths::normalize(spelled)
+}
+
 fn at(file: &str, text: &str, span: Range<usize>, msg: impl std::fmt::Display) -> Error {
     let (line, col) = line_col(text, span.start);
     Error::at(file, line, Some(col), msg)
@@ -227,11 +246,15 @@ fn at(file: &str, text: &str, span: Range<usize>, msg: impl std::fmt::Display) -
 fn toml_error(file: &str, text: &str, err: &toml::de::Error) -> Error {
     // toml attaches a span to every error of a parsed document (at worst its table's).
     let span = err.span().unwrap_or_default();
+    let hint = crate::hint::for_toml(err.message(), text, span.start).unwrap_or_default();
     at(
         file,
         text,
         span,
-        format!("{} (the debt ledger: docs/adopting.md)", err.message()),
+        format!(
+            "{}{hint} (the debt ledger: docs/adopting.md)",
+            err.message()
+        ),
     )
 }
 
@@ -293,6 +316,18 @@ mod tests {
         assert!(entry("path = \"a\"\nreason = \"r\"\nstatements = 1")
             .starts_with("d/p.toml:4:1: unknown field `statements`"));
         assert!(entry("path = \"a\"").contains("missing field `reason`"));
+        assert!(
+            entry("path = \"a\"\nreason = \"r\"\nregion = 3").contains(
+                "unknown field `region`, expected one of `path`, `reason`, `regions`, `branches`, `functions`, `lines`, `mcdc`; did you mean `regions`? (the debt ledger: docs/adopting.md)"
+            )
+        );
+        assert!(err("debt = \"l.toml\"\n[[debt]]\npath = \"a\"\nreason = \"r\"\n").contains(
+            "duplicate key `debt` in document root; `debt = \"…\"` names the file the ledger lives in: write the [[debt]] entries there, or drop the `debt` key to keep them in the policy"
+        ));
+        assert_eq!(
+            err("[[debt]]\npath = \"a\"\nreason = \"r\"\nmcdc = 1\n"),
+            "d/p.toml:4:8: `mcdc` is not among the policy's `[measure] metrics`; drop it from the [[debt]] entry"
+        );
         assert_eq!(
             err("[measure]\nmetrics = [\"lines\"]\n[[debt]]\npath = \"a\"\nreason = \"r\"\nregions = 1\n"),
             "d/p.toml:6:11: `regions` is not among the policy's `[measure] metrics`; drop it from the [[debt]] entry"
@@ -339,14 +374,15 @@ mod tests {
         assert!(e(b"[[debt]]\npath = 1\n").starts_with(&format!("{shown}:2:8: invalid type")));
         assert_eq!(
             e(b"\xff"),
-            format!("{shown}: cannot read the debt ledger the policy names: it is not UTF-8 text")
+            format!("{shown}: cannot read the debt ledger that `debt` names at {}:1:8: it is not UTF-8 text", file.display())
         );
         std::fs::remove_file(&ledger_path).unwrap();
         assert!(Policy::load(&file)
             .unwrap_err()
             .message()
             .starts_with(&format!(
-                "{shown}: cannot read the debt ledger the policy names: "
+                "{shown}: cannot read the debt ledger that `debt` names at {}:1:8: ",
+                file.display()
             )));
     }
 }

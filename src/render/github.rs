@@ -9,7 +9,7 @@
 //! [`TOTAL`] in all (GitHub shows only a few per step anyway); a closing `::notice` says how many
 //! were dropped. Paths are root-relative, as GitHub expects when the root is the checkout.
 
-use crate::judge::{FileStatus, FileVerdict, Verdict};
+use crate::judge::{FileStatus, FileVerdict, MetricStatus, MetricVerdict, Verdict};
 use crate::model::Metric;
 use crate::outcome::Facts;
 use crate::uncovered::range_text;
@@ -147,24 +147,44 @@ fn annotations(file: &FileVerdict) -> Vec<String> {
             escape_data(&crate::uncovered::condition_text(c))
         ));
     }
-    if out.is_empty() {
-        out.push(summary_annotation(file, &path));
-    }
-    out
-}
-
-/// One annotation for a failing file whose failure has no line to point at.
-fn summary_annotation(file: &FileVerdict, path: &str) -> String {
-    let failing: Vec<String> = file
+    let (loose, below): (Vec<&MetricVerdict>, Vec<&MetricVerdict>) = file
         .metrics
         .iter()
         .filter(|m| m.status.fails())
-        .map(|m| describe(m.metric, m.counts) + &crate::debt::cell_suffix(m.allowed))
+        .partition(|m| m.status == MetricStatus::Loose);
+    if out.is_empty() {
+        let texts = below.iter().map(|m| metric_text(m)).collect();
+        out.extend(summary_annotation(texts, &path, "below the bar"));
+    }
+    let tighten = loose
+        .iter()
+        .map(|m| {
+            let missed = m.counts.map_or(0, crate::debt::missed);
+            format!("{}: tighten to {missed}", metric_text(m))
+        })
         .collect();
-    format!(
-        "::error file={path},title=covgate%3A below the bar::{}",
-        escape_data(&failing.join("; "))
-    )
+    out.extend(summary_annotation(
+        tighten,
+        &path,
+        "tighten the [[debt]] entry",
+    ));
+    out
+}
+
+/// A metric's counts and allowance: `lines 1/2 (2 allowed)`.
+fn metric_text(m: &MetricVerdict) -> String {
+    describe(m.metric, m.counts) + &crate::debt::cell_suffix(m.allowed)
+}
+
+/// One annotation titled `title` listing `texts` (one per failing metric, see
+/// [`metric_text`]); none without any.
+fn summary_annotation(texts: Vec<String>, path: &str, title: &str) -> Option<String> {
+    (!texts.is_empty()).then(|| {
+        format!(
+            "::error file={path},title=covgate%3A {title}::{}",
+            escape_data(&texts.join("; "))
+        )
+    })
 }
 
 fn describe(metric: Metric, counts: Option<crate::model::Counts>) -> String {
