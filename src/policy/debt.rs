@@ -244,18 +244,7 @@ fn at(file: &str, text: &str, span: Range<usize>, msg: impl std::fmt::Display) -
 }
 
 fn toml_error(file: &str, text: &str, err: &toml::de::Error) -> Error {
-    // toml attaches a span to every error of a parsed document (at worst its table's).
-    let span = err.span().unwrap_or_default();
-    let hint = crate::hint::for_toml(err.message(), text, span.start).unwrap_or_default();
-    at(
-        file,
-        text,
-        span,
-        format!(
-            "{}{hint} (the debt ledger: docs/adopting.md)",
-            err.message()
-        ),
-    )
+    super::toml_error_pointing(file, text, err, "the debt ledger: docs/adopting.md")
 }
 
 #[cfg(test)]
@@ -372,6 +361,15 @@ mod tests {
         let shown = ledger_path.display().to_string();
         assert!(e(b"[measure]\n").starts_with(&format!("{shown}:1:2: unknown field `measure`")));
         assert!(e(b"[[debt]]\npath = 1\n").starts_with(&format!("{shown}:2:8: invalid type")));
+        let two_lines = e(b"[[debt]]\npath = [\"a\"\n");
+        assert!(
+            two_lines.starts_with(&format!("{shown}:3:1: invalid array; expected `]`")),
+            "{two_lines}"
+        );
+        assert!(
+            two_lines.ends_with("(the debt ledger: docs/adopting.md)"),
+            "{two_lines}"
+        );
         assert_eq!(
             e(b"\xff"),
             format!("{shown}: cannot read the debt ledger that `debt` names at {}:1:8: it is not UTF-8 text", file.display())
