@@ -55,18 +55,7 @@ pub(super) fn read(
     detail: &Detail<'_>,
     sizes: Sizes,
 ) -> Result<Report> {
-    let mut reader = Reader {
-        input,
-        ahead: Vec::new(),
-        buf: Vec::new(),
-        pos: 0,
-        eof: false,
-        failed: None,
-        sizes,
-        mark: 0,
-        line: 1,
-        column: 0,
-    };
+    let mut reader = Reader::new(input, sizes);
     let root = reader.document(detail);
     if let Some(err) = reader.failed.take() {
         return Err(Error::new(format!(
@@ -181,7 +170,23 @@ impl<'de> Visitor<'de> for Expect {
     }
 }
 
-impl Reader<'_> {
+impl<'i> Reader<'i> {
+    /// A reader at the start of `input`, which it reads `sizes.chunk` bytes at a time.
+    pub(super) fn new(input: Input<'i>, sizes: Sizes) -> Self {
+        Reader {
+            input,
+            ahead: Vec::new(),
+            buf: Vec::new(),
+            pos: 0,
+            eof: false,
+            failed: None,
+            sizes,
+            mark: 0,
+            line: 1,
+            column: 0,
+        }
+    }
+
     /// The whole document.
     fn document(&mut self, detail: &Detail<'_>) -> std::result::Result<Root, Fault> {
         self.more();

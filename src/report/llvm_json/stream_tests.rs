@@ -679,18 +679,7 @@ fn ends_of_the_window_are_read_past() {
         gap: 0,
     };
     let mut input = &br#""ab" "#[..];
-    let mut reader = Reader {
-        input: Input::Shared(&mut input),
-        ahead: Vec::new(),
-        buf: Vec::new(),
-        pos: 0,
-        eof: false,
-        failed: None,
-        sizes,
-        mark: 0,
-        line: 1,
-        column: 0,
-    };
+    let mut reader = Reader::new(Input::Shared(&mut input), sizes);
     reader.more();
     assert_eq!(reader.value::<String>().expect("a string"), "ab");
     let empty_name = entry(r#""""#, FULL);
