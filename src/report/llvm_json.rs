@@ -20,6 +20,7 @@
 
 mod count;
 mod export;
+mod groups;
 mod lane;
 mod mcdc;
 #[cfg(test)]

@@ -22,7 +22,8 @@ use crate::error::{Error, Result};
 use crate::report::Report;
 
 use super::export::{self, Export, Header, Kind};
-use super::pieces::{self, at_end, End, Files, KeptRecords, Parsed, Reason, Records};
+use super::groups::KeptRecords;
+use super::pieces::{self, at_end, End, Files, Parsed, Reason, Records};
 use super::unique::{duplicate, Unique};
 use super::wire::CargoMeta;
 use super::Detail;
