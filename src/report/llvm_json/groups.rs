@@ -30,14 +30,27 @@ pub(super) struct KeptRecords {
 /// misses ([`Kept::Misses`]), one record per instantiation group: `groups` gives its place in
 /// `records`, found by the group key that record holds (4 bytes a group: a map of keys to
 /// places took 16, and most of a failing gigabyte's peak is such small per-file tables), and
-/// `best`, for the groups that met a second record, the (covered, total) of their best record
-/// so far for regions, lines, branches and MC/DC (a group of one record is its own best, so
-/// most groups cost no more than their record).
+/// `best` the (covered, total) of a group's best record so far for regions, lines, branches and
+/// MC/DC, for the groups where it is not the group's own counts (largest covered and largest
+/// total): a group of one record is its own best, and so is a group whose records share their
+/// totals (copies of one function, instantiations of one layout), so few groups have an entry.
 #[derive(Default)]
 struct FileRecords {
     records: Vec<FunctionStats>,
     groups: HashTable<u32>,
     best: HashMap<usize, [(u64, u64); 4]>,
+    /// True when the file is kept for its misses (its records are groups, see [`settle`]).
+    misses: bool,
+}
+
+/// Pushes `record`, growing `records` by a quarter rather than doubling it: a failing
+/// gigabyte keeps hundreds of thousands of records in small per-file vectors, and doubling
+/// left a third of their room unused until the end of the read.
+fn push(records: &mut Vec<FunctionStats>, record: FunctionStats) {
+    if records.len() == records.capacity() {
+        records.reserve_exact(records.len() / 4 + 4);
+    }
+    records.push(record);
 }
 
 /// The hash of a group key (line, column): a multiplicative hash, folded so that both its high
@@ -56,9 +69,10 @@ impl KeptRecords {
         };
         let file = self.files.entry(file).or_default();
         if kept == Kept::Everything {
-            file.records.push(stats);
+            push(&mut file.records, stats);
             return;
         }
+        file.misses = true;
         let records = &mut file.records;
         let key_at = |at: &u32| records.get(*at as usize).map(|r| r.key);
         let found = file.groups.entry(
@@ -70,15 +84,20 @@ impl KeptRecords {
             Entry::Vacant(slot) => {
                 // A file's records are far fewer than 2^32 (each takes dozens of input bytes).
                 slot.insert(records.len() as u32);
-                records.push(stats);
+                push(records, stats);
             }
             Entry::Occupied(slot) => {
                 let at = *slot.get() as usize;
                 let best = &mut file.best;
                 // The group's record is at `at` (it was pushed when the group was made).
                 records.get_mut(at).into_iter().for_each(|group| {
-                    let so_far = best.entry(at).or_insert_with(|| counts_of(group));
-                    absorb(group, so_far, &mut stats);
+                    let mut so_far = best.get(&at).copied().unwrap_or_else(|| counts_of(group));
+                    absorb(group, &mut so_far, &mut stats);
+                    if so_far == counts_of(group) {
+                        best.remove(&at);
+                    } else {
+                        best.insert(at, so_far);
+                    }
                 });
             }
         }
@@ -90,13 +109,33 @@ impl KeptRecords {
             .files
             .into_iter()
             .map(|(name, file)| {
-                // Their growth's spare room is given back before the verdict is worked out.
                 let mut records = file.records;
+                if file.misses {
+                    records.iter_mut().for_each(settle);
+                }
+                // Their growth's spare room is given back before the verdict is worked out.
                 records.shrink_to_fit();
                 (name, records)
             })
             .collect();
         (by_file, self.has_branches)
+    }
+}
+
+/// A group of a file kept for its misses, once every record is read, reduced to what its items
+/// are listed with (`uncovered::from_llvm`): the names of the records its items come from only
+/// when its records are of several instantiations (items name their instantiation only then),
+/// and its own name only then or when it never ran (a function that never ran is listed by
+/// name). The names of a failing gigabyte's groups were a tenth of its peak.
+fn settle(group: &mut FunctionStats) {
+    if group.several_instantiations {
+        return;
+    }
+    if group.count > 0 {
+        group.name = Box::default();
+    }
+    if let Some(items) = &mut group.items {
+        items.origins = None;
     }
 }
 

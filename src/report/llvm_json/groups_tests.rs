@@ -151,9 +151,12 @@ fn group_of(records: Vec<RecordOut>) -> (String, bool) {
 fn a_merged_group_tells_instantiations_from_copies() {
     let legacy = |hash: &str| format!("_ZN4tiny4area17h{hash}E");
     let (one, other) = (legacy("0123456789abcdef"), legacy("fedcba9876543210"));
-    // Copies of one function built into two crates: one instantiation.
+    // Copies of one function built into two crates: one instantiation; the group ran, so its
+    // items name no instantiation and its name is not kept to the end of the read.
     let copies = group_of(vec![instance(&one, 1, 1, 3), instance(&other, 1, 1, 3)]);
-    assert_eq!(copies, (one.clone(), false));
+    assert_eq!(copies, (String::new(), false));
+    let (origins, lines, sides) = merged(vec![instance(&one, 1, 1, 3), instance(&other, 0, 1, 5)]);
+    assert_eq!((origins, lines, sides), (None, vec![3], vec![5]));
     // Two instantiations; a first record without a name (it ran and missed nothing) takes
     // the name of the next; a group that saw several keeps saying so.
     let several = group_of(vec![
@@ -163,4 +166,35 @@ fn a_merged_group_tells_instantiations_from_copies() {
         instance("f_i32", 1, 1, 3),
     ]);
     assert_eq!(several, ("f_i32".to_string(), true));
+}
+
+#[test]
+fn a_group_that_never_ran_keeps_its_name_and_a_best_record_apart_from_the_counts() {
+    let mut kept = KeptRecords::default();
+    // Two records that never ran, one instantiation: listed by the first one's name.
+    kept.add(missed("a.rs", (7, 1), 0));
+    kept.add(missed("a.rs", (7, 1), 0));
+    // The best record's counts (2 of 2 regions) are not the group's (2 of 3 regions): a later
+    // record of 2 of 3 is not better and does not take the regions' items.
+    kept.add(instance("g", 2, 2, 3));
+    let mut wider = instance("g", 1, 2, 4);
+    if let Some((_, stats, _)) = &mut wider.kept {
+        stats.regions = Counts::new(1, 3);
+    }
+    kept.add(wider);
+    let mut later = instance("g", 1, 2, 6);
+    if let Some((_, stats, _)) = &mut later.kept {
+        stats.regions = Counts::new(2, 3);
+    }
+    kept.add(later);
+    let (by_file, _) = kept.into_parts();
+    let a = &by_file["a.rs"];
+    assert_eq!((&*a[0].name, a[0].instances.records), ("f7_0", 2));
+    assert_eq!(a[1].regions, Counts::new(2, 3));
+    let lines: Vec<u32> = a[1]
+        .uncovered_regions()
+        .iter()
+        .map(|s| s.line_start)
+        .collect();
+    assert_eq!(lines, [6]);
 }

@@ -228,10 +228,13 @@ impl RawRecord {
             &|file, span| sites.locate(file, span),
         );
         let mcdc = mcdc::counts(&decisions);
+        let mut uncovered_lines = lines.uncovered;
+        // Kept to the end of the read: without the spare room of its growth.
+        uncovered_lines.shrink_to_fit();
         let items = RecordItems {
             uncovered_regions,
             uncovered_branches,
-            uncovered_lines: lines.uncovered,
+            uncovered_lines,
             covered_region_lines,
             covered_branch_lines,
             covered_lines: if everything {
@@ -448,7 +451,10 @@ fn region_stats(
     keep_covered: bool,
 ) -> (Counts, Vec<Span>, Vec<u32>, Vec<bool>) {
     let mut counts = Counts::default();
-    let mut uncovered = Vec::new();
+    // Sized once: the misses are kept to the end of the read, and a vector's doubling would
+    // keep its spare room as long.
+    let missed = regions.iter().filter(|r| r.kind == CODE && r.count == 0);
+    let mut uncovered = Vec::with_capacity(missed.count());
     let mut covered = Vec::new();
     let mut hits = Vec::new();
     for r in regions.iter().filter(|r| r.kind == CODE) {
@@ -473,10 +479,14 @@ fn branch_stats(
     keep_covered: bool,
 ) -> (Counts, Vec<BranchSide>, Vec<u32>, Vec<bool>) {
     let mut counts = Counts::default();
-    let mut uncovered = Vec::new();
+    let reached = || branches.iter().filter(|b| sites.reaches(b.file_id));
+    // Sized once, as the regions' misses are.
+    let missed =
+        reached().map(|b| usize::from(b.true_count == 0) + usize::from(b.false_count == 0));
+    let mut uncovered = Vec::with_capacity(missed.sum());
     let mut covered = Vec::new();
     let mut hits = Vec::new();
-    for branch in branches.iter().filter(|b| sites.reaches(b.file_id)) {
+    for branch in reached() {
         let span = sites.locate(branch.file_id, branch.span);
         for (outcome, count) in [(true, branch.true_count), (false, branch.false_count)] {
             counts = counts + Counts::new(u64::from(count > 0), 1);
