@@ -8,7 +8,9 @@ use crate::error::{Error, Result};
 use crate::markers::Ignores;
 use crate::model::{Counts, LineRange};
 use crate::report::lcov::LcovFile;
-use crate::report::llvm_json::{self, Decision, FunctionStats, LlvmFile, RecordItems};
+use crate::report::llvm_json::{
+    self, CoveredItems, Decision, FunctionStats, LlvmFile, RecordItems,
+};
 use crate::report::FileCoverage;
 
 /// How many items inline markers removed from one file, per metric (llvm-cov JSON: in the units
@@ -162,18 +164,20 @@ fn without(record: &FunctionStats, ignores: &Ignores, runs: &[LineRange]) -> Fun
             uncovered_regions,
             uncovered_branches,
             uncovered_lines,
-            covered_region_lines,
-            covered_branch_lines,
-            covered_lines,
-            // Items are taken out: the hits no longer line up with them (nothing is summed
-            // after markers are applied).
-            region_hits: Vec::new(),
-            branch_hits: Vec::new(),
             decisions,
             origins: record
                 .items
                 .as_ref()
                 .and_then(|items| items.origins.clone()),
+            covered: Some(Box::new(CoveredItems {
+                covered_region_lines,
+                covered_branch_lines,
+                covered_lines,
+                // Items are taken out: the hits no longer line up with them (nothing is summed
+                // after markers are applied).
+                region_hits: Vec::new(),
+                branch_hits: Vec::new(),
+            })),
         })),
     }
 }
@@ -325,8 +329,11 @@ mod tests {
             instances: crate::report::llvm_json::Instances::of(1),
             layout: 0,
             items: Some(Box::new(RecordItems {
-                covered_region_lines: vec![1],
-                covered_lines: vec![r(1, 4_000_000_000)],
+                covered: Some(Box::new(CoveredItems {
+                    covered_region_lines: vec![1],
+                    covered_lines: vec![r(1, 4_000_000_000)],
+                    ..CoveredItems::default()
+                })),
                 ..RecordItems::default()
             })),
         };

@@ -142,8 +142,10 @@ impl Instances {
     }
 }
 
-/// The items of one function record: its misses, and (for files that carry inline markers) the
-/// start lines of what it covers, so ignored items can be taken out of both sides.
+/// The items of one function record: its misses, and (for files that carry inline markers, or
+/// reports to pool) what it covers, so ignored items can be taken out of both sides and runs
+/// summed. 112 bytes: a failing gigabyte keeps over a hundred thousand, nearly all with misses
+/// only ([`Kept::Misses`]), so what it covers is boxed apart.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RecordItems {
     /// Code regions with count 0, in record order. A region inside a macro expansion (another
@@ -155,20 +157,6 @@ pub struct RecordItems {
     pub uncovered_branches: Vec<BranchSide>,
     /// Mapped lines with count 0, as sorted, disjoint ranges.
     pub uncovered_lines: Vec<LineRange>,
-    /// Start lines (in the main file) of the covered code regions, one per region.
-    pub covered_region_lines: Vec<u32>,
-    /// Start lines (in the main file) of the covered branch sides, one per side.
-    pub covered_branch_lines: Vec<u32>,
-    /// Mapped lines with a count above 0, as sorted, disjoint, inclusive ranges.
-    pub covered_lines: Vec<LineRange>,
-    /// One flag per code region (kind 0, every file id) in record order: true when its count is
-    /// above 0. Kept with everything else ([`Kept::Everything`]), so that [`pool`] can sum two
-    /// records of one compiled function; empty otherwise. Never held alone (a record with a code
-    /// region lists it as covered or uncovered).
-    pub region_hits: Vec<bool>,
-    /// One flag per branch side (true side, then false side, per branch entry reachable from
-    /// the main file, in record order), as [`RecordItems::region_hits`].
-    pub branch_hits: Vec<bool>,
     /// The record's MC/DC decisions, kept when one of them has a condition without an
     /// independence pair, or with everything else ([`Kept::Everything`], for [`pool`]).
     pub decisions: Vec<Decision>,
@@ -176,6 +164,27 @@ pub struct RecordItems {
     /// records its uncovered regions, branch sides and decisions come from; `None` when they
     /// are the record's own (named by [`FunctionStats::name`]).
     pub origins: Option<Box<Origins>>,
+    /// What the record covers; `None` when not kept (a file kept for its misses).
+    pub covered: Option<Box<CoveredItems>>,
+}
+
+/// What a function record covers, kept with everything else ([`Kept::Everything`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CoveredItems {
+    /// Start lines (in the main file) of the covered code regions, one per region.
+    pub covered_region_lines: Vec<u32>,
+    /// Start lines (in the main file) of the covered branch sides, one per side.
+    pub covered_branch_lines: Vec<u32>,
+    /// Mapped lines with a count above 0, as sorted, disjoint, inclusive ranges.
+    pub covered_lines: Vec<LineRange>,
+    /// One flag per code region (kind 0, every file id) in record order: true when its count is
+    /// above 0, so that [`pool`] can sum two records of one compiled function; empty once
+    /// inline markers took items out. Never held alone (a record with a code region lists it
+    /// as covered or uncovered).
+    pub region_hits: Vec<bool>,
+    /// One flag per branch side (true side, then false side, per branch entry reachable from
+    /// the main file, in record order), as [`CoveredItems::region_hits`].
+    pub branch_hits: Vec<bool>,
 }
 
 /// The mangled names of the instantiations whose uncovered items a merged group holds, per
@@ -196,10 +205,29 @@ impl RecordItems {
         self.uncovered_regions.is_empty()
             && self.uncovered_branches.is_empty()
             && self.uncovered_lines.is_empty()
-            && self.covered_region_lines.is_empty()
+            && self.decisions.is_empty()
+            && self.covered.as_deref().is_none_or(CoveredItems::is_empty)
+    }
+
+    /// What the record covers (empty when not kept).
+    fn covers(&self) -> &CoveredItems {
+        static NONE: CoveredItems = CoveredItems {
+            covered_region_lines: Vec::new(),
+            covered_branch_lines: Vec::new(),
+            covered_lines: Vec::new(),
+            region_hits: Vec::new(),
+            branch_hits: Vec::new(),
+        };
+        self.covered.as_deref().unwrap_or(&NONE)
+    }
+}
+
+impl CoveredItems {
+    /// True when no covered item is held (hit flags are never held alone).
+    fn is_empty(&self) -> bool {
+        self.covered_region_lines.is_empty()
             && self.covered_branch_lines.is_empty()
             && self.covered_lines.is_empty()
-            && self.decisions.is_empty()
     }
 }
 
@@ -226,13 +254,9 @@ impl FunctionStats {
             uncovered_regions: Vec::new(),
             uncovered_branches: Vec::new(),
             uncovered_lines: Vec::new(),
-            covered_region_lines: Vec::new(),
-            covered_branch_lines: Vec::new(),
-            covered_lines: Vec::new(),
-            region_hits: Vec::new(),
-            branch_hits: Vec::new(),
             decisions: Vec::new(),
             origins: None,
+            covered: None,
         };
         self.items.as_deref().unwrap_or(&NONE)
     }
@@ -252,14 +276,14 @@ impl FunctionStats {
         &self.held().uncovered_lines
     }
 
-    /// See [`RecordItems::covered_region_lines`].
+    /// See [`CoveredItems::covered_region_lines`].
     pub fn covered_region_lines(&self) -> &[u32] {
-        &self.held().covered_region_lines
+        &self.held().covers().covered_region_lines
     }
 
-    /// See [`RecordItems::covered_branch_lines`].
+    /// See [`CoveredItems::covered_branch_lines`].
     pub fn covered_branch_lines(&self) -> &[u32] {
-        &self.held().covered_branch_lines
+        &self.held().covers().covered_branch_lines
     }
 
     /// See [`RecordItems::decisions`].
@@ -277,9 +301,9 @@ impl FunctionStats {
         }
     }
 
-    /// See [`RecordItems::covered_lines`].
+    /// See [`CoveredItems::covered_lines`].
     pub fn covered_lines(&self) -> &[LineRange] {
-        &self.held().covered_lines
+        &self.held().covers().covered_lines
     }
 }
 
@@ -361,20 +385,21 @@ type Identity = (Box<str>, (u32, u32), u64);
 /// Two records of one compiled function (same name, key and layout), summed (see [`pool`]).
 fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
     let (x, y) = (a.held(), b.held());
+    let (cx, cy) = (x.covers(), y.covers());
     let (region_hits, uncovered_regions, covered_region_lines) = or_hits(
-        (&x.region_hits, &y.region_hits),
+        (&cx.region_hits, &cy.region_hits),
         &x.uncovered_regions,
-        &x.covered_region_lines,
+        &cx.covered_region_lines,
         |s| s.line_start,
     );
     let (branch_hits, uncovered_branches, covered_branch_lines) = or_hits(
-        (&x.branch_hits, &y.branch_hits),
+        (&cx.branch_hits, &cy.branch_hits),
         &x.uncovered_branches,
-        &x.covered_branch_lines,
+        &cx.covered_branch_lines,
         |s| s.span.line_start,
     );
     let uncovered_lines = intersect(&x.uncovered_lines, &y.uncovered_lines);
-    let covered_lines = union(&x.covered_lines, &y.covered_lines);
+    let covered_lines = union(&cx.covered_lines, &cy.covered_lines);
     let hit_counts = |hits: &[bool]| {
         Counts::new(
             hits.iter().filter(|h| **h).count() as u64,
@@ -404,13 +429,15 @@ fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
             uncovered_regions,
             uncovered_branches,
             uncovered_lines,
-            covered_region_lines,
-            covered_branch_lines,
-            covered_lines,
-            region_hits,
-            branch_hits,
             decisions,
             origins: None,
+            covered: Some(Box::new(CoveredItems {
+                covered_region_lines,
+                covered_branch_lines,
+                covered_lines,
+                region_hits,
+                branch_hits,
+            })),
         })),
     }
 }
@@ -681,11 +708,28 @@ mod tests {
         assert!(record.covered_branch_lines().is_empty());
         assert!(record.covered_lines().is_empty());
         assert!(RecordItems::default().is_empty());
-        let items = RecordItems {
-            covered_lines: vec![LineRange { start: 1, end: 1 }],
+        let covering = |covered: CoveredItems| RecordItems {
+            covered: Some(Box::new(covered)),
             ..RecordItems::default()
         };
-        assert!(!items.is_empty());
+        assert!(covering(CoveredItems::default()).is_empty());
+        for covered in [
+            CoveredItems {
+                covered_lines: vec![LineRange { start: 1, end: 1 }],
+                ..CoveredItems::default()
+            },
+            CoveredItems {
+                covered_region_lines: vec![1],
+                ..CoveredItems::default()
+            },
+            CoveredItems {
+                covered_branch_lines: vec![1],
+                ..CoveredItems::default()
+            },
+        ] {
+            assert!(!covering(covered).is_empty());
+        }
+        assert_eq!(std::mem::size_of::<RecordItems>(), 112);
     }
 
     /// A record of `f` in `a.rs`: one region on each of lines 1 (entry), 2 and 3, a branch on

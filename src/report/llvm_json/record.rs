@@ -16,7 +16,7 @@ use crate::model::Counts;
 use super::count::{next_count, next_u32, skip_rest, Count};
 use super::mcdc::{self, RawDecision};
 use super::segments::{line_summary, LineRule, SegRegion, SegmentKind};
-use super::{BranchSide, FunctionStats, Instances, Kept, RecordItems, Span};
+use super::{BranchSide, CoveredItems, FunctionStats, Instances, Kept, RecordItems, Span};
 
 /// Region kind of an expansion (macro use site) region.
 const EXPANSION: u32 = 1;
@@ -235,21 +235,21 @@ impl RawRecord {
             uncovered_regions,
             uncovered_branches,
             uncovered_lines,
-            covered_region_lines,
-            covered_branch_lines,
-            covered_lines: if everything {
-                lines.covered
-            } else {
-                Vec::new()
-            },
-            region_hits,
-            branch_hits,
             decisions: if everything || mcdc.covered < mcdc.total {
                 decisions
             } else {
                 Vec::new()
             },
             origins: None,
+            covered: everything.then(|| {
+                Box::new(CoveredItems {
+                    covered_region_lines,
+                    covered_branch_lines,
+                    covered_lines: lines.covered,
+                    region_hits,
+                    branch_hits,
+                })
+            }),
         };
         let count = self.count.0;
         // Names are kept for records with misses too: item lists name the instantiation an
