@@ -159,7 +159,6 @@ fn without(record: &FunctionStats, ignores: &Ignores, runs: &[LineRange]) -> Fun
         function_ignored: ignores.lines.contains(&record.key.0),
         several_instantiations: record.several_instantiations,
         instances: record.instances,
-        layout: record.layout,
         items: Some(Box::new(RecordItems {
             uncovered_regions,
             uncovered_branches,
@@ -177,6 +176,7 @@ fn without(record: &FunctionStats, ignores: &Ignores, runs: &[LineRange]) -> Fun
                 // after markers are applied).
                 region_hits: Vec::new(),
                 branch_hits: Vec::new(),
+                layout: record.layout(),
             })),
         })),
     }
@@ -327,7 +327,6 @@ mod tests {
             function_ignored: false,
             several_instantiations: false,
             instances: crate::report::llvm_json::Instances::of(1),
-            layout: 0,
             items: Some(Box::new(RecordItems {
                 covered: Some(Box::new(CoveredItems {
                     covered_region_lines: vec![1],

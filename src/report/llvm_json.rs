@@ -84,12 +84,13 @@ impl std::ops::Add for LlvmSummary {
 /// Per-record statistics of one function record whose main file is this file.
 ///
 /// The counts are always there; the items behind them ([`RecordItems`]) only as far as the
-/// reader was asked to keep them ([`Kept`]), so a record costs about a hundred bytes plus its
-/// misses, whatever its size in the export.
+/// reader was asked to keep them ([`Kept`]), so a record costs 120 bytes plus its misses,
+/// whatever its size in the export.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FunctionStats {
-    /// Mangled name; empty when not kept (a record that ran, of a file kept for its misses
-    /// only: names are listed only for functions that never ran).
+    /// Mangled name; empty when not kept: in a file kept for its misses only, a group that ran
+    /// keeps it only when its records are of several instantiations (names are listed for
+    /// functions that never ran, and for the instantiation of an item only then).
     pub name: Box<str>,
     /// Execution count of the record.
     pub count: u64,
@@ -113,10 +114,6 @@ pub struct FunctionStats {
     /// How many records this stands for: one, or a whole instantiation group merged as it was
     /// read (files kept for their misses only; see [`Kept::Misses`]).
     pub instances: Instances,
-    /// A hash of the record's layout (its regions and branches without their counts), never 0
-    /// when known; 0 when the record was not kept whole ([`Kept::Everything`]). Records of one
-    /// compiled function in several exports share name, key and layout ([`pool`]).
-    pub layout: u64,
     /// The record's items; `None` when none was kept (nothing uncovered, and covered items not
     /// asked for).
     pub items: Option<Box<RecordItems>>,
@@ -126,10 +123,10 @@ pub struct FunctionStats {
 /// llvm-cov's instantiations metric counts (records, and records with a count above 0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Instances {
-    /// Function records.
-    pub records: u64,
+    /// Function records (a group of more than 2^32 records, 200 GB of export, counts 2^32 - 1).
+    pub records: u32,
     /// Function records whose execution count is above 0.
-    pub executed: u64,
+    pub executed: u32,
 }
 
 impl Instances {
@@ -137,7 +134,7 @@ impl Instances {
     pub fn of(count: u64) -> Instances {
         Instances {
             records: 1,
-            executed: u64::from(count > 0),
+            executed: u32::from(count > 0),
         }
     }
 }
@@ -185,6 +182,9 @@ pub struct CoveredItems {
     /// One flag per branch side (true side, then false side, per branch entry reachable from
     /// the main file, in record order), as [`CoveredItems::region_hits`].
     pub branch_hits: Vec<bool>,
+    /// A hash of the record's layout (its regions and branches without their counts), never 0
+    /// when known ([`FunctionStats::layout`]).
+    pub layout: u64,
 }
 
 /// The mangled names of the instantiations whose uncovered items a merged group holds, per
@@ -217,6 +217,7 @@ impl RecordItems {
             covered_lines: Vec::new(),
             region_hits: Vec::new(),
             branch_hits: Vec::new(),
+            layout: 0,
         };
         self.covered.as_deref().unwrap_or(&NONE)
     }
@@ -301,6 +302,13 @@ impl FunctionStats {
         }
     }
 
+    /// A hash of the record's layout (its regions and branches without their counts), never 0
+    /// when known; 0 when the record was not kept whole ([`Kept::Everything`]). Records of one
+    /// compiled function in several exports share name, key and layout ([`pool`]).
+    pub fn layout(&self) -> u64 {
+        self.held().covers().layout
+    }
+
     /// See [`CoveredItems::covered_lines`].
     pub fn covered_lines(&self) -> &[LineRange] {
         &self.held().covers().covered_lines
@@ -359,11 +367,12 @@ pub fn pool(exports: Vec<Vec<FunctionStats>>) -> Vec<FunctionStats> {
     for records in exports {
         let mut taken: HashMap<Identity, usize> = HashMap::new();
         for record in records {
-            if record.layout == 0 {
+            let layout = record.layout();
+            if layout == 0 {
                 pooled.push(record);
                 continue;
             }
-            let identity = (record.name.clone(), record.key, record.layout);
+            let identity = (record.name.clone(), record.key, layout);
             let used = taken.entry(identity.clone()).or_default();
             let slots = seen.entry(identity).or_default();
             match slots.get(*used).and_then(|&at| pooled.get_mut(at)) {
@@ -424,7 +433,6 @@ fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
         function_ignored: a.function_ignored | b.function_ignored,
         several_instantiations: a.several_instantiations,
         instances: Instances::of(a.count.saturating_add(b.count)),
-        layout: a.layout,
         items: Some(Box::new(RecordItems {
             uncovered_regions,
             uncovered_branches,
@@ -437,6 +445,7 @@ fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
                 covered_lines,
                 region_hits,
                 branch_hits,
+                layout: a.layout(),
             })),
         })),
     }
@@ -526,8 +535,8 @@ impl Group {
         self.branches = max_counts(self.branches, record.branches);
         self.mcdc = max_counts(self.mcdc, record.mcdc);
         self.execution_count = self.execution_count.saturating_add(record.count);
-        self.records += record.instances.records;
-        self.executed_records += record.instances.executed;
+        self.records += u64::from(record.instances.records);
+        self.executed_records += u64::from(record.instances.executed);
         self.ignored |= record.function_ignored;
     }
 
@@ -698,7 +707,6 @@ mod tests {
             function_ignored: false,
             several_instantiations: false,
             instances: Instances::of(1),
-            layout: 0,
             items: None,
         };
         assert!(record.uncovered_regions().is_empty());
@@ -730,6 +738,7 @@ mod tests {
             assert!(!covering(covered).is_empty());
         }
         assert_eq!(std::mem::size_of::<RecordItems>(), 112);
+        assert_eq!(std::mem::size_of::<FunctionStats>(), 120);
     }
 
     /// A record of `f` in `a.rs`: one region on each of lines 1 (entry), 2 and 3, a branch on
@@ -750,8 +759,8 @@ mod tests {
     fn one_function_in_two_exports_sums_and_instantiations_do_not() {
         let one = shard([1, 1, 0], [1, 0]);
         let two = shard([1, 0, 1], [0, 1]);
-        assert_eq!(one.layout, two.layout);
-        assert_ne!(one.layout, 0);
+        assert_eq!(one.layout(), two.layout());
+        assert_ne!(one.layout(), 0);
         let summed = pool(vec![vec![one.clone()], vec![two.clone()]]);
         assert_eq!(summed.len(), 1);
         let s = &summed[0];
@@ -789,13 +798,15 @@ mod tests {
 
         // Another layout (an instantiation), another name, or no layout: not summed.
         let mut other = two.clone();
-        other.layout ^= 2;
+        if let Some(covered) = other.items.as_mut().and_then(|i| i.covered.as_mut()) {
+            covered.layout ^= 2;
+        }
         assert_eq!(pool(vec![vec![one.clone()], vec![other]]).len(), 2);
         let mut renamed = two.clone();
         renamed.name = "g".into();
         assert_eq!(pool(vec![vec![one.clone()], vec![renamed]]).len(), 2);
         let mut unknown = one.clone();
-        unknown.layout = 0;
+        unknown.items = None;
         let pooled = pool(vec![vec![unknown.clone()], vec![unknown]]);
         assert_eq!(pooled.len(), 2);
     }

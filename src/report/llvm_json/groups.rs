@@ -210,8 +210,9 @@ fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 4], record: &mut 
         let differ = !crate::demangle::same_function(&group.name, &record.name);
         group.several_instantiations |= differ;
     }
-    group.instances.records += record.instances.records;
-    group.instances.executed += record.instances.executed;
+    let instances = &mut group.instances;
+    instances.records = instances.records.saturating_add(record.instances.records);
+    instances.executed = instances.executed.saturating_add(record.instances.executed);
 }
 
 #[cfg(test)]

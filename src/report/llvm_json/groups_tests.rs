@@ -18,7 +18,6 @@ fn missed(file: &str, key: (u32, u32), count: u64) -> RecordOut {
         function_ignored: false,
         several_instantiations: false,
         instances: super::super::Instances::of(count),
-        layout: 0,
         items: None,
     };
     RecordOut {

@@ -215,11 +215,6 @@ impl RawRecord {
             region_stats(&self.regions, &sites, everything);
         let (branches, uncovered_branches, covered_branch_lines, branch_hits) =
             branch_stats(&self.branches, &sites, everything);
-        let layout = if everything {
-            layout(&self.regions, &self.branches)
-        } else {
-            0
-        };
         let lines = line_summary(main_segment_regions(&self.regions, main), rule);
         let decisions = mcdc::locate(
             self.mcdc_records.as_deref().unwrap_or_default(),
@@ -248,6 +243,7 @@ impl RawRecord {
                     covered_lines: lines.covered,
                     region_hits,
                     branch_hits,
+                    layout: layout(&self.regions, &self.branches),
                 })
             }),
         };
@@ -269,8 +265,8 @@ impl RawRecord {
             function_ignored: false,
             several_instantiations: false,
             instances: Instances::of(count),
-            layout,
-            items: (!items.is_empty()).then(|| Box::new(items)),
+            // A record kept whole keeps its layout, for pooling, even with no item.
+            items: (everything || !items.is_empty()).then(|| Box::new(items)),
         };
         Some((filename, stats))
     }
