@@ -721,6 +721,11 @@ mod tests {
             ..RecordItems::default()
         };
         assert!(covering(CoveredItems::default()).is_empty());
+        let missing_a_line = RecordItems {
+            uncovered_lines: vec![LineRange { start: 2, end: 2 }],
+            ..RecordItems::default()
+        };
+        assert!(!missing_a_line.is_empty());
         for covered in [
             CoveredItems {
                 covered_lines: vec![LineRange { start: 1, end: 1 }],
