@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use crate::model::{Counts, Summary};
 
 use super::identity::function_identity;
-use super::index::{Index, Name};
+use super::index::{Aliases, Index, Name};
 use super::lines::Lines;
 
 /// One `BRDA` branch side of a file.
@@ -40,7 +40,7 @@ pub struct Function {
     /// The name (for an `FNL` group, its smallest alias name).
     pub name: Name,
     /// For an `FNL` group, every alias name, sorted; empty for an `FN` record.
-    pub aliases: Vec<Name>,
+    pub aliases: Aliases,
     /// Execution count, summed over aliases and merged sections.
     pub count: u64,
 }
@@ -412,10 +412,8 @@ impl LcovFile {
             Some(existing) => {
                 existing.count = existing.count.saturating_add(function.count);
                 existing.end = existing.end.or(function.end);
-                for alias in function.aliases {
-                    if let Err(at) = existing.aliases.binary_search(&alias) {
-                        existing.aliases.insert(at, alias);
-                    }
+                for alias in function.aliases.iter() {
+                    existing.aliases.insert(alias.clone());
                 }
             }
             None => {

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::model::Counts;
 
 use super::file::{sorted_lines, Branch, Function, LcovFile, Slot};
-use super::index::{Name, Names};
+use super::index::{Aliases, Name, Names};
 use super::lex::{Record, TotalKind};
 use super::lines::Lines;
 
@@ -306,7 +306,7 @@ impl Section {
                 start,
                 end,
                 name,
-                aliases: names,
+                aliases: Aliases::from_sorted(names),
                 count,
             });
         }
@@ -318,7 +318,7 @@ fn plain_function(start: Option<u32>, end: Option<u32>, name: Name, count: u64) 
         start,
         end,
         name,
-        aliases: Vec::new(),
+        aliases: Aliases::default(),
         count,
     }
 }
