@@ -317,7 +317,7 @@ impl<'a> Parser<'a> {
             )));
         }
         let has_branch_data = self.files.iter().any(|(_, f, _)| !f.branches.is_empty());
-        let files = self
+        let mut files: Vec<FileData> = self
             .files
             .into_iter()
             .map(|(path, mut file, mut more_lines)| {
@@ -332,6 +332,8 @@ impl<'a> Parser<'a> {
                 }
             })
             .collect();
+        // The vector was grown by doubling: without the room for more, the check keeps it.
+        files.shrink_to_fit();
         let report = Report {
             origin: self.origin.to_string(),
             kind: ReportKind::Lcov,
