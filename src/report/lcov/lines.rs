@@ -27,6 +27,10 @@ fn put(out: &mut Vec<u8>, mut n: u64) {
 /// The varint at the start of `bytes`, and the bytes after it. Only bytes written by [`put`]
 /// are read: a number ends at a byte below 0x80, and ten bytes hold any `u64`.
 fn take(bytes: &[u8]) -> (u64, &[u8]) {
+    if let [byte @ 0..0x80, rest @ ..] = bytes {
+        // One byte, the most common case.
+        return (u64::from(*byte), rest);
+    }
     let mut n = 0u64;
     let mut shift = 0u32;
     let mut at = 0usize;
