@@ -134,6 +134,8 @@ impl From<&str> for Name {
 /// The alias names of an `FNL` group, sorted and distinct; one pointer wide, since most
 /// functions (every `FN` record) have none. Reads as a slice of [`Name`].
 #[derive(Clone, Default, PartialEq, Eq)]
+// The box makes the field one pointer wide (a `Vec` takes three) in every function.
+#[allow(clippy::box_collection)]
 pub struct Aliases(Option<Box<Vec<Name>>>);
 
 impl Aliases {
