@@ -203,3 +203,20 @@ fn aliases_read_as_a_sorted_list_of_names() {
     assert_eq!(format!("{:?}", plain.aliases), "[]");
     assert_eq!(plain.aliases, Aliases::default());
 }
+
+#[test]
+fn sections_covered_alike_with_other_counts_keep_their_declared_totals() {
+    // llvm-cov's shape twice, the same lines and functions covered, other counts: the
+    // declared totals still hold after the merge (kept), the counts are summed.
+    let one = "SF:a\nFN:1,f\nFNDA:1,f\nFNF:1\nFNH:1\nDA:1,1\nDA:2,0\nLF:2\nLH:1\nend_of_record\n";
+    let two = one
+        .replace("DA:1,1", "DA:1,5")
+        .replace("FNDA:1,f", "FNDA:3,f");
+    let (r, _) = read_ok(&format!("{one}{two}"));
+    let file = lcov(&r, 0);
+    assert!(!file.merge_conflict());
+    assert_eq!(file.declared.lines().consistent(), c(1, 2));
+    assert_eq!(file.lines().collect::<Vec<_>>(), [(1, 6), (2, 0)]);
+    assert_eq!(file.functions()[0].count, 4);
+    assert_eq!(file.summary().lines, c(1, 2));
+}

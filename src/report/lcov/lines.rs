@@ -80,7 +80,9 @@ impl Lines {
 
     /// The lines as (line, count) pairs, ascending by line.
     pub(super) fn unpack(&self) -> Vec<(u32, u64)> {
-        self.iter().collect()
+        let mut lines = Vec::with_capacity(self.len());
+        lines.extend(self.iter());
+        lines
     }
 
     /// How many lines there are: two varints each, and a varint ends at a byte below 0x80.
