@@ -83,9 +83,10 @@ impl<'a> Scan<'a> {
         }
     }
 
-    /// An object key: one of [`KNOWN_KEYS`], found by its bytes (most strings of an export are
-    /// keys: this spares reading them as UTF-8), else any string ([`Scan::str`]).
-    fn key(&mut self) -> Option<&'a str> {
+    /// An object key and its bit among [`KNOWN_KEYS`] (0 for other keys): a known key is found
+    /// by its bytes (most strings of an export are keys: this spares reading them as UTF-8),
+    /// any other is read as a string ([`Scan::str`]).
+    fn key(&mut self) -> Option<(&'a str, u32)> {
         let rest = self.bytes.get(self.pos..).unwrap_or_default();
         let body = rest.strip_prefix(b"\"").unwrap_or_default();
         let known = body
@@ -93,13 +94,14 @@ impl<'a> Scan<'a> {
             .take(16)
             .position(|&b| b == b'"')
             .and_then(|len| body.get(..len))
-            .and_then(|text| KNOWN_KEYS.iter().find(|key| key.as_bytes() == text));
+            .and_then(known_key);
         match known {
-            Some(key) => {
+            Some(index) => {
+                let key = KNOWN_KEYS.get(index).copied().unwrap_or_default();
                 self.pos += key.len() + 2;
-                Some(key)
+                Some((key, 1 << index))
             }
-            None => self.str(),
+            None => self.str().map(|key| (key, 0)),
         }
     }
 
@@ -201,31 +203,27 @@ impl<'a> Scan<'a> {
     /// else.
     fn flat(&mut self) -> Option<()> {
         let bytes = self.bytes.get(self.pos..).unwrap_or_default();
-        let mut rest = bytes.strip_prefix(b"[")?.iter();
-        if rest.as_slice().first() == Some(&b']') {
+        let body = bytes.strip_prefix(b"[")?;
+        if body.first() == Some(&b']') {
             self.pos += 2;
             return Some(());
         }
+        let mut at = 0;
         loop {
             // Each value, then the byte after it, which must be `,` or `]`.
-            let after = match *rest.next()? {
-                // A `0` stands alone: a digit after it is refused below.
-                b'0' => *rest.next()?,
-                b'1'..=b'9' => loop {
-                    let byte = *rest.next()?;
-                    if !byte.is_ascii_digit() {
-                        break byte;
-                    }
-                },
-                b't' => word_then(&mut rest, b"rue")?,
-                b'f' => word_then(&mut rest, b"alse")?,
-                b'n' => word_then(&mut rest, b"ull")?,
+            let rest = body.get(at..).unwrap_or_default();
+            at += match *rest.first()? {
+                // No leading zero, at most 19 digits: other numbers take the general path.
+                b'0'..=b'9' => leading_uint(rest)?.1,
+                b't' => literal(rest, b"true")?,
+                b'f' => literal(rest, b"false")?,
+                b'n' => literal(rest, b"null")?,
                 _ => return None,
             };
-            match after {
-                b',' => {}
+            match *body.get(at)? {
+                b',' => at += 1,
                 b']' => {
-                    self.pos += bytes.len() - rest.as_slice().len();
+                    self.pos += at + 2;
                     return Some(());
                 }
                 _ => return None,
@@ -276,7 +274,7 @@ impl<'a> Scan<'a> {
 
     /// An object: `value` reads the value of each key (the cursor just after the `:`).
     /// Not generic: one copy, so its coverage is that of every caller.
-    /// A key written twice, or more than [`MAX_KEYS`] keys, declines (serde's path, which
+    /// A key written twice, or more than [`MAX_KEYS`] keys besides [`KNOWN_KEYS`], declines (serde's path, which
     /// checks keys with [`super::unique::Unique`], then words the error).
     fn object(&mut self, value: &mut dyn FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
         self.eat(b'{')?;
@@ -286,8 +284,8 @@ impl<'a> Scan<'a> {
         }
         let mut seen = Seen::default();
         loop {
-            let key = self.key()?;
-            seen.insert(key)?;
+            let (key, bit) = self.key()?;
+            seen.insert(key, bit)?;
             self.eat(b':')?;
             value(self, key)?;
             if !self.more(b'}')? {
@@ -375,6 +373,43 @@ impl<'a> Scan<'a> {
 /// it cannot overflow), no leading zero; `None` when there is no digit or a leading zero.
 #[inline(always)]
 fn leading_uint(bytes: &[u8]) -> Option<(u64, usize)> {
+    // Most numbers of an export are short: up to 7 digits are read from one 8-byte word, without
+    // a branch per digit; longer ones, and the last bytes of the input, digit by digit.
+    let (value, digits) = match bytes.first_chunk::<8>().map(|word| short_uint(*word)) {
+        Some(Some(short)) => short,
+        _ => long_uint(bytes),
+    };
+    let leading_zero = digits > 1 && bytes.first() == Some(&b'0');
+    (digits > 0 && !leading_zero).then_some((value, digits))
+}
+
+/// The value and length of the leading digits of 8 bytes (the first byte first), when they are
+/// fewer than 8 (`None` otherwise): digits found and combined as bytes of one word.
+#[inline(always)]
+fn short_uint(word: [u8; 8]) -> Option<(u64, usize)> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    // Digits become bytes 0..=9; a byte is not a digit when its high nibble is set or its low
+    // nibble passes 9 (adding 6 to a nibble carries into the byte's 0x10 bit, never further).
+    let values = u64::from_le_bytes(word) ^ (ONES * u64::from(b'0'));
+    let high = values & (ONES * 0xF0);
+    let low = ((values & (ONES * 0x0F)) + ONES * 6) & (ONES * 0x10);
+    let not_digit = high | low;
+    // The first byte that is not a digit (`not_digit` is 0 when all 8 are digits: declined).
+    let digits = (not_digit.trailing_zeros() / 8) as usize;
+    if digits == 8 {
+        return None;
+    }
+    // The digits moved to the top of the word (the first at the lowest byte still), zeros below
+    // them, then combined pairwise: 2, 4, then 8 digits at a time.
+    let aligned = (values << (8 * (8 - digits) - 8)) << 8;
+    let pairs = (aligned.wrapping_mul(1 + (10 << 8)) >> 8) & 0x00FF_00FF_00FF_00FF;
+    let quads = (pairs.wrapping_mul(1 + (100 << 16)) >> 16) & 0x0000_FFFF_0000_FFFF;
+    let value = quads.wrapping_mul(1 + (10_000 << 32)) >> 32;
+    Some((value, digits))
+}
+
+/// [`leading_uint`]'s digits read one at a time: at most 19 of them.
+fn long_uint(bytes: &[u8]) -> (u64, usize) {
     let mut value: u64 = 0;
     let mut digits = 0;
     for &byte in bytes.iter().take(19) {
@@ -385,15 +420,12 @@ fn leading_uint(bytes: &[u8]) -> Option<(u64, usize)> {
         value = value * 10 + u64::from(digit);
         digits += 1;
     }
-    let leading_zero = digits > 1 && bytes.first() == Some(&b'0');
-    (digits > 0 && !leading_zero).then_some((value, digits))
+    (value, digits)
 }
 
-/// After a literal's first letter: its other letters `word`, then the byte after them.
-fn word_then(rest: &mut std::slice::Iter<'_, u8>, word: &[u8]) -> Option<u8> {
-    let tail = rest.as_slice().strip_prefix(word)?;
-    *rest = tail.iter();
-    rest.next().copied()
+/// The length of `word` when `rest` starts with it.
+fn literal(rest: &[u8], word: &[u8]) -> Option<usize> {
+    rest.starts_with(word).then_some(word.len())
 }
 
 /// A span from four positions, each at most `u32::MAX`.
@@ -406,26 +438,60 @@ fn span([line_start, col_start, line_end, col_end]: [u64; 4]) -> Option<Span> {
     })
 }
 
-/// Most keys an object read by the lane may have (llvm-cov's have at most six).
+/// Most keys besides [`KNOWN_KEYS`] an object read by the lane may have (llvm-cov writes none).
 const MAX_KEYS: usize = 16;
 
-/// The keys of one object read so far, held without allocating.
+/// The keys of one object read so far, held without allocating: known keys as bits, others
+/// by their text.
 #[derive(Default)]
 struct Seen<'a> {
-    keys: [&'a str; MAX_KEYS],
+    known: u32,
+    others: [&'a str; MAX_KEYS],
     len: usize,
 }
 
 impl<'a> Seen<'a> {
-    /// Notes `key`; `None` when the object had it already or has too many keys.
-    fn insert(&mut self, key: &'a str) -> Option<()> {
-        if self.keys.get(..self.len).unwrap_or_default().contains(&key) {
+    /// Notes `key` (`bit`: its bit among [`KNOWN_KEYS`], 0 for another key); `None` when the
+    /// object had it already or has more than [`MAX_KEYS`] other keys.
+    fn insert(&mut self, key: &'a str, bit: u32) -> Option<()> {
+        if bit != 0 {
+            let fresh = self.known & bit == 0;
+            self.known |= bit;
+            return fresh.then_some(());
+        }
+        if self.others.get(..self.len).unwrap_or_default().contains(&key) {
             return None;
         }
-        *self.keys.get_mut(self.len)? = key;
+        *self.others.get_mut(self.len)? = key;
         self.len += 1;
         Some(())
     }
+}
+
+/// The index of `text` in [`KNOWN_KEYS`].
+#[inline(always)]
+fn known_key(text: &[u8]) -> Option<usize> {
+    let index = match text {
+        b"branches" => 0,
+        b"count" => 1,
+        b"covered" => 2,
+        b"expansions" => 3,
+        b"filename" => 4,
+        b"filenames" => 5,
+        b"functions" => 6,
+        b"instantiations" => 7,
+        b"lines" => 8,
+        b"mcdc" => 9,
+        b"mcdc_records" => 10,
+        b"name" => 11,
+        b"notcovered" => 12,
+        b"percent" => 13,
+        b"regions" => 14,
+        b"segments" => 15,
+        b"summary" => 16,
+        _ => return None,
+    };
+    Some(index)
 }
 
 /// Sets a value that may be given once.
@@ -624,6 +690,62 @@ mod tests {
     }
 
     #[test]
+    fn words_of_digits_read_as_digit_by_digit() {
+        // Every length of digit run at every place of an 8-byte word and past it, with each
+        // kind of byte after it, against the plain reading.
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        for len in 0..=21 {
+            for after in [b',', b']', b'.', b'/', b':', b' ', 0xB0, 0x00] {
+                for _ in 0..50 {
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    let mut text: Vec<u8> = (0..len)
+                        .map(|i| b'0' + ((seed >> (i % 60)) % 10) as u8)
+                        .collect();
+                    if len > 1 && seed % 3 == 0 {
+                        text[0] = b'1' + (seed % 9) as u8;
+                    }
+                    text.push(after);
+                    text.extend_from_slice(b"123456789");
+                    for cut in [text.len(), len + 1, len] {
+                        let bytes = &text[..cut];
+                        let (value, digits) = long_uint(bytes);
+                        let expected = (digits > 0 && !(digits > 1 && bytes[0] == b'0'))
+                            .then_some((value, digits));
+                        assert_eq!(leading_uint(bytes), expected, "{bytes:?}");
+                    }
+                }
+            }
+        }
+        assert_eq!(short_uint(*b"1234567,"), Some((1_234_567, 7)));
+        assert_eq!(short_uint(*b"9999999]"), Some((9_999_999, 7)));
+        assert_eq!(short_uint(*b"12345678"), None);
+        assert_eq!(short_uint(*b",1234567"), Some((0, 0)));
+        assert_eq!(leading_uint(b"0,"), Some((0, 1)));
+        assert_eq!(leading_uint(b"00000000,"), None);
+        assert_eq!(leading_uint(b"12345678901234567890"), Some((1_234_567_890_123_456_789, 19)));
+    }
+
+    #[test]
+    fn keys_are_checked_once_each_within_limits() {
+        let object = |text: &str| {
+            let mut scan = Scan {
+                bytes: text.as_bytes(),
+                pos: 0,
+            };
+            scan.object(&mut |scan, _| scan.skip(1)).map(|()| scan.pos)
+        };
+        let others: Vec<String> = (0..MAX_KEYS).map(|i| format!("\"k{i}\":1")).collect();
+        let known: Vec<String> = KNOWN_KEYS.iter().map(|k| format!("\"{k}\":1")).collect();
+        let full = format!("{{{},{}}}", others.join(","), known.join(","));
+        assert_eq!(object(&full), Some(full.len()));
+        let over = format!("{{{},\"k{MAX_KEYS}\":1}}", others.join(","));
+        assert_eq!(object(&over), None);
+        assert_eq!(object(r#"{"k":1,"j":2,"k":3}"#), None);
+        assert_eq!(object(r#"{"count":1,"name":2,"count":3}"#), None);
+        assert_eq!(object(r#"{"count":1,"k":2,"name":3}"#), Some(26));
+    }
+
+    #[test]
     fn records_and_entries_read_as_serde_reads_them() {
         let record_text = r#"{"branches":[[3,8,3,14,1,0,0,0,4]],"mcdc_records":[],"count":2,"filenames":["/s/a.rs","/s/m.rs"],"name":"_RNvC1a1f","regions":[[1,1,9,2,2,0,0,0],[3,5,3,9,0,0,1,1],[1,1,1,5,0,1,0,0]],"x":{"y":[1.5]}} tail"#;
         let keep_all = |_: &[String]| false;
@@ -684,7 +806,7 @@ mod tests {
                 bytes: text.as_bytes(),
                 pos: 0,
             };
-            scan.key().map(|key| (key, scan.pos))
+            scan.key().map(|(key, _)| (key, scan.pos))
         };
         for known in KNOWN_KEYS {
             let text: &'static str = Box::leak(format!("\"{known}\":1").into_boxed_str());
