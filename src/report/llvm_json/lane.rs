@@ -459,7 +459,12 @@ impl<'a> Seen<'a> {
             self.known |= bit;
             return fresh.then_some(());
         }
-        if self.others.get(..self.len).unwrap_or_default().contains(&key) {
+        if self
+            .others
+            .get(..self.len)
+            .unwrap_or_default()
+            .contains(&key)
+        {
             return None;
         }
         *self.others.get_mut(self.len)? = key;
@@ -722,7 +727,10 @@ mod tests {
         assert_eq!(short_uint(*b",1234567"), Some((0, 0)));
         assert_eq!(leading_uint(b"0,"), Some((0, 1)));
         assert_eq!(leading_uint(b"00000000,"), None);
-        assert_eq!(leading_uint(b"12345678901234567890"), Some((1_234_567_890_123_456_789, 19)));
+        assert_eq!(
+            leading_uint(b"12345678901234567890"),
+            Some((1_234_567_890_123_456_789, 19))
+        );
     }
 
     #[test]
