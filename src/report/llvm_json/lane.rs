@@ -203,27 +203,31 @@ impl<'a> Scan<'a> {
     /// else.
     fn flat(&mut self) -> Option<()> {
         let bytes = self.bytes.get(self.pos..).unwrap_or_default();
-        let body = bytes.strip_prefix(b"[")?;
-        if body.first() == Some(&b']') {
+        let mut rest = bytes.strip_prefix(b"[")?.iter();
+        if rest.as_slice().first() == Some(&b']') {
             self.pos += 2;
             return Some(());
         }
-        let mut at = 0;
         loop {
             // Each value, then the byte after it, which must be `,` or `]`.
-            let rest = body.get(at..).unwrap_or_default();
-            at += match *rest.first()? {
-                // No leading zero, at most 19 digits: other numbers take the general path.
-                b'0'..=b'9' => leading_uint(rest)?.1,
-                b't' => literal(rest, b"true")?,
-                b'f' => literal(rest, b"false")?,
-                b'n' => literal(rest, b"null")?,
+            let after = match *rest.next()? {
+                // A `0` stands alone: a digit after it is refused below.
+                b'0' => *rest.next()?,
+                b'1'..=b'9' => loop {
+                    let byte = *rest.next()?;
+                    if !byte.is_ascii_digit() {
+                        break byte;
+                    }
+                },
+                b't' => word_then(&mut rest, b"rue")?,
+                b'f' => word_then(&mut rest, b"alse")?,
+                b'n' => word_then(&mut rest, b"ull")?,
                 _ => return None,
             };
-            match *body.get(at)? {
-                b',' => at += 1,
+            match after {
+                b',' => {}
                 b']' => {
-                    self.pos += at + 2;
+                    self.pos += bytes.len() - rest.as_slice().len();
                     return Some(());
                 }
                 _ => return None,
@@ -253,17 +257,35 @@ impl<'a> Scan<'a> {
     /// otherwise.
     fn packed_uints<const N: usize>(&mut self) -> Option<[u64; N]> {
         let bytes = self.bytes.get(self.pos..).unwrap_or_default();
-        let mut rest = bytes.strip_prefix(b"[")?;
+        let mut rest = bytes.strip_prefix(b"[")?.iter();
         let mut values = [0; N];
+        // One pass over the bytes, each number's digits then the byte after them.
         for (index, value) in values.iter_mut().enumerate() {
-            let (number, digits) = leading_uint(rest)?;
+            let first = *rest.next()?;
+            let mut number = u64::from(first.wrapping_sub(b'0'));
+            if number > 9 {
+                return None;
+            }
+            let mut digits = 1;
+            let after = loop {
+                let byte = *rest.next()?;
+                let digit = byte.wrapping_sub(b'0');
+                if digit > 9 {
+                    break byte;
+                }
+                number = number.wrapping_mul(10).wrapping_add(u64::from(digit));
+                digits += 1;
+            };
             let separator = if index + 1 == N { b']' } else { b',' };
-            let (&next, after) = rest.get(digits..).unwrap_or_default().split_first()?;
-            (next == separator).then_some(())?;
+            // No leading zero, at most 19 digits (longer numbers, which may pass `u64::MAX`,
+            // are left to serde), then the separator.
+            let leading_zero = digits > 1 && first == b'0';
+            if after != separator || digits > 19 || leading_zero {
+                return None;
+            }
             *value = number;
-            rest = after;
         }
-        self.pos += bytes.len() - rest.len();
+        self.pos += bytes.len() - rest.as_slice().len();
         Some(values)
     }
 
@@ -373,43 +395,6 @@ impl<'a> Scan<'a> {
 /// it cannot overflow), no leading zero; `None` when there is no digit or a leading zero.
 #[inline(always)]
 fn leading_uint(bytes: &[u8]) -> Option<(u64, usize)> {
-    // Most numbers of an export are short: up to 7 digits are read from one 8-byte word, without
-    // a branch per digit; longer ones, and the last bytes of the input, digit by digit.
-    let (value, digits) = match bytes.first_chunk::<8>().map(|word| short_uint(*word)) {
-        Some(Some(short)) => short,
-        _ => long_uint(bytes),
-    };
-    let leading_zero = digits > 1 && bytes.first() == Some(&b'0');
-    (digits > 0 && !leading_zero).then_some((value, digits))
-}
-
-/// The value and length of the leading digits of 8 bytes (the first byte first), when they are
-/// fewer than 8 (`None` otherwise): digits found and combined as bytes of one word.
-#[inline(always)]
-fn short_uint(word: [u8; 8]) -> Option<(u64, usize)> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    // Digits become bytes 0..=9; a byte is not a digit when its high nibble is set or its low
-    // nibble passes 9 (adding 6 to a nibble carries into the byte's 0x10 bit, never further).
-    let values = u64::from_le_bytes(word) ^ (ONES * u64::from(b'0'));
-    let high = values & (ONES * 0xF0);
-    let low = ((values & (ONES * 0x0F)) + ONES * 6) & (ONES * 0x10);
-    let not_digit = high | low;
-    // The first byte that is not a digit (`not_digit` is 0 when all 8 are digits: declined).
-    let digits = (not_digit.trailing_zeros() / 8) as usize;
-    if digits == 8 {
-        return None;
-    }
-    // The digits moved to the top of the word (the first at the lowest byte still), zeros below
-    // them, then combined pairwise: 2, 4, then 8 digits at a time.
-    let aligned = (values << (8 * (8 - digits) - 8)) << 8;
-    let pairs = (aligned.wrapping_mul(1 + (10 << 8)) >> 8) & 0x00FF_00FF_00FF_00FF;
-    let quads = (pairs.wrapping_mul(1 + (100 << 16)) >> 16) & 0x0000_FFFF_0000_FFFF;
-    let value = quads.wrapping_mul(1 + (10_000 << 32)) >> 32;
-    Some((value, digits))
-}
-
-/// [`leading_uint`]'s digits read one at a time: at most 19 of them.
-fn long_uint(bytes: &[u8]) -> (u64, usize) {
     let mut value: u64 = 0;
     let mut digits = 0;
     for &byte in bytes.iter().take(19) {
@@ -420,12 +405,15 @@ fn long_uint(bytes: &[u8]) -> (u64, usize) {
         value = value * 10 + u64::from(digit);
         digits += 1;
     }
-    (value, digits)
+    let leading_zero = digits > 1 && bytes.first() == Some(&b'0');
+    (digits > 0 && !leading_zero).then_some((value, digits))
 }
 
-/// The length of `word` when `rest` starts with it.
-fn literal(rest: &[u8], word: &[u8]) -> Option<usize> {
-    rest.starts_with(word).then_some(word.len())
+/// After a literal's first letter: its other letters `word`, then the byte after them.
+fn word_then(rest: &mut std::slice::Iter<'_, u8>, word: &[u8]) -> Option<u8> {
+    let tail = rest.as_slice().strip_prefix(word)?;
+    *rest = tail.iter();
+    rest.next().copied()
 }
 
 /// A span from four positions, each at most `u32::MAX`.
@@ -534,7 +522,7 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[String]) -> bool) -> Option<(
         }
         "count" => once(&mut count, scan.uint()?),
         "regions" => {
-            let mut read = Vec::with_capacity(if skipping { 0 } else { 16 });
+            let mut read = Vec::with_capacity(if skipping { 0 } else { 32 });
             scan.array(&mut |scan| {
                 let region = scan.region()?;
                 let expanded = if region.kind == 1 {
@@ -695,42 +683,40 @@ mod tests {
     }
 
     #[test]
-    fn words_of_digits_read_as_digit_by_digit() {
-        // Every length of digit run at every place of an 8-byte word and past it, with each
-        // kind of byte after it, against the plain reading.
-        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-        for len in 0..=21 {
-            for after in [b',', b']', b'.', b'/', b':', b' ', 0xB0, 0x00] {
-                for _ in 0..50 {
-                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                    let mut text: Vec<u8> = (0..len)
-                        .map(|i| b'0' + ((seed >> (i % 60)) % 10) as u8)
-                        .collect();
-                    if len > 1 && seed % 3 == 0 {
-                        text[0] = b'1' + (seed % 9) as u8;
-                    }
-                    text.push(after);
-                    text.extend_from_slice(b"123456789");
-                    for cut in [text.len(), len + 1, len] {
-                        let bytes = &text[..cut];
-                        let (value, digits) = long_uint(bytes);
-                        let expected = (digits > 0 && !(digits > 1 && bytes[0] == b'0'))
-                            .then_some((value, digits));
-                        assert_eq!(leading_uint(bytes), expected, "{bytes:?}");
-                    }
-                }
-            }
-        }
-        assert_eq!(short_uint(*b"1234567,"), Some((1_234_567, 7)));
-        assert_eq!(short_uint(*b"9999999]"), Some((9_999_999, 7)));
-        assert_eq!(short_uint(*b"12345678"), None);
-        assert_eq!(short_uint(*b",1234567"), Some((0, 0)));
-        assert_eq!(leading_uint(b"0,"), Some((0, 1)));
-        assert_eq!(leading_uint(b"00000000,"), None);
+    fn packed_numbers_read_as_the_general_path_reads_them() {
+        let read = |text: &str| {
+            let mut scan = Scan {
+                bytes: text.as_bytes(),
+                pos: 0,
+            };
+            let packed = scan.packed_uints::<3>().map(|values| (values, scan.pos));
+            let mut general = Scan {
+                bytes: text.replace(',', " , ").as_bytes().to_vec().leak(),
+                pos: 0,
+            };
+            let spaced = general.uints::<3>();
+            assert_eq!(packed.map(|(values, _)| values), spaced, "{text}");
+            packed
+        };
         assert_eq!(
-            leading_uint(b"12345678901234567890"),
-            Some((1_234_567_890_123_456_789, 19))
+            read("[0,7,1234567890123456789]"),
+            Some(([0, 7, 1_234_567_890_123_456_789], 25))
         );
+        assert_eq!(read("[10,20,30]]"), Some(([10, 20, 30], 10)));
+        for declined in [
+            "[1,2,3,4]",
+            "[1,2]",
+            "[1,2,03]",
+            "[1,00,3]",
+            "[1,2,12345678901234567890]",
+            "[1,2,3",
+            "[1,2,",
+            "[1,-2,3]",
+            "[1,2.5,3]",
+            "[1;2,3]",
+        ] {
+            assert_eq!(read(declined), None, "{declined}");
+        }
     }
 
     #[test]

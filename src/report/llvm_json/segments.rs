@@ -225,7 +225,9 @@ impl Active {
             // runs of equal ends from the top down, each in arrival order.
             let open = self
                 .nested
-                .partition_point(|region| loc.is_some_and(|loc| region.end > loc));
+                .iter()
+                .rposition(|region| loc.is_some_and(|loc| region.end > loc))
+                .map_or(0, |last_open| last_open + 1);
             let closed = self.nested.get(open..).unwrap_or_default();
             for run in closed.chunk_by(|a, b| a.end == b.end).rev() {
                 done.extend_from_slice(run);
@@ -280,13 +282,13 @@ impl Builder {
     /// Takes out the active regions that end at or before `loc` (all of them for `None`) and
     /// completes them.
     fn close_regions_ending_by(&mut self, loc: Option<Loc>) {
-        let mut completed = std::mem::take(&mut self.completed);
-        completed.clear();
-        self.active.take_ending_by(loc, &mut completed);
-        if !completed.is_empty() {
+        self.completed.clear();
+        self.active.take_ending_by(loc, &mut self.completed);
+        if !self.completed.is_empty() {
+            let completed = std::mem::take(&mut self.completed);
             self.complete_regions_until(loc, &completed);
+            self.completed = completed;
         }
-        self.completed = completed;
     }
 
     /// A zero-length region is never made active: it marks its start with the count of the
