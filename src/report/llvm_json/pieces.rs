@@ -22,7 +22,6 @@ use rayon::prelude::*;
 use serde::Deserialize;
 use serde_json::Deserializer;
 
-use crate::demangle::instantiation_name;
 use crate::model::Counts;
 
 use super::export::{check_filename, Kind};
@@ -222,30 +221,6 @@ pub(super) struct RecordOut {
 pub(super) struct KeptRecords {
     files: HashMap<String, FileRecords>,
     has_branches: bool,
-    last_name: LastName,
-}
-
-/// The group name last compared with a record's name in [`absorb`], and its instantiation name:
-/// a group's records mostly come one after the other, so its name is demangled once, not once
-/// per record (demangling was most of the cost of merging).
-#[derive(Default)]
-struct LastName {
-    mangled: Box<str>,
-    instantiation: String,
-}
-
-impl LastName {
-    /// [`crate::demangle::same_function`] of a group's name and a record's.
-    fn same_function(&mut self, group: &str, record: &str) -> bool {
-        if group == record {
-            return true;
-        }
-        if *self.mangled != *group {
-            self.instantiation = instantiation_name(group);
-            self.mangled = group.into();
-        }
-        self.instantiation == instantiation_name(record)
-    }
 }
 
 /// The kept records of one file, in the order of their first record. For a file kept for its
@@ -276,7 +251,6 @@ impl KeptRecords {
         let Some((file, mut stats, kept)) = record.kept else {
             return;
         };
-        let last_name = &mut self.last_name;
         let file = self.files.entry(file).or_default();
         if kept == Kept::Everything {
             file.records.push(stats);
@@ -301,7 +275,7 @@ impl KeptRecords {
                 // The group's record is at `at` (it was pushed when the group was made).
                 records.get_mut(at).into_iter().for_each(|group| {
                     let so_far = best.entry(at).or_insert_with(|| counts_of(group));
-                    absorb(group, so_far, &mut stats, last_name);
+                    absorb(group, so_far, &mut stats);
                 });
             }
         }
@@ -333,12 +307,7 @@ fn counts_of(record: &FunctionStats) -> [(u64, u64); 4] {
 /// largest covered and largest total per metric, summed execution count and instances, and per
 /// metric the uncovered items of the best record (a later record of equal counts wins, as the
 /// last of equals does in the list of uncovered items).
-fn absorb(
-    group: &mut FunctionStats,
-    so_far: &mut [(u64, u64); 4],
-    record: &mut FunctionStats,
-    last_name: &mut LastName,
-) {
+fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 4], record: &mut FunctionStats) {
     let theirs = counts_of(record);
     let mut items = record.items.take().map(|items| *items).unwrap_or_default();
     let held = group.items.get_or_insert_with(Box::default);
@@ -395,9 +364,8 @@ fn absorb(
     if group.name.is_empty() {
         // The first named record stands for the group's name in the comparison below.
         group.name = std::mem::take(&mut record.name);
-    } else if !record.name.is_empty() && !group.several_instantiations {
-        // Names are compared (demangled: the cost of a merge) until two are found to differ.
-        let differ = !last_name.same_function(&group.name, &record.name);
+    } else if !record.name.is_empty() {
+        let differ = !crate::demangle::same_function(&group.name, &record.name);
         group.several_instantiations |= differ;
     }
     group.instances.records += record.instances.records;

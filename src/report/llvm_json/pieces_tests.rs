@@ -311,15 +311,6 @@ fn a_merged_group_tells_instantiations_from_copies() {
     // Copies of one function built into two crates: one instantiation.
     let copies = group_of(vec![instance(&one, 1, 1, 3), instance(&other, 1, 1, 3)]);
     assert_eq!(copies, (one.clone(), false));
-    // The group's name demangled once for several copies, and a copy of the very same name.
-    let third = legacy("00112233445566aa");
-    let copies = group_of(vec![
-        instance(&one, 1, 1, 3),
-        instance(&other, 1, 1, 3),
-        instance(&third, 1, 1, 3),
-        instance(&one, 1, 1, 3),
-    ]);
-    assert_eq!(copies, (one.clone(), false));
     // Two instantiations; a first record without a name (it ran and missed nothing) takes
     // the name of the next; a group that saw several keeps saying so.
     let several = group_of(vec![
