@@ -127,12 +127,16 @@ fn build_segments(mut regions: Vec<SegRegion>, rule: LineRule) -> Vec<Segment> {
 /// Regions that compare equal have the same area and kind, and [`combine`] adds up their counts
 /// whatever their order: an unstable sort gives the same segments, without allocating.
 fn sort_nested(regions: &mut [SegRegion]) {
-    regions.sort_unstable_by(|a, b| {
+    let order = |a: &SegRegion, b: &SegRegion| {
         a.start
             .cmp(&b.start)
             .then_with(|| b.end.cmp(&a.end))
             .then_with(|| a.kind.cmp(&b.kind))
-    });
+    };
+    // Exports mostly list a record's regions in this order already.
+    if !regions.is_sorted_by(|a, b| order(a, b).is_le()) {
+        regions.sort_unstable_by(order);
+    }
 }
 
 /// `combineRegions`: regions covering the same area become one, summing the counts of those of
@@ -217,6 +221,18 @@ impl Active {
         None
     }
 
+    /// True when an open region ends at or before `loc` (a check that spares most calls of
+    /// [`Active::take_ending_by`]).
+    fn any_ending_by(&self, loc: Loc) -> bool {
+        if self.general {
+            return self
+                .by_end
+                .peek()
+                .is_some_and(|Reverse((end, _))| *end <= loc);
+        }
+        self.nested.last().is_some_and(|top| top.end <= loc)
+    }
+
     /// Takes out the regions that end at or before `loc` (all of them for `None`) and appends
     /// them to `done`, sorted by end and, for equal ends, by arrival.
     fn take_ending_by(&mut self, loc: Option<Loc>, done: &mut Vec<SegRegion>) {
@@ -264,7 +280,9 @@ impl Builder {
         let mut rest = regions.iter().peekable();
         while let Some(&region) = rest.next() {
             let next_start = rest.peek().map(|next| next.start);
-            self.close_regions_ending_by(Some(region.start));
+            if self.active.any_ending_by(region.start) {
+                self.close_regions_ending_by(Some(region.start));
+            }
             let is_gap = region.kind == SegmentKind::Gap;
             if region.start == region.end {
                 self.zero_length(region, next_start.is_none());
