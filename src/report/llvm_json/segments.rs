@@ -221,18 +221,6 @@ impl Active {
         None
     }
 
-    /// True when an open region ends at or before `loc` (a check that spares most calls of
-    /// [`Active::take_ending_by`]).
-    fn any_ending_by(&self, loc: Loc) -> bool {
-        if self.general {
-            return self
-                .by_end
-                .peek()
-                .is_some_and(|Reverse((end, _))| *end <= loc);
-        }
-        self.nested.last().is_some_and(|top| top.end <= loc)
-    }
-
     /// Takes out the regions that end at or before `loc` (all of them for `None`) and appends
     /// them to `done`, sorted by end and, for equal ends, by arrival.
     fn take_ending_by(&mut self, loc: Option<Loc>, done: &mut Vec<SegRegion>) {
@@ -280,9 +268,7 @@ impl Builder {
         let mut rest = regions.iter().peekable();
         while let Some(&region) = rest.next() {
             let next_start = rest.peek().map(|next| next.start);
-            if self.active.any_ending_by(region.start) {
-                self.close_regions_ending_by(Some(region.start));
-            }
+            self.close_regions_ending_by(Some(region.start));
             let is_gap = region.kind == SegmentKind::Gap;
             if region.start == region.end {
                 self.zero_length(region, next_start.is_none());
