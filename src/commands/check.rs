@@ -206,6 +206,10 @@ fn judge_with(
         identity.walked(),
     )?;
     reclassify(&mut scope, &unevidenced, Path::new(&root));
+    // What the spellings tell is taken now: they are freed before the files are measured.
+    let dropped = dropped(&scope.outside_include, &spellings);
+    let idle = idle_reports(&reports, &scope, &spellings);
+    drop((spellings, unevidenced));
     let measured_parts: BTreeMap<String, Vec<Part<'_>>> = parts
         .into_iter()
         .filter_map(|(loc, parts)| match loc {
@@ -223,7 +227,9 @@ fn judge_with(
         BTreeMap::new()
     };
     let measured = measure::measure(&measured_parts, &ignores)?;
+    drop((measured_parts, ignores));
     let mut verdict = judge::evaluate(&scope, &measured, policy);
+    drop(scope);
     notes.extend(crate::ungated::mcdc_note(&policy.metrics, &measured));
     crate::debt::judge(
         &policy.debt,
@@ -234,13 +240,11 @@ fn judge_with(
     )?;
     let cwd = paths::normalize(&opts.cwd.to_string_lossy());
     crate::focus::apply(&mut verdict, &measured, &opts.files, &cwd, &root)?;
-    verdict.dropped = dropped(&scope.outside_include, &spellings);
+    verdict.dropped = dropped;
     let mut facts = facts(setup, &reports, opts.walk, verified);
     facts.warnings.extend(notes);
-    facts
-        .warnings
-        .extend(idle_reports(&reports, &scope, &spellings));
-    drop((measured, measured_parts));
+    facts.warnings.extend(idle);
+    drop(measured);
     // Freeing every record read takes a while: a worker does it while the verdict is rendered.
     rayon::spawn(move || drop(reports));
     Ok(Outcome {
