@@ -534,7 +534,7 @@ fn resolve_parts<'a>(
     identity: &Identity,
 ) -> Result<Resolved<'a>> {
     let hints = opts.root.is_none() && setup.policy.root.is_none();
-    let mut named = Vec::new();
+    let mut named = Vec::with_capacity(reports.iter().map(|r| r.files.len()).sum());
     for report in reports {
         let resolver = identity.resolver(report, &setup.remaps, opts.path_case, hints);
         for file in &report.files {
@@ -567,10 +567,11 @@ fn resolve_parts<'a>(
         } else {
             location
         };
+        // Room for one: most files have one spelling and one part (a vector's first room is 4).
         resolved
             .spellings
             .entry(location.clone())
-            .or_default()
+            .or_insert_with(|| Vec::with_capacity(1))
             .push((report.origin.as_str(), file.path.as_str()));
         match &file.coverage {
             FileCoverage::Lcov(lcov) if !lcov.has_records() => resolved
@@ -581,7 +582,7 @@ fn resolve_parts<'a>(
             coverage => resolved
                 .parts
                 .entry(location)
-                .or_default()
+                .or_insert_with(|| Vec::with_capacity(1))
                 .push(Part { report, coverage }),
         }
     }
