@@ -105,7 +105,8 @@ fn judge_file(file: &mut FileVerdict, entry: &Entry, measured: &Measured<'_>) {
         uncovered::Uncovered::default()
     } else {
         uncovered::list(&measured.coverage, &over, &measured.summary)
-    };
+    }
+    .into();
     file.uncovered.notes.extend(notes);
 }
 

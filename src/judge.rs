@@ -13,7 +13,7 @@ use crate::measure::Measured;
 use crate::model::{Counts, Metric, Summary};
 use crate::policy::Policy;
 use crate::scope::{Class, Scope, Why};
-use crate::uncovered::{self, Uncovered};
+use crate::uncovered::{self, Listed};
 
 /// The outcome of one metric of one file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,7 +112,7 @@ pub struct FileVerdict {
     /// The exclusion's reason, or why an unmeasured file fails.
     pub reason: Option<String>,
     /// What is uncovered, for each metric this file fails (empty otherwise).
-    pub uncovered: Uncovered,
+    pub uncovered: Listed,
     /// What inline ignore markers took out of this file's metrics.
     pub ignored: Ignored,
 }
@@ -268,9 +268,9 @@ fn judge_file(
         .collect();
     let uncovered = match (&class, measured) {
         (Class::Measured, Some(m)) if !below.is_empty() => {
-            uncovered::list(&m.coverage, &below, &m.summary)
+            Listed::from(uncovered::list(&m.coverage, &below, &m.summary))
         }
-        _ => Uncovered::default(),
+        _ => Listed::default(),
     };
     let (status, reason) = match class {
         Class::Measured if failing => (FileStatus::Fail, None),

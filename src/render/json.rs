@@ -216,7 +216,7 @@ fn file_json(file: &FileVerdict) -> FileJson<'_> {
         reason: file.reason.as_deref(),
         status: file.status.name(),
         // A file shown with `--file` lists its items even when it passes.
-        uncovered: (failed || file.uncovered != Uncovered::default()).then(|| {
+        uncovered: (failed || *file.uncovered != Uncovered::default()).then(|| {
             let mcdc = file.metrics.iter().any(|m| m.metric == Metric::Mcdc);
             uncovered_json(&file.uncovered, mcdc)
         }),
