@@ -17,13 +17,18 @@
 #   SIZES="10 100 1000"   input sizes in MB       CASES="json json100 lcov"
 #   RUNS=3                runs per measurement    KEEP=1  keep the inputs (default: the 1 GB
 #                                                          inputs are removed after their runs)
+#   OLD=path/to/covgate   another build, run in turn with this one in every round (old vs new)
+#   JSON_FLAGS="--no-walk --format json"   LCOV_FLAGS="--no-walk"   flags of `covgate check`
+#   BENCH_DIR=target/bench                 where the inputs are made
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 sizes=${SIZES:-10 100 1000}
 cases=${CASES:-json json100 lcov}
 runs=${RUNS:-3}
+old=${OLD:-}
 keep=${KEEP:-0}
+bench_dir=${BENCH_DIR:-target/bench}
 
 cargo build --release --quiet --bin covgate --example gen_export --example gen_lcov --example anchor
 bin=$PWD/target/release/covgate
@@ -41,7 +46,7 @@ copies() {
 generate() {
     local case=$1 mb=$2 n dir
     n=$(copies "$case" "$mb")
-    dir=target/bench/$case-$mb
+    dir=$bench_dir/$case-$mb
     if [ "$(cat "$dir/.copies" 2>/dev/null)" != "$n" ]; then
         echo "bench: generating $dir ($n copies)" >&2
         rm -rf "$dir"
@@ -58,50 +63,76 @@ generate() {
     fi
 }
 
-# measure DIR COMMAND...: median wall s, median CPU s (user + system) and median peak RSS MB of
-# RUNS runs of COMMAND in DIR, and the exit code of the last run, as "wall cpu rss code".
+# measure DIR LABEL=COMMAND...: runs the commands one after the other, RUNS rounds (so that
+# builds compared share the machine's load), and prints for each "LABEL wall cpu rss code":
+# median wall s, median CPU s (user + system), median peak RSS MB and the last exit code.
+# A COMMAND is one word list separated by '|' in place of spaces.
 measure() {
-    local dir=$1 timing
+    local dir=$1 timing label cmd
     shift
     timing=$(mktemp)
-    local walls=() cpus=() rsss=()
+    declare -A walls=() cpus=() rsss=() codes=()
     for _ in $(seq "$runs"); do
-        code=0
-        (cd "$dir" && /usr/bin/time -f '%e %U %S %M' -o "$timing" "$@" >/dev/null 2>&1) || code=$?
-        read -r wall user sys rss < <(tail -1 "$timing")
-        walls+=("$wall")
-        cpus+=("$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')")
-        rsss+=("$((rss / 1024))")
+        for spec in "$@"; do
+            label=${spec%%=*}
+            IFS='|' read -r -a cmd <<<"${spec#*=}"
+            local code=0
+            (cd "$dir" && /usr/bin/time -f '%e %U %S %M' -o "$timing" "${cmd[@]}" >/dev/null 2>&1) || code=$?
+            read -r wall user sys rss < <(tail -1 "$timing")
+            walls[$label]+="$wall "
+            cpus[$label]+="$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }') "
+            rsss[$label]+="$((rss / 1024)) "
+            codes[$label]=$code
+        done
     done
     rm -f "$timing"
-    echo "$(median "${walls[@]}") $(median "${cpus[@]}") $(median "${rsss[@]}") $code"
+    for spec in "$@"; do
+        label=${spec%%=*}
+        # shellcheck disable=SC2086
+        echo "$label $(median ${walls[$label]}) $(median ${cpus[$label]}) $(median ${rsss[$label]}) ${codes[$label]}"
+    done
 }
 
 median() {
     printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
-printf '%-8s %7s   %8s %8s %8s   %s\n' case input wall cpu rss 'vs anchor (wall, cpu)'
+printf '%-8s %7s  %-6s %8s %8s %8s   %s\n' case input build wall cpu rss 'vs anchor (wall, cpu)'
 for mb in $sizes; do
     for case in $cases; do
         generate "$case" "$mb"
-        dir=target/bench/$case-$mb
+        dir=$bench_dir/$case-$mb
         file=big.json
-        [ "$case" = lcov ] && file=big.lcov
+        flags=${JSON_FLAGS:---no-walk --format json}
+        if [ "$case" = lcov ]; then
+            file=big.lcov
+            flags=${LCOV_FLAGS:---no-walk}
+        fi
         size=$(du -m "$dir/$file" | cut -f1)
-        read -r wall cpu rss code < <(measure "$dir" "$bin" check "$file")
-        if [ "$code" -gt 1 ]; then
-            echo "bench: covgate check $dir/$file failed with exit $code" >&2
-            exit 1
-        fi
-        ratio=''
-        if [ "$case" != lcov ]; then
-            read -r awall acpu arss _ < <(measure "$dir" "$examples/anchor" "$file")
-            ratio=$(printf '%.2f x, %.2f x  (anchor %s s, %s s, %s MB)' \
-                "$(echo "$wall / $awall" | bc -l)" "$(echo "$cpu / $acpu" | bc -l)" \
-                "$awall" "$acpu" "$arss")
-        fi
-        printf '%-8s %4s MB   %6s s %6s s %5s MB   %s\n' "$case" "$size" "$wall" "$cpu" "$rss" "$ratio"
+        specs=("new=$bin|check|$file|${flags// /|}")
+        [ -n "$old" ] && specs+=("old=$old|check|$file|${flags// /|}")
+        [ "$case" != lcov ] && specs+=("anchor=$examples/anchor|$file")
+        declare -A row=()
+        while read -r label wall cpu rss code; do
+            if [ "$label" != anchor ] && [ "$code" -gt 1 ]; then
+                echo "bench: $label covgate check $dir/$file failed with exit $code" >&2
+                exit 1
+            fi
+            row[$label]="$wall $cpu $rss"
+        done < <(measure "$dir" "${specs[@]}")
+        for label in new old; do
+            [ -n "${row[$label]:-}" ] || continue
+            read -r wall cpu rss <<<"${row[$label]}"
+            ratio=''
+            if [ -n "${row[anchor]:-}" ]; then
+                read -r awall acpu arss <<<"${row[anchor]}"
+                ratio=$(printf '%.2f x, %.2f x  (anchor %s s, %s s, %s MB)' \
+                    "$(echo "$wall / $awall" | bc -l)" "$(echo "$cpu / $acpu" | bc -l)" \
+                    "$awall" "$acpu" "$arss")
+            fi
+            printf '%-8s %4s MB  %-6s %6s s %6s s %5s MB   %s\n' "$case" "$size" "$label" "$wall" "$cpu" "$rss" "$ratio"
+        done
+        unset row
         if [ "$mb" -ge 1000 ] && [ "$keep" != 1 ]; then
             rm -rf "$dir"
         fi
