@@ -9,12 +9,17 @@
 //! cd target/bench/lcov && covgate check big.lcov
 //! ```
 //!
-//! Usage: `gen_lcov SOURCE.lcov OUT.lcov --copies N [--sources DIR]`.
+//! Usage: `gen_lcov SOURCE.lcov OUT.lcov --copies N [--shards S] [--sources DIR]`.
 //!
 //! The tracefile is written `N` times; copy `i` renames each `SF:/x/y.rs` to
 //! `SF:/x/copyNNNNN/y.rs` (under the same parent folder, `NNNNN` = `i` on five digits), so the
 //! result has `N ×` the files (semver.lcov: 37 kB per copy, so 2700 copies ≈ 100 MB), with the same
 //! per-file numbers. Every other line is copied as it is.
+//!
+//! With `--shards S` (default 1) the `N` copies are written `S` times over, one after the
+//! other, like the tracefiles of `S` test binaries concatenated: the same `N ×` files, each in
+//! `S` sections that covgate merges (counts summed), and `S ×` the bytes. Memory then follows
+//! the files, not the size of the tracefile.
 //!
 //! With `--sources DIR`, the paths are made to point into `DIR` instead: the project folder of
 //! the source tracefile (the common folder of its `SF` paths, without a last `src` component)
@@ -47,7 +52,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         None => base.clone(),
     };
     let mut w = BufWriter::new(File::create(&args.out)?);
-    for copy in 0..args.copies {
+    for copy in (0..args.shards).flat_map(|_| 0..args.copies) {
         for line in text.lines() {
             match line.trim().strip_prefix("SF:") {
                 Some(path) => writeln!(w, "SF:{}", moved(path.trim(), &base, &target, copy))?,
@@ -67,18 +72,21 @@ struct Args {
     source: PathBuf,
     out: PathBuf,
     copies: usize,
+    shards: usize,
     sources: Option<PathBuf>,
 }
 
 impl Args {
     fn parse(args: impl Iterator<Item = String>) -> Result<Args, Box<dyn std::error::Error>> {
-        const USAGE: &str = "usage: gen_lcov SOURCE.lcov OUT.lcov --copies N [--sources DIR]";
+        const USAGE: &str =
+            "usage: gen_lcov SOURCE.lcov OUT.lcov --copies N [--shards S] [--sources DIR]";
         let mut positional = Vec::new();
-        let (mut copies, mut sources) = (None, None);
+        let (mut copies, mut shards, mut sources) = (None, 1, None);
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
             match arg.as_str() {
                 "--copies" => copies = Some(args.next().ok_or(USAGE)?.parse()?),
+                "--shards" => shards = args.next().ok_or(USAGE)?.parse()?,
                 "--sources" => sources = Some(PathBuf::from(args.next().ok_or(USAGE)?)),
                 _ if arg.starts_with("--") => return Err(format!("{arg}?\n{USAGE}").into()),
                 _ => positional.push(PathBuf::from(arg)),
@@ -89,6 +97,7 @@ impl Args {
             source,
             out,
             copies: copies.ok_or(USAGE)?,
+            shards,
             sources,
         })
     }

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use crate::model::{Counts, Summary};
 
 use super::identity::function_identity;
-use super::index::{Index, Name};
+use super::index::{Aliases, Index, Name};
 use super::lines::Lines;
 
 /// One `BRDA` branch side of a file.
@@ -40,7 +40,7 @@ pub struct Function {
     /// The name (for an `FNL` group, its smallest alias name).
     pub name: Name,
     /// For an `FNL` group, every alias name, sorted; empty for an `FN` record.
-    pub aliases: Vec<Name>,
+    pub aliases: Aliases,
     /// Execution count, summed over aliases and merged sections.
     pub count: u64,
 }
@@ -81,26 +81,82 @@ impl Declared {
     }
 }
 
+/// The lines of a [`Shape`]: equal when the same lines are covered alike (compared as they
+/// are decoded, without a list of them).
+#[derive(Debug)]
+pub(super) struct Cover<'a>(&'a Lines);
+
+impl PartialEq for Cover<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        // Equal lines and counts (a tracefile given twice, shards of equal runs) are equal
+        // bytes; otherwise the lines are compared by whether each is covered.
+        self.0 == other.0 || self.0.covered().eq(other.0.covered())
+    }
+}
+
+impl Eq for Cover<'_> {}
+
 /// What [`LcovFile::shape`] returns.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) struct Shape<'a> {
-    lines: Vec<(u32, bool)>,
+    lines: Cover<'a>,
     branches: Vec<((u32, &'a str, &'a str), bool)>,
     functions: Vec<((Option<u32>, &'a str), bool)>,
 }
 
-/// Which half of a [`Declared`] pair a record sets.
-pub(super) enum Slot {
-    Found,
-    Hit,
-}
-
-/// The declared totals of one section.
+/// The declared totals of one section: found and hit of lines, branches and functions, each
+/// when its record was read. 56 bytes (six `Option<u64>` would take 96, in every file).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct DeclaredTotals {
-    pub(super) lines: Declared,
-    pub(super) branches: Declared,
-    pub(super) functions: Declared,
+    /// Found, hit of lines, of branches, of functions ([`DeclaredTotals::LINES`] …); 0 where
+    /// not declared, so that equal totals compare equal.
+    values: [u64; 6],
+    /// Bit `i` set when `values[i]` was declared.
+    set: u8,
+}
+
+impl DeclaredTotals {
+    /// Where the pair of lines (`LF`, `LH`) starts in `values`.
+    pub(super) const LINES: usize = 0;
+    /// Where the pair of branches (`BRF`, `BRH`) starts.
+    pub(super) const BRANCHES: usize = 2;
+    /// Where the pair of functions (`FNF`, `FNH`) starts.
+    pub(super) const FUNCTIONS: usize = 4;
+
+    fn get(&self, at: usize) -> Option<u64> {
+        let set = self.set & (1 << at) != 0;
+        self.values.get(at).copied().filter(|_| set)
+    }
+
+    /// The pair that starts at `at` ([`DeclaredTotals::LINES`] …).
+    pub(super) fn pair(&self, at: usize) -> Declared {
+        Declared {
+            found: self.get(at),
+            hit: self.get(at + 1),
+        }
+    }
+
+    pub(super) fn lines(&self) -> Declared {
+        self.pair(Self::LINES)
+    }
+
+    pub(super) fn branches(&self) -> Declared {
+        self.pair(Self::BRANCHES)
+    }
+
+    pub(super) fn functions(&self) -> Declared {
+        self.pair(Self::FUNCTIONS)
+    }
+
+    /// Declares `value` for the found (`hit` false) or hit half of the pair at `at`.
+    pub(super) fn set(&mut self, at: usize, hit: bool, value: u64) {
+        let at = at + usize::from(hit);
+        self.values
+            .get_mut(at)
+            .into_iter()
+            .for_each(|slot| *slot = value);
+        self.set |= 1 << at;
+    }
 }
 
 /// The records of one source file, all sections of one path merged.
@@ -192,7 +248,7 @@ impl LcovFile {
     /// `(line, block, branch)`, functions `(start, name)`. Two sections of one shape merge to
     /// that shape.
     pub(super) fn shape(&self) -> Shape<'_> {
-        let lines = self.lines.covered().collect();
+        let lines = Cover(&self.lines);
         let mut branches: Vec<_> = self
             .branches
             .iter()
@@ -228,12 +284,12 @@ impl LcovFile {
         Summary {
             regions: None,
             branches: Some(
-                declared(self.declared.branches).unwrap_or_else(|| self.detail_branches()),
+                declared(self.declared.branches()).unwrap_or_else(|| self.detail_branches()),
             ),
             functions: Some(
-                declared(self.declared.functions).unwrap_or_else(|| self.detail_functions()),
+                declared(self.declared.functions()).unwrap_or_else(|| self.detail_functions()),
             ),
-            lines: Some(declared(self.declared.lines).unwrap_or_else(|| self.detail_lines())),
+            lines: Some(declared(self.declared.lines()).unwrap_or_else(|| self.detail_lines())),
             mcdc: None,
         }
     }
@@ -251,9 +307,9 @@ impl LcovFile {
         let differs =
             |pair: Declared, detail: Counts| pair.consistent().is_some_and(|d| d != detail);
         self.llvm
-            && (differs(self.declared.lines, self.detail_lines())
-                | differs(self.declared.branches, self.detail_branches())
-                | differs(self.declared.functions, self.detail_functions()))
+            && (differs(self.declared.lines(), self.detail_lines())
+                | differs(self.declared.branches(), self.detail_branches())
+                | differs(self.declared.functions(), self.detail_functions()))
     }
 
     /// The functions that never ran, one entry per function: records sharing start line and
@@ -412,10 +468,8 @@ impl LcovFile {
             Some(existing) => {
                 existing.count = existing.count.saturating_add(function.count);
                 existing.end = existing.end.or(function.end);
-                for alias in function.aliases {
-                    if let Err(at) = existing.aliases.binary_search(&alias) {
-                        existing.aliases.insert(at, alias);
-                    }
+                for alias in function.aliases.iter() {
+                    existing.aliases.insert(alias.clone());
                 }
             }
             None => {

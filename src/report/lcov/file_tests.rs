@@ -186,3 +186,37 @@ fn names_read_as_the_text_they_hold() {
     assert_eq!(format!("{name} {name:?}"), "f::<u8> \"f::<u8>\"");
     assert_eq!(name.len(), 7, "derefs to `str`");
 }
+
+#[test]
+fn aliases_read_as_a_sorted_list_of_names() {
+    // Two shards of one `FNL` group, the aliases written in other orders: one sorted list.
+    let (report, _) = read_ok(
+        "SF:a\nFNL:0,3\nFNA:0,1,b\nFNA:0,0,a\nend_of_record\n\
+         SF:a\nFNL:7,3\nFNA:7,0,c\nFNA:7,2,a\nend_of_record\nSF:b\nFN:1,f\nend_of_record\n",
+    );
+    let f = &lcov(&report, 0).functions()[0];
+    assert_eq!((f.name.as_str(), f.count), ("a", 3));
+    assert_eq!(f.aliases, ["a", "b", "c"]);
+    assert_eq!(format!("{:?}", f.aliases), r#"["a", "b", "c"]"#);
+    let plain = &lcov(&report, 1).functions()[0];
+    assert!(plain.aliases.is_empty());
+    assert_eq!(format!("{:?}", plain.aliases), "[]");
+    assert_eq!(plain.aliases, Aliases::default());
+}
+
+#[test]
+fn sections_covered_alike_with_other_counts_keep_their_declared_totals() {
+    // llvm-cov's shape twice, the same lines and functions covered, other counts: the
+    // declared totals still hold after the merge (kept), the counts are summed.
+    let one = "SF:a\nFN:1,f\nFNDA:1,f\nFNF:1\nFNH:1\nDA:1,1\nDA:2,0\nLF:2\nLH:1\nend_of_record\n";
+    let two = one
+        .replace("DA:1,1", "DA:1,5")
+        .replace("FNDA:1,f", "FNDA:3,f");
+    let (r, _) = read_ok(&format!("{one}{two}"));
+    let file = lcov(&r, 0);
+    assert!(!file.merge_conflict());
+    assert_eq!(file.declared.lines().consistent(), c(1, 2));
+    assert_eq!(file.lines().collect::<Vec<_>>(), [(1, 6), (2, 0)]);
+    assert_eq!(file.functions()[0].count, 4);
+    assert_eq!(file.summary().lines, c(1, 2));
+}

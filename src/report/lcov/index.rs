@@ -98,9 +98,11 @@ impl Hasher for Passthrough {
 
 /// A name of a tracefile (a function name, an alias, a branch block or id), stored once per
 /// reader and shared by every record that spells it: the same function in every copy of a
-/// file, block `0` in every branch record. Reads as a `str`.
+/// file, block `0` in every branch record. Reads as a `str`. One pointer wide (the text is
+/// behind the shared allocation), since every function and branch side of every file holds
+/// one or more.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Name(Arc<str>);
+pub struct Name(Arc<Box<str>>);
 
 impl Name {
     /// The name as written.
@@ -125,19 +127,61 @@ impl Borrow<str> for Name {
 
 impl From<&str> for Name {
     fn from(text: &str) -> Name {
-        Name(Arc::from(text))
+        Name(Arc::new(Box::from(text)))
+    }
+}
+
+/// The alias names of an `FNL` group, sorted and distinct; one pointer wide, since most
+/// functions (every `FN` record) have none. Reads as a slice of [`Name`].
+#[derive(Clone, Default, PartialEq, Eq)]
+// The box makes the field one pointer wide (a `Vec` takes three) in every function.
+#[allow(clippy::box_collection)]
+pub struct Aliases(Option<Box<Vec<Name>>>);
+
+impl Aliases {
+    /// Aliases from `names`, sorted and distinct.
+    pub(super) fn from_sorted(names: Vec<Name>) -> Aliases {
+        Aliases((!names.is_empty()).then(|| Box::new(names)))
+    }
+
+    /// Adds `alias` in its place when it is not there yet.
+    pub(super) fn insert(&mut self, alias: Name) {
+        let names = self.0.get_or_insert_with(Box::default);
+        if let Err(at) = names.binary_search(&alias) {
+            names.insert(at, alias);
+        }
+    }
+}
+
+impl std::ops::Deref for Aliases {
+    type Target = [Name];
+
+    fn deref(&self) -> &[Name] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+}
+
+impl<const N: usize> PartialEq<[&str; N]> for Aliases {
+    fn eq(&self, other: &[&str; N]) -> bool {
+        **self == *other
+    }
+}
+
+impl fmt::Debug for Aliases {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 
 impl PartialEq<str> for Name {
     fn eq(&self, other: &str) -> bool {
-        *self.0 == *other
+        **self.0 == *other
     }
 }
 
 impl PartialEq<&str> for Name {
     fn eq(&self, other: &&str) -> bool {
-        *self.0 == **other
+        **self.0 == **other
     }
 }
 

@@ -34,3 +34,18 @@ fn counts_of_any_size_come_back_exactly() {
     assert!(empty.is_empty());
     assert_eq!(empty, Lines::default());
 }
+
+#[test]
+fn lines_far_apart_come_back_exactly() {
+    let lines = vec![
+        (3, 1),
+        (200, 0),
+        (70_000, 300),
+        (u32::MAX - 1, 2),
+        (u32::MAX, 0),
+    ];
+    let packed = Lines::pack(lines.clone());
+    assert_eq!(packed.unpack(), lines);
+    assert_eq!(packed.len(), 5);
+    assert_eq!(packed.iter().last(), Some((u32::MAX, 0)));
+}

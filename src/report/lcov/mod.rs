@@ -75,8 +75,9 @@
 //! per block read and shared by every record that spells it ([`Name`]): the same function in
 //! every copy of a header or of a replicated file. Within a file, functions and branch sides are
 //! found through an index of hashes; once the file is read the index is dropped (a later merge
-//! builds it again) and its vectors give back the room kept for growth. `DA` lines are a sorted
-//! vector of (line, count) in 8 bytes each, a count past 32 bits kept exactly beside it.
+//! builds it again) and its vectors give back the room kept for growth. `DA` lines are packed
+//! as varints, the distance from the line before and the count (2 bytes a line, most often),
+//! and a name takes one pointer in each record that holds it.
 //!
 //! # Merging
 //! All sections of one `SF` string are merged, and [`LcovFile::merge`] merges shards and reports
@@ -144,7 +145,7 @@ use blocks::{block_size, parse_lines};
 use parse::Parser;
 
 pub use file::{Branch, Function, LcovFile, UncoveredFunction};
-pub use index::Name;
+pub use index::{Aliases, Name};
 
 /// The longest line the reader accepts, in bytes (16 MiB, without the line break). Real lines
 /// are far shorter (the longest are C++ function names, some kilobytes); the limit bounds the

@@ -1,12 +1,10 @@
 //! The parser: lines in input order, through open sections, into files merged by path.
 
-use std::collections::HashMap;
-
 use crate::error::{Error, Result};
 use crate::report::{clip, FileCoverage, FileData, Report, ReportKind};
 
 use super::file::{sorted_lines, DeclaredTotals, LcovFile};
-use super::index::Names;
+use super::index::{Index, Names};
 use super::lex::{lex, split_at, Record, END_OF_RECORD, KNOWN_TAGS};
 use super::lines::Lines;
 use super::section::{apply, Section, STAGE_FOREIGN};
@@ -22,7 +20,8 @@ pub(super) struct Parser<'a> {
     /// into its lines once at the end (merging sorted lines per section would take time
     /// quadratic in the number of sections of one file).
     files: Vec<StoredFile>,
-    index: HashMap<String, usize>,
+    /// Positions in `files` by a hash of the path (the path itself is stored once, in `files`).
+    index: Index,
     section: Option<Section>,
     warnings: Vec<String>,
     /// Warnings beyond [`MAX_WARNINGS`], counted only.
@@ -41,7 +40,7 @@ impl<'a> Parser<'a> {
         Parser {
             origin,
             files: Vec::new(),
-            index: HashMap::new(),
+            index: Index::default(),
             section: None,
             warnings: Vec::new(),
             unshown_warnings: 0,
@@ -180,7 +179,12 @@ impl<'a> Parser<'a> {
     /// merges whole and keeps them (see [`LcovFile::merge`]); any other leaves its `DA` records
     /// pending and drops them.
     fn store_file(&mut self, path: String, mut file: LcovFile, mut more_lines: Vec<(u32, u64)>) {
-        match self.index.get(&path).and_then(|i| self.files.get_mut(*i)) {
+        let hash = self.index.hash(path.as_str());
+        let files = &self.files;
+        let found = self
+            .index
+            .find(hash, &|at| files.get(at).is_some_and(|f| f.0 == path));
+        match found.and_then(|i| self.files.get_mut(i)) {
             // A section without records names the file again and adds nothing (no declared
             // totals dropped).
             Some((_, _, pending)) if !file.has_records() => pending.append(&mut more_lines),
@@ -209,7 +213,7 @@ impl<'a> Parser<'a> {
             None => {
                 // Kept without its indexes until another section of it comes, if one does.
                 file.compact();
-                self.index.insert(path.clone(), self.files.len());
+                self.index.insert(hash, self.files.len());
                 self.files.push((path, file, more_lines));
             }
         }
@@ -313,7 +317,7 @@ impl<'a> Parser<'a> {
             )));
         }
         let has_branch_data = self.files.iter().any(|(_, f, _)| !f.branches.is_empty());
-        let files = self
+        let mut files: Vec<FileData> = self
             .files
             .into_iter()
             .map(|(path, mut file, mut more_lines)| {
@@ -328,6 +332,8 @@ impl<'a> Parser<'a> {
                 }
             })
             .collect();
+        // The vector was grown by doubling: without the room for more, the check keeps it.
+        files.shrink_to_fit();
         let report = Report {
             origin: self.origin.to_string(),
             kind: ReportKind::Lcov,

@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::model::Counts;
 
-use super::file::{sorted_lines, Branch, Function, LcovFile, Slot};
-use super::index::{Name, Names};
+use super::file::{sorted_lines, Branch, DeclaredTotals, Function, LcovFile};
+use super::index::{Aliases, Name, Names};
 use super::lex::{Record, TotalKind};
 use super::lines::Lines;
 
@@ -121,19 +121,16 @@ impl Section {
     /// Sets a declared total. Errors when the section now declares more hit than found for a
     /// metric (`LH:5` with `LF:1`): no writer does, and the JSON reader refuses the same.
     fn set_total(&mut self, kind: TotalKind, value: u64) -> std::result::Result<(), String> {
-        let d = &mut self.file.declared;
-        let (pair, slot, names) = match kind {
-            TotalKind::LinesFound => (&mut d.lines, Slot::Found, ("LH", "LF")),
-            TotalKind::LinesHit => (&mut d.lines, Slot::Hit, ("LH", "LF")),
-            TotalKind::BranchesFound => (&mut d.branches, Slot::Found, ("BRH", "BRF")),
-            TotalKind::BranchesHit => (&mut d.branches, Slot::Hit, ("BRH", "BRF")),
-            TotalKind::FunctionsFound => (&mut d.functions, Slot::Found, ("FNH", "FNF")),
-            TotalKind::FunctionsHit => (&mut d.functions, Slot::Hit, ("FNH", "FNF")),
+        let (at, hit, names) = match kind {
+            TotalKind::LinesFound => (DeclaredTotals::LINES, false, ("LH", "LF")),
+            TotalKind::LinesHit => (DeclaredTotals::LINES, true, ("LH", "LF")),
+            TotalKind::BranchesFound => (DeclaredTotals::BRANCHES, false, ("BRH", "BRF")),
+            TotalKind::BranchesHit => (DeclaredTotals::BRANCHES, true, ("BRH", "BRF")),
+            TotalKind::FunctionsFound => (DeclaredTotals::FUNCTIONS, false, ("FNH", "FNF")),
+            TotalKind::FunctionsHit => (DeclaredTotals::FUNCTIONS, true, ("FNH", "FNF")),
         };
-        match slot {
-            Slot::Found => pair.found = Some(value),
-            Slot::Hit => pair.hit = Some(value),
-        }
+        self.file.declared.set(at, hit, value);
+        let pair = self.file.declared.pair(at);
         match (pair.hit, pair.found) {
             (Some(hit), Some(found)) if hit > found => Err(format!(
                 "{}:{hit} is more than {}:{found}; a tracefile cannot declare more items hit than found",
@@ -221,7 +218,7 @@ impl Section {
                 "LH",
                 "lines",
                 0,
-                file.declared.lines,
+                file.declared.lines(),
                 distinct,
                 per_record,
             ),
@@ -230,7 +227,7 @@ impl Section {
                 "BRH",
                 "branch sides",
                 1,
-                file.declared.branches,
+                file.declared.branches(),
                 file.detail_branches(),
                 file.detail_branches(),
             ),
@@ -239,7 +236,7 @@ impl Section {
                 "FNH",
                 "functions",
                 2,
-                file.declared.functions,
+                file.declared.functions(),
                 file.detail_functions(),
                 file.detail_functions(),
             ),
@@ -306,7 +303,7 @@ impl Section {
                 start,
                 end,
                 name,
-                aliases: names,
+                aliases: Aliases::from_sorted(names),
                 count,
             });
         }
@@ -318,7 +315,7 @@ fn plain_function(start: Option<u32>, end: Option<u32>, name: Name, count: u64) 
         start,
         end,
         name,
-        aliases: Vec::new(),
+        aliases: Aliases::default(),
         count,
     }
 }

@@ -364,7 +364,8 @@ fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 4], record: &mut 
     if group.name.is_empty() {
         // The first named record stands for the group's name in the comparison below.
         group.name = std::mem::take(&mut record.name);
-    } else if !record.name.is_empty() {
+    } else if !record.name.is_empty() && !group.several_instantiations {
+        // Names are compared (demangled: most of the cost of a merge) until two differ.
         let differ = !crate::demangle::same_function(&group.name, &record.name);
         group.several_instantiations |= differ;
     }
