@@ -10,11 +10,14 @@
 #             71-98%, 253 records in 137 instantiation groups): every file below 100%, their
 #             uncovered items listed (a failing check);
 #   json100   the same written with --covered: every file at 100% (a passing check);
-#   lcov      a real tracefile replicated the same way (examples/gen_lcov.rs; semver.lcov).
+#   lcov      a real tracefile replicated the same way (examples/gen_lcov.rs; semver.lcov):
+#             distinct files (189,000 at 1 GB), each in one section;
+#   lcovshard the same 1,890 files (270 copies) in more and more sections (gen_lcov --shards),
+#             like the tracefiles of many test binaries concatenated: memory follows the files.
 # Each input has a source tree and a policy, so the whole check runs with every file in scope.
 #
 # Usage: ci/bench.sh                    (from anywhere in the repository)
-#   SIZES="10 100 1000"   input sizes in MB       CASES="json json100 lcov"
+#   SIZES="10 100 1000"   input sizes in MB       CASES="json json100 lcov lcovshard"
 #   RUNS=3                runs per measurement    KEEP=1  keep the inputs (default: the 1 GB
 #                                                          inputs are removed after their runs)
 #   OLD=path/to/covgate   another build, run in turn with this one in every round (old vs new)
@@ -24,7 +27,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 sizes=${SIZES:-10 100 1000}
-cases=${CASES:-json json100 lcov}
+cases=${CASES:-json json100 lcov lcovshard}
 runs=${RUNS:-3}
 old=${OLD:-}
 keep=${KEEP:-0}
@@ -38,7 +41,7 @@ examples=$PWD/target/release/examples
 copies() {
     case $1 in
     json | json100) echo $(($2 * 1000 / 221)) ;;
-    lcov) echo $(($2 * 1000 / 37)) ;;
+    lcov | lcovshard) echo $(($2 * 1000 / 37)) ;;
     esac
 }
 
@@ -58,6 +61,8 @@ generate() {
             --copies "$n" --sources "$dir" --covered ;;
         lcov) "$examples/gen_lcov" tests/fixtures/real/semver.lcov "$dir/big.lcov" \
             --copies "$n" --sources "$dir" ;;
+        lcovshard) "$examples/gen_lcov" tests/fixtures/real/semver.lcov "$dir/big.lcov" \
+            --copies 270 --shards $(((n + 135) / 270)) --sources "$dir" ;;
         esac
         echo "$n" >"$dir/.copies"
     fi
@@ -104,14 +109,14 @@ for mb in $sizes; do
         dir=$bench_dir/$case-$mb
         file=big.json
         flags=${JSON_FLAGS:---no-walk --format json}
-        if [ "$case" = lcov ]; then
+        if [ "${case#lcov}" != "$case" ]; then
             file=big.lcov
             flags=${LCOV_FLAGS:---no-walk}
         fi
         size=$(du -m "$dir/$file" | cut -f1)
         specs=("new=$bin|check|$file|${flags// /|}")
         [ -n "$old" ] && specs+=("old=$old|check|$file|${flags// /|}")
-        [ "$case" != lcov ] && specs+=("anchor=$examples/anchor|$file")
+        [ "${case#lcov}" = "$case" ] && specs+=("anchor=$examples/anchor|$file")
         declare -A row=()
         while read -r label wall cpu rss code; do
             if [ "$label" != anchor ] && [ "$code" -gt 1 ]; then
