@@ -257,16 +257,26 @@ fn non_empty<'v>(
     }
 }
 
-/// `text` split at the first `byte` (ASCII), which is dropped; `str::split_once` with the
-/// vectorised search of `memchr` (a function name can be long).
+/// `text` split at the first `byte` (ASCII), which is dropped; `str::split_once` with a search
+/// set up for the field's length: a plain loop over a short field (a number, a tag), where
+/// setting up a vectorised search costs more than it saves, `memchr` over a long one (a
+/// function name).
 pub(super) fn split_at(text: &str, byte: u8) -> Option<(&str, &str)> {
-    let at = memchr::memchr(byte, text.as_bytes())?;
+    let bytes = text.as_bytes();
+    let at = if bytes.len() < SHORT_FIELD {
+        bytes.iter().position(|b| *b == byte)
+    } else {
+        memchr::memchr(byte, bytes)
+    }?;
     // `at` is the index of an ASCII byte: both gets succeed.
     Some((
         text.get(..at).unwrap_or_default(),
         text.get(at + 1..).unwrap_or_default(),
     ))
 }
+
+/// Fields shorter than this many bytes are searched byte by byte ([`split_at`]).
+const SHORT_FIELD: usize = 32;
 
 fn is_digits(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
