@@ -71,7 +71,7 @@ pub fn keep(
             .map(|v| v.metric)
             .collect();
         let notes = std::mem::take(&mut file.uncovered.notes);
-        file.uncovered = uncovered::list(&m.coverage, &missing, &m.summary);
+        file.uncovered = uncovered::list(&m.coverage, &missing, &m.summary).into();
         // The verdict's notes (e.g. what a [[debt]] entry allows) join the list's, once each.
         file.uncovered.notes.extend(notes);
         file.uncovered.notes.sort();

@@ -13,7 +13,7 @@ use crate::measure::Measured;
 use crate::model::{Counts, Metric, Summary};
 use crate::policy::Policy;
 use crate::scope::{Class, Scope, Why};
-use crate::uncovered::{self, Uncovered};
+use crate::uncovered::{self, Listed};
 
 /// The outcome of one metric of one file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,7 +112,7 @@ pub struct FileVerdict {
     /// The exclusion's reason, or why an unmeasured file fails.
     pub reason: Option<String>,
     /// What is uncovered, for each metric this file fails (empty otherwise).
-    pub uncovered: Uncovered,
+    pub uncovered: Listed,
     /// What inline ignore markers took out of this file's metrics.
     pub ignored: Ignored,
 }
@@ -206,17 +206,23 @@ impl Verdict {
     }
 }
 
-/// Judges every in-scope file of `scope`, with the counts in `measured`.
+/// Judges every in-scope file of `scope`, with the counts in `measured`. The scope is taken
+/// apart as it is judged: each file's verdict keeps its path and reason.
 pub(crate) fn evaluate(
-    scope: &Scope,
+    scope: Scope,
     measured: &BTreeMap<String, Measured<'_>>,
     policy: &Policy,
 ) -> Verdict {
+    let outside_include = scope.outside_include.len();
+    drop(scope.outside_include);
     // Files are judged on every core: a failing file's uncovered items take some work.
     let mut files: Vec<FileVerdict> = scope
         .files
-        .par_iter()
-        .map(|(path, class)| judge_file(path, class, measured.get(path), policy))
+        .into_par_iter()
+        .map(|(path, class)| {
+            let measured = measured.get(&path);
+            judge_file(path, class, measured, policy)
+        })
         .collect();
     // Failing (and unmeasured) files first, then every other file, each group in path order
     // (paths are unique: an unstable sort gives the same order, without a copy of the files).
@@ -240,7 +246,7 @@ pub(crate) fn evaluate(
     };
     Verdict {
         files,
-        outside_include: scope.outside_include.len(),
+        outside_include,
         dropped: Vec::new(),
         unavailable,
         empty,
@@ -248,8 +254,8 @@ pub(crate) fn evaluate(
 }
 
 fn judge_file(
-    path: &str,
-    class: &Class,
+    path: String,
+    class: Class,
     measured: Option<&Measured<'_>>,
     policy: &Policy,
 ) -> FileVerdict {
@@ -260,21 +266,21 @@ fn judge_file(
         .filter(|m| m.status == MetricStatus::Fail)
         .map(|m| m.metric)
         .collect();
-    let uncovered = match (class, measured) {
+    let uncovered = match (&class, measured) {
         (Class::Measured, Some(m)) if !below.is_empty() => {
-            uncovered::list(&m.coverage, &below, &m.summary)
+            Listed::from(uncovered::list(&m.coverage, &below, &m.summary))
         }
-        _ => Uncovered::default(),
+        _ => Listed::default(),
     };
     let (status, reason) = match class {
         Class::Measured if failing => (FileStatus::Fail, None),
         Class::Measured => (FileStatus::Pass, None),
-        Class::Excluded(reason) => (FileStatus::Excluded, Some(reason.clone())),
+        Class::Excluded(reason) => (FileStatus::Excluded, Some(reason)),
         Class::NoCode => (FileStatus::NoCode, None),
-        Class::Unmeasured(why) => (FileStatus::Unmeasured, Some(why.clone())),
+        Class::Unmeasured(why) => (FileStatus::Unmeasured, Some(why)),
     };
     FileVerdict {
-        path: path.to_string(),
+        path,
         status,
         metrics,
         reason,

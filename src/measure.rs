@@ -18,8 +18,8 @@
 //! - LCOV with JSON for the same file: refused (the formats count differently).
 //! - A file named once keeps its report's own numbers (llvm-cov's per-file summary, exactly).
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::ops::Deref;
 
 use rayon::prelude::*;
 
@@ -49,9 +49,30 @@ pub(crate) struct Measured<'a> {
     pub summary: Summary,
     /// The merged coverage behind the summary (for listing uncovered items): the report's own
     /// when one report names the file and no marker applies, so nothing is copied.
-    pub coverage: Cow<'a, FileCoverage>,
+    pub coverage: Coverage<'a>,
     /// What inline ignore markers took out of the file's metrics.
     pub ignored: Ignored,
+}
+
+/// The coverage behind a measured file: one pointer either way, so that the measurements of
+/// 30,000 files do not each hold room for a whole [`FileCoverage`].
+#[derive(Debug, Clone)]
+pub(crate) enum Coverage<'a> {
+    /// The report's own (one report names the file, and no marker applies).
+    Read(&'a FileCoverage),
+    /// Made by merging several parts, or by taking out what markers ignore.
+    Made(Box<FileCoverage>),
+}
+
+impl Deref for Coverage<'_> {
+    type Target = FileCoverage;
+
+    fn deref(&self) -> &FileCoverage {
+        match self {
+            Coverage::Read(coverage) => coverage,
+            Coverage::Made(coverage) => coverage,
+        }
+    }
 }
 
 /// Merges and counts every measured file. `parts` maps root-relative paths to their parts.
@@ -96,7 +117,7 @@ fn measure_one<'a>(
     let (coverage, ignored) = match ignores {
         Some(ignores) => {
             let (applied, ignored) = apply(path, &merged, ignores, &origins)?;
-            (Cow::Owned(applied), ignored)
+            (Coverage::Made(Box::new(applied)), ignored)
         }
         None => (merged, Ignored::default()),
     };
@@ -157,11 +178,11 @@ pub fn llvm_summary(s: &LlvmSummary) -> Summary {
 }
 
 /// The coverage of a file from its parts: borrowed when there is one part.
-fn merge<'a>(path: &str, parts: &[Part<'a>]) -> Result<Cow<'a, FileCoverage>> {
+fn merge<'a>(path: &str, parts: &[Part<'a>]) -> Result<Coverage<'a>> {
     if let [only] = parts {
-        return Ok(Cow::Borrowed(only.coverage));
+        return Ok(Coverage::Read(only.coverage));
     }
-    merge_parts(path, parts).map(Cow::Owned)
+    merge_parts(path, parts).map(|made| Coverage::Made(Box::new(made)))
 }
 
 fn merge_parts(path: &str, parts: &[Part<'_>]) -> Result<FileCoverage> {

@@ -38,8 +38,8 @@ pub(crate) enum Class {
 
 /// Every report file by the name covgate gave it, with its spellings: (report, path as the
 /// report writes it), sorted, without repeats (a vector, not a set: most files have one
-/// spelling, and a set's node for one costs ten times its size).
-pub(crate) type Spellings = BTreeMap<Location, Vec<(String, String)>>;
+/// spelling, and a set's node for one costs ten times its size), both borrowed from the reports.
+pub(crate) type Spellings<'a> = BTreeMap<Location, Vec<(&'a str, &'a str)>>;
 
 /// Why a report file is not in scope.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,7 +85,7 @@ pub(crate) struct Scope {
 ///
 /// Without `walk` the globs are not checked, since the sources are not at hand.
 pub(crate) fn resolve(
-    report_files: &Spellings,
+    report_files: &Spellings<'_>,
     policy: &Policy,
     root: &Path,
     walk: bool,
@@ -152,7 +152,7 @@ fn globs(policy: &Policy) -> String {
 }
 
 fn irrelevant_report(
-    report_files: &Spellings,
+    report_files: &Spellings<'_>,
     on_disk: &BTreeSet<String>,
     policy: &Policy,
     root: &Path,
@@ -176,7 +176,7 @@ fn irrelevant_report(
 /// mapped to the root. Of several, the leading part that ends like the root does wins
 /// (`crates/units` for the root `…/ws/crates/units`), then the first.
 fn remap_example(
-    report_files: &Spellings,
+    report_files: &Spellings<'_>,
     on_disk: &BTreeSet<String>,
     root: &Path,
 ) -> Option<String> {
@@ -413,15 +413,10 @@ mod tests {
 
     #[test]
     fn the_remap_example_maps_the_part_before_a_file_on_disk_to_the_root() {
-        let spelled = |paths: &[&str]| -> Spellings {
+        let spelled = |paths: &[&'static str]| -> Spellings<'static> {
             paths
                 .iter()
-                .map(|p| {
-                    (
-                        Location::Outside(p.to_string()),
-                        vec![("r".to_string(), p.to_string())],
-                    )
-                })
+                .map(|p| (Location::Outside(p.to_string()), vec![("r", *p)]))
                 .collect()
         };
         let on_disk: BTreeSet<String> = ["src/lib.rs".to_string()].into();
@@ -475,9 +470,9 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir_all(dir.path().join("src")).expect("mkdir");
         std::fs::write(dir.path().join("src/win.rs"), "fn f() {}\n").expect("write");
-        let reported: Spellings = [(
+        let reported: Spellings<'_> = [(
             Location::Inside("src/win.rs".to_string()),
-            vec![("r".to_string(), "src/win.rs".to_string())],
+            vec![("r", "src/win.rs")],
         )]
         .into();
         // Inactive: the unconditional third entry excludes the file; the second is not stale.

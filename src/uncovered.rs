@@ -16,6 +16,7 @@
 //! [`LcovFile::missed_functions`]).
 
 use std::collections::BTreeMap;
+use std::ops::{Deref, DerefMut};
 
 use crate::demangle::{demangle, instantiation_name, same_function};
 use crate::model::{LineRange, Span};
@@ -81,6 +82,44 @@ pub struct Uncovered {
     pub conditions: Vec<ConditionItem>,
     /// For a failing metric whose items the input cannot show, why (one note per metric).
     pub notes: Vec<(Metric, String)>,
+}
+
+/// The [`Uncovered`] items of one file's verdict, held by one pointer, and by none when there
+/// are none: most files list nothing, and a check of 200,000 files would otherwise give each
+/// of them room for six lists. Reads as an [`Uncovered`] (empty when nothing is listed); a
+/// first write makes room.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Listed(Option<Box<Uncovered>>);
+
+/// What a [`Listed`] without items reads as.
+static NOTHING: Uncovered = Uncovered {
+    lines: Vec::new(),
+    regions: Vec::new(),
+    branches: Vec::new(),
+    functions: Vec::new(),
+    conditions: Vec::new(),
+    notes: Vec::new(),
+};
+
+impl Deref for Listed {
+    type Target = Uncovered;
+
+    fn deref(&self) -> &Uncovered {
+        self.0.as_deref().unwrap_or(&NOTHING)
+    }
+}
+
+impl DerefMut for Listed {
+    fn deref_mut(&mut self) -> &mut Uncovered {
+        self.0.get_or_insert_default()
+    }
+}
+
+impl From<Uncovered> for Listed {
+    /// Held only when it lists something.
+    fn from(items: Uncovered) -> Listed {
+        Listed((items != NOTHING).then(|| Box::new(items)))
+    }
 }
 
 impl Uncovered {

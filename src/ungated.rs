@@ -47,10 +47,8 @@ pub(crate) fn mcdc_note(
 #[cfg(test)]
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
-    use std::borrow::Cow;
-
     use super::*;
-    use crate::measure::Ignored;
+    use crate::measure::{Coverage, Ignored};
     use crate::model::Summary;
     use crate::report::llvm_json::{LlvmFile, LlvmSummary};
     use crate::report::FileCoverage;
@@ -64,10 +62,10 @@ mod tests {
                         mcdc,
                         ..Summary::default()
                     },
-                    coverage: Cow::Owned(FileCoverage::Llvm(LlvmFile {
+                    coverage: Coverage::Made(Box::new(FileCoverage::Llvm(LlvmFile {
                         summary: LlvmSummary::default(),
                         functions: None,
-                    })),
+                    }))),
                     ignored: Ignored::default(),
                 };
                 (format!("f{i}.c"), m)

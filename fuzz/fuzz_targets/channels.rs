@@ -69,7 +69,8 @@ fn file(names: &mut Names, status: FileStatus) -> FileVerdict {
             },
             notes: vec![(Metric::Lines, names.take())],
             ..Uncovered::default()
-        },
+        }
+        .into(),
         ignored: Default::default(),
     }
 }

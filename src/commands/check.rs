@@ -206,6 +206,10 @@ fn judge_with(
         identity.walked(),
     )?;
     reclassify(&mut scope, &unevidenced, Path::new(&root));
+    // What the spellings tell is taken now: they are freed before the files are measured.
+    let dropped = dropped(&scope.outside_include, &spellings);
+    let idle = idle_reports(&reports, &scope, &spellings);
+    drop((spellings, unevidenced));
     let measured_parts: BTreeMap<String, Vec<Part<'_>>> = parts
         .into_iter()
         .filter_map(|(loc, parts)| match loc {
@@ -223,7 +227,8 @@ fn judge_with(
         BTreeMap::new()
     };
     let measured = measure::measure(&measured_parts, &ignores)?;
-    let mut verdict = judge::evaluate(&scope, &measured, policy);
+    drop((measured_parts, ignores));
+    let mut verdict = judge::evaluate(scope, &measured, policy);
     notes.extend(crate::ungated::mcdc_note(&policy.metrics, &measured));
     crate::debt::judge(
         &policy.debt,
@@ -234,13 +239,11 @@ fn judge_with(
     )?;
     let cwd = paths::normalize(&opts.cwd.to_string_lossy());
     crate::focus::apply(&mut verdict, &measured, &opts.files, &cwd, &root)?;
-    verdict.dropped = dropped(&scope.outside_include, &spellings);
+    verdict.dropped = dropped;
     let mut facts = facts(setup, &reports, opts.walk, verified);
     facts.warnings.extend(notes);
-    facts
-        .warnings
-        .extend(idle_reports(&reports, &scope, &spellings));
-    drop((measured, measured_parts));
+    facts.warnings.extend(idle);
+    drop(measured);
     // Freeing every record read takes a while: a worker does it while the verdict is rendered.
     rayon::spawn(move || drop(reports));
     Ok(Outcome {
@@ -515,7 +518,7 @@ fn anchor(remap: Remap, cwd: &str) -> Remap {
 #[derive(Default)]
 struct Resolved<'a> {
     parts: BTreeMap<Location, Vec<Part<'a>>>,
-    spellings: Spellings,
+    spellings: Spellings<'a>,
     unevidenced: Unevidenced,
 }
 
@@ -531,7 +534,7 @@ fn resolve_parts<'a>(
     identity: &Identity,
 ) -> Result<Resolved<'a>> {
     let hints = opts.root.is_none() && setup.policy.root.is_none();
-    let mut named = Vec::new();
+    let mut named = Vec::with_capacity(reports.iter().map(|r| r.files.len()).sum());
     for report in reports {
         let resolver = identity.resolver(report, &setup.remaps, opts.path_case, hints);
         for file in &report.files {
@@ -549,25 +552,27 @@ fn resolve_parts<'a>(
     // Names from case-insensitive reports that differ only by case (files not on disk, which
     // have no on-disk spelling to take) are one file, under the spelling that sorts last (lower
     // case sorts after upper case), whatever the order of the reports.
-    let mut last: BTreeMap<(bool, String), &Location> = BTreeMap::new();
+    let mut last: BTreeMap<(bool, String), Location> = BTreeMap::new();
     for (_, _, location, _) in named.iter().filter(|named| named.3) {
-        let key = folded(location);
-        let kept = last.entry(key).or_insert(location);
-        *kept = (*kept).max(location);
+        let kept = last
+            .entry(folded(location))
+            .or_insert_with(|| location.clone());
+        *kept = (&*kept).max(location).clone();
     }
     let mut resolved = Resolved::default();
-    for (report, file, location, folds) in &named {
-        let location = if *folds {
-            last.get(&folded(location)).map_or(location, |kept| *kept)
+    // Each name is moved to its file, not copied.
+    for (report, file, location, folds) in named {
+        let location = if folds {
+            last.get(&folded(&location)).cloned().unwrap_or(location)
         } else {
             location
-        }
-        .clone();
+        };
+        // Room for one: most files have one spelling and one part (a vector's first room is 4).
         resolved
             .spellings
             .entry(location.clone())
-            .or_default()
-            .push((report.origin.clone(), file.path.clone()));
+            .or_insert_with(|| Vec::with_capacity(1))
+            .push((report.origin.as_str(), file.path.as_str()));
         match &file.coverage {
             FileCoverage::Lcov(lcov) if !lcov.has_records() => resolved
                 .unevidenced
@@ -577,7 +582,7 @@ fn resolve_parts<'a>(
             coverage => resolved
                 .parts
                 .entry(location)
-                .or_default()
+                .or_insert_with(|| Vec::with_capacity(1))
                 .push(Part { report, coverage }),
         }
     }
@@ -642,7 +647,7 @@ fn folded(location: &Location) -> (bool, String) {
 
 /// Every report file the scope dropped (outside the root, or selected by no `include` glob),
 /// once per spelling: root-relative names first, then absolute ones, each in path order.
-fn dropped(outside: &BTreeMap<Location, scope::Why>, spellings: &Spellings) -> Vec<Dropped> {
+fn dropped(outside: &BTreeMap<Location, scope::Why>, spellings: &Spellings<'_>) -> Vec<Dropped> {
     outside
         .iter()
         .flat_map(|(location, why)| {
@@ -651,8 +656,8 @@ fn dropped(outside: &BTreeMap<Location, scope::Why>, spellings: &Spellings) -> V
                 .into_iter()
                 .flatten()
                 .map(move |(report, path)| Dropped {
-                    report: report.clone(),
-                    path: path.clone(),
+                    report: report.to_string(),
+                    path: path.to_string(),
                     name: location.as_str().to_string(),
                     why: *why,
                 })
@@ -662,11 +667,15 @@ fn dropped(outside: &BTreeMap<Location, scope::Why>, spellings: &Spellings) -> V
 
 /// A warning for each report that gives no in-scope file: its files are all outside the root
 /// or `include`, most often because their paths need `--remap-path-prefix`.
-fn idle_reports(reports: &[Report], scope: &scope::Scope, spellings: &Spellings) -> Vec<String> {
+fn idle_reports(
+    reports: &[Report],
+    scope: &scope::Scope,
+    spellings: &Spellings<'_>,
+) -> Vec<String> {
     let busy: BTreeSet<&str> = spellings
         .iter()
         .filter(|(location, _)| !scope.outside_include.contains_key(*location))
-        .flat_map(|(_, spelled)| spelled.iter().map(|(report, _)| report.as_str()))
+        .flat_map(|(_, spelled)| spelled.iter().map(|(report, _)| *report))
         .collect();
     reports
         .iter()

@@ -439,7 +439,7 @@ lines = 1
                 status: crate::judge::FileStatus::NoCode,
                 metrics: Vec::new(),
                 reason: None,
-                uncovered: crate::uncovered::Uncovered::default(),
+                uncovered: crate::uncovered::Listed::default(),
                 ignored: crate::measure::Ignored::default(),
             }],
             outside_include: 0,

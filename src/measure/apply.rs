@@ -8,7 +8,9 @@ use crate::error::{Error, Result};
 use crate::markers::Ignores;
 use crate::model::{Counts, LineRange};
 use crate::report::lcov::LcovFile;
-use crate::report::llvm_json::{self, Decision, FunctionStats, LlvmFile, RecordItems};
+use crate::report::llvm_json::{
+    self, CoveredItems, Decision, FunctionStats, LlvmFile, RecordItems,
+};
 use crate::report::FileCoverage;
 
 /// How many items inline markers removed from one file, per metric (llvm-cov JSON: in the units
@@ -157,23 +159,25 @@ fn without(record: &FunctionStats, ignores: &Ignores, runs: &[LineRange]) -> Fun
         function_ignored: ignores.lines.contains(&record.key.0),
         several_instantiations: record.several_instantiations,
         instances: record.instances,
-        layout: record.layout,
         items: Some(Box::new(RecordItems {
             uncovered_regions,
             uncovered_branches,
             uncovered_lines,
-            covered_region_lines,
-            covered_branch_lines,
-            covered_lines,
-            // Items are taken out: the hits no longer line up with them (nothing is summed
-            // after markers are applied).
-            region_hits: Vec::new(),
-            branch_hits: Vec::new(),
             decisions,
             origins: record
                 .items
                 .as_ref()
                 .and_then(|items| items.origins.clone()),
+            covered: Some(Box::new(CoveredItems {
+                covered_region_lines,
+                covered_branch_lines,
+                covered_lines,
+                // Items are taken out: the hits no longer line up with them (nothing is summed
+                // after markers are applied).
+                region_hits: Vec::new(),
+                branch_hits: Vec::new(),
+                layout: record.layout(),
+            })),
         })),
     }
 }
@@ -323,10 +327,12 @@ mod tests {
             function_ignored: false,
             several_instantiations: false,
             instances: crate::report::llvm_json::Instances::of(1),
-            layout: 0,
             items: Some(Box::new(RecordItems {
-                covered_region_lines: vec![1],
-                covered_lines: vec![r(1, 4_000_000_000)],
+                covered: Some(Box::new(CoveredItems {
+                    covered_region_lines: vec![1],
+                    covered_lines: vec![r(1, 4_000_000_000)],
+                    ..CoveredItems::default()
+                })),
                 ..RecordItems::default()
             })),
         };

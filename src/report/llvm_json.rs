@@ -20,6 +20,7 @@
 
 mod count;
 mod export;
+mod groups;
 mod lane;
 mod mcdc;
 #[cfg(test)]
@@ -83,12 +84,13 @@ impl std::ops::Add for LlvmSummary {
 /// Per-record statistics of one function record whose main file is this file.
 ///
 /// The counts are always there; the items behind them ([`RecordItems`]) only as far as the
-/// reader was asked to keep them ([`Kept`]), so a record costs about a hundred bytes plus its
-/// misses, whatever its size in the export.
+/// reader was asked to keep them ([`Kept`]), so a record costs 120 bytes plus its misses,
+/// whatever its size in the export.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FunctionStats {
-    /// Mangled name; empty when not kept (a record that ran, of a file kept for its misses
-    /// only: names are listed only for functions that never ran).
+    /// Mangled name; empty when not kept: in a file kept for its misses only, a group that ran
+    /// keeps it only when its records are of several instantiations (names are listed for
+    /// functions that never ran, and for the instantiation of an item only then).
     pub name: Box<str>,
     /// Execution count of the record.
     pub count: u64,
@@ -112,10 +114,6 @@ pub struct FunctionStats {
     /// How many records this stands for: one, or a whole instantiation group merged as it was
     /// read (files kept for their misses only; see [`Kept::Misses`]).
     pub instances: Instances,
-    /// A hash of the record's layout (its regions and branches without their counts), never 0
-    /// when known; 0 when the record was not kept whole ([`Kept::Everything`]). Records of one
-    /// compiled function in several exports share name, key and layout ([`pool`]).
-    pub layout: u64,
     /// The record's items; `None` when none was kept (nothing uncovered, and covered items not
     /// asked for).
     pub items: Option<Box<RecordItems>>,
@@ -125,10 +123,10 @@ pub struct FunctionStats {
 /// llvm-cov's instantiations metric counts (records, and records with a count above 0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Instances {
-    /// Function records.
-    pub records: u64,
+    /// Function records (a group of more than 2^32 records, 200 GB of export, counts 2^32 - 1).
+    pub records: u32,
     /// Function records whose execution count is above 0.
-    pub executed: u64,
+    pub executed: u32,
 }
 
 impl Instances {
@@ -136,13 +134,15 @@ impl Instances {
     pub fn of(count: u64) -> Instances {
         Instances {
             records: 1,
-            executed: u64::from(count > 0),
+            executed: u32::from(count > 0),
         }
     }
 }
 
-/// The items of one function record: its misses, and (for files that carry inline markers) the
-/// start lines of what it covers, so ignored items can be taken out of both sides.
+/// The items of one function record: its misses, and (for files that carry inline markers, or
+/// reports to pool) what it covers, so ignored items can be taken out of both sides and runs
+/// summed. 112 bytes: a failing gigabyte keeps over a hundred thousand, nearly all with misses
+/// only ([`Kept::Misses`]), so what it covers is boxed apart.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RecordItems {
     /// Code regions with count 0, in record order. A region inside a macro expansion (another
@@ -154,20 +154,6 @@ pub struct RecordItems {
     pub uncovered_branches: Vec<BranchSide>,
     /// Mapped lines with count 0, as sorted, disjoint ranges.
     pub uncovered_lines: Vec<LineRange>,
-    /// Start lines (in the main file) of the covered code regions, one per region.
-    pub covered_region_lines: Vec<u32>,
-    /// Start lines (in the main file) of the covered branch sides, one per side.
-    pub covered_branch_lines: Vec<u32>,
-    /// Mapped lines with a count above 0, as sorted, disjoint, inclusive ranges.
-    pub covered_lines: Vec<LineRange>,
-    /// One flag per code region (kind 0, every file id) in record order: true when its count is
-    /// above 0. Kept with everything else ([`Kept::Everything`]), so that [`pool`] can sum two
-    /// records of one compiled function; empty otherwise. Never held alone (a record with a code
-    /// region lists it as covered or uncovered).
-    pub region_hits: Vec<bool>,
-    /// One flag per branch side (true side, then false side, per branch entry reachable from
-    /// the main file, in record order), as [`RecordItems::region_hits`].
-    pub branch_hits: Vec<bool>,
     /// The record's MC/DC decisions, kept when one of them has a condition without an
     /// independence pair, or with everything else ([`Kept::Everything`], for [`pool`]).
     pub decisions: Vec<Decision>,
@@ -175,6 +161,30 @@ pub struct RecordItems {
     /// records its uncovered regions, branch sides and decisions come from; `None` when they
     /// are the record's own (named by [`FunctionStats::name`]).
     pub origins: Option<Box<Origins>>,
+    /// What the record covers; `None` when not kept (a file kept for its misses).
+    pub covered: Option<Box<CoveredItems>>,
+}
+
+/// What a function record covers, kept with everything else ([`Kept::Everything`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CoveredItems {
+    /// Start lines (in the main file) of the covered code regions, one per region.
+    pub covered_region_lines: Vec<u32>,
+    /// Start lines (in the main file) of the covered branch sides, one per side.
+    pub covered_branch_lines: Vec<u32>,
+    /// Mapped lines with a count above 0, as sorted, disjoint, inclusive ranges.
+    pub covered_lines: Vec<LineRange>,
+    /// One flag per code region (kind 0, every file id) in record order: true when its count is
+    /// above 0, so that [`pool`] can sum two records of one compiled function; empty once
+    /// inline markers took items out. Never held alone (a record with a code region lists it
+    /// as covered or uncovered).
+    pub region_hits: Vec<bool>,
+    /// One flag per branch side (true side, then false side, per branch entry reachable from
+    /// the main file, in record order), as [`CoveredItems::region_hits`].
+    pub branch_hits: Vec<bool>,
+    /// A hash of the record's layout (its regions and branches without their counts), never 0
+    /// when known ([`FunctionStats::layout`]).
+    pub layout: u64,
 }
 
 /// The mangled names of the instantiations whose uncovered items a merged group holds, per
@@ -195,10 +205,30 @@ impl RecordItems {
         self.uncovered_regions.is_empty()
             && self.uncovered_branches.is_empty()
             && self.uncovered_lines.is_empty()
-            && self.covered_region_lines.is_empty()
+            && self.decisions.is_empty()
+            && self.covered.as_deref().is_none_or(CoveredItems::is_empty)
+    }
+
+    /// What the record covers (empty when not kept).
+    fn covers(&self) -> &CoveredItems {
+        static NONE: CoveredItems = CoveredItems {
+            covered_region_lines: Vec::new(),
+            covered_branch_lines: Vec::new(),
+            covered_lines: Vec::new(),
+            region_hits: Vec::new(),
+            branch_hits: Vec::new(),
+            layout: 0,
+        };
+        self.covered.as_deref().unwrap_or(&NONE)
+    }
+}
+
+impl CoveredItems {
+    /// True when no covered item is held (hit flags are never held alone).
+    fn is_empty(&self) -> bool {
+        self.covered_region_lines.is_empty()
             && self.covered_branch_lines.is_empty()
             && self.covered_lines.is_empty()
-            && self.decisions.is_empty()
     }
 }
 
@@ -225,13 +255,9 @@ impl FunctionStats {
             uncovered_regions: Vec::new(),
             uncovered_branches: Vec::new(),
             uncovered_lines: Vec::new(),
-            covered_region_lines: Vec::new(),
-            covered_branch_lines: Vec::new(),
-            covered_lines: Vec::new(),
-            region_hits: Vec::new(),
-            branch_hits: Vec::new(),
             decisions: Vec::new(),
             origins: None,
+            covered: None,
         };
         self.items.as_deref().unwrap_or(&NONE)
     }
@@ -251,14 +277,14 @@ impl FunctionStats {
         &self.held().uncovered_lines
     }
 
-    /// See [`RecordItems::covered_region_lines`].
+    /// See [`CoveredItems::covered_region_lines`].
     pub fn covered_region_lines(&self) -> &[u32] {
-        &self.held().covered_region_lines
+        &self.held().covers().covered_region_lines
     }
 
-    /// See [`RecordItems::covered_branch_lines`].
+    /// See [`CoveredItems::covered_branch_lines`].
     pub fn covered_branch_lines(&self) -> &[u32] {
-        &self.held().covered_branch_lines
+        &self.held().covers().covered_branch_lines
     }
 
     /// See [`RecordItems::decisions`].
@@ -276,9 +302,16 @@ impl FunctionStats {
         }
     }
 
-    /// See [`RecordItems::covered_lines`].
+    /// A hash of the record's layout (its regions and branches without their counts), never 0
+    /// when known; 0 when the record was not kept whole ([`Kept::Everything`]). Records of one
+    /// compiled function in several exports share name, key and layout ([`pool`]).
+    pub fn layout(&self) -> u64 {
+        self.held().covers().layout
+    }
+
+    /// See [`CoveredItems::covered_lines`].
     pub fn covered_lines(&self) -> &[LineRange] {
-        &self.held().covered_lines
+        &self.held().covers().covered_lines
     }
 }
 
@@ -334,11 +367,12 @@ pub fn pool(exports: Vec<Vec<FunctionStats>>) -> Vec<FunctionStats> {
     for records in exports {
         let mut taken: HashMap<Identity, usize> = HashMap::new();
         for record in records {
-            if record.layout == 0 {
+            let layout = record.layout();
+            if layout == 0 {
                 pooled.push(record);
                 continue;
             }
-            let identity = (record.name.clone(), record.key, record.layout);
+            let identity = (record.name.clone(), record.key, layout);
             let used = taken.entry(identity.clone()).or_default();
             let slots = seen.entry(identity).or_default();
             match slots.get(*used).and_then(|&at| pooled.get_mut(at)) {
@@ -360,20 +394,21 @@ type Identity = (Box<str>, (u32, u32), u64);
 /// Two records of one compiled function (same name, key and layout), summed (see [`pool`]).
 fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
     let (x, y) = (a.held(), b.held());
+    let (cx, cy) = (x.covers(), y.covers());
     let (region_hits, uncovered_regions, covered_region_lines) = or_hits(
-        (&x.region_hits, &y.region_hits),
+        (&cx.region_hits, &cy.region_hits),
         &x.uncovered_regions,
-        &x.covered_region_lines,
+        &cx.covered_region_lines,
         |s| s.line_start,
     );
     let (branch_hits, uncovered_branches, covered_branch_lines) = or_hits(
-        (&x.branch_hits, &y.branch_hits),
+        (&cx.branch_hits, &cy.branch_hits),
         &x.uncovered_branches,
-        &x.covered_branch_lines,
+        &cx.covered_branch_lines,
         |s| s.span.line_start,
     );
     let uncovered_lines = intersect(&x.uncovered_lines, &y.uncovered_lines);
-    let covered_lines = union(&x.covered_lines, &y.covered_lines);
+    let covered_lines = union(&cx.covered_lines, &cy.covered_lines);
     let hit_counts = |hits: &[bool]| {
         Counts::new(
             hits.iter().filter(|h| **h).count() as u64,
@@ -398,18 +433,20 @@ fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {
         function_ignored: a.function_ignored | b.function_ignored,
         several_instantiations: a.several_instantiations,
         instances: Instances::of(a.count.saturating_add(b.count)),
-        layout: a.layout,
         items: Some(Box::new(RecordItems {
             uncovered_regions,
             uncovered_branches,
             uncovered_lines,
-            covered_region_lines,
-            covered_branch_lines,
-            covered_lines,
-            region_hits,
-            branch_hits,
             decisions,
             origins: None,
+            covered: Some(Box::new(CoveredItems {
+                covered_region_lines,
+                covered_branch_lines,
+                covered_lines,
+                region_hits,
+                branch_hits,
+                layout: a.layout(),
+            })),
         })),
     }
 }
@@ -498,8 +535,8 @@ impl Group {
         self.branches = max_counts(self.branches, record.branches);
         self.mcdc = max_counts(self.mcdc, record.mcdc);
         self.execution_count = self.execution_count.saturating_add(record.count);
-        self.records += record.instances.records;
-        self.executed_records += record.instances.executed;
+        self.records += u64::from(record.instances.records);
+        self.executed_records += u64::from(record.instances.executed);
         self.ignored |= record.function_ignored;
     }
 
@@ -670,7 +707,6 @@ mod tests {
             function_ignored: false,
             several_instantiations: false,
             instances: Instances::of(1),
-            layout: 0,
             items: None,
         };
         assert!(record.uncovered_regions().is_empty());
@@ -680,11 +716,34 @@ mod tests {
         assert!(record.covered_branch_lines().is_empty());
         assert!(record.covered_lines().is_empty());
         assert!(RecordItems::default().is_empty());
-        let items = RecordItems {
-            covered_lines: vec![LineRange { start: 1, end: 1 }],
+        let covering = |covered: CoveredItems| RecordItems {
+            covered: Some(Box::new(covered)),
             ..RecordItems::default()
         };
-        assert!(!items.is_empty());
+        assert!(covering(CoveredItems::default()).is_empty());
+        let missing_a_line = RecordItems {
+            uncovered_lines: vec![LineRange { start: 2, end: 2 }],
+            ..RecordItems::default()
+        };
+        assert!(!missing_a_line.is_empty());
+        for covered in [
+            CoveredItems {
+                covered_lines: vec![LineRange { start: 1, end: 1 }],
+                ..CoveredItems::default()
+            },
+            CoveredItems {
+                covered_region_lines: vec![1],
+                ..CoveredItems::default()
+            },
+            CoveredItems {
+                covered_branch_lines: vec![1],
+                ..CoveredItems::default()
+            },
+        ] {
+            assert!(!covering(covered).is_empty());
+        }
+        assert_eq!(std::mem::size_of::<RecordItems>(), 112);
+        assert_eq!(std::mem::size_of::<FunctionStats>(), 120);
     }
 
     /// A record of `f` in `a.rs`: one region on each of lines 1 (entry), 2 and 3, a branch on
@@ -705,8 +764,8 @@ mod tests {
     fn one_function_in_two_exports_sums_and_instantiations_do_not() {
         let one = shard([1, 1, 0], [1, 0]);
         let two = shard([1, 0, 1], [0, 1]);
-        assert_eq!(one.layout, two.layout);
-        assert_ne!(one.layout, 0);
+        assert_eq!(one.layout(), two.layout());
+        assert_ne!(one.layout(), 0);
         let summed = pool(vec![vec![one.clone()], vec![two.clone()]]);
         assert_eq!(summed.len(), 1);
         let s = &summed[0];
@@ -744,13 +803,15 @@ mod tests {
 
         // Another layout (an instantiation), another name, or no layout: not summed.
         let mut other = two.clone();
-        other.layout ^= 2;
+        if let Some(covered) = other.items.as_mut().and_then(|i| i.covered.as_mut()) {
+            covered.layout ^= 2;
+        }
         assert_eq!(pool(vec![vec![one.clone()], vec![other]]).len(), 2);
         let mut renamed = two.clone();
         renamed.name = "g".into();
         assert_eq!(pool(vec![vec![one.clone()], vec![renamed]]).len(), 2);
         let mut unknown = one.clone();
-        unknown.layout = 0;
+        unknown.items = None;
         let pooled = pool(vec![vec![unknown.clone()], vec![unknown]]);
         assert_eq!(pooled.len(), 2);
     }

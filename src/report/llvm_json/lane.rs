@@ -83,9 +83,10 @@ impl<'a> Scan<'a> {
         }
     }
 
-    /// An object key: one of [`KNOWN_KEYS`], found by its bytes (most strings of an export are
-    /// keys: this spares reading them as UTF-8), else any string ([`Scan::str`]).
-    fn key(&mut self) -> Option<&'a str> {
+    /// An object key and its bit among [`KNOWN_KEYS`] (0 for other keys): a known key is found
+    /// by its bytes (most strings of an export are keys: this spares reading them as UTF-8),
+    /// any other is read as a string ([`Scan::str`]).
+    fn key(&mut self) -> Option<(&'a str, u32)> {
         let rest = self.bytes.get(self.pos..).unwrap_or_default();
         let body = rest.strip_prefix(b"\"").unwrap_or_default();
         let known = body
@@ -93,13 +94,14 @@ impl<'a> Scan<'a> {
             .take(16)
             .position(|&b| b == b'"')
             .and_then(|len| body.get(..len))
-            .and_then(|text| KNOWN_KEYS.iter().find(|key| key.as_bytes() == text));
+            .and_then(known_key);
         match known {
-            Some(key) => {
+            Some(index) => {
+                let key = KNOWN_KEYS.get(index).copied().unwrap_or_default();
                 self.pos += key.len() + 2;
-                Some(key)
+                Some((key, 1 << index))
             }
-            None => self.str(),
+            None => self.str().map(|key| (key, 0)),
         }
     }
 
@@ -255,17 +257,35 @@ impl<'a> Scan<'a> {
     /// otherwise.
     fn packed_uints<const N: usize>(&mut self) -> Option<[u64; N]> {
         let bytes = self.bytes.get(self.pos..).unwrap_or_default();
-        let mut rest = bytes.strip_prefix(b"[")?;
+        let mut rest = bytes.strip_prefix(b"[")?.iter();
         let mut values = [0; N];
+        // One pass over the bytes, each number's digits then the byte after them.
         for (index, value) in values.iter_mut().enumerate() {
-            let (number, digits) = leading_uint(rest)?;
+            let first = *rest.next()?;
+            let mut number = u64::from(first.wrapping_sub(b'0'));
+            if number > 9 {
+                return None;
+            }
+            let mut digits = 1;
+            let after = loop {
+                let byte = *rest.next()?;
+                let digit = byte.wrapping_sub(b'0');
+                if digit > 9 {
+                    break byte;
+                }
+                number = number.wrapping_mul(10).wrapping_add(u64::from(digit));
+                digits += 1;
+            };
             let separator = if index + 1 == N { b']' } else { b',' };
-            let (&next, after) = rest.get(digits..).unwrap_or_default().split_first()?;
-            (next == separator).then_some(())?;
+            // No leading zero, at most 19 digits (longer numbers, which may pass `u64::MAX`,
+            // are left to serde), then the separator.
+            let leading_zero = digits > 1 && first == b'0';
+            if after != separator || digits > 19 || leading_zero {
+                return None;
+            }
             *value = number;
-            rest = after;
         }
-        self.pos += bytes.len() - rest.len();
+        self.pos += bytes.len() - rest.as_slice().len();
         Some(values)
     }
 
@@ -276,7 +296,7 @@ impl<'a> Scan<'a> {
 
     /// An object: `value` reads the value of each key (the cursor just after the `:`).
     /// Not generic: one copy, so its coverage is that of every caller.
-    /// A key written twice, or more than [`MAX_KEYS`] keys, declines (serde's path, which
+    /// A key written twice, or more than [`MAX_KEYS`] keys besides [`KNOWN_KEYS`], declines (serde's path, which
     /// checks keys with [`super::unique::Unique`], then words the error).
     fn object(&mut self, value: &mut dyn FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
         self.eat(b'{')?;
@@ -286,8 +306,8 @@ impl<'a> Scan<'a> {
         }
         let mut seen = Seen::default();
         loop {
-            let key = self.key()?;
-            seen.insert(key)?;
+            let (key, bit) = self.key()?;
+            seen.insert(key, bit)?;
             self.eat(b':')?;
             value(self, key)?;
             if !self.more(b'}')? {
@@ -406,26 +426,65 @@ fn span([line_start, col_start, line_end, col_end]: [u64; 4]) -> Option<Span> {
     })
 }
 
-/// Most keys an object read by the lane may have (llvm-cov's have at most six).
+/// Most keys besides [`KNOWN_KEYS`] an object read by the lane may have (llvm-cov writes none).
 const MAX_KEYS: usize = 16;
 
-/// The keys of one object read so far, held without allocating.
+/// The keys of one object read so far, held without allocating: known keys as bits, others
+/// by their text.
 #[derive(Default)]
 struct Seen<'a> {
-    keys: [&'a str; MAX_KEYS],
+    known: u32,
+    others: [&'a str; MAX_KEYS],
     len: usize,
 }
 
 impl<'a> Seen<'a> {
-    /// Notes `key`; `None` when the object had it already or has too many keys.
-    fn insert(&mut self, key: &'a str) -> Option<()> {
-        if self.keys.get(..self.len).unwrap_or_default().contains(&key) {
+    /// Notes `key` (`bit`: its bit among [`KNOWN_KEYS`], 0 for another key); `None` when the
+    /// object had it already or has more than [`MAX_KEYS`] other keys.
+    fn insert(&mut self, key: &'a str, bit: u32) -> Option<()> {
+        if bit != 0 {
+            let fresh = self.known & bit == 0;
+            self.known |= bit;
+            return fresh.then_some(());
+        }
+        if self
+            .others
+            .get(..self.len)
+            .unwrap_or_default()
+            .contains(&key)
+        {
             return None;
         }
-        *self.keys.get_mut(self.len)? = key;
+        *self.others.get_mut(self.len)? = key;
         self.len += 1;
         Some(())
     }
+}
+
+/// The index of `text` in [`KNOWN_KEYS`].
+#[inline(always)]
+fn known_key(text: &[u8]) -> Option<usize> {
+    let index = match text {
+        b"branches" => 0,
+        b"count" => 1,
+        b"covered" => 2,
+        b"expansions" => 3,
+        b"filename" => 4,
+        b"filenames" => 5,
+        b"functions" => 6,
+        b"instantiations" => 7,
+        b"lines" => 8,
+        b"mcdc" => 9,
+        b"mcdc_records" => 10,
+        b"name" => 11,
+        b"notcovered" => 12,
+        b"percent" => 13,
+        b"regions" => 14,
+        b"segments" => 15,
+        b"summary" => 16,
+        _ => return None,
+    };
+    Some(index)
 }
 
 /// Sets a value that may be given once.
@@ -463,7 +522,7 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[String]) -> bool) -> Option<(
         }
         "count" => once(&mut count, scan.uint()?),
         "regions" => {
-            let mut read = Vec::with_capacity(if skipping { 0 } else { 16 });
+            let mut read = Vec::with_capacity(if skipping { 0 } else { 32 });
             scan.array(&mut |scan| {
                 let region = scan.region()?;
                 let expanded = if region.kind == 1 {
@@ -624,6 +683,63 @@ mod tests {
     }
 
     #[test]
+    fn packed_numbers_read_as_the_general_path_reads_them() {
+        let read = |text: &str| {
+            let mut scan = Scan {
+                bytes: text.as_bytes(),
+                pos: 0,
+            };
+            let packed = scan.packed_uints::<3>().map(|values| (values, scan.pos));
+            let mut general = Scan {
+                bytes: text.replace(',', " , ").as_bytes().to_vec().leak(),
+                pos: 0,
+            };
+            let spaced = general.uints::<3>();
+            assert_eq!(packed.map(|(values, _)| values), spaced, "{text}");
+            packed
+        };
+        assert_eq!(
+            read("[0,7,1234567890123456789]"),
+            Some(([0, 7, 1_234_567_890_123_456_789], 25))
+        );
+        assert_eq!(read("[10,20,30]]"), Some(([10, 20, 30], 10)));
+        for declined in [
+            "[1,2,3,4]",
+            "[1,2]",
+            "[1,2,03]",
+            "[1,00,3]",
+            "[1,2,12345678901234567890]",
+            "[1,2,3",
+            "[1,2,",
+            "[1,-2,3]",
+            "[1,2.5,3]",
+            "[1;2,3]",
+        ] {
+            assert_eq!(read(declined), None, "{declined}");
+        }
+    }
+
+    #[test]
+    fn keys_are_checked_once_each_within_limits() {
+        let object = |text: &str| {
+            let mut scan = Scan {
+                bytes: text.as_bytes(),
+                pos: 0,
+            };
+            scan.object(&mut |scan, _| scan.skip(1)).map(|()| scan.pos)
+        };
+        let others: Vec<String> = (0..MAX_KEYS).map(|i| format!("\"k{i}\":1")).collect();
+        let known: Vec<String> = KNOWN_KEYS.iter().map(|k| format!("\"{k}\":1")).collect();
+        let full = format!("{{{},{}}}", others.join(","), known.join(","));
+        assert_eq!(object(&full), Some(full.len()));
+        let over = format!("{{{},\"k{MAX_KEYS}\":1}}", others.join(","));
+        assert_eq!(object(&over), None);
+        assert_eq!(object(r#"{"k":1,"j":2,"k":3}"#), None);
+        assert_eq!(object(r#"{"count":1,"name":2,"count":3}"#), None);
+        assert_eq!(object(r#"{"count":1,"k":2,"name":3}"#), Some(26));
+    }
+
+    #[test]
     fn records_and_entries_read_as_serde_reads_them() {
         let record_text = r#"{"branches":[[3,8,3,14,1,0,0,0,4]],"mcdc_records":[],"count":2,"filenames":["/s/a.rs","/s/m.rs"],"name":"_RNvC1a1f","regions":[[1,1,9,2,2,0,0,0],[3,5,3,9,0,0,1,1],[1,1,1,5,0,1,0,0]],"x":{"y":[1.5]}} tail"#;
         let keep_all = |_: &[String]| false;
@@ -684,7 +800,7 @@ mod tests {
                 bytes: text.as_bytes(),
                 pos: 0,
             };
-            scan.key().map(|key| (key, scan.pos))
+            scan.key().map(|(key, _)| (key, scan.pos))
         };
         for known in KNOWN_KEYS {
             let text: &'static str = Box::leak(format!("\"{known}\":1").into_boxed_str());

@@ -15,21 +15,17 @@
 
 use std::collections::{HashMap, HashSet};
 
-use hashbrown::hash_table::Entry;
-use hashbrown::HashTable;
-
 use rayon::prelude::*;
 use serde::Deserialize;
 use serde_json::Deserializer;
 
-use crate::model::Counts;
-
 use super::export::{check_filename, Kind};
+use super::groups::RecordOut;
 use super::lane;
 use super::record::{RawRecord, RecordHead, FILE_ID_PAST_FILENAMES};
 use super::unique::Unique;
 use super::wire::FileEntry;
-use super::{Detail, FunctionStats, Kept, LlvmSummary, Origins};
+use super::{Detail, Kept, LlvmSummary};
 
 /// An array whose elements are parsed in parallel.
 pub(super) trait Element: Sync {
@@ -207,169 +203,6 @@ impl Records {
         };
         RecordOut { has_branches, kept }
     }
-}
-
-/// One record's contribution.
-pub(super) struct RecordOut {
-    has_branches: bool,
-    /// The main file, the reduced record and what its file keeps, when kept.
-    kept: Option<(String, FunctionStats, Kept)>,
-}
-
-/// The kept records by main file, gathered in order as they are read.
-#[derive(Default)]
-pub(super) struct KeptRecords {
-    files: HashMap<String, FileRecords>,
-    has_branches: bool,
-}
-
-/// The kept records of one file, in the order of their first record. For a file kept for its
-/// misses ([`Kept::Misses`]), one record per instantiation group: `groups` gives its place in
-/// `records`, found by the group key that record holds (4 bytes a group: a map of keys to
-/// places took 16, and most of a failing gigabyte's peak is such small per-file tables), and
-/// `best`, for the groups that met a second record, the (covered, total) of their best record
-/// so far for regions, lines, branches and MC/DC (a group of one record is its own best, so
-/// most groups cost no more than their record).
-#[derive(Default)]
-struct FileRecords {
-    records: Vec<FunctionStats>,
-    groups: HashTable<u32>,
-    best: HashMap<usize, [(u64, u64); 4]>,
-}
-
-/// The hash of a group key (line, column): a multiplicative hash, folded so that both its high
-/// bits (the table's tags) and its low bits (the table's buckets) depend on every input bit.
-fn key_hash((line, column): (u32, u32)) -> u64 {
-    let mixed = ((u64::from(line) << 32) | u64::from(column)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    mixed ^ (mixed >> 29)
-}
-
-impl KeptRecords {
-    /// Takes one record's contribution: kept whole, or merged into its instantiation group.
-    pub(super) fn add(&mut self, record: RecordOut) {
-        self.has_branches |= record.has_branches;
-        let Some((file, mut stats, kept)) = record.kept else {
-            return;
-        };
-        let file = self.files.entry(file).or_default();
-        if kept == Kept::Everything {
-            file.records.push(stats);
-            return;
-        }
-        let records = &mut file.records;
-        let key_at = |at: &u32| records.get(*at as usize).map(|r| r.key);
-        let found = file.groups.entry(
-            key_hash(stats.key),
-            |at| key_at(at) == Some(stats.key),
-            |at| key_at(at).map_or(0, key_hash),
-        );
-        match found {
-            Entry::Vacant(slot) => {
-                // A file's records are far fewer than 2^32 (each takes dozens of input bytes).
-                slot.insert(records.len() as u32);
-                records.push(stats);
-            }
-            Entry::Occupied(slot) => {
-                let at = *slot.get() as usize;
-                let best = &mut file.best;
-                // The group's record is at `at` (it was pushed when the group was made).
-                records.get_mut(at).into_iter().for_each(|group| {
-                    let so_far = best.entry(at).or_insert_with(|| counts_of(group));
-                    absorb(group, so_far, &mut stats);
-                });
-            }
-        }
-    }
-
-    /// The records by main file, and whether any record lists a branch.
-    pub(super) fn into_parts(self) -> (HashMap<String, Vec<FunctionStats>>, bool) {
-        let by_file = self
-            .files
-            .into_iter()
-            .map(|(name, file)| {
-                // Their growth's spare room is given back before the verdict is worked out.
-                let mut records = file.records;
-                records.shrink_to_fit();
-                (name, records)
-            })
-            .collect();
-        (by_file, self.has_branches)
-    }
-}
-
-/// The (covered, total) of a record's regions, lines, branches and MC/DC conditions: what
-/// picks a group's best record per metric (`uncovered::from_llvm`'s rule).
-fn counts_of(record: &FunctionStats) -> [(u64, u64); 4] {
-    [record.regions, record.lines, record.branches, record.mcdc].map(|c| (c.covered, c.total))
-}
-
-/// Merges `record` into its instantiation group's record `group` (see [`Kept::Misses`]):
-/// largest covered and largest total per metric, summed execution count and instances, and per
-/// metric the uncovered items of the best record (a later record of equal counts wins, as the
-/// last of equals does in the list of uncovered items).
-fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 4], record: &mut FunctionStats) {
-    let theirs = counts_of(record);
-    let mut items = record.items.take().map(|items| *items).unwrap_or_default();
-    let held = group.items.get_or_insert_with(Box::default);
-    // The group's own items, met for the first time, come from its first record.
-    let origins = held.origins.get_or_insert_with(|| {
-        let first = |has: bool| {
-            if has {
-                group.name.clone()
-            } else {
-                Box::default()
-            }
-        };
-        Box::new(Origins {
-            regions: first(!held.uncovered_regions.is_empty()),
-            branches: first(!held.uncovered_branches.is_empty()),
-            decisions: first(!held.decisions.is_empty()),
-        })
-    });
-    // The name of `record` for a metric whose items it gives (none: no name needed).
-    let name = |has: bool| {
-        if has {
-            record.name.clone()
-        } else {
-            Box::default()
-        }
-    };
-    if theirs[0] >= so_far[0] {
-        held.uncovered_regions = std::mem::take(&mut items.uncovered_regions);
-        origins.regions = name(!held.uncovered_regions.is_empty());
-    }
-    if theirs[1] >= so_far[1] {
-        held.uncovered_lines = std::mem::take(&mut items.uncovered_lines);
-    }
-    if theirs[2] >= so_far[2] {
-        held.uncovered_branches = std::mem::take(&mut items.uncovered_branches);
-        origins.branches = name(!held.uncovered_branches.is_empty());
-    }
-    if theirs[3] >= so_far[3] {
-        held.decisions = std::mem::take(&mut items.decisions);
-        origins.decisions = name(!held.decisions.is_empty());
-    }
-    if held.is_empty() {
-        group.items = None;
-    }
-    for (best, theirs) in so_far.iter_mut().zip(theirs) {
-        *best = (*best).max(theirs);
-    }
-    let most = |a: Counts, b: Counts| Counts::new(a.covered.max(b.covered), a.total.max(b.total));
-    group.regions = most(group.regions, record.regions);
-    group.lines = most(group.lines, record.lines);
-    group.branches = most(group.branches, record.branches);
-    group.mcdc = most(group.mcdc, record.mcdc);
-    group.count = group.count.saturating_add(record.count);
-    if group.name.is_empty() {
-        // The first named record stands for the group's name in the comparison below.
-        group.name = std::mem::take(&mut record.name);
-    } else if !record.name.is_empty() {
-        let differ = !crate::demangle::same_function(&group.name, &record.name);
-        group.several_instantiations |= differ;
-    }
-    group.instances.records += record.instances.records;
-    group.instances.executed += record.instances.executed;
 }
 
 impl Element for Records {

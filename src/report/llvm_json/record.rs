@@ -16,7 +16,7 @@ use crate::model::Counts;
 use super::count::{next_count, next_u32, skip_rest, Count};
 use super::mcdc::{self, RawDecision};
 use super::segments::{line_summary, LineRule, SegRegion, SegmentKind};
-use super::{BranchSide, FunctionStats, Instances, Kept, RecordItems, Span};
+use super::{BranchSide, CoveredItems, FunctionStats, Instances, Kept, RecordItems, Span};
 
 /// Region kind of an expansion (macro use site) region.
 const EXPANSION: u32 = 1;
@@ -215,11 +215,6 @@ impl RawRecord {
             region_stats(&self.regions, &sites, everything);
         let (branches, uncovered_branches, covered_branch_lines, branch_hits) =
             branch_stats(&self.branches, &sites, everything);
-        let layout = if everything {
-            layout(&self.regions, &self.branches)
-        } else {
-            0
-        };
         let lines = line_summary(main_segment_regions(&self.regions, main), rule);
         let decisions = mcdc::locate(
             self.mcdc_records.as_deref().unwrap_or_default(),
@@ -228,25 +223,29 @@ impl RawRecord {
             &|file, span| sites.locate(file, span),
         );
         let mcdc = mcdc::counts(&decisions);
+        let mut uncovered_lines = lines.uncovered;
+        // Kept to the end of the read: without the spare room of its growth.
+        uncovered_lines.shrink_to_fit();
         let items = RecordItems {
             uncovered_regions,
             uncovered_branches,
-            uncovered_lines: lines.uncovered,
-            covered_region_lines,
-            covered_branch_lines,
-            covered_lines: if everything {
-                lines.covered
-            } else {
-                Vec::new()
-            },
-            region_hits,
-            branch_hits,
+            uncovered_lines,
             decisions: if everything || mcdc.covered < mcdc.total {
                 decisions
             } else {
                 Vec::new()
             },
             origins: None,
+            covered: everything.then(|| {
+                Box::new(CoveredItems {
+                    covered_region_lines,
+                    covered_branch_lines,
+                    covered_lines: lines.covered,
+                    region_hits,
+                    branch_hits,
+                    layout: layout(&self.regions, &self.branches),
+                })
+            }),
         };
         let count = self.count.0;
         // Names are kept for records with misses too: item lists name the instantiation an
@@ -266,8 +265,8 @@ impl RawRecord {
             function_ignored: false,
             several_instantiations: false,
             instances: Instances::of(count),
-            layout,
-            items: (!items.is_empty()).then(|| Box::new(items)),
+            // A record kept whole keeps its layout, for pooling, even with no item.
+            items: (everything || !items.is_empty()).then(|| Box::new(items)),
         };
         Some((filename, stats))
     }
@@ -448,7 +447,10 @@ fn region_stats(
     keep_covered: bool,
 ) -> (Counts, Vec<Span>, Vec<u32>, Vec<bool>) {
     let mut counts = Counts::default();
-    let mut uncovered = Vec::new();
+    // Sized once: the misses are kept to the end of the read, and a vector's doubling would
+    // keep its spare room as long.
+    let missed = regions.iter().filter(|r| r.kind == CODE && r.count == 0);
+    let mut uncovered = Vec::with_capacity(missed.count());
     let mut covered = Vec::new();
     let mut hits = Vec::new();
     for r in regions.iter().filter(|r| r.kind == CODE) {
@@ -473,10 +475,14 @@ fn branch_stats(
     keep_covered: bool,
 ) -> (Counts, Vec<BranchSide>, Vec<u32>, Vec<bool>) {
     let mut counts = Counts::default();
-    let mut uncovered = Vec::new();
+    let reached = || branches.iter().filter(|b| sites.reaches(b.file_id));
+    // Sized once, as the regions' misses are.
+    let missed =
+        reached().map(|b| usize::from(b.true_count == 0) + usize::from(b.false_count == 0));
+    let mut uncovered = Vec::with_capacity(missed.sum());
     let mut covered = Vec::new();
     let mut hits = Vec::new();
-    for branch in branches.iter().filter(|b| sites.reaches(b.file_id)) {
+    for branch in reached() {
         let span = sites.locate(branch.file_id, branch.span);
         for (outcome, count) in [(true, branch.true_count), (false, branch.false_count)] {
             counts = counts + Counts::new(u64::from(count > 0), 1);

@@ -123,13 +123,20 @@ fn build_segments(mut regions: Vec<SegRegion>, rule: LineRule) -> Vec<Segment> {
 
 /// `sortNestedRegions`: by start; an enclosing region before the regions it contains; for the
 /// same area, code before expansion before skipped (before gap).
+///
+/// Regions that compare equal have the same area and kind, and [`combine`] adds up their counts
+/// whatever their order: an unstable sort gives the same segments, without allocating.
 fn sort_nested(regions: &mut [SegRegion]) {
-    regions.sort_by(|a, b| {
+    let order = |a: &SegRegion, b: &SegRegion| {
         a.start
             .cmp(&b.start)
             .then_with(|| b.end.cmp(&a.end))
             .then_with(|| a.kind.cmp(&b.kind))
-    });
+    };
+    // Exports mostly list a record's regions in this order already.
+    if !regions.is_sorted_by(|a, b| order(a, b).is_le()) {
+        regions.sort_unstable_by(order);
+    }
 }
 
 /// `combineRegions`: regions covering the same area become one, summing the counts of those of
@@ -145,14 +152,21 @@ fn combine(mut regions: Vec<SegRegion>) -> Vec<SegRegion> {
     regions
 }
 
-/// The regions still open (LLVM's `ActiveRegions`), in arrival order, with a heap by end.
+/// The regions still open (LLVM's `ActiveRegions`).
 ///
-/// LLVM's vector holds them in arrival order and a stable partition takes out those that end by
-/// a location; here a min-heap orders the open ones by (end, arrival) and a stack by arrival
-/// (closed ones leave it lazily), so taking k of them out costs O(k log n) and finding the most
-/// recent open one is amortised O(1). Plain vectors: most records have a handful of regions.
-#[derive(Debug)]
+/// While each region opened ends by the end of the one still open before it (properly nested
+/// code, the common shape), the open regions are a stack ordered by end, and those that end by
+/// a location are its top. Otherwise they are kept in arrival order with a heap by end: a
+/// min-heap orders the open ones by (end, arrival) and a stack by arrival (closed ones leave it
+/// lazily), so taking k of them out costs O(k log n) and finding the most recent open one is
+/// amortised O(1). Plain vectors: most records have a handful of regions.
+#[derive(Debug, Default)]
 struct Active {
+    /// In the nested shape, the open regions in arrival order (so by end, latest end first).
+    nested: Vec<SegRegion>,
+    /// True once a region overlapped the end of the region open before it: the fields below
+    /// hold the open regions from then on.
+    general: bool,
     /// Every region pushed, by arrival number, and whether it is still open.
     arrived: Vec<(SegRegion, bool)>,
     /// `(end, arrival)` of each open region, least first: the order LLVM's stable sort by end
@@ -163,16 +177,30 @@ struct Active {
 }
 
 impl Active {
-    /// Room for `regions` regions without growing.
+    /// Room for `regions` regions of the nested shape without growing.
     fn with_capacity(regions: usize) -> Active {
         Active {
-            arrived: Vec::with_capacity(regions),
-            by_end: BinaryHeap::with_capacity(regions),
-            stack: Vec::with_capacity(regions),
+            nested: Vec::with_capacity(regions),
+            ..Active::default()
         }
     }
 
     fn push(&mut self, region: SegRegion) {
+        if !self.general {
+            if self.nested.last().is_none_or(|top| top.end >= region.end) {
+                self.nested.push(region);
+                return;
+            }
+            // Not nested: the open regions, in arrival order, go to the general structure.
+            self.general = true;
+            for open in std::mem::take(&mut self.nested) {
+                self.push_general(open);
+            }
+        }
+        self.push_general(region);
+    }
+
+    fn push_general(&mut self, region: SegRegion) {
         let arrival = self.arrived.len();
         self.arrived.push((region, true));
         self.by_end.push(Reverse((region.end, arrival)));
@@ -181,6 +209,9 @@ impl Active {
 
     /// The most recently opened region still open (the top of LLVM's vector).
     fn last(&mut self) -> Option<SegRegion> {
+        if !self.general {
+            return self.nested.last().copied();
+        }
         while let Some(&arrival) = self.stack.last() {
             match self.arrived.get(arrival) {
                 Some(&(region, true)) => return Some(region),
@@ -193,6 +224,21 @@ impl Active {
     /// Takes out the regions that end at or before `loc` (all of them for `None`) and appends
     /// them to `done`, sorted by end and, for equal ends, by arrival.
     fn take_ending_by(&mut self, loc: Option<Loc>, done: &mut Vec<SegRegion>) {
+        if !self.general {
+            // Those still open are the bottom of the stack; the top, latest end first, closes:
+            // runs of equal ends from the top down, each in arrival order.
+            let open = self
+                .nested
+                .iter()
+                .rposition(|region| loc.is_some_and(|loc| region.end > loc))
+                .map_or(0, |last_open| last_open + 1);
+            let closed = self.nested.get(open..).unwrap_or_default();
+            for run in closed.chunk_by(|a, b| a.end == b.end).rev() {
+                done.extend_from_slice(run);
+            }
+            self.nested.truncate(open);
+            return;
+        }
         while let Some(&Reverse((end, arrival))) = self.by_end.peek() {
             if loc.is_some_and(|loc| end > loc) {
                 break;
@@ -240,13 +286,13 @@ impl Builder {
     /// Takes out the active regions that end at or before `loc` (all of them for `None`) and
     /// completes them.
     fn close_regions_ending_by(&mut self, loc: Option<Loc>) {
-        let mut completed = std::mem::take(&mut self.completed);
-        completed.clear();
-        self.active.take_ending_by(loc, &mut completed);
-        if !completed.is_empty() {
+        self.completed.clear();
+        self.active.take_ending_by(loc, &mut self.completed);
+        if !self.completed.is_empty() {
+            let completed = std::mem::take(&mut self.completed);
             self.complete_regions_until(loc, &completed);
+            self.completed = completed;
         }
-        self.completed = completed;
     }
 
     /// A zero-length region is never made active: it marks its start with the count of the

@@ -22,7 +22,8 @@ use crate::error::{Error, Result};
 use crate::report::Report;
 
 use super::export::{self, Export, Header, Kind};
-use super::pieces::{self, at_end, End, Files, KeptRecords, Parsed, Reason, Records};
+use super::groups::KeptRecords;
+use super::pieces::{self, at_end, End, Files, Parsed, Reason, Records};
 use super::unique::{duplicate, Unique};
 use super::wire::CargoMeta;
 use super::Detail;
@@ -145,6 +146,9 @@ pub(super) struct Reader<'i> {
     input: Input<'i>,
     /// Input read ahead (while the window was being parsed), not yet in `buf`.
     ahead: Vec<u8>,
+    /// Memory of a window or read-ahead used before, read into as it is by the next read-ahead
+    /// (its bytes are junk: what it holds is only there so that it is not zeroed again).
+    spare: Vec<u8>,
     buf: Vec<u8>,
     pos: usize,
     /// True once the input has ended (or failed).
@@ -176,6 +180,7 @@ impl<'i> Reader<'i> {
         Reader {
             input,
             ahead: Vec::new(),
+            spare: Vec::new(),
             buf: Vec::new(),
             pos: 0,
             eof: false,
@@ -230,8 +235,8 @@ impl<'i> Reader<'i> {
                 .extend_from_slice(self.ahead.get(gap..).unwrap_or_default());
         }
         self.mark = self.pos;
-        // The read-ahead buffer keeps its memory for the next chunk.
-        self.ahead.clear();
+        // The read-ahead buffer keeps its memory, initialised, for the next chunk.
+        self.spare = std::mem::take(&mut self.ahead);
         let want = self.sizes.chunk.max(unread);
         if got < want && !self.eof {
             let read = (&mut self.input)
@@ -665,7 +670,7 @@ impl<'i> Reader<'i> {
                 Input::Shared(input) if !self.eof && self.ahead.is_empty() => Some(input),
                 _ => None,
             };
-            let (sizes, ahead) = (self.sizes, &mut self.ahead);
+            let (sizes, spare) = (self.sizes, &mut self.spare);
             let parse = || {
                 let mut out = Vec::new();
                 let end = pieces::stitch(element, window, sizes.piece, &mut out);
@@ -674,7 +679,7 @@ impl<'i> Reader<'i> {
             let previous = std::mem::take(&mut pending);
             let ((end, out), ahead) = match shared {
                 Some(input) if window.len() > sizes.piece => rayon::join(parse, || {
-                    let ahead = read_ahead(&mut **input, sizes, ahead);
+                    let ahead = read_ahead(&mut **input, sizes, spare);
                     give(previous);
                     Some(ahead)
                 }),
@@ -684,6 +689,10 @@ impl<'i> Reader<'i> {
                 }
             };
             pending = out;
+            if ahead.is_some() {
+                // `ahead` was empty: the chunk read goes there, its memory to `spare`.
+                std::mem::swap(&mut self.ahead, &mut self.spare);
+            }
             if self.next_window(element, end, ahead)? {
                 give(pending);
                 return Ok(());
@@ -773,18 +782,34 @@ impl<'i> Reader<'i> {
     }
 }
 
-/// Reads up to a chunk from `input` into `ahead` (empty), after `sizes.gap` bytes left free,
-/// and says whether the input has now ended.
+/// Reads up to a chunk from `input` into `ahead`, after `sizes.gap` bytes left free, and says
+/// whether the input has now ended; `ahead` then holds the gap and the bytes read (on an error,
+/// those read before it).
+///
+/// `ahead` may hold anything before: its bytes are overwritten, and only memory it never held
+/// is zeroed (a read into a vector's spare capacity zeroes all of it first, each time).
 fn read_ahead(
     input: &mut (dyn Read + Send),
     sizes: Sizes,
     ahead: &mut Vec<u8>,
 ) -> std::io::Result<bool> {
-    ahead.resize(sizes.gap, 0);
-    // Room for the whole chunk (and the end-of-input probe) at once: no growing and copying.
-    ahead.reserve(sizes.chunk + 64);
-    let read = input.take(sizes.chunk as u64).read_to_end(ahead)?;
-    Ok(read < sizes.chunk)
+    let end = sizes.gap + sizes.chunk;
+    ahead.resize(end, 0);
+    let mut filled = sizes.gap;
+    while filled < end {
+        let room = ahead.get_mut(filled..end).unwrap_or_default();
+        match input.read(room) {
+            Ok(0) => break,
+            Ok(read) => filled += read,
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(err) => {
+                ahead.truncate(filled);
+                return Err(err);
+            }
+        }
+    }
+    ahead.truncate(filled);
+    Ok(filled < end)
 }
 
 #[cfg(test)]

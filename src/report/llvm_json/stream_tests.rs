@@ -715,3 +715,33 @@ fn an_input_of_this_thread_reads_as_a_shared_one() {
         reference(text.get(..100).unwrap_or_default().as_bytes())
     );
 }
+
+#[test]
+fn short_and_interrupted_reads_ahead_read_the_same() {
+    /// Gives at most 7 bytes a read, and is interrupted every third read.
+    struct Dribble<'a>(&'a [u8], usize);
+    impl Read for Dribble<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.1 += 1;
+            if self.1 % 3 == 0 {
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+            let n = buf.len().min(self.0.len()).min(7);
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+    let text = doc(&standard());
+    let sizes = Sizes {
+        chunk: 60,
+        piece: 8,
+        gap: 16,
+    };
+    let mut input = Dribble(text.as_bytes(), 0);
+    let report = read("t.json", Input::Shared(&mut input), &Detail::All, sizes).expect("read");
+    assert_eq!(
+        format!("{report:?}"),
+        streamed(text.as_bytes(), &Detail::All, sizes)
+    );
+}

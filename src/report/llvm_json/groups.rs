@@ -1,0 +1,222 @@
+//! The kept function records of an export, by main file, gathered as they are read: whole for a
+//! file that keeps everything, one record per instantiation group for a file kept for its
+//! misses ([`Kept::Misses`]).
+
+use std::collections::HashMap;
+
+use hashbrown::hash_table::Entry;
+use hashbrown::HashTable;
+
+use crate::model::Counts;
+
+use super::{FunctionStats, Kept, Origins};
+
+/// One record's contribution.
+pub(super) struct RecordOut {
+    /// True when the record lists a branch.
+    pub(super) has_branches: bool,
+    /// The main file, the reduced record and what its file keeps, when kept.
+    pub(super) kept: Option<(String, FunctionStats, Kept)>,
+}
+
+/// The kept records by main file, gathered in order as they are read.
+#[derive(Default)]
+pub(super) struct KeptRecords {
+    files: HashMap<String, FileRecords>,
+    has_branches: bool,
+}
+
+/// The kept records of one file, in the order of their first record. For a file kept for its
+/// misses ([`Kept::Misses`]), one record per instantiation group: `groups` gives its place in
+/// `records`, found by the group key that record holds (4 bytes a group: a map of keys to
+/// places took 16, and most of a failing gigabyte's peak is such small per-file tables), and
+/// `best` the (covered, total) of a group's best record so far for regions, lines, branches and
+/// MC/DC, for the groups where it is not the group's own counts (largest covered and largest
+/// total): a group of one record is its own best, and so is a group whose records share their
+/// totals (copies of one function, instantiations of one layout), so few groups have an entry.
+#[derive(Default)]
+struct FileRecords {
+    records: Vec<FunctionStats>,
+    groups: HashTable<u32>,
+    best: HashMap<usize, [(u64, u64); 4]>,
+    /// True when the file is kept for its misses (its records are groups, see [`settle`]).
+    misses: bool,
+}
+
+/// Pushes `record`, growing `records` by a quarter rather than doubling it: a failing
+/// gigabyte keeps hundreds of thousands of records in small per-file vectors, and doubling
+/// left a third of their room unused until the end of the read.
+fn push(records: &mut Vec<FunctionStats>, record: FunctionStats) {
+    if records.len() == records.capacity() {
+        records.reserve_exact(records.len() / 4 + 4);
+    }
+    records.push(record);
+}
+
+/// The hash of a group key (line, column): a multiplicative hash, folded so that both its high
+/// bits (the table's tags) and its low bits (the table's buckets) depend on every input bit.
+fn key_hash((line, column): (u32, u32)) -> u64 {
+    let mixed = ((u64::from(line) << 32) | u64::from(column)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    mixed ^ (mixed >> 29)
+}
+
+impl KeptRecords {
+    /// Takes one record's contribution: kept whole, or merged into its instantiation group.
+    pub(super) fn add(&mut self, record: RecordOut) {
+        self.has_branches |= record.has_branches;
+        let Some((file, mut stats, kept)) = record.kept else {
+            return;
+        };
+        let file = self.files.entry(file).or_default();
+        if kept == Kept::Everything {
+            push(&mut file.records, stats);
+            return;
+        }
+        file.misses = true;
+        let records = &mut file.records;
+        let key_at = |at: &u32| records.get(*at as usize).map(|r| r.key);
+        let found = file.groups.entry(
+            key_hash(stats.key),
+            |at| key_at(at) == Some(stats.key),
+            |at| key_at(at).map_or(0, key_hash),
+        );
+        match found {
+            Entry::Vacant(slot) => {
+                // A file's records are far fewer than 2^32 (each takes dozens of input bytes).
+                slot.insert(records.len() as u32);
+                push(records, stats);
+            }
+            Entry::Occupied(slot) => {
+                let at = *slot.get() as usize;
+                let best = &mut file.best;
+                // The group's record is at `at` (it was pushed when the group was made).
+                records.get_mut(at).into_iter().for_each(|group| {
+                    let mut so_far = best.get(&at).copied().unwrap_or_else(|| counts_of(group));
+                    absorb(group, &mut so_far, &mut stats);
+                    if so_far == counts_of(group) {
+                        best.remove(&at);
+                    } else {
+                        best.insert(at, so_far);
+                    }
+                });
+            }
+        }
+    }
+
+    /// The records by main file, and whether any record lists a branch.
+    pub(super) fn into_parts(self) -> (HashMap<String, Vec<FunctionStats>>, bool) {
+        let by_file = self
+            .files
+            .into_iter()
+            .map(|(name, file)| {
+                let mut records = file.records;
+                if file.misses {
+                    records.iter_mut().for_each(settle);
+                }
+                // Their growth's spare room is given back before the verdict is worked out.
+                records.shrink_to_fit();
+                (name, records)
+            })
+            .collect();
+        (by_file, self.has_branches)
+    }
+}
+
+/// A group of a file kept for its misses, once every record is read, reduced to what its items
+/// are listed with (`uncovered::from_llvm`): the names of the records its items come from only
+/// when its records are of several instantiations (items name their instantiation only then),
+/// and its own name only then or when it never ran (a function that never ran is listed by
+/// name). The names of a failing gigabyte's groups were a tenth of its peak.
+fn settle(group: &mut FunctionStats) {
+    if group.several_instantiations {
+        return;
+    }
+    if group.count > 0 {
+        group.name = Box::default();
+    }
+    if let Some(items) = &mut group.items {
+        items.origins = None;
+    }
+}
+
+/// The (covered, total) of a record's regions, lines, branches and MC/DC conditions: what
+/// picks a group's best record per metric (`uncovered::from_llvm`'s rule).
+fn counts_of(record: &FunctionStats) -> [(u64, u64); 4] {
+    [record.regions, record.lines, record.branches, record.mcdc].map(|c| (c.covered, c.total))
+}
+
+/// Merges `record` into its instantiation group's record `group` (see [`Kept::Misses`]):
+/// largest covered and largest total per metric, summed execution count and instances, and per
+/// metric the uncovered items of the best record (a later record of equal counts wins, as the
+/// last of equals does in the list of uncovered items).
+fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 4], record: &mut FunctionStats) {
+    let theirs = counts_of(record);
+    let mut items = record.items.take().map(|items| *items).unwrap_or_default();
+    let held = group.items.get_or_insert_with(Box::default);
+    // The group's own items, met for the first time, come from its first record.
+    let origins = held.origins.get_or_insert_with(|| {
+        let first = |has: bool| {
+            if has {
+                group.name.clone()
+            } else {
+                Box::default()
+            }
+        };
+        Box::new(Origins {
+            regions: first(!held.uncovered_regions.is_empty()),
+            branches: first(!held.uncovered_branches.is_empty()),
+            decisions: first(!held.decisions.is_empty()),
+        })
+    });
+    // The name of `record` for a metric whose items it gives (none: no name needed).
+    let name = |has: bool| {
+        if has {
+            record.name.clone()
+        } else {
+            Box::default()
+        }
+    };
+    if theirs[0] >= so_far[0] {
+        held.uncovered_regions = std::mem::take(&mut items.uncovered_regions);
+        origins.regions = name(!held.uncovered_regions.is_empty());
+    }
+    if theirs[1] >= so_far[1] {
+        held.uncovered_lines = std::mem::take(&mut items.uncovered_lines);
+    }
+    if theirs[2] >= so_far[2] {
+        held.uncovered_branches = std::mem::take(&mut items.uncovered_branches);
+        origins.branches = name(!held.uncovered_branches.is_empty());
+    }
+    if theirs[3] >= so_far[3] {
+        held.decisions = std::mem::take(&mut items.decisions);
+        origins.decisions = name(!held.decisions.is_empty());
+    }
+    if held.is_empty() {
+        group.items = None;
+    }
+    for (best, theirs) in so_far.iter_mut().zip(theirs) {
+        *best = (*best).max(theirs);
+    }
+    let most = |a: Counts, b: Counts| Counts::new(a.covered.max(b.covered), a.total.max(b.total));
+    group.regions = most(group.regions, record.regions);
+    group.lines = most(group.lines, record.lines);
+    group.branches = most(group.branches, record.branches);
+    group.mcdc = most(group.mcdc, record.mcdc);
+    group.count = group.count.saturating_add(record.count);
+    if group.name.is_empty() {
+        // The first named record stands for the group's name in the comparison below.
+        group.name = std::mem::take(&mut record.name);
+    } else if !record.name.is_empty() && !group.several_instantiations {
+        // Names are compared (demangled: most of the cost of a merge) until two differ.
+        let differ = !crate::demangle::same_function(&group.name, &record.name);
+        group.several_instantiations |= differ;
+    }
+    let instances = &mut group.instances;
+    instances.records = instances.records.saturating_add(record.instances.records);
+    instances.executed = instances.executed.saturating_add(record.instances.executed);
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+#[path = "groups_tests.rs"]
+mod tests;

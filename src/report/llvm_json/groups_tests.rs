@@ -1,0 +1,199 @@
+//! Tests of [`super`]: records merged into their instantiation groups as they are read.
+
+use super::*;
+
+use crate::model::{BranchSide, Span};
+use crate::report::llvm_json::RecordItems;
+
+/// A record of `file` kept for its misses, at `key`, with execution count `count`.
+fn missed(file: &str, key: (u32, u32), count: u64) -> RecordOut {
+    let stats = FunctionStats {
+        name: format!("f{}_{count}", key.0).into_boxed_str(),
+        count,
+        key,
+        regions: Counts::new(u64::from(count > 0), 1),
+        lines: Counts::new(u64::from(count > 0), 1),
+        branches: Counts::new(0, 0),
+        mcdc: Counts::new(0, 0),
+        function_ignored: false,
+        several_instantiations: false,
+        instances: super::super::Instances::of(count),
+        items: None,
+    };
+    RecordOut {
+        has_branches: false,
+        kept: Some((file.to_string(), stats, Kept::Misses)),
+    }
+}
+
+#[test]
+fn groups_merge_by_key_in_a_table_of_places() {
+    let mut kept = KeptRecords::default();
+    // Enough groups for the table of places to grow (its hash of a key is then taken again).
+    for line in 1..=40 {
+        kept.add(missed("a.rs", (line, 1), 0));
+    }
+    kept.add(missed("a.rs", (7, 1), 0));
+    kept.add(missed("a.rs", (9, 1), 3));
+    kept.add(missed("b.rs", (7, 1), 5));
+    let (by_file, has_branches) = kept.into_parts();
+    assert!(!has_branches);
+    let a = by_file.get("a.rs").expect("a.rs");
+    assert_eq!(a.len(), 40);
+    let at = |line: u32| a.iter().find(|r| r.key == (line, 1)).expect("group");
+    // Two records that never ran: one group, under its first record's name.
+    assert_eq!(
+        (&*at(7).name, at(7).count, at(7).instances.records),
+        ("f7_0", 0, 2)
+    );
+    // One of them ran: the group ran, with the better counts.
+    assert_eq!((at(9).count, at(9).instances.executed), (3, 1));
+    assert_eq!(at(9).regions, Counts::new(1, 1));
+    assert_eq!(by_file.get("b.rs").map(Vec::len), Some(1));
+}
+
+/// A record of `a.rs` at (1, 1) named `name` that ran, with `regions` of two regions covered
+/// (one uncovered region per miss, on line `line`) and one branch whose `branch` sides are
+/// covered (the false side uncovered when one is).
+fn instance(name: &str, regions: u64, branch: u64, line: u32) -> RecordOut {
+    let span = Span {
+        line_start: line,
+        col_start: 1,
+        line_end: line,
+        col_end: 9,
+    };
+    let items = RecordItems {
+        uncovered_regions: vec![span; (2 - regions) as usize],
+        uncovered_branches: vec![
+            BranchSide {
+                span,
+                outcome: false
+            };
+            (2 - branch) as usize
+        ],
+        ..RecordItems::default()
+    };
+    let stats = FunctionStats {
+        name: name.into(),
+        regions: Counts::new(regions, 2),
+        branches: Counts::new(branch, 2),
+        items: (!items.is_empty()).then(|| Box::new(items)),
+        ..match missed("a.rs", (1, 1), 1).kept {
+            Some((_, stats, _)) => stats,
+            None => unreachable!(),
+        }
+    };
+    RecordOut {
+        has_branches: true,
+        kept: Some(("a.rs".to_string(), stats, Kept::Misses)),
+    }
+}
+
+/// The origins of the one group of `records`, and its uncovered regions' and branches' lines.
+fn merged(records: Vec<RecordOut>) -> (Option<Origins>, Vec<u32>, Vec<u32>) {
+    let mut kept = KeptRecords::default();
+    records.into_iter().for_each(|r| kept.add(r));
+    let (by_file, _) = kept.into_parts();
+    let group = &by_file["a.rs"][0];
+    let origins = group
+        .items
+        .as_ref()
+        .and_then(|i| i.origins.as_deref().cloned());
+    let lines = group
+        .uncovered_regions()
+        .iter()
+        .map(|s| s.line_start)
+        .collect();
+    let sides = group
+        .uncovered_branches()
+        .iter()
+        .map(|b| b.span.line_start)
+        .collect();
+    (origins, lines, sides)
+}
+
+#[test]
+fn a_merged_group_names_the_instantiation_of_each_metric_s_misses() {
+    let origins = |regions: &str, branches: &str| Origins {
+        regions: regions.into(),
+        branches: branches.into(),
+        decisions: "".into(),
+    };
+    // The first record keeps its regions (the second covers fewer), the second gives branches.
+    let (named, lines, sides) =
+        merged(vec![instance("f_i32", 1, 0, 3), instance("f_f64", 0, 1, 5)]);
+    assert_eq!(named, Some(origins("f_i32", "f_f64")));
+    assert_eq!((lines, sides), (vec![3], vec![5]));
+    // A later record of equal counts wins; a best record without misses names nothing.
+    let (named, lines, sides) = merged(vec![
+        instance("f_i32", 1, 2, 3),
+        instance("f_f64", 1, 2, 5),
+        instance("f_u8", 1, 0, 7),
+    ]);
+    assert_eq!(named, Some(origins("f_u8", "")));
+    assert_eq!((lines, sides), (vec![7], vec![]));
+    // Nothing missed by the best of each metric: no items, no names.
+    let (named, lines, _) = merged(vec![instance("f_i32", 1, 2, 3), instance("f_f64", 2, 2, 5)]);
+    assert_eq!((named, lines), (None, vec![]));
+}
+
+/// The name and the several-instantiations flag of the one group of `records`.
+fn group_of(records: Vec<RecordOut>) -> (String, bool) {
+    let mut kept = KeptRecords::default();
+    records.into_iter().for_each(|r| kept.add(r));
+    let (by_file, _) = kept.into_parts();
+    let group = &by_file["a.rs"][0];
+    (group.name.to_string(), group.several_instantiations)
+}
+
+#[test]
+fn a_merged_group_tells_instantiations_from_copies() {
+    let legacy = |hash: &str| format!("_ZN4tiny4area17h{hash}E");
+    let (one, other) = (legacy("0123456789abcdef"), legacy("fedcba9876543210"));
+    // Copies of one function built into two crates: one instantiation; the group ran, so its
+    // items name no instantiation and its name is not kept to the end of the read.
+    let copies = group_of(vec![instance(&one, 1, 1, 3), instance(&other, 1, 1, 3)]);
+    assert_eq!(copies, (String::new(), false));
+    let (origins, lines, sides) = merged(vec![instance(&one, 1, 1, 3), instance(&other, 0, 1, 5)]);
+    assert_eq!((origins, lines, sides), (None, vec![3], vec![5]));
+    // Two instantiations; a first record without a name (it ran and missed nothing) takes
+    // the name of the next; a group that saw several keeps saying so.
+    let several = group_of(vec![
+        instance("", 2, 2, 3),
+        instance("f_i32", 1, 1, 3),
+        instance("f_f64", 1, 1, 5),
+        instance("f_i32", 1, 1, 3),
+    ]);
+    assert_eq!(several, ("f_i32".to_string(), true));
+}
+
+#[test]
+fn a_group_that_never_ran_keeps_its_name_and_a_best_record_apart_from_the_counts() {
+    let mut kept = KeptRecords::default();
+    // Two records that never ran, one instantiation: listed by the first one's name.
+    kept.add(missed("a.rs", (7, 1), 0));
+    kept.add(missed("a.rs", (7, 1), 0));
+    // The best record's counts (2 of 2 regions) are not the group's (2 of 3 regions): a later
+    // record of 2 of 3 is not better and does not take the regions' items.
+    kept.add(instance("g", 2, 2, 3));
+    let mut wider = instance("g", 1, 2, 4);
+    if let Some((_, stats, _)) = &mut wider.kept {
+        stats.regions = Counts::new(1, 3);
+    }
+    kept.add(wider);
+    let mut later = instance("g", 1, 2, 6);
+    if let Some((_, stats, _)) = &mut later.kept {
+        stats.regions = Counts::new(2, 3);
+    }
+    kept.add(later);
+    let (by_file, _) = kept.into_parts();
+    let a = &by_file["a.rs"];
+    assert_eq!((&*a[0].name, a[0].instances.records), ("f7_0", 2));
+    assert_eq!(a[1].regions, Counts::new(2, 3));
+    let lines: Vec<u32> = a[1]
+        .uncovered_regions()
+        .iter()
+        .map(|s| s.line_start)
+        .collect();
+    assert_eq!(lines, [6]);
+}
