@@ -104,7 +104,7 @@ pub(super) fn section_end(bytes: &[u8], from: usize) -> Option<usize> {
 
 /// The number of line breaks in `bytes`.
 pub(super) fn line_breaks(bytes: &[u8]) -> u64 {
-    bytes.iter().filter(|b| **b == b'\n').count() as u64
+    memchr::memchr_iter(b'\n', bytes).count() as u64
 }
 
 /// Reads a tracefile from `window` (from its first byte, nothing consumed yet): the whole lines

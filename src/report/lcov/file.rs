@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use crate::model::{Counts, Summary};
 
 use super::identity::function_identity;
-use super::index::{Aliases, Index, Name};
+use super::index::{Aliases, Index, Keys, Name};
 use super::lines::Lines;
 
 /// One `BRDA` branch side of a file.
@@ -504,7 +504,7 @@ impl LcovFile {
                 total += 1;
                 continue;
             }
-            let mut seen: HashMap<String, bool> = HashMap::new();
+            let mut seen: HashMap<String, bool, Keys> = HashMap::with_hasher(Keys);
             for f in group {
                 *seen.entry(function_identity(&f.name)).or_insert(false) |= f.is_covered();
             }

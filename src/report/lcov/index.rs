@@ -1,17 +1,19 @@
 //! A hash index of keyed items kept in a vector (functions, branch sides of a file).
 
 use std::borrow::Borrow;
-use std::collections::hash_map::{DefaultHasher, Entry, RandomState};
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 use std::sync::Arc;
 use std::sync::OnceLock;
 
+use hashbrown::{DefaultHashBuilder, DefaultHasher};
+
 /// Positions of keyed items in a vector, found through a hash of the key, so that a key (a
-/// function name, a branch id) is stored once, in its item. The hash is SipHash with random keys
-/// ([`Keys`]), so input cannot be made to collide; a collision is still handled (the item is then
-/// found by a scan of the few colliding positions). An empty index takes one pointer: the table
+/// function name, a branch id) is stored once, in its item. The hash is foldhash with a random
+/// seed ([`Keys`]), so input is not written to collide; a collision is still handled (the item is
+/// then found by a scan of the few colliding positions). An empty index takes one pointer: the table
 /// is allocated with its first item (a file read whole drops its indexes, see `LcovFile::compact`).
 #[derive(Debug, Clone, Default)]
 pub(super) struct Index<S = Keys> {
@@ -62,8 +64,10 @@ impl<S: BuildHasher> Index<S> {
     }
 }
 
-/// The process's random SipHash keys, drawn once ([`RandomState`]): one set for every index, so
-/// an index takes no room for them.
+/// The process's random hash seed, drawn once: one for every index and map of the reader, so an
+/// index takes no room for it. The hash is foldhash (hashbrown's default hasher): several times
+/// cheaper than the standard library's SipHash on the short names of a tracefile, and seeded at
+/// random per process, so a tracefile is not written to collide (a collision is still handled).
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Keys;
 
@@ -71,8 +75,8 @@ impl BuildHasher for Keys {
     type Hasher = DefaultHasher;
 
     fn build_hasher(&self) -> DefaultHasher {
-        static KEYS: OnceLock<RandomState> = OnceLock::new();
-        KEYS.get_or_init(RandomState::new).build_hasher()
+        static SEED: OnceLock<DefaultHashBuilder> = OnceLock::new();
+        SEED.get_or_init(DefaultHashBuilder::default).build_hasher()
     }
 }
 

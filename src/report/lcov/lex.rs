@@ -65,6 +65,9 @@ pub(super) const KNOWN_TAGS: [&str; 18] = [
 /// Lexes one trimmed, non-empty, non-comment line that does not start with `end_of_record`.
 /// The error is the message without location.
 pub(super) fn lex(text: &str) -> std::result::Result<Record<'_>, String> {
+    if let Some(record) = plain_da(text) {
+        return Ok(record);
+    }
     let record = split_at(text, b':').filter(|(tag, _)| is_tag(tag));
     let Some((tag, value)) = record else {
         return Err(format!(
@@ -87,6 +90,19 @@ pub(super) fn lex(text: &str) -> std::result::Result<Record<'_>, String> {
             None => Ok(Record::Unknown(tag)),
         },
     }
+}
+
+/// `DA:<line>,<count>` written plainly (no checksum, no blanks, numbers that [`plain_number`]
+/// reads and a line that fits `u32`): most lines of a tracefile, lexed in one pass. Anything
+/// else is `None` and left to the general path of [`lex`], which reads it alike or says what
+/// is wrong.
+fn plain_da(text: &str) -> Option<Record<'_>> {
+    let (line, count) = split_at(text.strip_prefix("DA:")?, b',')?;
+    let line = u32::try_from(plain_number(line)?).ok()?;
+    Some(Record::Da {
+        line,
+        count: plain_number(count)?,
+    })
 }
 
 /// True for a record name as tracefile writers spell them: an ASCII letter, then letters, digits
@@ -242,15 +258,25 @@ fn non_empty<'v>(
 }
 
 /// `text` split at the first `byte` (ASCII), which is dropped; `str::split_once` with a search
-/// set up for short fields.
+/// set up for the field's length: a plain loop over a short field (a number, a tag), where
+/// setting up a vectorised search costs more than it saves, `memchr` over a long one (a
+/// function name).
 pub(super) fn split_at(text: &str, byte: u8) -> Option<(&str, &str)> {
-    let at = text.bytes().position(|b| b == byte)?;
+    let bytes = text.as_bytes();
+    let at = if bytes.len() < SHORT_FIELD {
+        bytes.iter().position(|b| *b == byte)
+    } else {
+        memchr::memchr(byte, bytes)
+    }?;
     // `at` is the index of an ASCII byte: both gets succeed.
     Some((
         text.get(..at).unwrap_or_default(),
         text.get(at + 1..).unwrap_or_default(),
     ))
 }
+
+/// Fields shorter than this many bytes are searched byte by byte ([`split_at`]).
+const SHORT_FIELD: usize = 32;
 
 fn is_digits(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())

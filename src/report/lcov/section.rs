@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::model::Counts;
 
 use super::file::{sorted_lines, Branch, DeclaredTotals, Function, LcovFile};
-use super::index::{Aliases, Name, Names};
+use super::index::{Aliases, Keys, Name, Names};
 use super::lex::{Record, TotalKind};
 use super::lines::Lines;
 
@@ -153,7 +153,8 @@ impl Section {
             fnda.extend(records.iter().filter_map(|r| r.3.map(|c| (r.2.clone(), c))));
         }
         // Name → (summed count, taken by an `FN` or already added).
-        let mut counts: HashMap<&str, (u64, bool)> = HashMap::with_capacity(fnda.len());
+        let mut counts: HashMap<&str, (u64, bool), Keys> =
+            HashMap::with_capacity_and_hasher(fnda.len(), Keys);
         for (name, count) in &fnda {
             let entry = counts.entry(name.as_str()).or_insert((0, false));
             entry.0 = entry.0.saturating_add(*count);
@@ -202,7 +203,7 @@ impl Section {
     /// reads). `self.da` holds the section's `DA` records as written.
     fn disagreements(&self) -> Vec<(u64, String)> {
         let file = &self.file;
-        let (mut lines, mut hit) = (HashMap::new(), 0u64);
+        let (mut lines, mut hit) = (HashMap::with_hasher(Keys), 0u64);
         for &(line, count) in &self.da {
             *lines.entry(line).or_insert(0u64) |= count;
             hit += u64::from(count > 0);

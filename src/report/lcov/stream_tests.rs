@@ -230,3 +230,31 @@ fn symbols_that_expand_without_end_keep_their_mangled_name_fast() {
         started.elapsed()
     );
 }
+
+#[test]
+fn da_records_off_the_plain_path_read_alike_or_fail_alike() {
+    // A checksum, blanks, a zero count and 19-digit numbers take the general path, or the
+    // plain one, to the same lines.
+    let (r, _) = read_ok(
+        "SF:a.c\nDA:1,1,qL6kTfK8yw\nDA: 2 , 3\nDA:3,0\nDA:4,9999999999999999999\nend_of_record\n",
+    );
+    assert_eq!(
+        lcov(&r, 0).lines.unpack(),
+        [(1, 1), (2, 3), (3, 0), (4, 9_999_999_999_999_999_999)]
+    );
+    for (line, message) in [
+        (
+            "DA:4294967296,1",
+            "t.info:2: DA line `4294967296` is too large",
+        ),
+        ("DA:3", "t.info:2: DA: missing execution count"),
+        ("DA:1,-1", "t.info:2: DA execution count `-1` is negative"),
+        (
+            "DA:x,1",
+            "t.info:2: DA line `x` is not a non-negative decimal",
+        ),
+    ] {
+        let e = read_err(format!("SF:a.c\n{line}\nend_of_record\n").as_bytes());
+        assert!(e.starts_with(message), "{line:?}: {e}");
+    }
+}
