@@ -20,8 +20,11 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use crate::error::{Error, Result};
+use crate::identity::canonical::{real, Canonical};
 use crate::paths::{self, Location, PathCase, Remap, Resolver};
 use crate::report::Report;
+
+mod canonical;
 
 /// What is known of the root and the files on disk, for naming report files.
 #[derive(Debug)]
@@ -34,6 +37,8 @@ pub(crate) struct Identity {
     /// The walk's files, one spelling per real file; `None` when the root was not walked.
     files: Option<BTreeSet<String>>,
     listings: RefCell<HashMap<String, Vec<String>>>,
+    /// Canonical paths of walked and report files, a listing per folder.
+    canonical: Canonical,
 }
 
 impl Identity {
@@ -43,10 +48,11 @@ impl Identity {
     pub(crate) fn new(root: &str, walked: Option<&BTreeSet<String>>) -> Identity {
         let root = paths::normalize(root);
         let real_root = real(&root).unwrap_or_else(|| root.clone());
+        let canonical = Canonical::default();
         let mut by_real = BTreeMap::new();
         for rel in walked.into_iter().flatten() {
             let lexical = paths::join(&root, rel);
-            let real = real(&lexical).unwrap_or(lexical);
+            let real = canonical.real(&lexical).unwrap_or(lexical);
             let own = paths::strip_base(&real, &real_root) == Some(rel.as_str());
             let kept = by_real.entry(real).or_insert_with(|| rel.clone());
             if own {
@@ -60,6 +66,7 @@ impl Identity {
             real_root,
             root,
             listings: RefCell::default(),
+            canonical,
         }
     }
 
@@ -109,7 +116,7 @@ impl Identity {
     /// case and the path could be either.
     pub(crate) fn locate(&self, resolver: &Resolver, raw: &str) -> Result<Location> {
         let spelled = self.spelled(resolver, raw)?;
-        let Some(real) = real(&spelled) else {
+        let Some(real) = self.canonical.real(&spelled) else {
             return Ok(resolver.locate(&spelled));
         };
         if let Some(walked) = self.walked.get(&real) {
@@ -200,12 +207,6 @@ fn listing(dir: &str) -> Vec<String> {
         .collect();
     names.sort();
     names
-}
-
-/// The canonical path of an existing file or folder, normalised; `None` when it does not exist.
-pub(crate) fn real(path: &str) -> Option<String> {
-    let real = std::fs::canonicalize(path).ok()?;
-    Some(paths::normalize(&real.to_string_lossy()))
 }
 
 /// The folder of a manifest path, normalised (`/ws/p/Cargo.toml` → `/ws/p`).

@@ -1,0 +1,125 @@
+//! Tests of the per-folder canonical paths: every answer is the one `canonicalize` gives.
+
+use std::os::unix::fs::symlink;
+use std::path::Path;
+
+use super::*;
+
+fn text(path: &Path) -> String {
+    paths::normalize(&path.to_string_lossy())
+}
+
+fn write(path: &Path) {
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("folder");
+    std::fs::write(path, "x").expect("file");
+}
+
+/// Checks that `canonical` and `canonicalize` agree on `path`, and returns the answer.
+fn same(canonical: &Canonical, path: &str) -> Option<String> {
+    let answer = canonical.real(path);
+    assert_eq!(answer, real(path), "{path}");
+    answer
+}
+
+/// A root with `src/lib.rs`, `src/linked.rs -> lib.rs`, `alias -> src`, `out -> <outside>/o.rs`,
+/// a dangling link and a file `src/file.rs`; and the outside folder.
+fn tree() -> (tempfile::TempDir, tempfile::TempDir) {
+    let root = tempfile::tempdir().expect("root");
+    let outside = tempfile::tempdir().expect("outside");
+    write(&root.path().join("src/lib.rs"));
+    write(&root.path().join("src/file.rs"));
+    write(&outside.path().join("o.rs"));
+    symlink("lib.rs", root.path().join("src/linked.rs")).expect("link");
+    symlink(root.path().join("src"), root.path().join("alias")).expect("link");
+    symlink(outside.path().join("o.rs"), root.path().join("src/out.rs")).expect("link");
+    symlink("gone.rs", root.path().join("src/dangling.rs")).expect("link");
+    (root, outside)
+}
+
+#[test]
+fn a_plain_file_is_its_canonical_folder_and_name() {
+    let (root, _outside) = tree();
+    let canonical = Canonical::default();
+    let real_root = real(&text(root.path())).expect("root");
+    let lib = text(&root.path().join("src/lib.rs"));
+    assert_eq!(
+        same(&canonical, &lib),
+        Some(format!("{real_root}/src/lib.rs"))
+    );
+    let file = text(&root.path().join("src/file.rs"));
+    assert_eq!(
+        same(&canonical, &file),
+        Some(format!("{real_root}/src/file.rs"))
+    );
+    // One listing served both files.
+    assert_eq!(canonical.folders.borrow().len(), 1);
+}
+
+#[test]
+fn links_resolve_as_canonicalize_resolves_them() {
+    let (root, outside) = tree();
+    let canonical = Canonical::default();
+    let real_root = real(&text(root.path())).expect("root");
+    let lib = Some(format!("{real_root}/src/lib.rs"));
+    // Through a linked folder, and a linked file.
+    let through = text(&root.path().join("alias/lib.rs"));
+    assert_eq!(same(&canonical, &through), lib);
+    let linked = text(&root.path().join("src/linked.rs"));
+    assert_eq!(same(&canonical, &linked), lib);
+    // A link below the root to a file outside it.
+    let out = text(&root.path().join("src/out.rs"));
+    let o = real(&text(&outside.path().join("o.rs")));
+    assert_eq!(same(&canonical, &out), o);
+    assert!(o.is_some_and(|o| !o.starts_with(&real_root)));
+    // A link to nothing.
+    let dangling = text(&root.path().join("src/dangling.rs"));
+    assert_eq!(same(&canonical, &dangling), None);
+}
+
+#[test]
+fn what_is_not_a_listed_file_is_left_to_canonicalize() {
+    let (root, _outside) = tree();
+    let canonical = Canonical::default();
+    let base = text(root.path());
+    // Missing file, missing folder, a folder path that is a file, a name in another case.
+    for rel in [
+        "src/missing.rs",
+        "nowhere/lib.rs",
+        "src/lib.rs/x.rs",
+        "src/LIB.rs",
+    ] {
+        assert_eq!(same(&canonical, &format!("{base}/{rel}")), None, "{rel}");
+    }
+    // A folder itself, and paths without a folder part or under `/`.
+    assert!(same(&canonical, &format!("{base}/src")).is_some());
+    assert!(same(&canonical, "Cargo.toml").is_some());
+    assert_eq!(same(&canonical, "no-such-name"), None);
+    assert_eq!(same(&canonical, "/"), Some("/".to_string()));
+    assert!(same(&canonical, "/tmp").is_some());
+    assert!(same(&canonical, "..").is_some());
+}
+
+#[test]
+fn past_the_bound_the_cache_starts_afresh_and_answers_stay_the_same() {
+    let root = tempfile::tempdir().expect("root");
+    let base = text(root.path());
+    let real_root = real(&base).expect("root");
+    for n in 0..=FOLDERS {
+        write(&root.path().join(format!("d{n}/f.rs")));
+    }
+    let canonical = Canonical::default();
+    let file = |n: usize| format!("{base}/d{n}/f.rs");
+    for n in 0..FOLDERS {
+        assert_eq!(
+            same(&canonical, &file(n)),
+            Some(format!("{real_root}/d{n}/f.rs"))
+        );
+    }
+    assert_eq!(canonical.folders.borrow().len(), FOLDERS);
+    // A folder already held does not clear the cache; a new one does.
+    assert!(same(&canonical, &file(0)).is_some());
+    assert_eq!(canonical.folders.borrow().len(), FOLDERS);
+    let last = same(&canonical, &file(FOLDERS));
+    assert_eq!(last, Some(format!("{real_root}/d{FOLDERS}/f.rs")));
+    assert_eq!(canonical.folders.borrow().len(), 1);
+}
