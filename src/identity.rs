@@ -7,7 +7,8 @@
 //!    spelling: each component is looked up case-insensitively in its folder. Two entries of one
 //!    folder that differ only by case are an error naming both.
 //! 2. A path that exists is replaced by its canonical path (symbolic links resolved), as the root
-//!    and every walked file are. Two spellings of one real file are therefore one file.
+//!    and every walked file are. Two spellings of one real file are therefore one file. (The
+//!    `canonical` submodule answers as `canonicalize` does, from one listing per folder.)
 //! 3. The file is named by the walk's root-relative spelling when the walk found it, else by its
 //!    canonical path relative to the canonical root, else (not on disk, or a link below the root
 //!    to something outside it) by its lexical spelling.
