@@ -197,3 +197,33 @@ fn a_group_that_never_ran_keeps_its_name_and_a_best_record_apart_from_the_counts
         .collect();
     assert_eq!(lines, [6]);
 }
+
+#[test]
+fn record_items_are_empty_only_without_any_item_held() {
+    use crate::report::llvm_json::{CoveredItems, Decision};
+    assert!(RecordItems::default().is_empty());
+    let decision = Decision {
+        at: (5, 7),
+        conditions: vec![(5, 7), (5, 19)],
+        independent: vec![true, false],
+        vectors: Vec::new(),
+    };
+    let decisions_only = RecordItems {
+        decisions: vec![decision],
+        ..RecordItems::default()
+    };
+    assert!(!decisions_only.is_empty());
+    let nothing_covered = RecordItems {
+        covered: Some(Box::default()),
+        ..RecordItems::default()
+    };
+    assert!(nothing_covered.is_empty());
+    let lines_covered = RecordItems {
+        covered: Some(Box::new(CoveredItems {
+            covered_region_lines: vec![3],
+            ..CoveredItems::default()
+        })),
+        ..RecordItems::default()
+    };
+    assert!(!lines_covered.is_empty());
+}
