@@ -49,20 +49,22 @@ pub(crate) fn color_wanted(stdout_is_terminal: bool, no_color: Option<&std::ffi:
 }
 
 /// Writes the outputs: the files first (`--output-json`, `--output-markdown`, then the step
-/// summary), then stdout. Errors (exit 2) when stdout or a file cannot be written; a file that
+/// summary), then stdout. An output file named `/dev/stdout` or `/dev/stderr` (or
+/// `/dev/fd/1`, `/proc/self/fd/1`, and the same for 2) is written into that stream, before the
+/// format chosen for stdout. Errors (exit 2) when stdout or a file cannot be written; a file that
 /// cannot be written stops before anything is printed on stdout.
 pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> Result<()> {
     let (facts, verdict, metrics) = (&outcome.facts, &outcome.verdict, &outcome.metrics);
     // The files first: one that cannot be written stops the run (exit 2) before a verdict is
     // printed that the exit code would contradict.
     if let Some(path) = &opts.output_json {
-        write_json(path, outcome)?;
+        let mut fill = |out: &mut dyn Write| json::write(facts, verdict, &mut JsonForLog::new(out));
+        on_stream(path, stdout, &mut fill).unwrap_or_else(|| write_json(path, outcome))?;
     }
     if let Some(path) = &opts.output_markdown {
-        write(
-            path,
-            &markdown::render(facts, verdict, metrics, opts.link_base.as_deref()),
-        )?;
+        let text = markdown::render(facts, verdict, metrics, opts.link_base.as_deref());
+        let mut fill = |out: &mut dyn Write| out.write_all(command_safe(&text).as_bytes());
+        on_stream(path, stdout, &mut fill).unwrap_or_else(|| write(path, &text))?;
     }
     let to_stdout =
         |e: std::io::Error| Error::new(format!("cannot write the result to stdout: {e}"));
@@ -157,6 +159,36 @@ impl Write for JsonForLog<'_> {
     }
 }
 
+/// The names of the process's own standard output and error: an output file named so is
+/// written into that stream ([`on_stream`]).
+const STDOUT_NAMES: [&str; 3] = ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"];
+const STDERR_NAMES: [&str; 3] = ["/dev/stderr", "/dev/fd/2", "/proc/self/fd/2"];
+
+/// Runs `fill` on the standard stream that `path` names (one of [`STDOUT_NAMES`]: `stdout`, the
+/// writer the table goes to; one of [`STDERR_NAMES`]: stderr), or returns `None` when it names
+/// neither. Such a path is not a file of its own: when stdout is redirected to a file, the path
+/// resolves to that file, and replacing it would lose what stdout writes after it (the table);
+/// opening it again would write over it from its start. `fill` passes the line rule of the CI
+/// log, as stdout does. Errors (exit 2) name `path`.
+fn on_stream(
+    path: &Path,
+    stdout: &mut dyn Write,
+    fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> Option<Result<()>> {
+    let named = |names: [&str; 3]| names.iter().any(|name| path == Path::new(name));
+    let written = if named(STDOUT_NAMES) {
+        fill(stdout)
+    } else if named(STDERR_NAMES) {
+        fill(&mut std::io::stderr().lock())
+    } else {
+        return None;
+    };
+    Some(
+        written
+            .map_err(|e| Error::new(format!("{}: cannot write the result: {e}", path.display()))),
+    )
+}
+
 fn write(path: &Path, text: &str) -> Result<()> {
     write_atomically(path, &mut |file| file.write_all(text.as_bytes()))
 }
@@ -179,8 +211,8 @@ fn write_json(path: &Path, outcome: &Outcome) -> Result<()> {
 ///   [`std::fs::File::create`] makes one (`0o666` less the umask on Unix), not private as
 ///   temporary files are;
 /// - a read-only file (no write permission bit, whoever runs covgate): an error, not replaced;
-/// - a character device (`/dev/null`, `/dev/stdout` on a terminal): written straight into;
-/// - a symbolic link that resolves to nothing (dangling, or `/dev/stdout` on a pipe): opened
+/// - a character device (`/dev/null`, a terminal): written straight into;
+/// - a symbolic link that resolves to nothing (dangling, or `/dev/fd/3` on a pipe): opened
 ///   through the link and written straight into;
 /// - anything else (a folder, a FIFO, a socket, a block device): an error.
 ///
@@ -298,6 +330,33 @@ fn append(path: &Path, text: &str) -> Result<()> {
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_names_of_the_standard_streams_are_written_into_them() {
+        struct Closed;
+        impl Write for Closed {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("closed"))
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut fill = |out: &mut dyn Write| out.write_all(b"{}");
+        let err = on_stream(Path::new("/dev/fd/1"), &mut Closed, &mut fill)
+            .expect("a standard stream")
+            .unwrap_err();
+        assert_eq!(err.message(), "/dev/fd/1: cannot write the result: closed");
+        let mut out = Vec::new();
+        assert!(on_stream(Path::new("/dev/stdout"), &mut out, &mut fill).is_some());
+        assert_eq!(out, b"{}");
+        for file in ["/dev/stdout2", "dev/stdout", "/proc/self/fd/10", "out.json"] {
+            assert!(
+                on_stream(Path::new(file), &mut out, &mut fill).is_none(),
+                "{file}"
+            );
+        }
+    }
 
     #[test]
     fn outputs_are_written_whole_or_not_at_all() {

@@ -645,3 +645,69 @@ fn github_format_annotates_report_warnings() {
         run.stdout
     );
 }
+
+/// `--output-json /dev/stdout` (or any name of the process's own stdout or stderr) with the
+/// stream redirected to a file: the output is written into the stream, before the table, and
+/// the file is not replaced (which lost the table) nor written over from its start.
+#[cfg(unix)]
+#[test]
+fn outputs_named_as_the_standard_streams_are_written_into_them() {
+    let sandbox = Sandbox::copy_of("cases/09-never-compiled-file-missing/crate");
+    sandbox.policy("[measure]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n");
+    let report = fixture("cases/09-never-compiled-file-missing/input.json")
+        .display()
+        .to_string();
+    let remap = format!("/ws/partial={}", sandbox.path().display());
+    let run = |outputs: &[&str]| {
+        let (out, err) = (
+            sandbox.path().join("out.log"),
+            sandbox.path().join("err.log"),
+        );
+        // `>>`: what the file held before the run is kept too.
+        std::fs::write(&out, "before\n").expect("out");
+        let open = |path: &std::path::Path| {
+            std::fs::OpenOptions::new()
+                .append(true)
+                .create(true)
+                .open(path)
+                .expect("open")
+        };
+        std::fs::write(&err, "").expect("err");
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_covgate"))
+            .args(["check", &report, "--remap-path-prefix", &remap])
+            .args(outputs)
+            .current_dir(sandbox.path())
+            .stdout(open(&out))
+            .stderr(open(&err))
+            .status()
+            .expect("run");
+        assert_eq!(status.code(), Some(1));
+        let read = |path| std::fs::read_to_string(path).expect("read");
+        (read(&out), read(&err))
+    };
+    let (out, _) = run(&["--output-json", "/dev/stdout"]);
+    let json_end = out.find("\n}\n").expect("the JSON document ends") + 3;
+    let json: serde_json::Value =
+        serde_json::from_str(&out["before\n".len()..json_end]).expect("JSON first");
+    assert_eq!(json["verdict"], "fail");
+    assert!(out.starts_with("before\n{"), "{out}");
+    assert!(
+        out[json_end..].contains("covgate: FAIL"),
+        "then the table: {out}"
+    );
+
+    let (out, err) = run(&[
+        "--output-markdown",
+        "/proc/self/fd/2",
+        "--output-json",
+        "/dev/fd/1",
+    ]);
+    assert!(err.starts_with("### covgate: ❌ fail"), "{err}");
+    assert!(out.starts_with("before\n{"), "{out}");
+    assert!(out.contains("covgate: FAIL"), "{out}");
+    let (_, err) = run(&["--output-json", "/dev/stderr"]);
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&err).expect("JSON")["verdict"],
+        "fail"
+    );
+}
