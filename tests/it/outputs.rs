@@ -200,14 +200,21 @@ fn json_of_every_fixture_validates_against_the_published_schema() {
     assert!(validated > 40, "validated {validated}");
 }
 
-#[test]
-fn one_run_writes_every_output() {
+/// Case 09's crate (one file never compiled: the check fails) with a policy of regions,
+/// functions and lines, its export's path and the `--remap-path-prefix` that places it.
+fn partial_crate() -> (Sandbox, String, String) {
     let sandbox = Sandbox::copy_of("cases/09-never-compiled-file-missing/crate");
     sandbox.policy("[measure]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n");
     let report = fixture("cases/09-never-compiled-file-missing/input.json")
         .display()
         .to_string();
     let remap = format!("/ws/partial={}", sandbox.path().display());
+    (sandbox, report, remap)
+}
+
+#[test]
+fn one_run_writes_every_output() {
+    let (sandbox, report, remap) = partial_crate();
     let summary = sandbox.path().join("summary.md");
     std::fs::write(&summary, "earlier step\n").expect("summary");
     let run = sandbox.run(&[
@@ -652,12 +659,7 @@ fn github_format_annotates_report_warnings() {
 #[cfg(unix)]
 #[test]
 fn outputs_named_as_the_standard_streams_are_written_into_them() {
-    let sandbox = Sandbox::copy_of("cases/09-never-compiled-file-missing/crate");
-    sandbox.policy("[measure]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n");
-    let report = fixture("cases/09-never-compiled-file-missing/input.json")
-        .display()
-        .to_string();
-    let remap = format!("/ws/partial={}", sandbox.path().display());
+    let (sandbox, report, remap) = partial_crate();
     let run = |outputs: &[&str]| {
         let (out, err) = (
             sandbox.path().join("out.log"),
