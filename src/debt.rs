@@ -11,8 +11,9 @@
 //! gap: its items are listed). An allowance above the missed count is *loose* and fails too,
 //! saying "tighten `lines` to 1", so the ledger only ever goes down ([`crate::commands::tighten`] rewrites
 //! it). An entry whose file is gone (no longer an in-scope file), excluded, without code, or at
-//! 100% on every metric is *stale*: an error, as a stale `[[exclude]]` is. An unmeasured file
-//! keeps its entry and fails as unmeasured. Files without an entry are held to the threshold.
+//! 100% on every metric is *stale*: an error, as a stale `[[exclude]]` is, and what `--tighten`
+//! removes (the check and `--tighten` judge an entry alike). An unmeasured file keeps its entry
+//! and fails as unmeasured. Files without an entry are held to the threshold.
 
 use std::collections::BTreeMap;
 
@@ -111,7 +112,7 @@ fn judge_file(file: &mut FileVerdict, entry: &Entry, measured: &Measured<'_>) {
 }
 
 /// [`apply`], then the stale-entry error ([`stale`]) unless the ledger is about to be
-/// tightened (`tightening`: `covgate check --tighten` drops stale entries instead).
+/// tightened (`tightening`: `covgate check --tighten` removes every stale entry instead).
 ///
 /// Errors (exit 2): stale entries.
 pub(crate) fn judge(
@@ -128,8 +129,7 @@ pub(crate) fn judge(
     }
 }
 
-/// Why an entry whose file is not an in-scope file is stale ([`stale_because`]): the one stale
-/// entry `--tighten` leaves for a human to fix (it may be a misspelling).
+/// Why an entry whose file is not an in-scope file is stale ([`stale_because`]).
 pub const GONE: &str = "not an in-scope file (gone, renamed, or outside `include`)";
 
 /// Why an entry is stale in `verdict`, or `None` when it is not: its file is gone (not an
@@ -164,7 +164,7 @@ pub fn stale(ledger: &Ledger, verdict: &Verdict, walked: bool) -> Option<Error> 
                     "  {} `{}`: {why}{}",
                     e.location,
                     e.path,
-                    gone(e, why, verdict)
+                    gone_hint(e, why, verdict)
                 )
             })
         })
@@ -180,17 +180,15 @@ pub fn stale(ledger: &Ledger, verdict: &Verdict, walked: bool) -> Option<Error> 
     Some(Error::lines(lines))
 }
 
-/// What to do about an entry stale for `why`: for a [`GONE`] file, the in-scope file its path
-/// probably misspells and that `--tighten` leaves it to a human; nothing otherwise.
-fn gone(entry: &Entry, why: &str, verdict: &Verdict) -> String {
+/// For an entry stale for `why` = [`GONE`], the in-scope file its path probably misspells
+/// (`; did you mean `src/b.rs`?`); nothing otherwise, or when no file is near. The check's error
+/// and `--tighten`'s removal line both say it.
+pub(crate) fn gone_hint(entry: &Entry, why: &str, verdict: &Verdict) -> String {
     if why != GONE {
         return String::new();
     }
     let names: Vec<&str> = verdict.files.iter().map(|f| f.path.as_str()).collect();
-    format!(
-        "{}; fix or remove it by hand (`--tighten` leaves it)",
-        crate::hint::did_you_mean(&entry.path, &names)
-    )
+    crate::hint::did_you_mean(&entry.path, &names)
 }
 
 /// The ledger's totals in `verdict`: missed items allowed, and files with at least one allowed.

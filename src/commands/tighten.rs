@@ -1,6 +1,10 @@
-//! `covgate check --tighten`: rewrites the debt ledger (see [`crate::debt`]) to the measured
-//! counts where they went down, never up, and drops the entries that reached zero or went stale
-//! (but not one naming no in-scope file: it may be misspelt, and stays an error to fix by hand).
+//! `covgate check --tighten`: rewrites the debt ledger (see [`crate::debt`]) as the check
+//! judges it, one rule for every entry: an entry the check calls *stale* (its file gone, excluded,
+//! without code, or at 100% on every metric) is removed, saying why; an allowance the check calls
+//! *loose* is lowered to the missed count (its key removed at 0); nothing else changes. So an
+//! allowance never goes up, and an entry is never removed while its file misses items (that
+//! would hold the file to the threshold, which may allow more): an entry whose allowances all
+//! reached 0 stays, allowing nothing, until its file reaches 100% and the entry goes as stale.
 //!
 //! The ledger file (the policy, or the file its `debt` key names) is edited in place with
 //! `toml_edit`: every comment, the order of entries and keys, and the formatting of what is not
@@ -23,8 +27,8 @@ pub enum Change {
     Lower(Metric, u64, u64),
     /// An allowance removed: its metric misses nothing now (the old count).
     Drop(Metric, u64),
-    /// The whole entry removed, and why.
-    Remove(&'static str),
+    /// The whole entry removed: why it is stale (as the check says it, hint included).
+    Remove(String),
 }
 
 /// What `--tighten` does to the entry of one file.
@@ -49,11 +53,12 @@ impl Edit {
     }
 }
 
-/// The edits that bring `ledger` down to `verdict`'s counts: stale entries removed (see
-/// [`debt::stale_because`]; `walked` as for it) except those naming no in-scope file
-/// ([`debt::GONE`]: perhaps misspelt, left for a human and the check's error), each allowance above its missed count lowered
-/// to it, allowances at zero removed, and an entry with nothing left to allow removed. An
-/// allowance of a metric that was not measured (unavailable, or the file unmeasured) stays.
+/// The edits that bring `ledger` down to `verdict`'s counts, as the check judges each entry
+/// (see the module docs): a stale entry ([`debt::stale_because`]; `walked` as for it) removed,
+/// with why and, for a file that is gone, the in-scope file it probably misspells; each loose
+/// allowance (above its missed count) lowered to it, or dropped at 0. An allowance of a metric
+/// that was not measured (unavailable, or the file unmeasured) stays, as does an allowance the
+/// file exceeds (raising it is a hand edit).
 pub fn plan(ledger: &Ledger, verdict: &Verdict, walked: bool) -> Vec<Edit> {
     let mut edits = Vec::new();
     for entry in &ledger.entries {
@@ -61,14 +66,10 @@ pub fn plan(ledger: &Ledger, verdict: &Verdict, walked: bool) -> Vec<Edit> {
             path: entry.path.clone(),
             change,
         };
-        match debt::stale_because(entry, verdict, walked) {
-            // A path naming no in-scope file may be misspelt: the check proper says so.
-            Some(debt::GONE) => continue,
-            Some(why) => {
-                edits.push(edit(Change::Remove(why)));
-                continue;
-            }
-            None => {}
+        if let Some(why) = debt::stale_because(entry, verdict, walked) {
+            let hint = debt::gone_hint(entry, why, verdict);
+            edits.push(edit(Change::Remove(format!("{why}{hint}"))));
+            continue;
         }
         let file = verdict.files.iter().find(|f| f.path == entry.path);
         let measured = |metric: Metric| {
@@ -76,20 +77,11 @@ pub fn plan(ledger: &Ledger, verdict: &Verdict, walked: bool) -> Vec<Edit> {
                 .and_then(|m| m.counts)
                 .map(debt::missed)
         };
-        let lowered: Vec<(Metric, u64, u64)> = entry
-            .allowed
-            .iter()
-            .map(|&(metric, from)| (metric, from, measured(metric).map_or(from, |n| n.min(from))))
-            .collect();
-        if lowered.iter().all(|&(_, _, to)| to == 0) {
-            edits.push(edit(Change::Remove("no missed item left to allow")));
-            continue;
-        }
-        for (metric, from, to) in lowered {
-            if to == 0 {
-                edits.push(edit(Change::Drop(metric, from)));
-            } else if to < from {
-                edits.push(edit(Change::Lower(metric, from, to)));
+        for &(metric, from) in &entry.allowed {
+            match measured(metric) {
+                Some(0) if from > 0 => edits.push(edit(Change::Drop(metric, from))),
+                Some(to) if to < from => edits.push(edit(Change::Lower(metric, from, to))),
+                _ => {}
             }
         }
     }
@@ -309,7 +301,7 @@ reason = \"untouched\"
         let edits = [
             edit("src/a.rs", Change::Lower(Metric::Regions, 4, 1)),
             edit("src/a.rs", Change::Drop(Metric::Lines, 2)),
-            edit("src/b.rs", Change::Remove("at 100% on every metric")),
+            edit("src/b.rs", Change::Remove("at 100% on every metric".into())),
         ];
         let out = rewrite("l.toml", LEDGER, &edits).unwrap();
         assert_eq!(
@@ -371,7 +363,7 @@ lines = 1
 branches = 1
 ";
         let edits = [
-            edit("src/a.rs", Change::Remove("at 100% on every metric")),
+            edit("src/a.rs", Change::Remove("at 100% on every metric".into())),
             edit("src/b.rs", Change::Drop(Metric::Lines, 1)),
             edit("src/b.rs", Change::Drop(Metric::Functions, 2)),
             edit("src/c.rs", Change::Drop(Metric::Branches, 1)),
@@ -400,9 +392,9 @@ lines = 1
         );
         // Every entry removed: the comments stay at the end.
         let all = [
-            edit("src/a.rs", Change::Remove("r")),
-            edit("src/b.rs", Change::Remove("r")),
-            edit("src/c.rs", Change::Remove("r")),
+            edit("src/a.rs", Change::Remove("r".into())),
+            edit("src/b.rs", Change::Remove("r".into())),
+            edit("src/c.rs", Change::Remove("r".into())),
         ];
         assert_eq!(
             rewrite("l.toml", ledger, &all).unwrap(),
@@ -453,10 +445,21 @@ lines = 1
                 .starts_with("/nonexistent/ledger.toml: cannot read the debt ledger: "),
             "{e}"
         );
-        // Gone (walked, in no report): perhaps misspelt, so left for the check's error; not
-        // walked: a file in no report may still exist. Either way the entry stays.
+        // Gone (walked, in no report): stale, as the check says, so removed, naming the file
+        // it probably misspells; not walked: a file in no report may still exist, and stays.
+        verdict.files[0].path = "src/gone.r".to_string();
+        assert_eq!(
+            plan(&policy.debt, &verdict, true),
+            vec![edit(
+                "src/gone.rs",
+                Change::Remove(format!("{}; did you mean `src/gone.r`?", debt::GONE))
+            )]
+        );
         verdict.files.clear();
-        assert_eq!(plan(&policy.debt, &verdict, true), Vec::new());
+        assert_eq!(
+            plan(&policy.debt, &verdict, true),
+            vec![edit("src/gone.rs", Change::Remove(debt::GONE.into()))]
+        );
         assert_eq!(plan(&policy.debt, &verdict, false), Vec::new());
     }
 
@@ -471,7 +474,7 @@ lines = 1
             "a: regions 2 → 0 (removed)"
         );
         assert_eq!(
-            edit("a", Change::Remove("has no code")).describe(),
+            edit("a", Change::Remove("has no code".into())).describe(),
             "a: entry removed (has no code)"
         );
     }

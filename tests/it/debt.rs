@@ -328,21 +328,67 @@ fn tighten_never_raises_and_drops_metrics_at_zero() {
 }
 
 #[test]
-fn tighten_removes_an_entry_with_nothing_left_to_allow() {
-    // src/b.rs runs its one function: the entry allows nothing then, and goes; its missed line
-    // is held to the threshold again.
+fn tighten_keeps_an_entry_whose_file_still_misses_items() {
+    // src/b.rs runs its one function but misses 1 line of 2. `functions` is loose and goes; the
+    // entry stays, allowing nothing: removing it would hold the file to the threshold, 50%,
+    // which lets the missed line pass (tightening must never loosen the gate).
     let sandbox = sandbox("[[debt]]\npath = \"src/b.rs\"\nfunctions = 1\nreason = \"r\"\n");
+    let policy = sandbox.path().join("coverage-policy.toml");
+    let text = std::fs::read_to_string(&policy)
+        .unwrap()
+        .replace("[measure]\n", "[measure]\nthreshold = 50\n");
+    std::fs::write(&policy, text).unwrap();
     let run = check(&sandbox, &["--tighten"]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert!(
         run.stderr
-            .ends_with("src/b.rs: entry removed (no missed item left to allow)\n"),
+            .ends_with("src/b.rs: functions 1 → 0 (removed)\n"),
         "{}",
         run.stderr
     );
+    assert!(
+        run.stdout
+            .contains("1 missed, 1 more than the [[debt]] entry at"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        std::fs::read_to_string(&policy).unwrap(),
+        "[measure]\nthreshold = 50\nmetrics = [\"functions\", \"lines\"]\n\
+         [[debt]]\npath = \"src/b.rs\"\nreason = \"r\"\n"
+    );
+}
+
+#[test]
+fn tighten_removes_every_entry_the_check_calls_stale() {
+    // One rule: what the check says of an entry is what --tighten does with it. Each stale kind
+    // is removed, saying why as the check does, and the check then runs without the error.
+    for (ledger, why) in [
+        ("[[debt]]\npath = \"src/lib.rs\"\nlines = 1\nreason = \"r\"\n", "src/lib.rs: entry removed (at 100% on every metric)"),
+        ("[[debt]]\npath = \"src/gone.rs\"\nlines = 1\nreason = \"r\"\n", "src/gone.rs: entry removed (not an in-scope file (gone, renamed, or outside `include`))"),
+        ("[[debt]]\npath = \"src/a.r\"\nlines = 1\nreason = \"r\"\n", "src/a.r: entry removed (not an in-scope file (gone, renamed, or outside `include`); did you mean `src/a.rs`?)"),
+        (
+            "[[exclude]]\npath = \"src/b.rs\"\nreason = \"generated\"\n[[debt]]\npath = \"src/b.rs\"\nlines = 1\nreason = \"r\"\n",
+            "src/b.rs: entry removed (excluded by an [[exclude]])",
+        ),
+        ("[[debt]]\npath = \"src/types.rs\"\nlines = 1\nreason = \"r\"\n", "src/types.rs: entry removed (has no code)"),
+    ] {
+        let sandbox = sandbox(ledger);
+        sandbox.write("src/types.rs", "pub struct Types;\n");
+        let run = check(&sandbox, &["--tighten"]);
+        assert_ne!(run.code, 2, "{ledger}: {}{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains(why), "{why}: {}", run.stderr);
+        let after = std::fs::read_to_string(sandbox.path().join("coverage-policy.toml")).unwrap();
+        assert!(!after.contains("[[debt]]"), "{after}");
+    }
+    // Without a walk a file in no report is not known to be gone: neither stale nor removed.
+    let ledger = "[[debt]]\npath = \"src/gone.rs\"\nlines = 1\nreason = \"r\"\n";
+    let sandbox = sandbox(ledger);
+    let run = check(&sandbox, &["--tighten", "--no-walk"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
     assert_eq!(
         std::fs::read_to_string(sandbox.path().join("coverage-policy.toml")).unwrap(),
-        MEASURE
+        format!("{MEASURE}{ledger}")
     );
 }
 
@@ -547,29 +593,38 @@ fn debt_paths_are_normalised_as_exclude_paths() {
         assert_eq!(b["status"], "pass", "{spelled}");
     }
     // A trailing space is part of the name, as in an [[exclude]]: no file has it. The error
-    // names the file it probably misspells, and --tighten leaves the entry for a human.
+    // names the file it probably misspells, and --tighten removes the entry saying so.
     let ledger = "[[debt]]\npath = \"src/b.rs \"\nlines = 1\nreason = \"r\"\n";
     let sandbox = sandbox(ledger);
     let run = check(&sandbox, &[]);
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
     assert!(
         run.stderr.contains(
-            ":4:8 `src/b.rs `: not an in-scope file (gone, renamed, or outside `include`); did you mean `src/b.rs`?; fix or remove it by hand (`--tighten` leaves it)\n"
+            ":4:8 `src/b.rs `: not an in-scope file (gone, renamed, or outside `include`); did you mean `src/b.rs`?\n"
         ),
         "{}",
         run.stderr
     );
     let tightened = check(&sandbox, &["--tighten"]);
-    assert_eq!(tightened.code, 2, "{}", tightened.stderr);
+    assert_eq!(tightened.code, 1, "{}", tightened.stderr);
+    assert!(
+        tightened.stderr.contains(
+            "src/b.rs : entry removed (not an in-scope file (gone, renamed, or outside `include`); did you mean `src/b.rs`?)\n"
+        ),
+        "{}",
+        tightened.stderr
+    );
     assert_eq!(
         std::fs::read_to_string(sandbox.path().join("coverage-policy.toml")).unwrap(),
-        format!("{MEASURE}{ledger}")
+        MEASURE
     );
     // Nothing near: no guess.
     let far =
         sandbox_run_stale("[[debt]]\npath = \"lib/other/thing.rs\"\nlines = 1\nreason = \"r\"\n");
     assert!(
-        far.contains("`lib/other/thing.rs`: not an in-scope file (gone, renamed, or outside `include`); fix or remove it by hand"),
+        far.contains(
+            "`lib/other/thing.rs`: not an in-scope file (gone, renamed, or outside `include`)\n"
+        ),
         "{far}"
     );
 }
