@@ -1,18 +1,23 @@
 //! GitHub Actions workflow commands (`--format github`): a `::notice` with the facts the verdict
 //! was reached under, a `::warning` per report warning, then one `::error` annotation per
-//! uncovered line range (and per function that never ran, and per unmeasured file), so the gaps
-//! show up on the pull request's diff.
+//! uncovered item of a failing file (line range, region, branch side, function that never ran,
+//! MC/DC condition; regions, branch sides and conditions name their instantiation as the table
+//! does) and per unmeasured file, so the gaps show up on the pull request's diff.
 //!
 //! Shape: `::error file=PATH,line=L,endLine=E,title=TITLE::MESSAGE`. Values are escaped as the
 //! runner requires: in messages `%`, CR and LF become `%25`, `%0D`, `%0A`; in properties `:` and
-//! `,` also become `%3A` and `%2C`. Annotations are bounded: at most [`PER_FILE`] per file and
-//! [`TOTAL`] in all (GitHub shows only a few per step anyway); a closing `::notice` says how many
-//! were dropped. Paths are root-relative, as GitHub expects when the root is the checkout.
+//! `,` also become `%3A` and `%2C`. Annotations are bounded: at most [`PER_FILE`] per file
+//! (shared fairly by the kinds of item it lists) and [`TOTAL`] in all (GitHub shows only a few
+//! per step anyway); a closing `::notice` says how many were dropped. Paths are root-relative, as GitHub expects when the root is the checkout.
 
 use crate::judge::{FileStatus, FileVerdict, MetricStatus, MetricVerdict, Verdict};
+use crate::model::LineRange;
 use crate::model::Metric;
 use crate::outcome::Facts;
-use crate::uncovered::range_text;
+use crate::uncovered::{
+    branch_text, condition_text, range_text, region_text, BranchItem, ConditionItem, FunctionItem,
+    RegionItem, Uncovered,
+};
 
 /// The most annotations written for one file.
 pub(crate) const PER_FILE: usize = 10;
@@ -46,18 +51,14 @@ pub(crate) fn escape_property(text: &str) -> String {
 /// Renders a `::notice` with the facts, then the annotations for every failing and unmeasured
 /// file.
 pub fn render(facts: &Facts, verdict: &Verdict) -> String {
-    let all: Vec<Vec<String>> = verdict
-        .files
-        .iter()
-        .filter(|f| f.status.fails())
-        .map(annotations)
-        .collect();
-    let wanted: usize = all.iter().map(Vec::len).sum();
-    let kept: Vec<String> = all
-        .into_iter()
-        .flat_map(|file| file.into_iter().take(PER_FILE))
-        .take(TOTAL)
-        .collect();
+    let mut wanted = 0;
+    let mut kept: Vec<String> = Vec::new();
+    for file in verdict.files.iter().filter(|f| f.status.fails()) {
+        let (annotations, all) = annotations(file);
+        wanted += all;
+        kept.extend(annotations);
+    }
+    kept.truncate(TOTAL);
     let mut out = facts_notice(facts);
     // What the readers warned of (e.g. a tracefile that ends without `end_of_record`, as a
     // truncated one does) shows on the run's summary, not only in the log.
@@ -77,7 +78,7 @@ pub fn render(facts: &Facts, verdict: &Verdict) -> String {
     out.extend(kept.iter().map(|a| format!("{a}\n")));
     if wanted > kept.len() {
         out.push_str(&format!(
-            "::notice title=covgate::{} more annotation(s) (uncovered lines, functions never run) not written; see the step summary or the log\n",
+            "::notice title=covgate::{} more annotation(s) (uncovered items) not written; see the step summary or the log\n",
             wanted - kept.len()
         ));
     }
@@ -108,54 +109,43 @@ fn facts_notice(facts: &Facts) -> String {
     format!("::notice title=covgate facts::{}\n", escape_data(&text))
 }
 
-/// The annotations of one failing or unmeasured file.
-fn annotations(file: &FileVerdict) -> Vec<String> {
+/// The kinds of uncovered item annotated, in the order a file's annotations give them.
+const KINDS: [Metric; 5] = [
+    Metric::Lines,
+    Metric::Regions,
+    Metric::Branches,
+    Metric::Functions,
+    Metric::Mcdc,
+];
+
+/// The annotations of one failing or unmeasured file, at most [`PER_FILE`], and how many it
+/// has in all. Its uncovered items (line ranges, regions, branch sides, functions never run,
+/// MC/DC conditions; each naming the instantiation it comes from where the table does) share
+/// the room fairly ([`quotas`]), so every kind listed shows; then one `below the bar`
+/// annotation for the failing metrics that name no item, and one `tighten` annotation for the
+/// loose ones. Only the items written are formatted: a file can list millions.
+fn annotations(file: &FileVerdict) -> (Vec<String>, usize) {
     let path = escape_property(&file.path);
     if file.status == FileStatus::Unmeasured {
         let why = file.reason.as_deref().unwrap_or("in no report");
-        return vec![format!(
+        let one = format!(
             "::error file={path},title=covgate%3A unmeasured::{} is in scope but unmeasured: {}",
             escape_data(&file.path),
             escape_data(why)
-        )];
+        );
+        return (vec![one], 1);
     }
-    let mut out: Vec<String> = file
-        .uncovered
-        .lines
-        .iter()
-        .map(|r| {
-            let what = if r.start == r.end { "line" } else { "lines" };
-            format!(
-                "::error file={path},line={},endLine={},title=covgate%3A uncovered {what}::{what} {} not covered",
-                r.start,
-                r.end,
-                range_text(r)
-            )
-        })
-        .collect();
-    for f in &file.uncovered.functions {
-        let line = f.line.map_or_else(String::new, |l| format!(",line={l}"));
-        out.push(format!(
-            "::error file={path}{line},title=covgate%3A function never run::{} never ran",
-            escape_data(&f.name)
-        ));
-    }
-    for c in &file.uncovered.conditions {
-        let (line, column) = c.condition.at;
-        out.push(format!(
-            "::error file={path},line={line},col={column},title=covgate%3A MC/DC condition::condition {} has no independence pair",
-            escape_data(&crate::uncovered::condition_text(c))
-        ));
-    }
+    let u = &file.uncovered;
     let (loose, below): (Vec<&MetricVerdict>, Vec<&MetricVerdict>) = file
         .metrics
         .iter()
         .filter(|m| m.status.fails())
         .partition(|m| m.status == MetricStatus::Loose);
-    if out.is_empty() {
-        let texts = below.iter().map(|m| metric_text(m)).collect();
-        out.extend(summary_annotation(texts, &path, "below the bar"));
-    }
+    let below = below
+        .iter()
+        .filter(|m| u.len(m.metric) == 0)
+        .map(|m| metric_text(m))
+        .collect();
     let tighten = loose
         .iter()
         .map(|m| {
@@ -163,12 +153,127 @@ fn annotations(file: &FileVerdict) -> Vec<String> {
             format!("{}: tighten to {missed}", metric_text(m))
         })
         .collect();
-    out.extend(summary_annotation(
-        tighten,
-        &path,
-        "tighten the [[debt]] entry",
-    ));
-    out
+    let summaries: Vec<String> = summary_annotation(below, &path, "below the bar")
+        .into_iter()
+        .chain(summary_annotation(
+            tighten,
+            &path,
+            "tighten the [[debt]] entry",
+        ))
+        .collect();
+    let lengths = KINDS.map(|kind| u.len(kind));
+    let room = PER_FILE - summaries.len();
+    let mut out: Vec<String> = KINDS
+        .iter()
+        .zip(quotas(lengths, room))
+        .flat_map(|(&kind, quota)| items(u, kind, quota, &path))
+        .collect();
+    let all = lengths.iter().sum::<usize>() + summaries.len();
+    out.extend(summaries);
+    (out, all)
+}
+
+/// How many items of each kind (of `lengths`) fit in `room`: one of each kind in turn while
+/// room and items are left, so a file failing on several metrics shows each.
+fn quotas(lengths: [usize; 5], mut room: usize) -> [usize; 5] {
+    let mut quotas = [0; 5];
+    while room > 0 && quotas != lengths {
+        for (quota, &length) in quotas.iter_mut().zip(&lengths) {
+            if room > 0 && *quota < length {
+                *quota += 1;
+                room -= 1;
+            }
+        }
+    }
+    quotas
+}
+
+/// The annotations of the first `count` uncovered items of `kind` in `u`.
+fn items(u: &Uncovered, kind: Metric, count: usize, path: &str) -> Vec<String> {
+    match kind {
+        Metric::Lines => u
+            .lines
+            .iter()
+            .take(count)
+            .map(|r| line_range(r, path))
+            .collect(),
+        Metric::Regions => u
+            .regions
+            .iter()
+            .take(count)
+            .map(|r| region(r, path))
+            .collect(),
+        Metric::Branches => u
+            .branches
+            .iter()
+            .take(count)
+            .map(|b| branch(b, path))
+            .collect(),
+        Metric::Functions => u
+            .functions
+            .iter()
+            .take(count)
+            .map(|f| function(f, path))
+            .collect(),
+        Metric::Mcdc => u
+            .conditions
+            .iter()
+            .take(count)
+            .map(|c| condition(c, path))
+            .collect(),
+    }
+}
+
+fn line_range(r: &LineRange, path: &str) -> String {
+    let what = if r.start == r.end { "line" } else { "lines" };
+    format!(
+        "::error file={path},line={},endLine={},title=covgate%3A uncovered {what}::{what} {} not covered",
+        r.start,
+        r.end,
+        range_text(r)
+    )
+}
+
+/// A region: its lines, and its columns when it is on one line (GitHub reads columns only
+/// then).
+fn region(r: &RegionItem, path: &str) -> String {
+    let s = &r.span;
+    let columns = if s.line_start == s.line_end {
+        format!(",col={},endColumn={}", s.col_start, s.col_end)
+    } else {
+        String::new()
+    };
+    format!(
+        "::error file={path},line={},endLine={}{columns},title=covgate%3A uncovered region::region {} not covered",
+        s.line_start,
+        s.line_end,
+        escape_data(&region_text(r))
+    )
+}
+
+fn branch(b: &BranchItem, path: &str) -> String {
+    let column = b.column.map_or_else(String::new, |c| format!(",col={c}"));
+    format!(
+        "::error file={path},line={}{column},title=covgate%3A uncovered branch side::branch side {}",
+        b.line,
+        escape_data(&branch_text(b))
+    )
+}
+
+fn function(f: &FunctionItem, path: &str) -> String {
+    let line = f.line.map_or_else(String::new, |l| format!(",line={l}"));
+    format!(
+        "::error file={path}{line},title=covgate%3A function never run::{} never ran",
+        escape_data(&f.name)
+    )
+}
+
+fn condition(c: &ConditionItem, path: &str) -> String {
+    let (line, column) = c.condition.at;
+    format!(
+        "::error file={path},line={line},col={column},title=covgate%3A MC/DC condition::condition {} has no independence pair",
+        escape_data(&condition_text(c))
+    )
 }
 
 /// A metric's counts and allowance: `lines 1/2 (2 allowed)`.
@@ -198,6 +303,145 @@ fn describe(metric: Metric, counts: Option<crate::model::Counts>) -> String {
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
+
+    use crate::judge::MetricVerdict;
+    use crate::model::{Counts, Span};
+    use crate::report::llvm_json::Condition;
+
+    fn metric(metric: Metric, counts: Option<Counts>, status: MetricStatus) -> MetricVerdict {
+        MetricVerdict {
+            metric,
+            counts,
+            status,
+            allowed: None,
+        }
+    }
+
+    fn failing(uncovered: Uncovered, metrics: Vec<MetricVerdict>) -> FileVerdict {
+        FileVerdict {
+            path: "src/a,b.rs".to_string(),
+            status: FileStatus::Fail,
+            metrics,
+            reason: None,
+            uncovered: uncovered.into(),
+            ignored: crate::measure::Ignored::default(),
+        }
+    }
+
+    #[test]
+    fn every_kind_of_item_is_annotated_naming_its_instantiation() {
+        let span = |line_start, col_start, line_end, col_end| Span {
+            line_start,
+            col_start,
+            line_end,
+            col_end,
+        };
+        let from = Some("clamp_to<int>".to_string());
+        let uncovered = Uncovered {
+            lines: vec![LineRange { start: 3, end: 3 }],
+            regions: vec![
+                RegionItem {
+                    span: span(4, 17, 4, 30),
+                    from: from.clone(),
+                },
+                RegionItem {
+                    span: span(5, 1, 7, 2),
+                    from: None,
+                },
+            ],
+            branches: vec![
+                BranchItem {
+                    line: 4,
+                    column: Some(17),
+                    side: "true".to_string(),
+                    what: "never taken",
+                    from: from.clone(),
+                },
+                BranchItem {
+                    line: 9,
+                    column: None,
+                    side: "block 0 branch 1".to_string(),
+                    what: "never evaluated",
+                    from: None,
+                },
+            ],
+            functions: vec![FunctionItem {
+                line: None,
+                name: "f%".to_string(),
+            }],
+            conditions: vec![ConditionItem {
+                condition: Condition {
+                    at: (5, 19),
+                    decision: (5, 7),
+                },
+                from,
+            }],
+            notes: Vec::new(),
+        };
+        let file = failing(uncovered, Vec::new());
+        let (out, all) = annotations(&file);
+        assert_eq!(all, 7);
+        let p = "::error file=src/a%2Cb.rs";
+        assert_eq!(
+            out,
+            [
+                format!("{p},line=3,endLine=3,title=covgate%3A uncovered line::line 3 not covered"),
+                format!("{p},line=4,endLine=4,col=17,endColumn=30,title=covgate%3A uncovered region::region 4:17-4:30 (in clamp_to<int>) not covered"),
+                format!("{p},line=5,endLine=7,title=covgate%3A uncovered region::region 5:1-7:2 not covered"),
+                format!("{p},line=4,col=17,title=covgate%3A uncovered branch side::branch side 4:17 true never taken (in clamp_to<int>)"),
+                format!("{p},line=9,title=covgate%3A uncovered branch side::branch side 9 block 0 branch 1 never evaluated"),
+                format!("{p},title=covgate%3A function never run::f%25 never ran"),
+                format!("{p},line=5,col=19,title=covgate%3A MC/DC condition::condition 5:19 in the decision at 5:7 (in clamp_to<int>) has no independence pair"),
+            ]
+        );
+    }
+
+    #[test]
+    fn kinds_share_the_room_and_summaries_keep_theirs() {
+        let line = |n| LineRange { start: n, end: n };
+        let uncovered = Uncovered {
+            lines: (1..=20).map(line).collect(),
+            functions: vec![FunctionItem {
+                line: Some(1),
+                name: "f".to_string(),
+            }],
+            ..Uncovered::default()
+        };
+        let mut loose = metric(
+            Metric::Functions,
+            Some(Counts::new(0, 1)),
+            MetricStatus::Loose,
+        );
+        loose.allowed = Some(2);
+        let metrics = vec![
+            metric(Metric::Lines, Some(Counts::new(0, 20)), MetricStatus::Fail),
+            metric(Metric::Regions, Some(Counts::new(1, 2)), MetricStatus::Fail),
+            metric(Metric::Branches, None, MetricStatus::Unavailable),
+            loose,
+        ];
+        let (out, all) = annotations(&failing(uncovered, metrics));
+        assert_eq!(all, 23);
+        assert_eq!(out.len(), PER_FILE);
+        // 7 lines and the function in the 8 places left by the two summaries.
+        assert_eq!(
+            out.iter().filter(|a| a.contains("uncovered line")).count(),
+            7
+        );
+        assert!(
+            out[7].ends_with("function never run::f never ran"),
+            "{out:?}"
+        );
+        assert!(
+            out[8].ends_with("below the bar::regions 1/2; branches unavailable"),
+            "{out:?}"
+        );
+        assert!(
+            out[9].ends_with("tighten the [[debt]] entry::functions 0/1 (2 allowed): tighten to 1"),
+            "{out:?}"
+        );
+        assert_eq!(quotas([3, 0, 1, 0, 0], 10), [3, 0, 1, 0, 0]);
+        assert_eq!(quotas([9, 9, 1, 0, 9], 10), [3, 3, 1, 0, 3]);
+    }
 
     #[test]
     fn escapes_as_the_runner_requires() {

@@ -126,7 +126,7 @@ fn five_thousand_failing_files_stay_under_the_comment_limit() {
     assert_eq!(errors, 50, "bounded in total");
     assert!(run
         .stdout
-        .contains("::notice title=covgate::4950 more annotation(s) (uncovered lines, functions never run) not written"));
+        .contains("::notice title=covgate::4950 more annotation(s) (uncovered items) not written"));
 }
 
 #[test]
