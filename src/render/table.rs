@@ -4,6 +4,7 @@
 use comfy_table::presets::UTF8_FULL_CONDENSED;
 use comfy_table::{Cell, Color, ColumnConstraint, ContentArrangement, Table};
 use rayon::prelude::*;
+use std::collections::HashMap;
 
 use super::{log_line, summary_line, Show};
 use crate::judge::{unavailable_hint, FileVerdict, MetricStatus, MetricVerdict, Verdict};
@@ -304,9 +305,10 @@ fn table(
     // Every column is as wide as its content (paths come shortened), but the note, which wraps.
     table.set_constraints(vec![ColumnConstraint::ContentWidth; metrics.len() + 2]);
     let note_max = opts.width.saturating_mul(NOTE_MAX_LINES);
-    for file in rows {
+    let paths: Vec<String> = rows.iter().map(|f| plain(&f.path)).collect();
+    for (file, shown) in rows.iter().zip(distinct_shortened(&paths, path_width)) {
         let mut row = vec![
-            Cell::new(shorten_middle(&plain(&file.path), path_width)),
+            Cell::new(shown),
             paint(
                 Cell::new(file.status.name()),
                 file.status.fails(),
@@ -373,6 +375,70 @@ fn paint(cell: Cell, fails: bool, color: bool) -> Cell {
         (true, true) => cell.fg(Color::Red),
         (true, false) => cell.fg(Color::Green),
     }
+}
+
+/// `paths` (distinct) shortened in the middle to `width` characters ([`shorten_middle`]), each
+/// shown text distinct: paths that would show the same text (`crates/…/src/lib.rs` for two
+/// crates whose names differ in the middle) are shown wider, just wide enough to tell apart.
+/// Only such paths are widened, so the table outgrows its width only for them.
+fn distinct_shortened(paths: &[String], width: usize) -> Vec<String> {
+    let mut shown: Vec<String> = paths.iter().map(|p| shorten_middle(p, width)).collect();
+    let mut pending: Vec<usize> = (0..paths.len()).collect();
+    let mut width = width;
+    loop {
+        let mut groups: HashMap<&str, Vec<usize>> = HashMap::new();
+        for &i in &pending {
+            groups.entry(shown[i].as_str()).or_default().push(i);
+        }
+        let clashes: Vec<Vec<usize>> = groups.into_values().filter(|g| g.len() > 1).collect();
+        let longest = clashes
+            .iter()
+            .flatten()
+            .map(|&i| paths[i].chars().count())
+            .max()
+            .unwrap_or(0);
+        // Shown whole, distinct paths differ: only equal paths (never given) could clash on.
+        if width >= longest {
+            return shown;
+        }
+        width = clashes
+            .iter()
+            .map(|group| apart(paths, group))
+            .max()
+            .unwrap_or(width)
+            .max(width + 1);
+        pending = clashes.concat();
+        for &i in &pending {
+            shown[i] = shorten_middle(&paths[i], width);
+        }
+    }
+}
+
+/// A width at which [`shorten_middle`] shows the paths of `group` apart: its head then outruns
+/// the longest prefix two of them share, or its tail the longest suffix (compared in sorted
+/// order, where the longest shared prefix is between neighbours).
+fn apart(paths: &[String], group: &[usize]) -> usize {
+    let shared = |keys: Vec<String>| -> usize {
+        let mut keys = keys;
+        keys.sort();
+        keys.windows(2)
+            .map(|w| {
+                w[0].chars()
+                    .zip(w[1].chars())
+                    .take_while(|(x, y)| x == y)
+                    .count()
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    let prefix = shared(group.iter().map(|&i| paths[i].clone()).collect());
+    let suffix = shared(
+        group
+            .iter()
+            .map(|&i| paths[i].chars().rev().collect())
+            .collect(),
+    );
+    (2 * prefix + 3).min(2 * suffix + 2)
 }
 
 /// `text` cut to `max` characters by replacing its middle with `…`.
@@ -524,6 +590,51 @@ mod tests {
         assert!(text.contains("nested/file.rs"), "{text}");
         let short = file("src/a.rs", 4);
         assert!(!fitted_table(&[&short], &[Metric::Lines], &opts).contains('…'));
+    }
+
+    #[test]
+    fn paths_that_would_shorten_alike_are_told_apart() {
+        let long = |crate_name: &str| {
+            format!("crates/very-long-component-name-for-testing/{crate_name}/src/deeply/nested/module/lib.rs")
+        };
+        let (a, b, c) = (
+            file(&long("alpha"), 3),
+            file(&long("bravo"), 3),
+            file("src/x.rs", 3),
+        );
+        let opts = TableOptions {
+            width: 60,
+            ..TableOptions::default()
+        };
+        let text = fitted_table(&[&a, &b, &c], &[Metric::Lines], &opts);
+        let shown: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("│ "))
+            .filter_map(|l| l.split(' ').next())
+            .collect();
+        assert_eq!(shown.len(), 4, "{text}");
+        assert!(shown[1].contains("…a/src/"), "{text}");
+        assert!(shown[2].contains("…o/src/"), "{text}");
+        assert_eq!(shown[3], "src/x.rs");
+        // Told apart by their ends where those differ; a path shown whole that reads as another's
+        // shortened text is told apart too; equal paths (never given) end the widening.
+        let paths = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            distinct_shortened(&paths(&["aaaa-x-zzzz1", "aaaa-y-zzzz2"]), 5),
+            ["aa…z1", "aa…z2"]
+        );
+        assert_eq!(
+            distinct_shortened(&paths(&["aaaaxyzzzz", "aaaayxzzzz", "b"]), 5),
+            ["aaaaxyzzzz", "aaaayxzzzz", "b"]
+        );
+        assert_eq!(
+            distinct_shortened(&paths(&["ab…yz", "ab…xyz"]), 5),
+            ["ab…yz", "ab…xyz"]
+        );
+        assert_eq!(
+            distinct_shortened(&paths(&["abcdef", "abcdef"]), 4),
+            ["abcdef", "abcdef"]
+        );
     }
 
     /// A guard against a blow-up, not a benchmark: the width of a 10 MiB path took over 10 s
