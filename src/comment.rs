@@ -212,14 +212,27 @@ struct ApiUser {
 pub(crate) fn find(text: &str, author: &str) -> Result<Option<(u64, String)>> {
     let mut found = None;
     for page in serde_json::Deserializer::from_str(text).into_iter::<Vec<ApiComment>>() {
-        let page = page.map_err(|e| {
-            Error::new(format!(
-                "the comment listing is not the GitHub API's list of comments: {e}"
-            ))
-        })?;
+        let page = page.map_err(|e| listing_error(&e))?;
         found = found.or_else(|| page.into_iter().find_map(|c| owned(c, author)));
     }
     Ok(found)
+}
+
+/// The error for a listing that cannot be read: cut short (it ends inside its JSON: the
+/// comments after the cut, covgate's own perhaps, are missing, so no comment is composed from
+/// it, lest a second one be created), or not the API's list at all.
+fn listing_error(e: &serde_json::Error) -> Error {
+    if e.is_eof() {
+        return Error::new(format!(
+            "the comment listing is cut short (it ends inside its JSON: {e}): the comments after \
+             the cut are missing, and covgate's own may be among them, so no comment is composed \
+             from it; list them all again with `gh api --paginate \
+             repos/OWNER/REPO/issues/N/comments`"
+        ));
+    }
+    Error::new(format!(
+        "the comment listing is not the GitHub API's list of comments: {e}"
+    ))
 }
 
 fn owned(comment: ApiComment, author: &str) -> Option<(u64, String)> {
@@ -401,6 +414,27 @@ mod tests {
         assert_eq!(find("[]", "bot").unwrap(), None);
         let err = find("{", "bot").unwrap_err().to_string();
         assert!(err.contains("not the GitHub API's list"), "{err}");
+    }
+
+    #[test]
+    fn a_listing_cut_short_says_so_and_how_to_list_all() {
+        // Cut inside a comment, and after a whole page: either way comments are missing.
+        for cut in [
+            r#"[{"id":1,"body":"x","user":{"login":"a"}},{"id":2,"bo"#,
+            r#"[{"id":1}] ["#,
+        ] {
+            let err = find(cut, "bot").unwrap_err().to_string();
+            assert!(
+                err.starts_with(
+                    "the comment listing is cut short (it ends inside its JSON: EOF while parsing"
+                ),
+                "{err}"
+            );
+            assert!(
+                err.ends_with("the comments after the cut are missing, and covgate's own may be among them, so no comment is composed from it; list them all again with `gh api --paginate repos/OWNER/REPO/issues/N/comments`"),
+                "{err}"
+            );
+        }
     }
 }
 
