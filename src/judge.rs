@@ -330,7 +330,7 @@ fn meets(c: Counts, threshold: f64) -> bool {
 pub(crate) fn unavailable_hint(metric: Metric) -> &'static str {
     match metric {
         Metric::Regions => "regions are not in LCOV tracefiles: check an llvm-cov JSON export (`cargo llvm-cov --json`), or drop \"regions\" from `metrics`",
-        Metric::Branches => "the export holds no branch data: produce it with `cargo +nightly llvm-cov --branch`, or drop \"branches\" from `metrics`",
+        Metric::Branches => "a report holds no branch data: an llvm-cov JSON export has it when made with `cargo +nightly llvm-cov --branch`, an LCOV tracefile as `BRDA` records (`cargo +nightly llvm-cov --lcov --branch`); produce the reports so, or drop \"branches\" from `metrics`",
         Metric::Functions | Metric::Lines => "the input carries no such records: check how the report was produced",
         Metric::Mcdc => "the input holds no MC/DC data: LCOV tracefiles carry none, and an llvm-cov JSON export has it only for the files built with `clang -fcoverage-mapping -fcoverage-mcdc` (clang 18 or later); a file with branches but no MC/DC condition reads as built without it (its `&&`/`||` conditions are then plain branches), even when each of its decisions has one condition; build so and export with `llvm-cov export`, or drop \"mcdc\" from `metrics`",
     }
@@ -387,6 +387,9 @@ mod tests {
         assert!(regions.ends_with("drop \"regions\" from `metrics`"));
         let branches = unavailable_hint(Metric::Branches);
         assert!(branches.contains("cargo +nightly llvm-cov --branch"));
+        // Worded for both inputs: an LCOV tracefile carries branches as BRDA records.
+        assert!(branches.contains("an LCOV tracefile as `BRDA` records"));
+        assert!(!branches.contains("the export holds"));
         assert!(branches.ends_with("drop \"branches\" from `metrics`"));
         // Functions and lines are in every input covgate reads; the hint is generic.
         for metric in [Metric::Functions, Metric::Lines] {

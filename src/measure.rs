@@ -203,9 +203,19 @@ fn merge_parts(path: &str, parts: &[Part<'_>]) -> Result<FileCoverage> {
             Ok(FileCoverage::Lcov(merged))
         }
         (None, false) => merge_llvm(path, &llvm).map(FileCoverage::Llvm),
-        _ => Err(Error::new(format!(
-            "{path}: named by both LCOV and llvm-cov JSON reports; they count differently, so give one format"
-        ))),
+        _ => {
+            let origins = |lcov: bool| -> Vec<&str> {
+                let parts = parts
+                    .iter()
+                    .filter(|p| matches!(p.coverage, FileCoverage::Lcov(_)) == lcov);
+                parts.map(|p| p.report.origin.as_str()).collect()
+            };
+            Err(Error::new(format!(
+                "{path}: named by both LCOV and llvm-cov JSON reports (LCOV: {}; JSON: {}); they count differently, so give this file in one format: the JSON exports only (merged exactly) or the tracefiles only",
+                origins(true).join(", "),
+                origins(false).join(", ")
+            )))
+        }
     }
 }
 

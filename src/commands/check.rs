@@ -462,7 +462,7 @@ fn read_report(cwd: &Path, name: &str, detail: Detail<'_>) -> Result<Report> {
         let path = cwd.join(name);
         if path.is_dir() {
             return Err(Error::new(format!(
-                "{name}: is a folder, not a report; give the export file (e.g. target/coverage.json)"
+                "{name}: is a folder, not a report; give the report file itself (an llvm-cov JSON export or an LCOV tracefile, e.g. target/coverage.json)"
             )));
         }
         report::read_file(name, &path, detail)?

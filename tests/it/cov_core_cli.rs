@@ -136,9 +136,14 @@ fn lcov_and_json_for_one_file_are_refused() {
         "--remap-path-prefix",
         &format!("/ci/samples/tricky={}", sb.path().display()),
     ]);
+    // The message names the reports, not only the source file they share.
     assert_error(
         &run,
-        "shared/common.rs: named by both LCOV and llvm-cov JSON reports",
+        &format!(
+            "shared/common.rs: named by both LCOV and llvm-cov JSON reports (LCOV: {}; JSON: {}); they count differently, so give this file in one format: the JSON exports only (merged exactly) or the tracefiles only",
+            llvm("tricky_stable.lcov"),
+            llvm("tricky_stable.json")
+        ),
     );
 }
 
@@ -202,7 +207,7 @@ fn a_folder_given_as_report_is_an_error() {
     let sb = all_rs();
     sb.write("target/x.txt", "");
     let run = sb.run(&["check", "target"]);
-    assert_error(&run, "target: is a folder, not a report");
+    assert_error(&run, "target: is a folder, not a report; give the report file itself (an llvm-cov JSON export or an LCOV tracefile, e.g. target/coverage.json)");
 }
 
 #[test]

@@ -335,7 +335,9 @@ fn a_summary_only_export_lists_a_note_per_failing_metric() {
     let asyncs = "samples/tricky/src/asyncs.rs";
     assert_eq!(notes(out, asyncs, "functions"), [note]);
     assert!(
-        out.contains("note: the export holds no branch data: produce it with `cargo +nightly llvm-cov --branch`"),
+        out.contains(
+            "note: a report holds no branch data: an llvm-cov JSON export has it when made with"
+        ),
         "{out}"
     );
     let cells = rows(out);
