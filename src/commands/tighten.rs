@@ -464,6 +464,46 @@ lines = 1
     }
 
     #[test]
+    fn plan_does_what_the_check_says() {
+        let policy = Policy::parse(
+            std::path::Path::new("p.toml"),
+            "[measure]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n\
+             [[debt]]\npath = \"src/a.rs\"\nregions = 0\nfunctions = 2\nlines = 5\nreason = \"r\"\n",
+        )
+        .unwrap();
+        let metric = |metric, covered, total| crate::judge::MetricVerdict {
+            metric,
+            counts: Some(crate::model::Counts::new(covered, total)),
+            status: crate::judge::MetricStatus::Fail,
+            allowed: None,
+        };
+        let verdict = Verdict {
+            files: vec![crate::judge::FileVerdict {
+                path: "src/a.rs".to_string(),
+                status: crate::judge::FileStatus::Fail,
+                // regions: 0 allowed, 0 missed (pass); functions: 2 allowed, 3 missed (fail,
+                // never raised); lines: 5 allowed, 1 missed (loose).
+                metrics: vec![
+                    metric(Metric::Regions, 4, 4),
+                    metric(Metric::Functions, 0, 3),
+                    metric(Metric::Lines, 3, 4),
+                ],
+                reason: None,
+                uncovered: crate::uncovered::Listed::default(),
+                ignored: crate::measure::Ignored::default(),
+            }],
+            outside_include: 0,
+            dropped: Vec::new(),
+            unavailable: Vec::new(),
+            empty: crate::judge::Empty::No,
+        };
+        assert_eq!(
+            plan(&policy.debt, &verdict, true),
+            vec![edit("src/a.rs", Change::Lower(Metric::Lines, 5, 1))]
+        );
+    }
+
+    #[test]
     fn edits_describe_themselves() {
         assert_eq!(
             edit("a", Change::Lower(Metric::Lines, 3, 1)).describe(),

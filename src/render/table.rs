@@ -382,60 +382,60 @@ fn paint(cell: Cell, fails: bool, color: bool) -> Cell {
 /// crates whose names differ in the middle) are shown wider, just wide enough to tell apart.
 /// Only such paths are widened, so the table outgrows its width only for them.
 fn distinct_shortened(paths: &[String], width: usize) -> Vec<String> {
-    let mut shown: Vec<String> = paths.iter().map(|p| shorten_middle(p, width)).collect();
-    let mut pending: Vec<usize> = (0..paths.len()).collect();
+    let mut shown: Vec<(&str, String)> = paths
+        .iter()
+        .map(|p| (p.as_str(), shorten_middle(p, width)))
+        .collect();
+    let mut pending: Vec<&mut (&str, String)> = shown.iter_mut().collect();
     let mut width = width;
     loop {
-        let mut groups: HashMap<&str, Vec<usize>> = HashMap::new();
-        for &i in &pending {
-            groups.entry(shown[i].as_str()).or_default().push(i);
+        let mut groups: HashMap<String, Vec<&mut (&str, String)>> = HashMap::new();
+        for row in pending {
+            groups.entry(row.1.clone()).or_default().push(row);
         }
-        let clashes: Vec<Vec<usize>> = groups.into_values().filter(|g| g.len() > 1).collect();
+        let clashes: Vec<Vec<&mut (&str, String)>> =
+            groups.into_values().filter(|g| g.len() > 1).collect();
         let longest = clashes
             .iter()
             .flatten()
-            .map(|&i| paths[i].chars().count())
+            .map(|row| row.0.chars().count())
             .max()
             .unwrap_or(0);
         // Shown whole, distinct paths differ: only equal paths (never given) could clash on.
         if width >= longest {
-            return shown;
+            break;
         }
         width = clashes
             .iter()
-            .map(|group| apart(paths, group))
+            .map(|group| apart(group))
             .max()
             .unwrap_or(width)
             .max(width + 1);
-        pending = clashes.concat();
-        for &i in &pending {
-            shown[i] = shorten_middle(&paths[i], width);
+        pending = clashes.into_iter().flatten().collect();
+        for row in &mut pending {
+            row.1 = shorten_middle(row.0, width);
         }
     }
+    shown.into_iter().map(|(_, text)| text).collect()
 }
 
 /// A width at which [`shorten_middle`] shows the paths of `group` apart: its head then outruns
 /// the longest prefix two of them share, or its tail the longest suffix (compared in sorted
 /// order, where the longest shared prefix is between neighbours).
-fn apart(paths: &[String], group: &[usize]) -> usize {
-    let shared = |keys: Vec<String>| -> usize {
-        let mut keys = keys;
+fn apart(group: &[&mut (&str, String)]) -> usize {
+    let shared = |mut keys: Vec<String>| -> usize {
         keys.sort();
-        keys.windows(2)
-            .map(|w| {
-                w[0].chars()
-                    .zip(w[1].chars())
-                    .take_while(|(x, y)| x == y)
-                    .count()
-            })
+        keys.iter()
+            .zip(keys.iter().skip(1))
+            .map(|(a, b)| a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count())
             .max()
             .unwrap_or(0)
     };
-    let prefix = shared(group.iter().map(|&i| paths[i].clone()).collect());
+    let prefix = shared(group.iter().map(|row| row.0.to_string()).collect());
     let suffix = shared(
         group
             .iter()
-            .map(|&i| paths[i].chars().rev().collect())
+            .map(|row| row.0.chars().rev().collect())
             .collect(),
     );
     (2 * prefix + 3).min(2 * suffix + 2)
