@@ -467,8 +467,8 @@ lines = 1
     fn plan_does_what_the_check_says() {
         let policy = Policy::parse(
             std::path::Path::new("p.toml"),
-            "[measure]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n\
-             [[debt]]\npath = \"src/a.rs\"\nregions = 0\nfunctions = 2\nlines = 5\nreason = \"r\"\n",
+            "[measure]\nmetrics = [\"regions\", \"branches\", \"functions\", \"lines\"]\n\
+             [[debt]]\npath = \"src/a.rs\"\nregions = 0\nbranches = 1\nfunctions = 2\nlines = 5\nreason = \"r\"\n",
         )
         .unwrap();
         let metric = |metric, covered, total| crate::judge::MetricVerdict {
@@ -481,10 +481,12 @@ lines = 1
             files: vec![crate::judge::FileVerdict {
                 path: "src/a.rs".to_string(),
                 status: crate::judge::FileStatus::Fail,
-                // regions: 0 allowed, 0 missed (pass); functions: 2 allowed, 3 missed (fail,
-                // never raised); lines: 5 allowed, 1 missed (loose).
+                // regions: 0 allowed, 0 missed (pass); branches: 1 allowed, 0 missed (loose, to
+                // 0); functions: 2 allowed, 3 missed (fail, never raised); lines: 5 allowed, 1
+                // missed (loose).
                 metrics: vec![
                     metric(Metric::Regions, 4, 4),
+                    metric(Metric::Branches, 2, 2),
                     metric(Metric::Functions, 0, 3),
                     metric(Metric::Lines, 3, 4),
                 ],
@@ -499,7 +501,10 @@ lines = 1
         };
         assert_eq!(
             plan(&policy.debt, &verdict, true),
-            vec![edit("src/a.rs", Change::Lower(Metric::Lines, 5, 1))]
+            vec![
+                edit("src/a.rs", Change::Drop(Metric::Branches, 1)),
+                edit("src/a.rs", Change::Lower(Metric::Lines, 5, 1))
+            ]
         );
     }
 
