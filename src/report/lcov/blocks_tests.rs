@@ -48,6 +48,17 @@ fn blocks_read_as_one_pass_does() {
             many_warnings.into_bytes(),
             b"SF:a\nDA:1,1\nend_of_record\nSF:b\nDA:x,1\nend_of_record\nSF:c\nDA:y,1\nend_of_record\n".to_vec(),
             b"SF:a\nDA:1,1\nend_of_record\nDA:1,1\nend_of_record\n".to_vec(),
+            // Errors and warnings in later windows; a section open across windows.
+            [
+                &b"SF:a\nDA:1,1\nend_of_record\n".repeat(9)[..],
+                b"SF:long\n",
+                &b"DA:2,3\n".repeat(30),
+                b"end_of_record\nSF:b\nXYZ:1\nend_of_record\n",
+                &b"SF:c\nDA:3,1\nend_of_record\n".repeat(9),
+                b"SF:d\nDA:x,1\nend_of_record\nSF:e\nDA:y,1\nend_of_record\n",
+            ]
+            .concat(),
+            b"TN:\nend_of_record\nSF:a\nFN:1,f\nFNDA:1,f\nDA:1,1\nend_of_record\n".repeat(20),
         ];
     for text in &texts {
         let mut sequential = Parser::new("t.info");
@@ -56,16 +67,23 @@ fn blocks_read_as_one_pass_does() {
             .and_then(|_| sequential.finish())
             .map_err(|e| e.message().to_string());
         let streamed = |chunk: usize, size: usize| {
-            read_window("t.info", &mut Window::new(&mut &text[..], chunk), size)
-                .map_err(|e| e.message().to_string())
+            read_window(
+                "t.info",
+                &mut Window::new(&mut &text[..], chunk),
+                chunk,
+                size,
+            )
+            .map_err(|e| e.message().to_string())
         };
+        // Windows of every size up to about the text's: cut at section ends (parsed beside
+        // the next read), inside sections and inside lines (parsed in order).
+        let chunks = [
+            1, 2, 3, 5, 8, 13, 16, 21, 34, 55, 64, 89, 100, 144, 233, 377, 610, 987,
+        ];
         let ways = [1, 5, 20, 64, usize::MAX].into_iter().flat_map(|size| {
-            [
-                blocks_of(text, size),
-                streamed(1, size),
-                streamed(16, size),
-                streamed(100, size),
-            ]
+            std::iter::once(blocks_of(text, size))
+                .chain(chunks.into_iter().map(move |chunk| streamed(chunk, size)))
+                .collect::<Vec<_>>()
         });
         for (size, parsed) in ways.enumerate() {
             match (&one_pass, &parsed) {

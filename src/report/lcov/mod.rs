@@ -221,7 +221,7 @@ pub(crate) fn read_window<R: ?Sized + Read>(
     window: &mut Window<'_, R>,
 ) -> Result<(Report, Vec<String>)> {
     window.set_chunk(STREAM_CHUNK);
-    blocks::read_window(origin, window, block_size(STREAM_CHUNK))
+    blocks::read_window(origin, window, STREAM_CHUNK, block_size(STREAM_CHUNK))
 }
 
 #[cfg(test)]

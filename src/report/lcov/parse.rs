@@ -311,6 +311,12 @@ impl<'a> Parser<'a> {
         self.last_line = self.last_line.max(next.last_line);
     }
 
+    /// True when no section is open and the next one starts as in a new parser (no `TN` or
+    /// `VER` before it): lines from here on parse as a new parser would parse them.
+    pub(super) fn between_sections(&self) -> bool {
+        self.section.is_none() && !self.after_tn
+    }
+
     pub(super) fn finish(mut self) -> Result<(Report, Vec<String>)> {
         if let Some(open) = self.section.take() {
             // A section cut short at the end of input (a truncated tracefile) is no evidence:
