@@ -178,8 +178,8 @@ pub(super) fn read_window<R: ?Sized + Read>(
         // Detecting the format read the whole input (or up to its read error).
         (true, window.take_error())
     } else {
-        let want = stream.chunk.max(stream.buf.len());
-        read_more(window, &mut stream.buf, want)
+        let keep = stream.buf.len();
+        read_more(window, &mut stream.buf, keep, stream.chunk.max(keep))
     };
     let mut pending = Parsed::new();
     loop {
@@ -192,16 +192,32 @@ pub(super) fn read_window<R: ?Sized + Read>(
 
 /// Reads up to `want` bytes of `input` onto the end of `buf`: whether the input has ended, and
 /// its read error (bytes read before it are kept).
+///
+/// The bytes are read into `buf`'s own length where it has it (its bytes beyond `keep` are
+/// overwritten), so memory that a previous window initialised is not zeroed again.
 fn read_more(
     input: &mut (impl Read + ?Sized),
     buf: &mut Vec<u8>,
+    keep: usize,
     want: usize,
 ) -> (bool, Option<std::io::Error>) {
-    let before = buf.len();
-    match Read::take(&mut *input, want as u64).read_to_end(buf) {
-        Ok(_) => (buf.len() - before < want, None),
-        Err(err) => (true, Some(err)),
-    }
+    let end = keep + want;
+    buf.resize(buf.len().max(end), 0);
+    let mut filled = keep;
+    let failed = loop {
+        let room = buf.get_mut(filled..end).unwrap_or_default();
+        match input.read(room) {
+            Ok(0) => break None,
+            Ok(read) => filled += read,
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(err) => break Some(err),
+        }
+        if filled == end {
+            break None;
+        }
+    };
+    buf.truncate(filled);
+    (failed.is_some() || filled < end, failed)
 }
 
 /// The state of [`read_window`] between windows.
@@ -281,10 +297,17 @@ impl<'a> Stream<'a> {
             let out = &mut parsed;
             scope.spawn(move |_| *out = parse_blocks(origin, first, &blocks(text, size)));
             let absorbed = absorb(parser, pending);
-            ahead.clear();
-            ahead.extend_from_slice(rest);
-            let want = self.chunk.max(rest.len());
-            (absorbed, read_more(window, ahead, want))
+            // The unparsed end of this window goes first (`ahead` keeps its initialised memory).
+            let keep = rest.len();
+            ahead.resize(ahead.len().max(keep), 0);
+            ahead
+                .iter_mut()
+                .zip(rest)
+                .for_each(|(to, from)| *to = *from);
+            (
+                absorbed,
+                read_more(window, ahead, keep, self.chunk.max(keep)),
+            )
         });
         absorbed?;
         (self.eof, self.failed) = (eof, failed);
@@ -317,8 +340,8 @@ impl<'a> Stream<'a> {
         self.parser.check_length(self.first, self.buf.len())?;
         self.clean = self.parser.between_sections();
         (self.searched, self.whole) = (self.buf.len(), 0);
-        let want = self.chunk.max(self.buf.len());
-        (self.eof, self.failed) = read_more(window, &mut self.buf, want);
+        let keep = self.buf.len();
+        (self.eof, self.failed) = read_more(window, &mut self.buf, keep, self.chunk.max(keep));
         Ok(Step::Parsed(Parsed::new()))
     }
 }

@@ -122,3 +122,79 @@ fn blocks_read_as_one_pass_does() {
         "t.info: 20 more warning(s) not shown"
     );
 }
+
+/// Gives its bytes a few at a time, then fails.
+struct FailingAfter(&'static [u8]);
+
+impl std::io::Read for FailingAfter {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.0.is_empty() {
+            return Err(std::io::Error::other("disk on fire"));
+        }
+        let n = self.0.len().min(buf.len()).min(7);
+        let (now, later) = self.0.split_at(n);
+        buf[..n].copy_from_slice(now);
+        self.0 = later;
+        Ok(n)
+    }
+}
+
+#[test]
+fn windows_of_whole_sections_stop_at_a_read_error_after_their_lines() {
+    let text = b"SF:a\nDA:1,1\nend_of_record\nSF:b\nDA:2,1\nend_of_record\nSF:c\nDA:3";
+    for chunk in [1, 10, 30, 100] {
+        let e = read_window(
+            "t.info",
+            &mut Window::new(&mut FailingAfter(text), chunk),
+            chunk,
+            1,
+        )
+        .map(|_| ())
+        .expect_err("read error");
+        assert_eq!(
+            e.message(),
+            "t.info:8: cannot read the report: disk on fire"
+        );
+    }
+    // An error in the lines read before the read error comes first.
+    let bad = b"SF:a\nDA:1,1\nend_of_record\nSF:b\nDA:x,1\nend_of_record\nSF:c\nDA:3";
+    let e = read_window(
+        "t.info",
+        &mut Window::new(&mut FailingAfter(bad), 30),
+        30,
+        1,
+    )
+    .map(|_| ())
+    .expect_err("bad DA");
+    assert!(
+        e.message().starts_with("t.info:5: DA line `x`"),
+        "{}",
+        e.message()
+    );
+}
+
+#[test]
+fn a_line_over_the_limit_after_whole_sections_is_an_error_naming_it() {
+    // Whole sections, then a section whose second line never ends: the sections are parsed
+    // beside the reads until the line is longer than the limit.
+    let start: &[u8] = b"SF:a\nDA:1,1\nend_of_record\nSF:b\nDA:x,1\nDA:2,";
+    let endless = std::io::Read::chain(start, std::io::repeat(b'9'));
+    let e = super::read_from("t.info", std::io::BufReader::new(endless))
+        .map(|_| ())
+        .expect_err("bad DA before the long line");
+    assert!(
+        e.message().starts_with("t.info:5: DA line `x`"),
+        "{}",
+        e.message()
+    );
+    let start: &[u8] = b"SF:a\nDA:1,1\nend_of_record\nSF:b\nDA:2,";
+    let endless = std::io::Read::chain(start, std::io::repeat(b'9'));
+    let e = super::read_from("t.info", std::io::BufReader::new(endless))
+        .map(|_| ())
+        .expect_err("endless line");
+    assert!(
+        e.message().starts_with("t.info:5: the line is longer than"),
+        "{}",
+        crate::report::clip(&e.message())
+    );
+}
