@@ -1,6 +1,6 @@
 //! Tests of the LCOV reader: blocks parsed in parallel as one pass.
 
-use super::blocks::{blocks, line_breaks, read_window, MIN_BLOCK};
+use super::blocks::{blocks, last_section_end, line_breaks, read_window, MIN_BLOCK};
 use super::support_tests::*;
 use super::{block_size, read_in_blocks, Parser, MAX_WARNINGS};
 use crate::report::input::Window;
@@ -59,6 +59,12 @@ fn blocks_read_as_one_pass_does() {
             ]
             .concat(),
             b"TN:\nend_of_record\nSF:a\nFN:1,f\nFNDA:1,f\nDA:1,1\nend_of_record\n".repeat(20),
+            // An error in the first window, found while later windows are read and parsed.
+            [
+                &b"SF:a\nDA:x,1\nend_of_record\n"[..],
+                &b"SF:b\nDA:1,1\nend_of_record\n".repeat(30),
+            ]
+            .concat(),
         ];
     for text in &texts {
         let mut sequential = Parser::new("t.info");
@@ -197,4 +203,30 @@ fn a_line_over_the_limit_after_whole_sections_is_an_error_naming_it() {
         "{}",
         crate::report::clip(&e.message())
     );
+}
+
+#[test]
+fn the_last_section_end_is_after_a_whole_end_of_record_line() {
+    assert_eq!(last_section_end(b"SF:a\nend_of_record\nSF:b\n"), Some(19));
+    assert_eq!(last_section_end(b"SF:a\nend_of_record\r\nSF:b\n"), Some(20));
+    // Not a whole line (glued text, or the line unfinished), or not after a line break.
+    assert_eq!(
+        last_section_end(b"SF:a\nend_of_record\nend_of_recordX\n"),
+        Some(19)
+    );
+    assert_eq!(last_section_end(b"SF:a\nend_of_record"), None);
+    assert_eq!(last_section_end(b"end_of_record\n"), None);
+    assert_eq!(last_section_end(b""), None);
+}
+
+#[test]
+fn a_window_read_whole_while_detecting_is_parsed_as_it_is() {
+    let text = b"SF:a\nDA:1,1\nend_of_record\nSF:b\nDA:2,0\nend_of_record\n";
+    let mut input = &text[..];
+    let mut window = Window::new(&mut input, 1 << 10);
+    assert_eq!(window.first_byte(10).ok(), Some(Some(b'S')));
+    let (report, warnings) = read_window("t.info", &mut window, 4, 1).expect("reads");
+    assert_eq!(warnings, Vec::<String>::new());
+    assert_eq!(report.files.len(), 2);
+    assert_eq!(lcov(&report, 1).lines().collect::<Vec<_>>(), [(2, 0)]);
 }
