@@ -224,7 +224,7 @@ impl<'a> Parser<'a> {
                 // `repeated` false.
                 let repeated = existing.declared != DeclaredTotals::default()
                     && existing.declared == file.declared
-                    && existing.shape() == file.shape();
+                    && existing.same_shape(&file);
                 if !repeated {
                     // Checked while the totals and the records are still together.
                     existing.conflict |= existing.unreproducible() | file.unreproducible();
