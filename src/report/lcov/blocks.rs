@@ -131,7 +131,7 @@ pub(super) fn last_section_end(bytes: &[u8]) -> Option<usize> {
     let finder = memchr::memmem::FinderRev::new(b"\nend_of_record");
     let mut before = bytes.len();
     loop {
-        let at = finder.rfind(bytes.get(..before)?)?;
+        let at = finder.rfind(bytes.get(..before).unwrap_or_default())?;
         let after = at + 1 + END_OF_RECORD.len();
         match bytes.get(after..) {
             Some([b'\n', ..]) => return Some(after + 1),
