@@ -12,6 +12,7 @@ use crate::report::Report;
 
 use super::lex::END_OF_RECORD;
 use super::parse::Parser;
+use super::MAX_LINE;
 
 /// Parses `text`, whole lines from line `first` on, into `parser` as one pass would: the lines
 /// up to the first whole `end_of_record` line in order (they may continue an open section), the
@@ -33,6 +34,18 @@ pub(super) fn parse_lines(
     if let [one] = blocks.as_slice() {
         return Ok(head_lines + parser.feed(first, one)?);
     }
+    let (parsed, lines) = parse_blocks(parser.origin, first, &blocks);
+    absorb(parser, parsed)?;
+    Ok(head_lines + lines)
+}
+
+/// What the parsers of blocks found, in input order: each block's parser, or its first error.
+type Parsed<'a> = Vec<Result<Parser<'a>>>;
+
+/// Parses `blocks`, whole lines from line `first` on, each by its own parser as if it started a
+/// tracefile (every block but the first begins just after an `end_of_record` line), in
+/// parallel. Returns the parsers in input order and the number of line breaks in all blocks.
+fn parse_blocks<'a>(origin: &'a str, first: u64, blocks: &[&[u8]]) -> (Parsed<'a>, u64) {
     let lines: Vec<u64> = blocks.par_iter().map(|b| line_breaks(b)).collect();
     let firsts = lines.iter().scan(first, |next, n| {
         let first = *next;
@@ -40,18 +53,23 @@ pub(super) fn parse_lines(
         Some(first)
     });
     let work: Vec<(u64, &[u8])> = firsts.zip(blocks.iter().copied()).collect();
-    let origin = parser.origin;
-    let parsed: Vec<Result<Parser<'_>>> = work
+    let parsed = work
         .into_par_iter()
         .map(|(first, block)| {
             let mut block_parser = Parser::new(origin);
             block_parser.feed(first, block).map(|_| block_parser)
         })
         .collect();
+    (parsed, lines.iter().sum())
+}
+
+/// Takes over the blocks' parsers in input order ([`Parser::absorb`]); the first error in input
+/// order is returned.
+fn absorb<'a>(parser: &mut Parser<'a>, parsed: Parsed<'a>) -> Result<()> {
     for block in parsed {
         parser.absorb(block?);
     }
-    Ok(head_lines + lines.iter().sum::<u64>())
+    Ok(())
 }
 
 /// The smallest block of a tracefile parsed on its own thread, in bytes.
@@ -107,45 +125,223 @@ pub(super) fn line_breaks(bytes: &[u8]) -> u64 {
     memchr::memchr_iter(b'\n', bytes).count() as u64
 }
 
-/// Reads a tracefile from `window` (from its first byte, nothing consumed yet): the whole lines
-/// of each window are parsed in blocks of about `size` bytes ([`parse_lines`]), the unfinished
-/// last line stays for the next window (and is searched for a line break once). A line over [`MAX_LINE`](super::MAX_LINE) is an error once the window holds more
-/// than that of it; a read error names the line it happened on, after the whole lines before it
-/// were parsed.
+/// The offset just after the last line of `bytes` that is exactly `end_of_record` (or
+/// `end_of_record\r`) and follows a line break: no section is open there.
+pub(super) fn last_section_end(bytes: &[u8]) -> Option<usize> {
+    let finder = memchr::memmem::FinderRev::new(b"\nend_of_record");
+    let mut before = bytes.len();
+    loop {
+        let at = finder.rfind(bytes.get(..before).unwrap_or_default())?;
+        let after = at + 1 + END_OF_RECORD.len();
+        match bytes.get(after..) {
+            Some([b'\n', ..]) => return Some(after + 1),
+            Some([b'\r', b'\n', ..]) => return Some(after + 2),
+            _ => before = at,
+        }
+    }
+}
+
+/// Reads a tracefile from `window` (from its first byte, nothing consumed yet), `chunk` bytes at
+/// a time, the whole lines of each window parsed in blocks of about `size` bytes, as one pass
+/// over the lines would parse them.
+///
+/// While the window ends in whole sections, its sections are parsed on the thread pool while
+/// this thread takes over what the previous window's blocks found and reads the next chunk
+/// (into a second buffer): reading, joining and parsing overlap. Otherwise (the end of the
+/// input, a read error, a section longer than a window, a line over [`MAX_LINE`]) the whole
+/// lines are parsed in order first ([`parse_lines`]): a small tracefile, read in one chunk, is
+/// parsed on this thread alone. The unfinished last line stays for the next window (and is
+/// searched for a line break once). A line over [`MAX_LINE`] is an error once the window holds
+/// more than that of it; a read error names the line it happened on, after the whole lines
+/// before it were parsed.
 pub(super) fn read_window<R: ?Sized + Read>(
     origin: &str,
     window: &mut Window<'_, R>,
+    chunk: usize,
     size: usize,
 ) -> Result<(Report, Vec<String>)> {
-    let mut parser = Parser::new(origin);
-    let mut first = 1u64;
-    // The leading bytes of the window known to hold no line break (the unfinished last line of
-    // the previous window): only what follows them is searched.
-    let mut searched = 0usize;
+    let mut stream = Stream {
+        parser: Parser::new(origin),
+        first: 1,
+        buf: window.unread().to_vec(),
+        ahead: Vec::new(),
+        searched: 0,
+        whole: 0,
+        eof: false,
+        failed: None,
+        chunk: chunk.max(1),
+        size,
+        clean: true,
+    };
+    window.consume(stream.buf.len());
+    (stream.eof, stream.failed) = if window.at_end() {
+        // Detecting the format read the whole input (or up to its read error).
+        (true, window.take_error())
+    } else {
+        let keep = stream.buf.len();
+        read_more(window, &mut stream.buf, keep, stream.chunk.max(keep))
+    };
+    let mut pending = Parsed::new();
     loop {
-        window.more();
-        let failed = window.take_error();
-        // At the end of the input, the last line needs no line break.
-        let end = window.at_end() && failed.is_none();
-        let bytes = window.unread();
-        let whole = if end {
-            bytes.len()
-        } else {
-            let new = bytes.get(searched..).unwrap_or_default();
-            new.iter()
-                .rposition(|b| *b == b'\n')
-                .map_or(0, |at| searched + at + 1)
+        pending = match stream.step(window, pending)? {
+            Step::Parsed(parsed) => parsed,
+            Step::End => return stream.parser.finish(),
         };
-        let lines = bytes.get(..whole).unwrap_or_default();
-        first += parse_lines(&mut parser, first, lines, size)?;
-        window.consume(whole);
-        if let Some(e) = failed {
-            return Err(parser.error(first, format!("cannot read the report: {e}")));
+    }
+}
+
+/// Reads up to `want` bytes of `input` onto the end of `buf`: whether the input has ended, and
+/// its read error (bytes read before it are kept).
+///
+/// The bytes are read into `buf`'s own length where it has it (its bytes beyond `keep` are
+/// overwritten), so memory that a previous window initialised is not zeroed again.
+fn read_more(
+    input: &mut (impl Read + ?Sized),
+    buf: &mut Vec<u8>,
+    keep: usize,
+    want: usize,
+) -> (bool, Option<std::io::Error>) {
+    let end = keep + want;
+    buf.resize(buf.len().max(end), 0);
+    let mut filled = keep;
+    let failed = loop {
+        let room = buf.get_mut(filled..end).unwrap_or_default();
+        match input.read(room) {
+            Ok(0) => break None,
+            Ok(read) => filled += read,
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(err) => break Some(err),
+        }
+        if filled == end {
+            break None;
+        }
+    };
+    buf.truncate(filled);
+    (failed.is_some() || filled < end, failed)
+}
+
+/// The state of [`read_window`] between windows.
+struct Stream<'a> {
+    parser: Parser<'a>,
+    /// The number of the first line of `buf`.
+    first: u64,
+    /// The window: bytes read and not parsed yet.
+    buf: Vec<u8>,
+    /// The next window, read while `buf` is parsed (its memory kept between windows).
+    ahead: Vec<u8>,
+    /// The leading bytes of `buf` searched for line breaks already.
+    searched: usize,
+    /// The end of the last whole line among the searched bytes (0: none).
+    whole: usize,
+    /// True once the input has ended or failed.
+    eof: bool,
+    /// The input's read error.
+    failed: Option<std::io::Error>,
+    chunk: usize,
+    size: usize,
+    /// True when `buf` starts where a new parser may start: no section open, what `parser`
+    /// has parsed or will absorb ends with a whole `end_of_record` line.
+    clean: bool,
+}
+
+/// What a window of [`read_window`] gave.
+enum Step<'a> {
+    /// Its blocks, parsed, not yet taken over.
+    Parsed(Parsed<'a>),
+    /// The end of the input: every line parsed.
+    End,
+}
+
+impl<'a> Stream<'a> {
+    /// Parses one window: in parallel with the next read when it ends in whole sections
+    /// (returning its blocks), otherwise in order after `pending` is taken over.
+    fn step<R: ?Sized + Read>(
+        &mut self,
+        window: &mut Window<'_, R>,
+        pending: Parsed<'a>,
+    ) -> Result<Step<'a>> {
+        // At the end of the input, the last line needs no line break.
+        let end = self.eof && self.failed.is_none();
+        let new = self.buf.get(self.searched..).unwrap_or_default();
+        if let Some(at) = memchr::memrchr(b'\n', new) {
+            self.whole = self.searched + at + 1;
+        }
+        let whole = if end { self.buf.len() } else { self.whole };
+        let short = self.buf.len() - whole <= MAX_LINE;
+        let cut = (self.clean && !self.eof && short)
+            .then(|| last_section_end(self.buf.get(..whole).unwrap_or_default()))
+            .flatten();
+        match cut {
+            Some(cut) => self.overlapped(window, pending, cut).map(Step::Parsed),
+            None => {
+                absorb(&mut self.parser, pending)?;
+                self.in_order(window, whole, end)
+            }
+        }
+    }
+
+    /// Parses `buf[..cut]` (whole sections) on the thread pool while this thread takes over
+    /// `pending` and reads the next window; returns the window's blocks.
+    fn overlapped<R: ?Sized + Read>(
+        &mut self,
+        window: &mut Window<'_, R>,
+        pending: Parsed<'a>,
+        cut: usize,
+    ) -> Result<Parsed<'a>> {
+        let (text, rest) = self.buf.split_at_checked(cut).unwrap_or_default();
+        let (origin, first, size) = (self.parser.origin, self.first, self.size);
+        let mut parsed = (Parsed::new(), 0);
+        let ahead = &mut self.ahead;
+        let parser = &mut self.parser;
+        let (absorbed, (eof, failed)) = rayon::in_place_scope(|scope| {
+            let out = &mut parsed;
+            scope.spawn(move |_| *out = parse_blocks(origin, first, &blocks(text, size)));
+            let absorbed = absorb(parser, pending);
+            // The unparsed end of this window goes first (`ahead` keeps its initialised memory).
+            let keep = rest.len();
+            ahead.resize(ahead.len().max(keep), 0);
+            ahead
+                .iter_mut()
+                .zip(rest)
+                .for_each(|(to, from)| *to = *from);
+            (
+                absorbed,
+                read_more(window, ahead, keep, self.chunk.max(keep)),
+            )
+        });
+        absorbed?;
+        (self.eof, self.failed) = (eof, failed);
+        self.whole -= cut;
+        self.searched = self.buf.len() - cut;
+        std::mem::swap(&mut self.buf, &mut self.ahead);
+        self.first += parsed.1;
+        Ok(parsed.0)
+    }
+
+    /// Parses `buf[..whole]` in order (all of it at the `end`); then the tracefile at the end,
+    /// its read error, or the error of an unfinished line over [`MAX_LINE`]; otherwise reads
+    /// the next window.
+    fn in_order<R: ?Sized + Read>(
+        &mut self,
+        window: &mut Window<'_, R>,
+        whole: usize,
+        end: bool,
+    ) -> Result<Step<'a>> {
+        let lines = self.buf.get(..whole).unwrap_or_default();
+        self.first += parse_lines(&mut self.parser, self.first, lines, self.size)?;
+        if let Some(e) = self.failed.take() {
+            let message = format!("cannot read the report: {e}");
+            return Err(self.parser.error(self.first, message));
         }
         if end {
-            return parser.finish();
+            return Ok(Step::End);
         }
-        searched = window.unread().len();
-        parser.check_length(first, searched)?;
+        self.buf.drain(..whole);
+        self.parser.check_length(self.first, self.buf.len())?;
+        self.clean = self.parser.between_sections();
+        (self.searched, self.whole) = (self.buf.len(), 0);
+        let keep = self.buf.len();
+        (self.eof, self.failed) = read_more(window, &mut self.buf, keep, self.chunk.max(keep));
+        Ok(Step::Parsed(Parsed::new()))
     }
 }

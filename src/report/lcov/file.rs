@@ -81,7 +81,7 @@ impl Declared {
     }
 }
 
-/// The lines of a [`Shape`]: equal when the same lines are covered alike (compared as they
+/// The lines of a file, for [`LcovFile::same_shape`]: equal when the same lines are covered alike (compared as they
 /// are decoded, without a list of them).
 #[derive(Debug)]
 pub(super) struct Cover<'a>(&'a Lines);
@@ -95,14 +95,6 @@ impl PartialEq for Cover<'_> {
 }
 
 impl Eq for Cover<'_> {}
-
-/// What [`LcovFile::shape`] returns.
-#[derive(Debug, PartialEq, Eq)]
-pub(super) struct Shape<'a> {
-    lines: Cover<'a>,
-    branches: Vec<((u32, &'a str, &'a str), bool)>,
-    functions: Vec<((Option<u32>, &'a str), bool)>,
-}
 
 /// The declared totals of one section: found and hit of lines, branches and functions, each
 /// when its record was read. 56 bytes (six `Option<u64>` would take 96, in every file).
@@ -227,7 +219,10 @@ impl LcovFile {
         self.indexed();
         // Both sides declaring the same totals over the same items, covered alike (the same
         // report given twice): the merge covers those items alike, so the totals still hold.
-        let same = self.declared == other.declared && self.shape() == other.shape();
+        // Without declared totals on either side, `same` changes nothing (nothing to keep, no
+        // conflict): the shapes are not compared.
+        let same = self.declared == other.declared
+            && (self.declared == DeclaredTotals::default() || self.same_shape(&other));
         self.conflict |=
             other.conflict | (!same && (self.unreproducible() || other.unreproducible()));
         self.llvm |= other.llvm;
@@ -244,33 +239,13 @@ impl LcovFile {
         self.sections = self.sections.saturating_add(other.sections);
     }
 
-    /// Which items the file has and whether each is covered, sorted: lines, branch sides
-    /// `(line, block, branch)`, functions `(start, name)`. Two sections of one shape merge to
-    /// that shape.
-    pub(super) fn shape(&self) -> Shape<'_> {
-        let lines = Cover(&self.lines);
-        let mut branches: Vec<_> = self
-            .branches
-            .iter()
-            .map(|b| {
-                (
-                    (b.line, b.block.as_str(), b.branch.as_str()),
-                    b.is_covered(),
-                )
-            })
-            .collect();
-        branches.sort_unstable();
-        let mut functions: Vec<_> = self
-            .functions
-            .iter()
-            .map(|f| ((f.start, f.name.as_str()), f.is_covered()))
-            .collect();
-        functions.sort_unstable();
-        Shape {
-            lines,
-            branches,
-            functions,
-        }
+    /// True when `self` and `other` have the same items, each covered alike: lines, branch
+    /// sides `(line, block, branch)` and functions `(start, name)`, as multisets. Two sections
+    /// of one shape merge to that shape.
+    pub(super) fn same_shape(&self, other: &LcovFile) -> bool {
+        Cover(&self.lines) == Cover(&other.lines)
+            && same_items(&self.branches, &other.branches, branch_shape)
+            && same_items(&self.functions, &other.functions, function_shape)
     }
 
     /// The file's counts: `branches`, `functions` and `lines` are always `Some` (0 of 0 when the
@@ -581,4 +556,31 @@ pub(super) fn add_taken(a: Option<u64>, b: Option<u64>) -> Option<u64> {
         (x, None) => x,
         (None, y) => y,
     }
+}
+
+/// True when `a` and `b` give the same keys as multisets: in the same order (one writer's
+/// sections of a file, the common case), or else once sorted.
+fn same_items<'a, T, K: Ord>(a: &'a [T], b: &'a [T], key: impl Fn(&'a T) -> K) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.iter().map(&key).eq(b.iter().map(&key)) {
+        return true;
+    }
+    let sorted = |items: &'a [T]| {
+        let mut keys: Vec<K> = items.iter().map(&key).collect();
+        keys.sort_unstable();
+        keys
+    };
+    sorted(a) == sorted(b)
+}
+
+/// A branch side in [`LcovFile::same_shape`]: its key and whether it is covered.
+fn branch_shape(b: &Branch) -> (u32, &str, &str, bool) {
+    (b.line, b.block.as_str(), b.branch.as_str(), b.is_covered())
+}
+
+/// A function in [`LcovFile::same_shape`]: its key and whether it is covered.
+fn function_shape(f: &Function) -> (Option<u32>, &str, bool) {
+    (f.start, f.name.as_str(), f.is_covered())
 }

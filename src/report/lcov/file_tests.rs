@@ -220,3 +220,55 @@ fn sections_covered_alike_with_other_counts_keep_their_declared_totals() {
     assert_eq!(file.functions()[0].count, 4);
     assert_eq!(file.summary().lines, c(1, 2));
 }
+
+#[test]
+fn shapes_are_the_items_covered_alike_in_any_order() {
+    let file = |text: &str| lcov(&read_ok(text).0, 0).clone();
+    let a =
+        file("SF:a\nDA:1,1\nFN:1,f\nFN:2,g\nFNDA:1,f\nBRDA:1,0,0,1\nBRDA:1,0,1,0\nend_of_record\n");
+    let cases = [
+        // The same items, covered alike: counts may differ, the order too.
+        (
+            "SF:a\nDA:1,5\nFN:1,f\nFN:2,g\nFNDA:3,f\nBRDA:1,0,0,2\nBRDA:1,0,1,0\nend_of_record\n",
+            true,
+        ),
+        (
+            "SF:a\nDA:1,1\nFN:2,g\nFN:1,f\nFNDA:1,f\nBRDA:1,0,1,0\nBRDA:1,0,0,1\nend_of_record\n",
+            true,
+        ),
+        // A line, a branch side or a function covered otherwise, missing or different.
+        (
+            "SF:a\nDA:1,0\nFN:1,f\nFN:2,g\nFNDA:1,f\nBRDA:1,0,0,1\nBRDA:1,0,1,0\nend_of_record\n",
+            false,
+        ),
+        (
+            "SF:a\nDA:1,1\nFN:1,f\nFN:2,g\nFNDA:1,f\nBRDA:1,0,0,1\nBRDA:1,0,1,1\nend_of_record\n",
+            false,
+        ),
+        (
+            "SF:a\nDA:1,1\nFN:1,f\nFN:2,g\nFNDA:1,f\nBRDA:1,0,0,1\nend_of_record\n",
+            false,
+        ),
+        (
+            "SF:a\nDA:1,1\nFN:1,f\nFN:2,g\nFNDA:1,f\nBRDA:1,0,1,0\nBRDA:1,0,2,1\nend_of_record\n",
+            false,
+        ),
+        (
+            "SF:a\nDA:1,1\nFN:1,f\nFN:2,g\nFNDA:1,g\nBRDA:1,0,0,1\nBRDA:1,0,1,0\nend_of_record\n",
+            false,
+        ),
+        (
+            "SF:a\nDA:1,1\nFN:1,f\nFNDA:1,f\nBRDA:1,0,0,1\nBRDA:1,0,1,0\nend_of_record\n",
+            false,
+        ),
+        (
+            "SF:a\nDA:1,1\nFN:2,g\nFN:3,f\nFNDA:1,f\nBRDA:1,0,0,1\nBRDA:1,0,1,0\nend_of_record\n",
+            false,
+        ),
+    ];
+    for (text, same) in cases {
+        let b = file(text);
+        assert_eq!(a.same_shape(&b), same, "{text}");
+        assert_eq!(b.same_shape(&a), same, "{text}");
+    }
+}

@@ -67,7 +67,13 @@
 //! Sections are independent until files are merged by path, so the input is cut into blocks of
 //! whole sections (after a line that is exactly `end_of_record`), parsed in parallel, and joined
 //! in input order: files, merges, warnings and the first error are those of one pass over the
-//! lines. [`read_from`] does the same per window of [`STREAM_CHUNK`] bytes.
+//! lines. [`read_from`] does the same per window of [`STREAM_CHUNK`] bytes, cut after the
+//! window's last `end_of_record` line: its sections are parsed on the thread pool while the
+//! calling thread joins the previous window's blocks into the files and reads the next window,
+//! so reading, joining and parsing overlap. A window that holds no whole section, the last
+//! window and a tracefile read in one window are parsed in order (a small tracefile wakes no
+//! thread). Two sections of one file declaring the same totals are compared item by item in
+//! their order first, sorted only when the order differs.
 //!
 //! # Memory
 //! Input: one window of whole lines at a time, never the whole tracefile. Records: what the
@@ -221,7 +227,7 @@ pub(crate) fn read_window<R: ?Sized + Read>(
     window: &mut Window<'_, R>,
 ) -> Result<(Report, Vec<String>)> {
     window.set_chunk(STREAM_CHUNK);
-    blocks::read_window(origin, window, block_size(STREAM_CHUNK))
+    blocks::read_window(origin, window, STREAM_CHUNK, block_size(STREAM_CHUNK))
 }
 
 #[cfg(test)]

@@ -224,7 +224,7 @@ impl<'a> Parser<'a> {
                 // `repeated` false.
                 let repeated = existing.declared != DeclaredTotals::default()
                     && existing.declared == file.declared
-                    && existing.shape() == file.shape();
+                    && existing.same_shape(&file);
                 if !repeated {
                     // Checked while the totals and the records are still together.
                     existing.conflict |= existing.unreproducible() | file.unreproducible();
@@ -309,6 +309,12 @@ impl<'a> Parser<'a> {
         self.unshown_warnings += next.unshown_warnings;
         self.section = next.section;
         self.last_line = self.last_line.max(next.last_line);
+    }
+
+    /// True when no section is open and the next one starts as in a new parser (no `TN` or
+    /// `VER` before it): lines from here on parse as a new parser would parse them.
+    pub(super) fn between_sections(&self) -> bool {
+        self.section.is_none() && !self.after_tn
     }
 
     pub(super) fn finish(mut self) -> Result<(Report, Vec<String>)> {

@@ -303,6 +303,10 @@ fn llvm_cov_sections_merge_only_when_their_records_reproduce_their_totals() {
     let mut again = lcov(&a, 0).clone();
     again.merge(merged);
     assert!(again.merge_conflict(), "a conflict stays");
+    // The same the other way round: the llvm-cov section first.
+    let mut reverse = lcov(&b, 0).clone();
+    reverse.merge(lcov(&a, 0).clone());
+    assert!(reverse.merge_conflict());
     // Merging into or from an empty value keeps the file as it was.
     let mut acc = LcovFile::default();
     acc.merge(lcov(&b, 0).clone());
