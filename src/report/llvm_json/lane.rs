@@ -10,6 +10,7 @@
 //! JSON, and it reads it to the values serde would.
 
 use super::count::Count;
+use super::digits;
 use super::record::{ids_fit, Branch, RawRecord, Region};
 use super::wire::{CountsJson, FileEntry, SummaryJson};
 use super::Span;
@@ -89,10 +90,7 @@ impl<'a> Scan<'a> {
     fn key(&mut self) -> Option<(&'a str, u32)> {
         let rest = self.bytes.get(self.pos..).unwrap_or_default();
         let body = rest.strip_prefix(b"\"").unwrap_or_default();
-        let known = body
-            .iter()
-            .take(16)
-            .position(|&b| b == b'"')
+        let known = short_quote(body)
             .and_then(|len| body.get(..len))
             .and_then(known_key);
         match known {
@@ -110,10 +108,9 @@ impl<'a> Scan<'a> {
     /// are rare and may pass `u64::MAX`, are left to serde.
     fn uint(&mut self) -> Option<u64> {
         self.blank();
-        let rest = self.bytes.get(self.pos..).unwrap_or_default();
-        let (value, digits) = leading_uint(rest)?;
-        let goes_on = matches!(rest.get(digits), Some(b'0'..=b'9' | b'.' | b'e' | b'E'));
+        let (value, digits) = digits::uint_at(self.bytes, self.pos)?;
         self.pos += digits;
+        let goes_on = matches!(self.bytes.get(self.pos), Some(b'.' | b'e' | b'E'));
         (!goes_on).then_some(value)
     }
 
@@ -172,7 +169,10 @@ impl<'a> Scan<'a> {
         match self.peek()? {
             b'"' => self.str().map(drop),
             b'[' => {
-                if self.flat().is_some() {
+                // Flat arrays (`segments` entries), and arrays of them, without a call each.
+                let rest = self.bytes.get(self.pos..).unwrap_or_default();
+                if let Some(len) = digits::flat(rest).or_else(|| digits::flats(rest)) {
+                    self.pos += len;
                     return Some(());
                 }
                 self.pos += 1;
@@ -202,37 +202,9 @@ impl<'a> Scan<'a> {
     /// without blank space (`segments` entries); `None`, with the cursor unmoved, for anything
     /// else.
     fn flat(&mut self) -> Option<()> {
-        let bytes = self.bytes.get(self.pos..).unwrap_or_default();
-        let mut rest = bytes.strip_prefix(b"[")?.iter();
-        if rest.as_slice().first() == Some(&b']') {
-            self.pos += 2;
-            return Some(());
-        }
-        loop {
-            // Each value, then the byte after it, which must be `,` or `]`.
-            let after = match *rest.next()? {
-                // A `0` stands alone: a digit after it is refused below.
-                b'0' => *rest.next()?,
-                b'1'..=b'9' => loop {
-                    let byte = *rest.next()?;
-                    if !byte.is_ascii_digit() {
-                        break byte;
-                    }
-                },
-                b't' => word_then(&mut rest, b"rue")?,
-                b'f' => word_then(&mut rest, b"alse")?,
-                b'n' => word_then(&mut rest, b"ull")?,
-                _ => return None,
-            };
-            match after {
-                b',' => {}
-                b']' => {
-                    self.pos += bytes.len() - rest.as_slice().len();
-                    return Some(());
-                }
-                _ => return None,
-            }
-        }
+        let len = digits::flat(self.bytes.get(self.pos..).unwrap_or_default())?;
+        self.pos += len;
+        Some(())
     }
 
     /// `N` unsigned integers as `[a,b,…]`: a fast path for regions and branches written
@@ -256,36 +228,8 @@ impl<'a> Scan<'a> {
     /// [`Scan::uints`] when the array has no blank space; `None`, with the cursor unmoved,
     /// otherwise.
     fn packed_uints<const N: usize>(&mut self) -> Option<[u64; N]> {
-        let bytes = self.bytes.get(self.pos..).unwrap_or_default();
-        let mut rest = bytes.strip_prefix(b"[")?.iter();
-        let mut values = [0; N];
-        // One pass over the bytes, each number's digits then the byte after them.
-        for (index, value) in values.iter_mut().enumerate() {
-            let first = *rest.next()?;
-            let mut number = u64::from(first.wrapping_sub(b'0'));
-            if number > 9 {
-                return None;
-            }
-            let mut digits = 1;
-            let after = loop {
-                let byte = *rest.next()?;
-                let digit = byte.wrapping_sub(b'0');
-                if digit > 9 {
-                    break byte;
-                }
-                number = number.wrapping_mul(10).wrapping_add(u64::from(digit));
-                digits += 1;
-            };
-            let separator = if index + 1 == N { b']' } else { b',' };
-            // No leading zero, at most 19 digits (longer numbers, which may pass `u64::MAX`,
-            // are left to serde), then the separator.
-            let leading_zero = digits > 1 && first == b'0';
-            if after != separator || digits > 19 || leading_zero {
-                return None;
-            }
-            *value = number;
-        }
-        self.pos += bytes.len() - rest.as_slice().len();
+        let (values, len) = digits::packed(self.bytes.get(self.pos..).unwrap_or_default())?;
+        self.pos += len;
         Some(values)
     }
 
@@ -391,29 +335,19 @@ impl<'a> Scan<'a> {
     }
 }
 
-/// The unsigned integer at the start of `bytes` and its length in digits: at most 19 digits (so
-/// it cannot overflow), no leading zero; `None` when there is no digit or a leading zero.
+/// The position of the first `"` among the first 16 bytes of `body` (a known key's end): the
+/// 16 bytes compared at once in a 128-bit word when there are 16.
 #[inline(always)]
-fn leading_uint(bytes: &[u8]) -> Option<(u64, usize)> {
-    let mut value: u64 = 0;
-    let mut digits = 0;
-    for &byte in bytes.iter().take(19) {
-        let digit = byte.wrapping_sub(b'0');
-        if digit > 9 {
-            break;
-        }
-        value = value * 10 + u64::from(digit);
-        digits += 1;
-    }
-    let leading_zero = digits > 1 && bytes.first() == Some(&b'0');
-    (digits > 0 && !leading_zero).then_some((value, digits))
-}
-
-/// After a literal's first letter: its other letters `word`, then the byte after them.
-fn word_then(rest: &mut std::slice::Iter<'_, u8>, word: &[u8]) -> Option<u8> {
-    let tail = rest.as_slice().strip_prefix(word)?;
-    *rest = tail.iter();
-    rest.next().copied()
+fn short_quote(body: &[u8]) -> Option<usize> {
+    let Some(chunk) = body.first_chunk::<16>() else {
+        return body.iter().position(|&b| b == b'"');
+    };
+    let splat = |byte: u8| u128::from_le_bytes([byte; 16]);
+    // The bytes that are `"` become zero; the lowest zero byte is found exactly (a borrow out of
+    // it goes only into later bytes).
+    let word = u128::from_le_bytes(*chunk) ^ splat(b'"');
+    let zero = word.wrapping_sub(splat(0x01)) & !word & splat(0x80);
+    (zero != 0).then(|| (zero.trailing_zeros() / 8) as usize)
 }
 
 /// A span from four positions, each at most `u32::MAX`.

@@ -345,3 +345,31 @@ fn incomplete_or_oversized_parts_are_declined() {
         assert!(record(text.as_bytes(), &keep_all).is_none(), "{text}");
     }
 }
+
+#[test]
+fn a_short_quote_is_found_as_a_byte_search_finds_it() {
+    let reference = |body: &[u8]| body.iter().take(16).position(|&b| b == b'"');
+    let mut bodies: Vec<Vec<u8>> = Vec::new();
+    for at in 0..20 {
+        for fill in [b'a', 0x21, 0x23, 0x80, 0xA2, 0xFF, 0x00] {
+            let mut body = vec![fill; 24];
+            if at < 24 {
+                body[at] = b'"';
+            }
+            body[at.min(23)..].iter_mut().skip(1).for_each(|b| *b = b'"');
+            bodies.push(body.clone());
+            bodies.push(body[..at.min(15)].to_vec());
+            bodies.push(vec![fill; 24]);
+        }
+    }
+    for body in &bodies {
+        let found = short_quote(body);
+        if body.len() >= 16 {
+            assert_eq!(found, reference(body), "{body:?}");
+        } else {
+            assert_eq!(found, body.iter().position(|&b| b == b'"'), "{body:?}");
+        }
+    }
+    assert_eq!(short_quote(b"count\":1,\"covered\":2}"), Some(5));
+    assert_eq!(short_quote(b"abcdefghijklmnopq\""), None);
+}
