@@ -442,7 +442,7 @@ pub(super) enum Record {
 /// `skip` is asked about the record's `filenames` once they are read: when it says none of
 /// them keeps records, the rest of the record is checked without being kept (exports write
 /// `filenames` before `name` and `regions`, the bulk of a record).
-pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[String]) -> bool) -> Option<(Record, usize)> {
+pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[&str]) -> bool) -> Option<(Record, usize)> {
     let mut scan = Scan { bytes, pos: 0 };
     let (mut name, mut count, mut regions, mut branches, mut mcdc, mut filenames) =
         (None, None, None, None, None, None);
@@ -491,7 +491,7 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[String]) -> bool) -> Option<(
         "filenames" => {
             let mut read = Vec::new();
             scan.array(&mut |scan| {
-                read.push(scan.str()?.to_string());
+                read.push(scan.str()?);
                 Some(())
             })?;
             skipping = skip(&read);
@@ -510,7 +510,7 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[String]) -> bool) -> Option<(
             regions,
             branches,
             mcdc_records: mcdc.map(|()| Vec::new()),
-            filenames,
+            filenames: filenames.iter().map(|name| name.to_string()).collect(),
         }),
         _ => Record::Skipped {
             has_branches: !branches.is_empty(),

@@ -140,7 +140,7 @@ fn keys_are_checked_once_each_within_limits() {
 #[test]
 fn records_and_entries_read_as_serde_reads_them() {
     let record_text = r#"{"branches":[[3,8,3,14,1,0,0,0,4]],"mcdc_records":[],"count":2,"filenames":["/s/a.rs","/s/m.rs"],"name":"_RNvC1a1f","regions":[[1,1,9,2,2,0,0,0],[3,5,3,9,0,0,1,1],[1,1,1,5,0,1,0,0]],"x":{"y":[1.5]}} tail"#;
-    let keep_all = |_: &[String]| false;
+    let keep_all = |_: &[&str]| false;
     let (Record::Read(fast), len) = record(record_text.as_bytes(), &keep_all).expect("in the lane")
     else {
         panic!("read whole");
@@ -219,7 +219,7 @@ fn known_keys_are_found_by_their_bytes_and_others_read_as_strings() {
 #[test]
 fn records_of_files_that_keep_nothing_are_checked_not_stored() {
     let text = r#"{"branches":[[3,8,3,14,1,0,0,0,4]],"count":2,"filenames":["/s/a.rs"],"name":"f","regions":[[1,1,9,2,2,0,0,0]]}"#;
-    let skip_all = |_: &[String]| true;
+    let skip_all = |_: &[&str]| true;
     let Some((Record::Skipped { has_branches }, len)) = record(text.as_bytes(), &skip_all) else {
         panic!("skipped");
     };
@@ -243,7 +243,7 @@ fn records_of_files_that_keep_nothing_are_checked_not_stored() {
 #[test]
 fn blank_space_takes_the_general_path() {
     let spaced = "{ \"name\" : \"f\" , \"count\" : 1 , \"filenames\" : [ \"a\" ] ,\n \"regions\" : [ [ 1 , 1 , 2 , 2 , 1 , 0 , 0 , 0 ] ] , \"branches\" : [ [ 1 , 1 , 1 , 5 , 0 , 1 , 0 , 0 , 4 ] ] }";
-    let keep_all = |_: &[String]| false;
+    let keep_all = |_: &[&str]| false;
     let (Record::Read(fast), len) = record(spaced.as_bytes(), &keep_all).expect("in the lane")
     else {
         panic!("read whole");
@@ -336,7 +336,7 @@ fn incomplete_or_oversized_parts_are_declined() {
         let text = format!("{{{}}}", present.join(","));
         assert!(scan(&text).summary().is_none(), "{missing}");
     }
-    let keep_all = |_: &[String]| false;
+    let keep_all = |_: &[&str]| false;
     for text in [
         r#"{"name":"f","filenames":[],"regions":[]}"#,
         r#"{"name":"f","count":1,"filenames":[]}"#,
@@ -356,7 +356,10 @@ fn a_short_quote_is_found_as_a_byte_search_finds_it() {
             if at < 24 {
                 body[at] = b'"';
             }
-            body[at.min(23)..].iter_mut().skip(1).for_each(|b| *b = b'"');
+            body[at.min(23)..]
+                .iter_mut()
+                .skip(1)
+                .for_each(|b| *b = b'"');
             bodies.push(body.clone());
             bodies.push(body[..at.min(15)].to_vec());
             bodies.push(vec![fill; 24]);
