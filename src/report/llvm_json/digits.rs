@@ -106,7 +106,7 @@ pub(super) fn flats(bytes: &[u8]) -> Option<usize> {
     }
     let mut at = 1;
     loop {
-        at += flat(bytes.get(at..)?)?;
+        at += flat(bytes.get(at..).unwrap_or_default())?;
         match bytes.get(at)? {
             b',' => at += 1,
             b']' => return Some(at + 1),
