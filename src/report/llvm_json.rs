@@ -19,6 +19,7 @@
 //! * [`recompute`] merges records into instantiation groups as `prepareSingleFileReport` does.
 
 mod count;
+mod digits;
 mod export;
 mod groups;
 mod lane;

@@ -10,6 +10,7 @@
 //! JSON, and it reads it to the values serde would.
 
 use super::count::Count;
+use super::digits;
 use super::record::{ids_fit, Branch, RawRecord, Region};
 use super::wire::{CountsJson, FileEntry, SummaryJson};
 use super::Span;
@@ -89,10 +90,7 @@ impl<'a> Scan<'a> {
     fn key(&mut self) -> Option<(&'a str, u32)> {
         let rest = self.bytes.get(self.pos..).unwrap_or_default();
         let body = rest.strip_prefix(b"\"").unwrap_or_default();
-        let known = body
-            .iter()
-            .take(16)
-            .position(|&b| b == b'"')
+        let known = short_quote(body)
             .and_then(|len| body.get(..len))
             .and_then(known_key);
         match known {
@@ -110,10 +108,9 @@ impl<'a> Scan<'a> {
     /// are rare and may pass `u64::MAX`, are left to serde.
     fn uint(&mut self) -> Option<u64> {
         self.blank();
-        let rest = self.bytes.get(self.pos..).unwrap_or_default();
-        let (value, digits) = leading_uint(rest)?;
-        let goes_on = matches!(rest.get(digits), Some(b'0'..=b'9' | b'.' | b'e' | b'E'));
+        let (value, digits) = digits::uint_at(self.bytes, self.pos)?;
         self.pos += digits;
+        let goes_on = matches!(self.bytes.get(self.pos), Some(b'.' | b'e' | b'E'));
         (!goes_on).then_some(value)
     }
 
@@ -172,7 +169,10 @@ impl<'a> Scan<'a> {
         match self.peek()? {
             b'"' => self.str().map(drop),
             b'[' => {
-                if self.flat().is_some() {
+                // Flat arrays (`segments` entries), and arrays of them, without a call each.
+                let rest = self.bytes.get(self.pos..).unwrap_or_default();
+                if let Some(len) = digits::flat(rest).or_else(|| digits::flats(rest)) {
+                    self.pos += len;
                     return Some(());
                 }
                 self.pos += 1;
@@ -202,37 +202,9 @@ impl<'a> Scan<'a> {
     /// without blank space (`segments` entries); `None`, with the cursor unmoved, for anything
     /// else.
     fn flat(&mut self) -> Option<()> {
-        let bytes = self.bytes.get(self.pos..).unwrap_or_default();
-        let mut rest = bytes.strip_prefix(b"[")?.iter();
-        if rest.as_slice().first() == Some(&b']') {
-            self.pos += 2;
-            return Some(());
-        }
-        loop {
-            // Each value, then the byte after it, which must be `,` or `]`.
-            let after = match *rest.next()? {
-                // A `0` stands alone: a digit after it is refused below.
-                b'0' => *rest.next()?,
-                b'1'..=b'9' => loop {
-                    let byte = *rest.next()?;
-                    if !byte.is_ascii_digit() {
-                        break byte;
-                    }
-                },
-                b't' => word_then(&mut rest, b"rue")?,
-                b'f' => word_then(&mut rest, b"alse")?,
-                b'n' => word_then(&mut rest, b"ull")?,
-                _ => return None,
-            };
-            match after {
-                b',' => {}
-                b']' => {
-                    self.pos += bytes.len() - rest.as_slice().len();
-                    return Some(());
-                }
-                _ => return None,
-            }
-        }
+        let len = digits::flat(self.bytes.get(self.pos..).unwrap_or_default())?;
+        self.pos += len;
+        Some(())
     }
 
     /// `N` unsigned integers as `[a,b,…]`: a fast path for regions and branches written
@@ -256,36 +228,8 @@ impl<'a> Scan<'a> {
     /// [`Scan::uints`] when the array has no blank space; `None`, with the cursor unmoved,
     /// otherwise.
     fn packed_uints<const N: usize>(&mut self) -> Option<[u64; N]> {
-        let bytes = self.bytes.get(self.pos..).unwrap_or_default();
-        let mut rest = bytes.strip_prefix(b"[")?.iter();
-        let mut values = [0; N];
-        // One pass over the bytes, each number's digits then the byte after them.
-        for (index, value) in values.iter_mut().enumerate() {
-            let first = *rest.next()?;
-            let mut number = u64::from(first.wrapping_sub(b'0'));
-            if number > 9 {
-                return None;
-            }
-            let mut digits = 1;
-            let after = loop {
-                let byte = *rest.next()?;
-                let digit = byte.wrapping_sub(b'0');
-                if digit > 9 {
-                    break byte;
-                }
-                number = number.wrapping_mul(10).wrapping_add(u64::from(digit));
-                digits += 1;
-            };
-            let separator = if index + 1 == N { b']' } else { b',' };
-            // No leading zero, at most 19 digits (longer numbers, which may pass `u64::MAX`,
-            // are left to serde), then the separator.
-            let leading_zero = digits > 1 && first == b'0';
-            if after != separator || digits > 19 || leading_zero {
-                return None;
-            }
-            *value = number;
-        }
-        self.pos += bytes.len() - rest.as_slice().len();
+        let (values, len) = digits::packed(self.bytes.get(self.pos..).unwrap_or_default())?;
+        self.pos += len;
         Some(values)
     }
 
@@ -391,29 +335,19 @@ impl<'a> Scan<'a> {
     }
 }
 
-/// The unsigned integer at the start of `bytes` and its length in digits: at most 19 digits (so
-/// it cannot overflow), no leading zero; `None` when there is no digit or a leading zero.
+/// The position of the first `"` among the first 16 bytes of `body` (a known key's end): the
+/// 16 bytes compared at once in a 128-bit word when there are 16.
 #[inline(always)]
-fn leading_uint(bytes: &[u8]) -> Option<(u64, usize)> {
-    let mut value: u64 = 0;
-    let mut digits = 0;
-    for &byte in bytes.iter().take(19) {
-        let digit = byte.wrapping_sub(b'0');
-        if digit > 9 {
-            break;
-        }
-        value = value * 10 + u64::from(digit);
-        digits += 1;
-    }
-    let leading_zero = digits > 1 && bytes.first() == Some(&b'0');
-    (digits > 0 && !leading_zero).then_some((value, digits))
-}
-
-/// After a literal's first letter: its other letters `word`, then the byte after them.
-fn word_then(rest: &mut std::slice::Iter<'_, u8>, word: &[u8]) -> Option<u8> {
-    let tail = rest.as_slice().strip_prefix(word)?;
-    *rest = tail.iter();
-    rest.next().copied()
+fn short_quote(body: &[u8]) -> Option<usize> {
+    let Some(chunk) = body.first_chunk::<16>() else {
+        return body.iter().position(|&b| b == b'"');
+    };
+    let splat = |byte: u8| u128::from_le_bytes([byte; 16]);
+    // The bytes that are `"` become zero; the lowest zero byte is found exactly (a borrow out of
+    // it goes only into later bytes).
+    let word = u128::from_le_bytes(*chunk) ^ splat(b'"');
+    let zero = word.wrapping_sub(splat(0x01)) & !word & splat(0x80);
+    (zero != 0).then(|| (zero.trailing_zeros() / 8) as usize)
 }
 
 /// A span from four positions, each at most `u32::MAX`.
@@ -508,7 +442,7 @@ pub(super) enum Record {
 /// `skip` is asked about the record's `filenames` once they are read: when it says none of
 /// them keeps records, the rest of the record is checked without being kept (exports write
 /// `filenames` before `name` and `regions`, the bulk of a record).
-pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[String]) -> bool) -> Option<(Record, usize)> {
+pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[&str]) -> bool) -> Option<(Record, usize)> {
     let mut scan = Scan { bytes, pos: 0 };
     let (mut name, mut count, mut regions, mut branches, mut mcdc, mut filenames) =
         (None, None, None, None, None, None);
@@ -557,7 +491,7 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[String]) -> bool) -> Option<(
         "filenames" => {
             let mut read = Vec::new();
             scan.array(&mut |scan| {
-                read.push(scan.str()?.to_string());
+                read.push(scan.str()?);
                 Some(())
             })?;
             skipping = skip(&read);
@@ -576,7 +510,7 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[String]) -> bool) -> Option<(
             regions,
             branches,
             mcdc_records: mcdc.map(|()| Vec::new()),
-            filenames,
+            filenames: filenames.iter().map(|name| name.to_string()).collect(),
         }),
         _ => Record::Skipped {
             has_branches: !branches.is_empty(),
@@ -601,352 +535,5 @@ pub(super) fn file_entry(bytes: &[u8]) -> Option<(FileEntry, usize)> {
 
 #[cfg(test)]
 #[cfg_attr(coverage_nightly, coverage(off))]
-mod tests {
-    use super::*;
-
-    fn skips(text: &str) -> Option<usize> {
-        let mut scan = Scan {
-            bytes: text.as_bytes(),
-            pos: 0,
-        };
-        scan.skip(0).map(|()| scan.pos)
-    }
-
-    #[test]
-    fn the_lane_skips_valid_json_and_declines_the_rest() {
-        for good in [
-            r#"{"a":[1,-2,3.5,4e9,5E-1,0,0.0,-0],"b":{"c":true,"d":false,"e":null},"f":"ü"}"#,
-            "[ ]",
-            "{ }",
-            " [ 1 , { } , [ ] ] ",
-        ] {
-            assert_eq!(skips(good), Some(good.trim_end().len()), "{good}");
-            serde_json::from_str::<serde_json::Value>(good).expect("valid JSON");
-        }
-        for declined in [
-            "01",
-            "-",
-            "1.",
-            "1e",
-            "1e+",
-            ".5",
-            "+1",
-            "tru",
-            "nul",
-            r#""a\"b""#,
-            "\"a\tb\"",
-            "[1,]",
-            "[1 2]",
-            "{\"a\" 1}",
-            "{\"a\":1,}",
-            "{1:2}",
-            "\"open",
-            "[",
-            "",
-        ] {
-            assert_eq!(skips(declined), None, "{declined}");
-        }
-        let deep = format!("{}{}", "[".repeat(70), "]".repeat(70));
-        assert_eq!(skips(&deep), None);
-        let invalid_utf8 = [b'"', 0xFF, b'"'];
-        let mut scan = Scan {
-            bytes: &invalid_utf8,
-            pos: 0,
-        };
-        assert_eq!(scan.skip(0), None);
-    }
-
-    #[test]
-    fn unsigned_integers_are_plain_digits_within_u64() {
-        let read = |text: &str| {
-            let mut scan = Scan {
-                bytes: text.as_bytes(),
-                pos: 0,
-            };
-            scan.uint()
-        };
-        assert_eq!(read("0"), Some(0));
-        assert_eq!(read(" 42]"), Some(42));
-        assert_eq!(read("9999999999999999999"), Some(9_999_999_999_999_999_999));
-        for declined in [
-            "18446744073709551615",
-            "99999999999999999999",
-            "01",
-            "1.0",
-            "1e3",
-            "-1",
-            "x",
-            "",
-        ] {
-            assert_eq!(read(declined), None, "{declined}");
-        }
-    }
-
-    #[test]
-    fn packed_numbers_read_as_the_general_path_reads_them() {
-        let read = |text: &str| {
-            let mut scan = Scan {
-                bytes: text.as_bytes(),
-                pos: 0,
-            };
-            let packed = scan.packed_uints::<3>().map(|values| (values, scan.pos));
-            let mut general = Scan {
-                bytes: text.replace(',', " , ").as_bytes().to_vec().leak(),
-                pos: 0,
-            };
-            let spaced = general.uints::<3>();
-            assert_eq!(packed.map(|(values, _)| values), spaced, "{text}");
-            packed
-        };
-        assert_eq!(
-            read("[0,7,1234567890123456789]"),
-            Some(([0, 7, 1_234_567_890_123_456_789], 25))
-        );
-        assert_eq!(read("[10,20,30]]"), Some(([10, 20, 30], 10)));
-        for declined in [
-            "[1,2,3,4]",
-            "[1,2]",
-            "[1,2,03]",
-            "[1,00,3]",
-            "[1,2,12345678901234567890]",
-            "[1,2,3",
-            "[1,2,",
-            "[1,-2,3]",
-            "[1,2.5,3]",
-            "[1;2,3]",
-        ] {
-            assert_eq!(read(declined), None, "{declined}");
-        }
-    }
-
-    #[test]
-    fn keys_are_checked_once_each_within_limits() {
-        let object = |text: &str| {
-            let mut scan = Scan {
-                bytes: text.as_bytes(),
-                pos: 0,
-            };
-            scan.object(&mut |scan, _| scan.skip(1)).map(|()| scan.pos)
-        };
-        let others: Vec<String> = (0..MAX_KEYS).map(|i| format!("\"k{i}\":1")).collect();
-        let known: Vec<String> = KNOWN_KEYS.iter().map(|k| format!("\"{k}\":1")).collect();
-        let full = format!("{{{},{}}}", others.join(","), known.join(","));
-        assert_eq!(object(&full), Some(full.len()));
-        let over = format!("{{{},\"k{MAX_KEYS}\":1}}", others.join(","));
-        assert_eq!(object(&over), None);
-        assert_eq!(object(r#"{"k":1,"j":2,"k":3}"#), None);
-        assert_eq!(object(r#"{"count":1,"name":2,"count":3}"#), None);
-        assert_eq!(object(r#"{"count":1,"k":2,"name":3}"#), Some(26));
-    }
-
-    #[test]
-    fn records_and_entries_read_as_serde_reads_them() {
-        let record_text = r#"{"branches":[[3,8,3,14,1,0,0,0,4]],"mcdc_records":[],"count":2,"filenames":["/s/a.rs","/s/m.rs"],"name":"_RNvC1a1f","regions":[[1,1,9,2,2,0,0,0],[3,5,3,9,0,0,1,1],[1,1,1,5,0,1,0,0]],"x":{"y":[1.5]}} tail"#;
-        let keep_all = |_: &[String]| false;
-        let (Record::Read(fast), len) =
-            record(record_text.as_bytes(), &keep_all).expect("in the lane")
-        else {
-            panic!("read whole");
-        };
-        let mut values = serde_json::Deserializer::from_str(record_text).into_iter::<RawRecord>();
-        let slow = values.next().expect("a value").expect("valid");
-        assert_eq!(len, values.byte_offset());
-        assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
-        for declined in [
-            r#"{"count":1,"filenames":[],"regions":[]}"#,
-            r#"{"name":"f","count":1,"filenames":[],"regions":[],"name":"g"}"#,
-            r#"{"name":"f","count":1.0,"filenames":[],"regions":[]}"#,
-            r#"{"name":"f","count":1,"filenames":[],"regions":[[1,1,1,1,1,0,0]]}"#,
-            r#"{"name":"f","count":1,"filenames":[],"regions":[[1,1,1,1,1,0,0,0,9]]}"#,
-            r#"{"name":"f","count":1,"filenames":[],"regions":[[4294967296,1,1,1,1,0,0,0]]}"#,
-            r#"{"name":"f","count":1,"filenames":[],"regions":[],"mcdc_records":null}"#,
-            r#"{"name":"f","count":1,"filenames":[],"regions":[],"branches":[[1,1,1,1,1,1,0,0]]}"#,
-            r#"{"name":"f","count":1,"filenames":[],"regions":[],"branches":[],"branches":[]}"#,
-        ] {
-            assert!(
-                record(declined.as_bytes(), &keep_all).is_none(),
-                "{declined}"
-            );
-        }
-        let entry_text = r#"{"segments":[[1,2,3,true,true,false]],"filename":"/s/a.rs","summary":{"lines":{"count":9,"covered":7,"percent":77.7},"functions":{"count":1,"covered":1},"instantiations":{"count":2,"covered":1},"regions":{"count":4,"covered":3},"branches":{"count":2,"covered":1},"mcdc":{"count":3,"covered":1}}}"#;
-        let (fast, len) = file_entry(entry_text.as_bytes()).expect("in the lane");
-        let slow: FileEntry = serde_json::from_str(entry_text).expect("valid");
-        assert_eq!(len, entry_text.len());
-        assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
-        // MC/DC is read; a key a later LLVM may add to a summary is skipped, as serde does
-        // outside tests (where unknown keys are refused).
-        let later = entry_text.replace("}}}", r#"},"later":{"count":1}}}"#);
-        assert!(file_entry(later.as_bytes()).is_some(), "{later}");
-        assert!(
-            format!("{fast:?}")
-                .contains("mcdc: Some(CountsJson { count: ExactCount(3), covered: ExactCount(1)"),
-            "{fast:?}"
-        );
-        for declined in [
-            r#"{"filename":"a","summary":{"lines":{"count":1},"functions":{"count":1,"covered":1},"instantiations":{"count":1,"covered":1},"regions":{"count":1,"covered":1}}}"#,
-            r#"{"filename":"a"}"#,
-            r#"{"filename":"a","summary":{"lines":{"count":1,"covered":1},"functions":{"count":1,"covered":1},"instantiations":{"count":1,"covered":1},"regions":{"count":1,"covered":1},"mcdc":{"count":1}}}"#,
-            r#"{"summary":{}}"#,
-            r#"{"filename":"a","filename":"b","summary":{}}"#,
-        ] {
-            assert!(file_entry(declined.as_bytes()).is_none(), "{declined}");
-        }
-    }
-
-    #[test]
-    fn known_keys_are_found_by_their_bytes_and_others_read_as_strings() {
-        let key = |text: &'static str| {
-            let mut scan = Scan {
-                bytes: text.as_bytes(),
-                pos: 0,
-            };
-            scan.key().map(|(key, _)| (key, scan.pos))
-        };
-        for known in KNOWN_KEYS {
-            let text: &'static str = Box::leak(format!("\"{known}\":1").into_boxed_str());
-            assert_eq!(key(text), Some((known, known.len() + 2)), "{text}");
-        }
-        // Not known: read as any string, with what `str` takes and declines.
-        assert_eq!(key(r#""x":1"#), Some(("x", 3)));
-        assert_eq!(key(r#" "name":1"#), Some(("name", 7)));
-        assert_eq!(
-            key(r#""abcdefghijklmnopqrstu":1"#),
-            Some(("abcdefghijklmnopqrstu", 23))
-        );
-        assert_eq!(key("\"n\u{e4}me\":1"), Some(("n\u{e4}me", 7)));
-        assert_eq!(key(r#""na\"me":1"#), None);
-        assert_eq!(key(r#""name"#), None);
-        assert_eq!(key("\"na\tme\":1"), None);
-    }
-
-    #[test]
-    fn records_of_files_that_keep_nothing_are_checked_not_stored() {
-        let text = r#"{"branches":[[3,8,3,14,1,0,0,0,4]],"count":2,"filenames":["/s/a.rs"],"name":"f","regions":[[1,1,9,2,2,0,0,0]]}"#;
-        let skip_all = |_: &[String]| true;
-        let Some((Record::Skipped { has_branches }, len)) = record(text.as_bytes(), &skip_all)
-        else {
-            panic!("skipped");
-        };
-        assert!(has_branches && len == text.len());
-        // Checked all the same: a bad region is declined.
-        let bad = text.replace("[1,1,9,2,2,0,0,0]", "[1,1,9,2,2,0,0]");
-        assert!(record(bad.as_bytes(), &skip_all).is_none());
-        // `filenames` after `regions`: the regions are read, then the record is skipped.
-        let late = r#"{"regions":[[1,1,9,2,2,0,0,0]],"name":"f","count":0,"filenames":["a"]}"#;
-        assert!(matches!(
-            record(late.as_bytes(), &skip_all),
-            Some((
-                Record::Skipped {
-                    has_branches: false
-                },
-                _
-            ))
-        ));
-    }
-
-    #[test]
-    fn blank_space_takes_the_general_path() {
-        let spaced = "{ \"name\" : \"f\" , \"count\" : 1 , \"filenames\" : [ \"a\" ] ,\n \"regions\" : [ [ 1 , 1 , 2 , 2 , 1 , 0 , 0 , 0 ] ] , \"branches\" : [ [ 1 , 1 , 1 , 5 , 0 , 1 , 0 , 0 , 4 ] ] }";
-        let keep_all = |_: &[String]| false;
-        let (Record::Read(fast), len) = record(spaced.as_bytes(), &keep_all).expect("in the lane")
-        else {
-            panic!("read whole");
-        };
-        let slow: RawRecord = serde_json::from_str(spaced).expect("valid");
-        assert_eq!(len, spaced.len());
-        assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
-        for declined in [
-            "[ 1 , 2 ]",
-            "[1,2,3]",
-            "[1,2",
-            "[01,2]",
-            "[4294967296,1,1,1,1,0,0,0]",
-            "[1,1,1,1,1,4294967296,0,0]",
-            "[1,1,1,1,1,0,4294967296,0]",
-            "[1,1,1,1,1,0,0,4294967296]",
-        ] {
-            let mut scan = Scan {
-                bytes: declined.as_bytes(),
-                pos: 0,
-            };
-            assert!(scan.region().is_none(), "{declined}");
-        }
-        for declined in [
-            "[1,1,1,1,1,1,0,4294967296,0]",
-            "[1,1,1,1,1,1,0,0,4294967296]",
-            "[1,1,1,1,1,1,4294967296,0,0]",
-            "[1,1,4294967296,1,1,1,0,0,0]",
-        ] {
-            let mut scan = Scan {
-                bytes: declined.as_bytes(),
-                pos: 0,
-            };
-            assert!(scan.branch().is_none(), "{declined}");
-        }
-    }
-
-    #[test]
-    fn flat_arrays_take_the_fast_path_or_none() {
-        for (text, len) in [
-            ("[]", Some(2)),
-            ("[1,true,false,null,0]", Some(21)),
-            ("[1.5]", None),
-            ("[01]", None),
-            ("[tru]", None),
-            ("[fals]", None),
-            ("[nul]", None),
-            ("[\"s\"]", None),
-            ("[1", None),
-            ("[1,", None),
-            ("x", None),
-            ("[0]", Some(3)),
-            ("[10,20]]", Some(7)),
-            ("[0", None),
-            ("[12", None),
-            ("[00]", None),
-            ("[-1]", None),
-            ("[1 ,2]", None),
-            ("[true", None),
-            ("[null,false]", Some(12)),
-        ] {
-            let mut scan = Scan {
-                bytes: text.as_bytes(),
-                pos: 0,
-            };
-            assert_eq!(scan.flat().map(|()| scan.pos), len, "{text}");
-        }
-    }
-
-    #[test]
-    fn incomplete_or_oversized_parts_are_declined() {
-        let scan = |text: &str| Scan {
-            bytes: text.as_bytes().to_vec().leak(),
-            pos: 0,
-        };
-        assert!(scan("[12345678901234567890,1,1,1,1,0,0,0]")
-            .region()
-            .is_none());
-        assert!(scan("[1,4294967296,1,1,1,0,0,0]").region().is_none());
-        assert!(scan("[1,1,1,4294967296,1,0,0,0]").region().is_none());
-        assert!(scan("{").skip(0).is_none());
-        assert!(scan(r#"{"covered":1}"#).counts().is_none());
-        let pair = r#"{"count":1,"covered":1}"#;
-        for missing in ["functions", "instantiations", "regions", "lines"] {
-            let present: Vec<String> = ["lines", "functions", "instantiations", "regions"]
-                .iter()
-                .filter(|k| **k != missing)
-                .map(|k| format!("\"{k}\":{pair}"))
-                .collect();
-            let text = format!("{{{}}}", present.join(","));
-            assert!(scan(&text).summary().is_none(), "{missing}");
-        }
-        let keep_all = |_: &[String]| false;
-        for text in [
-            r#"{"name":"f","filenames":[],"regions":[]}"#,
-            r#"{"name":"f","count":1,"filenames":[]}"#,
-            r#"{"name":"f","count":1,"regions":[]}"#,
-        ] {
-            assert!(record(text.as_bytes(), &keep_all).is_none(), "{text}");
-        }
-    }
-}
+#[path = "lane_tests.rs"]
+mod tests;

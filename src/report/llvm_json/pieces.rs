@@ -209,9 +209,8 @@ impl Element for Records {
     type Out = RecordOut;
 
     fn parse(&self, bytes: &[u8], last: bool) -> Parsed<RecordOut> {
-        let skip = |names: &[String]| {
-            !self.all && names.iter().all(|name| self.kept(name) == Kept::Nothing)
-        };
+        let skip =
+            |names: &[&str]| !self.all && names.iter().all(|name| self.kept(name) == Kept::Nothing);
         match lane::record(bytes, &skip) {
             Some((lane::Record::Read(record), len)) => {
                 return Parsed::Done(self.reduced(record), len)
