@@ -215,7 +215,7 @@ impl RawRecord {
             region_stats(&self.regions, &sites, everything);
         let (branches, uncovered_branches, covered_branch_lines, branch_hits) =
             branch_stats(&self.branches, &sites, everything);
-        let lines = line_summary(main_segment_regions(&self.regions, main), rule);
+        let lines = line_summary(main_segment_regions(&self.regions, main), rule, everything);
         let decisions = mcdc::locate(
             self.mcdc_records.as_deref().unwrap_or_default(),
             &self.branches,
@@ -223,9 +223,8 @@ impl RawRecord {
             &|file, span| sites.locate(file, span),
         );
         let mcdc = mcdc::counts(&decisions);
-        let mut uncovered_lines = lines.uncovered;
-        // Kept to the end of the read: without the spare room of its growth.
-        uncovered_lines.shrink_to_fit();
+        // Kept to the end of the read: sized exactly by `line_summary`.
+        let uncovered_lines = lines.uncovered;
         let items = RecordItems {
             uncovered_regions,
             uncovered_branches,
@@ -408,10 +407,10 @@ fn main_file(regions: &[Region], filenames: Vec<String>) -> Option<(u32, String)
 }
 
 /// The main-file regions that take part in segment building (code, expansion, skipped, gap).
-fn main_segment_regions(regions: &[Region], main: u32) -> Vec<SegRegion> {
+fn main_segment_regions(regions: &[Region], main: u32) -> impl Iterator<Item = SegRegion> + '_ {
     regions
         .iter()
-        .filter(|r| r.file_id == main)
+        .filter(move |r| r.file_id == main)
         .filter_map(|r| {
             Some(SegRegion {
                 start: (r.span.line_start, r.span.col_start),
@@ -420,7 +419,6 @@ fn main_segment_regions(regions: &[Region], main: u32) -> Vec<SegRegion> {
                 kind: SegmentKind::from_kind(r.kind)?,
             })
         })
-        .collect()
 }
 
 /// The layout of a record: a hash of everything in its regions and branches but their counts
