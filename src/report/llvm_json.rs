@@ -22,11 +22,13 @@ mod count;
 mod export;
 mod groups;
 mod lane;
+mod lines;
 mod mcdc;
 #[cfg(test)]
 mod oracle;
 mod pieces;
 mod record;
+mod same_names;
 mod segments;
 mod stream;
 mod unique;

@@ -2,13 +2,12 @@
 //! file that keeps everything, one record per instantiation group for a file kept for its
 //! misses ([`Kept::Misses`]).
 
-use std::collections::HashMap;
-
 use hashbrown::hash_table::Entry;
-use hashbrown::HashTable;
+use hashbrown::{HashMap, HashTable};
 
 use crate::model::Counts;
 
+use super::same_names::SameNames;
 use super::{FunctionStats, Kept, Origins};
 
 /// One record's contribution.
@@ -24,6 +23,8 @@ pub(super) struct RecordOut {
 pub(super) struct KeptRecords {
     files: HashMap<String, FileRecords>,
     has_branches: bool,
+    /// The instantiation names of the records compared so far.
+    names: SameNames,
 }
 
 /// The kept records of one file, in the order of their first record. For a file kept for its
@@ -89,10 +90,11 @@ impl KeptRecords {
             Entry::Occupied(slot) => {
                 let at = *slot.get() as usize;
                 let best = &mut file.best;
+                let names = &mut self.names;
                 // The group's record is at `at` (it was pushed when the group was made).
                 records.get_mut(at).into_iter().for_each(|group| {
                     let mut so_far = best.get(&at).copied().unwrap_or_else(|| counts_of(group));
-                    absorb(group, &mut so_far, &mut stats);
+                    absorb(group, &mut so_far, &mut stats, names);
                     if so_far == counts_of(group) {
                         best.remove(&at);
                     } else {
@@ -104,7 +106,9 @@ impl KeptRecords {
     }
 
     /// The records by main file, and whether any record lists a branch.
-    pub(super) fn into_parts(self) -> (HashMap<String, Vec<FunctionStats>>, bool) {
+    pub(super) fn into_parts(
+        self,
+    ) -> (std::collections::HashMap<String, Vec<FunctionStats>>, bool) {
         let by_file = self
             .files
             .into_iter()
@@ -149,7 +153,12 @@ fn counts_of(record: &FunctionStats) -> [(u64, u64); 4] {
 /// largest covered and largest total per metric, summed execution count and instances, and per
 /// metric the uncovered items of the best record (a later record of equal counts wins, as the
 /// last of equals does in the list of uncovered items).
-fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 4], record: &mut FunctionStats) {
+fn absorb(
+    group: &mut FunctionStats,
+    so_far: &mut [(u64, u64); 4],
+    record: &mut FunctionStats,
+    names: &mut SameNames,
+) {
     let theirs = counts_of(record);
     let mut items = record.items.take().map(|items| *items).unwrap_or_default();
     let held = group.items.get_or_insert_with(Box::default);
@@ -208,7 +217,7 @@ fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 4], record: &mut 
         group.name = std::mem::take(&mut record.name);
     } else if !record.name.is_empty() && !group.several_instantiations {
         // Names are compared (demangled: most of the cost of a merge) until two differ.
-        let differ = !crate::demangle::same_function(&group.name, &record.name);
+        let differ = !names.same(&group.name, &record.name);
         group.several_instantiations |= differ;
     }
     let instances = &mut group.instances;

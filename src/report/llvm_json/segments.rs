@@ -244,24 +244,9 @@ impl Active {
         None
     }
 
-    /// Takes out the regions that end at or before `loc` (all of them for `None`) and appends
-    /// them to `done`, sorted by end and, for equal ends, by arrival.
+    /// In the general shape, takes out the regions that end at or before `loc` (all of them
+    /// for `None`) and appends them to `done`, sorted by end and, for equal ends, by arrival.
     fn take_ending_by(&mut self, loc: Option<Loc>, done: &mut Vec<SegRegion>) {
-        if !self.general {
-            // Those still open are the bottom of the stack; the top, latest end first, closes:
-            // runs of equal ends from the top down, each in arrival order.
-            let open = self
-                .nested
-                .iter()
-                .rposition(|region| loc.is_some_and(|loc| region.end > loc))
-                .map_or(0, |last_open| last_open + 1);
-            let closed = self.nested.get(open..).unwrap_or_default();
-            for run in closed.chunk_by(|a, b| a.end == b.end).rev() {
-                done.extend_from_slice(run);
-            }
-            self.nested.truncate(open);
-            return;
-        }
         while let Some(&Reverse((end, arrival))) = self.by_end.peek() {
             if loc.is_some_and(|loc| end > loc) {
                 break;
@@ -335,6 +320,10 @@ impl Builder {
     /// Takes out the active regions that end at or before `loc` (all of them for `None`) and
     /// completes them.
     fn close_regions_ending_by(&mut self, loc: Option<Loc>) {
+        if !self.active.general {
+            self.close_nested(loc);
+            return;
+        }
         self.completed.clear();
         self.active.take_ending_by(loc, &mut self.completed);
         if !self.completed.is_empty() {
@@ -342,6 +331,37 @@ impl Builder {
             self.complete_regions_until(loc, &completed);
             self.completed = completed;
         }
+    }
+
+    /// [`Builder::close_regions_ending_by`] in the nested shape, where the open regions are a
+    /// stack ordered by end: those that close are its top, and they complete (sorted by end,
+    /// then arrival) in runs of equal ends from the top down, each run in arrival order. The
+    /// segments are emitted straight from the stack: what [`Builder::emit_completed`] and
+    /// [`Builder::complete_regions_until`] emit for those completed regions.
+    fn close_nested(&mut self, loc: Option<Loc>) {
+        let nested = &mut self.active.nested;
+        let open = nested
+            .iter()
+            .rposition(|region| loc.is_some_and(|loc| region.end > loc))
+            .map_or(0, |last_open| last_open + 1);
+        // The last (in arrival order: the topmost) region of the run met last, and its end.
+        let mut last: Option<SegRegion> = None;
+        for &region in nested.get(open..).unwrap_or_default().iter().rev() {
+            match last {
+                Some(run) if run.end == region.end => {}
+                _ => {
+                    // A new run: its topmost region's count takes over where the previous
+                    // run ended.
+                    if let Some(run) = last {
+                        start_segment(&mut self.segments, region, run.end, false, false);
+                    }
+                    last = Some(region);
+                }
+            }
+        }
+        nested.truncate(open);
+        let enclosing = nested.last().copied();
+        self.complete_tail(loc, enclosing, last);
     }
 
     /// A zero-length region is never made active: it marks its start with the count of the
@@ -361,25 +381,7 @@ impl Builder {
     /// `startSegment`: emits a segment at `loc` with `region`'s count, unless it would change
     /// nothing.
     fn start_segment(&mut self, region: SegRegion, loc: Loc, is_region_entry: bool, skip: bool) {
-        let has_count = !skip && region.kind != SegmentKind::Skipped;
-        if !is_region_entry && !skip {
-            if let Some(last) = self.segments.last() {
-                if last.has_count == has_count
-                    && last.count == region.count
-                    && !last.is_region_entry
-                {
-                    return;
-                }
-            }
-        }
-        self.segments.push(Segment {
-            line: loc.0,
-            col: loc.1,
-            count: if has_count { region.count } else { 0 },
-            has_count,
-            is_region_entry,
-            is_gap: has_count && region.kind == SegmentKind::Gap,
-        });
+        start_segment(&mut self.segments, region, loc, is_region_entry, skip);
     }
 
     /// `completeRegionsUntil`: emits the segments where the `completed` regions (taken out of the
@@ -387,8 +389,19 @@ impl Builder {
     /// (`None`: the end).
     fn complete_regions_until(&mut self, loc: Option<Loc>, completed: &[SegRegion]) {
         self.emit_completed(completed);
-        // Callers complete at least one region; with none there would be nothing to close.
-        match (self.active.last(), completed.last().copied()) {
+        let enclosing = self.active.last();
+        self.complete_tail(loc, enclosing, completed.last().copied());
+    }
+
+    /// The end of `completeRegionsUntil`, once the last completed region is `last` (none: no
+    /// region completed) and the innermost region still open is `enclosing`.
+    fn complete_tail(
+        &mut self,
+        loc: Option<Loc>,
+        enclosing: Option<SegRegion>,
+        last: Option<SegRegion>,
+    ) {
+        match (enclosing, last) {
             (Some(enclosing), Some(last)) if loc != Some(last.end) => {
                 // A gap after the last completed region: the enclosing region's count resumes.
                 self.start_segment(enclosing, last.end, false, false);
@@ -421,6 +434,33 @@ impl Builder {
             previous_end = Some(last.end);
         }
     }
+}
+
+/// `startSegment`: appends a segment at `loc` with `region`'s count to `segments`, unless it
+/// would change nothing.
+fn start_segment(
+    segments: &mut Vec<Segment>,
+    region: SegRegion,
+    loc: Loc,
+    is_region_entry: bool,
+    skip: bool,
+) {
+    let has_count = !skip && region.kind != SegmentKind::Skipped;
+    if !is_region_entry && !skip {
+        if let Some(last) = segments.last() {
+            if last.has_count == has_count && last.count == region.count && !last.is_region_entry {
+                return;
+            }
+        }
+    }
+    segments.push(Segment {
+        line: loc.0,
+        col: loc.1,
+        count: if has_count { region.count } else { 0 },
+        has_count,
+        is_region_entry,
+        is_gap: has_count && region.kind == SegmentKind::Gap,
+    });
 }
 
 #[cfg(test)]
