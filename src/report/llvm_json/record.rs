@@ -167,29 +167,8 @@ impl RawRecord {
 
     /// The name of the record's main file (see [`main_file`]), without reducing the record.
     pub(super) fn main_file_name(&self) -> Option<&str> {
-        // Most records name one to three files: a scan of the regions per file beats building
-        // a set; records naming many files (macro-heavy code, or hostile input) build it.
-        let found = if self.filenames.len() <= 4 {
-            let expanded = |id: u32| {
-                self.regions
-                    .iter()
-                    .any(|r| r.kind == EXPANSION && r.expanded_file_id == id)
-            };
-            (0..u32::MAX)
-                .zip(&self.filenames)
-                .find(|(id, _)| !expanded(*id))
-        } else {
-            let expanded: BTreeSet<u32> = self
-                .regions
-                .iter()
-                .filter(|r| r.kind == EXPANSION)
-                .map(|r| r.expanded_file_id)
-                .collect();
-            (0..u32::MAX)
-                .zip(&self.filenames)
-                .find(|(id, _)| !expanded.contains(id))
-        };
-        found.map(|(_, name)| name.as_str())
+        main_file(&self.regions, self.filenames.len(), self.filenames.iter())
+            .map(|(_, name)| name.as_str())
     }
 
     /// Reduces the record to its main file's name and its statistics, with the items `kept`
@@ -197,8 +176,10 @@ impl RawRecord {
     ///
     /// `None` when the record has no main file or no region in it (llvm-cov ignores such a
     /// record for file summaries).
-    pub(super) fn into_stats(self, kept: Kept) -> Option<(String, FunctionStats)> {
-        let (main, filename) = main_file(&self.regions, self.filenames)?;
+    pub(super) fn into_stats(mut self, kept: Kept) -> Option<(String, FunctionStats)> {
+        let files = self.filenames.len();
+        let (main, filename) = main_file(&self.regions, files, self.filenames.iter_mut())?;
+        let filename = std::mem::take(filename);
         let key = self
             .regions
             .iter()
@@ -394,16 +375,31 @@ impl<'de> Visitor<'de> for AnyBranchVisitor {
 }
 
 /// LLVM `findMainViewFileID`: the first file id that no expansion region expands, with its
-/// name (file ids are `u32`, so at most `u32::MAX` names are considered).
-fn main_file(regions: &[Region], filenames: Vec<String>) -> Option<(u32, String)> {
-    let expanded: BTreeSet<u32> = regions
-        .iter()
-        .filter(|r| r.kind == EXPANSION)
-        .map(|r| r.expanded_file_id)
-        .collect();
-    (0..u32::MAX)
-        .zip(filenames)
-        .find(|(id, _)| !expanded.contains(id))
+/// entry of `names` (the record's `files` filenames; file ids are `u32`, so at most `u32::MAX`
+/// names are considered).
+fn main_file<T>(
+    regions: &[Region],
+    files: usize,
+    names: impl Iterator<Item = T>,
+) -> Option<(u32, T)> {
+    let mut ids = (0..u32::MAX).zip(names);
+    // Most records name one to three files: a scan of the regions per file beats building a
+    // set; records naming many files (macro-heavy code, or hostile input) build it.
+    if files <= 4 {
+        let expanded = |id: u32| {
+            regions
+                .iter()
+                .any(|r| r.kind == EXPANSION && r.expanded_file_id == id)
+        };
+        ids.find(|(id, _)| !expanded(*id))
+    } else {
+        let expanded: BTreeSet<u32> = regions
+            .iter()
+            .filter(|r| r.kind == EXPANSION)
+            .map(|r| r.expanded_file_id)
+            .collect();
+        ids.find(|(id, _)| !expanded.contains(id))
+    }
 }
 
 /// The main-file regions that take part in segment building (code, expansion, skipped, gap).

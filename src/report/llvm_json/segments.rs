@@ -198,6 +198,7 @@ impl Active {
     }
 
     /// True when an open region ends at or before `loc`.
+    #[inline]
     fn closes_by(&self, loc: Loc) -> bool {
         if self.general {
             self.by_end
@@ -208,6 +209,7 @@ impl Active {
         }
     }
 
+    #[inline]
     fn push(&mut self, region: SegRegion) {
         if !self.general {
             if self.nested.last().is_none_or(|top| top.end >= region.end) {
@@ -395,6 +397,7 @@ impl Builder {
 
     /// The end of `completeRegionsUntil`, once the last completed region is `last` (none: no
     /// region completed) and the innermost region still open is `enclosing`.
+    #[inline]
     fn complete_tail(
         &mut self,
         loc: Option<Loc>,
@@ -438,6 +441,7 @@ impl Builder {
 
 /// `startSegment`: appends a segment at `loc` with `region`'s count to `segments`, unless it
 /// would change nothing.
+#[inline]
 fn start_segment(
     segments: &mut Vec<Segment>,
     region: SegRegion,
