@@ -15,7 +15,7 @@ use crate::model::Counts;
 
 use super::count::{next_count, next_u32, skip_rest, Count};
 use super::mcdc::{self, RawDecision};
-use super::segments::{line_summary, LineRule, SegRegion, SegmentKind};
+use super::segments::{line_summary, loc, LineRule, SegRegion, SegmentKind};
 use super::{BranchSide, CoveredItems, FunctionStats, Instances, Kept, RecordItems, Span};
 
 /// Region kind of an expansion (macro use site) region.
@@ -409,8 +409,8 @@ fn main_segment_regions(regions: &[Region], main: u32) -> impl Iterator<Item = S
         .filter(move |r| r.file_id == main)
         .filter_map(|r| {
             Some(SegRegion {
-                start: (r.span.line_start, r.span.col_start),
-                end: (r.span.line_end, r.span.col_end),
+                start: loc((r.span.line_start, r.span.col_start)),
+                end: loc((r.span.line_end, r.span.col_end)),
                 count: r.count,
                 kind: SegmentKind::from_kind(r.kind)?,
             })

@@ -65,8 +65,19 @@ impl SegmentKind {
     }
 }
 
-/// A (line, column) location; tuples order as LLVM's `LineColPair`.
-type Loc = (u32, u32);
+/// A (line, column) location, packed with the line in the high half so that locations order as
+/// LLVM's `LineColPair` does (by line, then column) in one comparison.
+type Loc = u64;
+
+/// The location of `(line, column)`.
+pub(super) fn loc((line, col): (u32, u32)) -> Loc {
+    (u64::from(line) << 32) | u64::from(col)
+}
+
+/// The (line, column) of a location.
+fn line_col(loc: Loc) -> (u32, u32) {
+    ((loc >> 32) as u32, loc as u32)
+}
 
 /// One main-file region as the segment builder sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,7 +116,7 @@ struct Scratch {
 const KEPT_ROOM: usize = 1 << 16;
 
 thread_local! {
-    static SCRATCH: Cell<Scratch> = Cell::new(Scratch::default());
+    static SCRATCH: Cell<Option<Box<Scratch>>> = const { Cell::new(None) };
 }
 
 /// Computes the line coverage of one record from its main-file regions (in any order). The
@@ -116,7 +127,7 @@ pub(super) fn line_summary(
     keep_covered: bool,
 ) -> LineSummary {
     SCRATCH.with(|cell| {
-        let mut scratch = cell.take();
+        let mut scratch = cell.take().unwrap_or_default();
         scratch.regions.clear();
         scratch.regions.extend(regions);
         scratch.builder.build_segments(&mut scratch.regions, rule);
@@ -127,7 +138,7 @@ pub(super) fn line_summary(
             keep_covered,
         );
         if scratch.regions.capacity() <= KEPT_ROOM {
-            cell.set(scratch);
+            cell.set(Some(scratch));
         }
         summary
     })
@@ -457,9 +468,10 @@ fn start_segment(
             }
         }
     }
+    let (line, col) = line_col(loc);
     segments.push(Segment {
-        line: loc.0,
-        col: loc.1,
+        line,
+        col,
         count: if has_count { region.count } else { 0 },
         has_count,
         is_region_entry,

@@ -5,19 +5,19 @@ use crate::model::{Counts, LineRange};
 use super::super::lines::{summarize_lines, LineSummary, LineTally};
 use super::*;
 
-fn code(start: Loc, end: Loc, count: u64) -> SegRegion {
+fn code(start: (u32, u32), end: (u32, u32), count: u64) -> SegRegion {
     SegRegion {
-        start,
-        end,
+        start: loc(start),
+        end: loc(end),
         count,
         kind: SegmentKind::Code,
     }
 }
 
-fn of_kind(kind: SegmentKind, start: Loc, end: Loc, count: u64) -> SegRegion {
+fn of_kind(kind: SegmentKind, start: (u32, u32), end: (u32, u32), count: u64) -> SegRegion {
     SegRegion {
-        start,
-        end,
+        start: loc(start),
+        end: loc(end),
         count,
         kind,
     }
@@ -282,8 +282,8 @@ mod fixture_tests {
                 };
                 if in_file == Some(filename) {
                     regions.push(SegRegion {
-                        start: (small(&r[0]), small(&r[1])),
-                        end: (small(&r[2]), small(&r[3])),
+                        start: loc((small(&r[0]), small(&r[1]))),
+                        end: loc((small(&r[2]), small(&r[3]))),
                         count: num(&r[4]),
                         kind,
                     });
@@ -418,8 +418,8 @@ mod reference_tests {
                 }
             }
             self.segments.push(Segment {
-                line: loc.0,
-                col: loc.1,
+                line: line_col(loc).0,
+                col: line_col(loc).1,
                 count: if has_count { region.count } else { 0 },
                 has_count,
                 is_region_entry: entry,
@@ -468,8 +468,8 @@ mod reference_tests {
                     _ => SegmentKind::Gap,
                 };
                 SegRegion {
-                    start,
-                    end,
+                    start: loc(start),
+                    end: loc(end),
                     count,
                     kind,
                 }
@@ -498,8 +498,8 @@ mod reference_tests {
         let n = 100_000u32;
         let regions: Vec<SegRegion> = (0..n)
             .map(|i| SegRegion {
-                start: (1 + i, 1),
-                end: (2 * n - i, 9),
+                start: loc((1 + i, 1)),
+                end: loc((2 * n - i, 9)),
                 count: u64::from(i % 2),
                 kind: SegmentKind::Code,
             })
