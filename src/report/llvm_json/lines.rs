@@ -48,9 +48,9 @@ impl OnLine {
 
     /// Takes in one more segment of the line.
     fn add(&mut self, segment: &Segment) {
-        let entry = segment.has_count && segment.is_region_entry;
+        let entry = segment.has_count & segment.is_region_entry;
         self.any_entry |= entry;
-        if entry && !segment.is_gap {
+        if entry & !segment.is_gap {
             self.starts = true;
             self.largest_start = self.largest_start.max(segment.count);
         }
