@@ -23,11 +23,13 @@ mod digits;
 mod export;
 mod groups;
 mod lane;
+mod lines;
 mod mcdc;
 #[cfg(test)]
 mod oracle;
 mod pieces;
 mod record;
+mod same_names;
 mod segments;
 mod stream;
 mod unique;

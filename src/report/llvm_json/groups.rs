@@ -2,13 +2,14 @@
 //! file that keeps everything, one record per instantiation group for a file kept for its
 //! misses ([`Kept::Misses`]).
 
-use std::collections::HashMap;
+use std::hash::BuildHasher;
 
 use hashbrown::hash_table::Entry;
-use hashbrown::HashTable;
+use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
 
 use crate::model::Counts;
 
+use super::same_names::SameNames;
 use super::{FunctionStats, Kept, Origins};
 
 /// One record's contribution.
@@ -22,8 +23,17 @@ pub(super) struct RecordOut {
 /// The kept records by main file, gathered in order as they are read.
 #[derive(Default)]
 pub(super) struct KeptRecords {
-    files: HashMap<String, FileRecords>,
+    /// Each main file and its records, in the order of their first record.
+    files: Vec<(String, FileRecords)>,
+    /// Places in `files`, found by name (hashed with `hasher`).
+    places: HashTable<usize>,
+    hasher: DefaultHashBuilder,
+    /// The place of the file of the last record added: records of one file mostly come one
+    /// after the other, and a comparison of names is cheaper than a look-up.
+    last: Option<usize>,
     has_branches: bool,
+    /// The instantiation names of the records compared so far.
+    names: SameNames,
 }
 
 /// The kept records of one file, in the order of their first record. For a file kept for its
@@ -64,47 +74,46 @@ impl KeptRecords {
     /// Takes one record's contribution: kept whole, or merged into its instantiation group.
     pub(super) fn add(&mut self, record: RecordOut) {
         self.has_branches |= record.has_branches;
-        let Some((file, mut stats, kept)) = record.kept else {
+        let Some((file, stats, kept)) = record.kept else {
             return;
         };
-        let file = self.files.entry(file).or_default();
-        if kept == Kept::Everything {
-            push(&mut file.records, stats);
-            return;
-        }
-        file.misses = true;
-        let records = &mut file.records;
-        let key_at = |at: &u32| records.get(*at as usize).map(|r| r.key);
-        let found = file.groups.entry(
-            key_hash(stats.key),
-            |at| key_at(at) == Some(stats.key),
-            |at| key_at(at).map_or(0, key_hash),
+        let at = self
+            .last
+            .filter(|&at| self.files.get(at).is_some_and(|(name, _)| *name == file))
+            .unwrap_or_else(|| self.place(file));
+        self.last = Some(at);
+        let names = &mut self.names;
+        // `at` is a place in `files` (`place` made it).
+        self.files
+            .get_mut(at)
+            .into_iter()
+            .zip([stats])
+            .for_each(|((_, file), stats)| add_to(file, stats, kept, names));
+    }
+
+    /// The place of the file `name` in `files`, made when the file is new.
+    fn place(&mut self, name: String) -> usize {
+        let files = &mut self.files;
+        let hasher = &self.hasher;
+        let found = self.places.entry(
+            hasher.hash_one(&name),
+            |&at| files.get(at).is_some_and(|(known, _)| *known == name),
+            |&at| files.get(at).map_or(0, |(known, _)| hasher.hash_one(known)),
         );
         match found {
+            Entry::Occupied(slot) => *slot.get(),
             Entry::Vacant(slot) => {
-                // A file's records are far fewer than 2^32 (each takes dozens of input bytes).
-                slot.insert(records.len() as u32);
-                push(records, stats);
-            }
-            Entry::Occupied(slot) => {
-                let at = *slot.get() as usize;
-                let best = &mut file.best;
-                // The group's record is at `at` (it was pushed when the group was made).
-                records.get_mut(at).into_iter().for_each(|group| {
-                    let mut so_far = best.get(&at).copied().unwrap_or_else(|| counts_of(group));
-                    absorb(group, &mut so_far, &mut stats);
-                    if so_far == counts_of(group) {
-                        best.remove(&at);
-                    } else {
-                        best.insert(at, so_far);
-                    }
-                });
+                slot.insert(files.len());
+                files.push((name, FileRecords::default()));
+                files.len() - 1
             }
         }
     }
 
     /// The records by main file, and whether any record lists a branch.
-    pub(super) fn into_parts(self) -> (HashMap<String, Vec<FunctionStats>>, bool) {
+    pub(super) fn into_parts(
+        self,
+    ) -> (std::collections::HashMap<String, Vec<FunctionStats>>, bool) {
         let by_file = self
             .files
             .into_iter()
@@ -119,6 +128,43 @@ impl KeptRecords {
             })
             .collect();
         (by_file, self.has_branches)
+    }
+}
+
+/// Adds a record of `file`: kept whole, or merged into its instantiation group.
+fn add_to(file: &mut FileRecords, mut stats: FunctionStats, kept: Kept, names: &mut SameNames) {
+    if kept == Kept::Everything {
+        push(&mut file.records, stats);
+        return;
+    }
+    file.misses = true;
+    let records = &mut file.records;
+    let key_at = |at: &u32| records.get(*at as usize).map(|r| r.key);
+    let found = file.groups.entry(
+        key_hash(stats.key),
+        |at| key_at(at) == Some(stats.key),
+        |at| key_at(at).map_or(0, key_hash),
+    );
+    match found {
+        Entry::Vacant(slot) => {
+            // A file's records are far fewer than 2^32 (each takes dozens of input bytes).
+            slot.insert(records.len() as u32);
+            push(records, stats);
+        }
+        Entry::Occupied(slot) => {
+            let at = *slot.get() as usize;
+            let best = &mut file.best;
+            // The group's record is at `at` (it was pushed when the group was made).
+            records.get_mut(at).into_iter().for_each(|group| {
+                let mut so_far = best.get(&at).copied().unwrap_or_else(|| counts_of(group));
+                absorb(group, &mut so_far, &mut stats, names);
+                if so_far == counts_of(group) {
+                    best.remove(&at);
+                } else {
+                    best.insert(at, so_far);
+                }
+            });
+        }
     }
 }
 
@@ -149,7 +195,12 @@ fn counts_of(record: &FunctionStats) -> [(u64, u64); 4] {
 /// largest covered and largest total per metric, summed execution count and instances, and per
 /// metric the uncovered items of the best record (a later record of equal counts wins, as the
 /// last of equals does in the list of uncovered items).
-fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 4], record: &mut FunctionStats) {
+fn absorb(
+    group: &mut FunctionStats,
+    so_far: &mut [(u64, u64); 4],
+    record: &mut FunctionStats,
+    names: &mut SameNames,
+) {
     let theirs = counts_of(record);
     let mut items = record.items.take().map(|items| *items).unwrap_or_default();
     let held = group.items.get_or_insert_with(Box::default);
@@ -208,7 +259,7 @@ fn absorb(group: &mut FunctionStats, so_far: &mut [(u64, u64); 4], record: &mut 
         group.name = std::mem::take(&mut record.name);
     } else if !record.name.is_empty() && !group.several_instantiations {
         // Names are compared (demangled: most of the cost of a merge) until two differ.
-        let differ = !crate::demangle::same_function(&group.name, &record.name);
+        let differ = !names.same(&group.name, &record.name);
         group.several_instantiations |= differ;
     }
     let instances = &mut group.instances;

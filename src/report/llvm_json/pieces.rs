@@ -13,8 +13,9 @@
 //! declines it; an element serde rejects carries serde's error ([`Reason`]) for the reader to
 //! word.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
+use hashbrown::HashMap;
 use rayon::prelude::*;
 use serde::Deserialize;
 use serde_json::Deserializer;

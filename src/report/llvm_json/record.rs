@@ -15,7 +15,7 @@ use crate::model::Counts;
 
 use super::count::{next_count, next_u32, skip_rest, Count};
 use super::mcdc::{self, RawDecision};
-use super::segments::{line_summary, LineRule, SegRegion, SegmentKind};
+use super::segments::{line_summary, loc, LineRule, SegRegion, SegmentKind};
 use super::{BranchSide, CoveredItems, FunctionStats, Instances, Kept, RecordItems, Span};
 
 /// Region kind of an expansion (macro use site) region.
@@ -167,29 +167,8 @@ impl RawRecord {
 
     /// The name of the record's main file (see [`main_file`]), without reducing the record.
     pub(super) fn main_file_name(&self) -> Option<&str> {
-        // Most records name one to three files: a scan of the regions per file beats building
-        // a set; records naming many files (macro-heavy code, or hostile input) build it.
-        let found = if self.filenames.len() <= 4 {
-            let expanded = |id: u32| {
-                self.regions
-                    .iter()
-                    .any(|r| r.kind == EXPANSION && r.expanded_file_id == id)
-            };
-            (0..u32::MAX)
-                .zip(&self.filenames)
-                .find(|(id, _)| !expanded(*id))
-        } else {
-            let expanded: BTreeSet<u32> = self
-                .regions
-                .iter()
-                .filter(|r| r.kind == EXPANSION)
-                .map(|r| r.expanded_file_id)
-                .collect();
-            (0..u32::MAX)
-                .zip(&self.filenames)
-                .find(|(id, _)| !expanded.contains(id))
-        };
-        found.map(|(_, name)| name.as_str())
+        main_file(&self.regions, self.filenames.len(), self.filenames.iter())
+            .map(|(_, name)| name.as_str())
     }
 
     /// Reduces the record to its main file's name and its statistics, with the items `kept`
@@ -197,8 +176,10 @@ impl RawRecord {
     ///
     /// `None` when the record has no main file or no region in it (llvm-cov ignores such a
     /// record for file summaries).
-    pub(super) fn into_stats(self, kept: Kept) -> Option<(String, FunctionStats)> {
-        let (main, filename) = main_file(&self.regions, self.filenames)?;
+    pub(super) fn into_stats(mut self, kept: Kept) -> Option<(String, FunctionStats)> {
+        let files = self.filenames.len();
+        let (main, filename) = main_file(&self.regions, files, self.filenames.iter_mut())?;
+        let filename = std::mem::take(filename);
         let key = self
             .regions
             .iter()
@@ -215,7 +196,7 @@ impl RawRecord {
             region_stats(&self.regions, &sites, everything);
         let (branches, uncovered_branches, covered_branch_lines, branch_hits) =
             branch_stats(&self.branches, &sites, everything);
-        let lines = line_summary(main_segment_regions(&self.regions, main), rule);
+        let lines = line_summary(main_segment_regions(&self.regions, main), rule, everything);
         let decisions = mcdc::locate(
             self.mcdc_records.as_deref().unwrap_or_default(),
             &self.branches,
@@ -223,9 +204,8 @@ impl RawRecord {
             &|file, span| sites.locate(file, span),
         );
         let mcdc = mcdc::counts(&decisions);
-        let mut uncovered_lines = lines.uncovered;
-        // Kept to the end of the read: without the spare room of its growth.
-        uncovered_lines.shrink_to_fit();
+        // Kept to the end of the read: sized exactly by `line_summary`.
+        let uncovered_lines = lines.uncovered;
         let items = RecordItems {
             uncovered_regions,
             uncovered_branches,
@@ -395,32 +375,46 @@ impl<'de> Visitor<'de> for AnyBranchVisitor {
 }
 
 /// LLVM `findMainViewFileID`: the first file id that no expansion region expands, with its
-/// name (file ids are `u32`, so at most `u32::MAX` names are considered).
-fn main_file(regions: &[Region], filenames: Vec<String>) -> Option<(u32, String)> {
-    let expanded: BTreeSet<u32> = regions
-        .iter()
-        .filter(|r| r.kind == EXPANSION)
-        .map(|r| r.expanded_file_id)
-        .collect();
-    (0..u32::MAX)
-        .zip(filenames)
-        .find(|(id, _)| !expanded.contains(id))
+/// entry of `names` (the record's `files` filenames; file ids are `u32`, so at most `u32::MAX`
+/// names are considered).
+fn main_file<T>(
+    regions: &[Region],
+    files: usize,
+    names: impl Iterator<Item = T>,
+) -> Option<(u32, T)> {
+    let mut ids = (0..u32::MAX).zip(names);
+    // Most records name one to three files: a scan of the regions per file beats building a
+    // set; records naming many files (macro-heavy code, or hostile input) build it.
+    if files <= 4 {
+        let expanded = |id: u32| {
+            regions
+                .iter()
+                .any(|r| r.kind == EXPANSION && r.expanded_file_id == id)
+        };
+        ids.find(|(id, _)| !expanded(*id))
+    } else {
+        let expanded: BTreeSet<u32> = regions
+            .iter()
+            .filter(|r| r.kind == EXPANSION)
+            .map(|r| r.expanded_file_id)
+            .collect();
+        ids.find(|(id, _)| !expanded.contains(id))
+    }
 }
 
 /// The main-file regions that take part in segment building (code, expansion, skipped, gap).
-fn main_segment_regions(regions: &[Region], main: u32) -> Vec<SegRegion> {
+fn main_segment_regions(regions: &[Region], main: u32) -> impl Iterator<Item = SegRegion> + '_ {
     regions
         .iter()
-        .filter(|r| r.file_id == main)
+        .filter(move |r| r.file_id == main)
         .filter_map(|r| {
             Some(SegRegion {
-                start: (r.span.line_start, r.span.col_start),
-                end: (r.span.line_end, r.span.col_end),
+                start: loc((r.span.line_start, r.span.col_start)),
+                end: loc((r.span.line_end, r.span.col_end)),
                 count: r.count,
                 kind: SegmentKind::from_kind(r.kind)?,
             })
         })
-        .collect()
 }
 
 /// The layout of a record: a hash of everything in its regions and branches but their counts

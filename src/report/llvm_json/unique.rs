@@ -8,7 +8,7 @@
 //! fast reader's lane checks its objects itself ([`super::lane`]); what serde reads is checked
 //! with [`Unique`] first, and the reference reader checks the whole document with it.
 
-use std::collections::HashSet;
+use hashbrown::HashSet;
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
