@@ -28,6 +28,12 @@ pub(crate) struct Canonical {
     folders: RefCell<HashMap<String, Option<Rc<Folder>>>>,
 }
 
+/// The longest path (in bytes, its final NUL aside) that a system call takes on Linux. A
+/// folder whose spelling or canonical path is longer is left to `canonicalize` (which refuses
+/// it), as is everything deeper: a path of millions of components is not looked up folder by
+/// folder.
+const PATH_MAX: usize = 4095;
+
 /// One folder's canonical path and its entries that are not symbolic links.
 #[derive(Debug)]
 struct Folder {
@@ -51,6 +57,7 @@ impl Canonical {
             .plain
             .contains(name)
             .then(|| paths::join(&folder.real, name))
+            .filter(|real| real.len() <= PATH_MAX)
     }
 
     /// The folder `dir` (as spelled), remembered or read; `None` when it has no canonical path
@@ -78,9 +85,12 @@ impl Canonical {
     fn folder_real(&self, dir: &str) -> Option<String> {
         let above = dir
             .rsplit_once('/')
+            .filter(|_| dir.len() <= PATH_MAX)
             .and_then(|(up, name)| Some((self.folder(up)?, name)));
         match above {
-            Some((up, name)) if up.plain.contains(name) => Some(paths::join(&up.real, name)),
+            Some((up, name)) if up.plain.contains(name) => Some(paths::join(&up.real, name))
+                .filter(|real| real.len() <= PATH_MAX)
+                .or_else(|| real(dir)),
             _ => real(dir),
         }
     }

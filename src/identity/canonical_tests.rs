@@ -164,3 +164,37 @@ fn a_folder_below_a_linked_folder_is_resolved_through_the_link() {
         None
     );
 }
+
+#[test]
+fn paths_too_long_for_a_system_call_are_left_to_canonicalize() {
+    let root = tempfile::tempdir().expect("root");
+    let base = text(root.path());
+    // A folder whose canonical path is 4 bytes short of the limit, reached through a short link.
+    let mut long = base.clone();
+    while long.len() < PATH_MAX - 4 {
+        let room = PATH_MAX - 4 - long.len() - 1;
+        long.push('/');
+        long.push_str(&"d".repeat(room.clamp(1, 200)));
+    }
+    assert_eq!(long.len(), PATH_MAX - 4);
+    std::fs::create_dir_all(&long).expect("long folder");
+    symlink(&long, root.path().join("l")).expect("link");
+    // What lies below it is made from inside it: its own paths are too long for `mkdir`.
+    let made = std::process::Command::new("sh")
+        .args(["-c", ": > x.rs && : > y && mkdir subd && : > subd/f.rs"])
+        .current_dir(&long)
+        .status()
+        .expect("sh");
+    assert!(made.success());
+    let canonical = Canonical::default();
+    // `y` fits; `x.rs` and `subd` do not, nor what `subd` holds.
+    assert_eq!(
+        same(&canonical, &format!("{base}/l/y")),
+        Some(format!("{long}/y"))
+    );
+    assert_eq!(same(&canonical, &format!("{base}/l/x.rs")), None);
+    assert_eq!(same(&canonical, &format!("{base}/l/subd/f.rs")), None);
+    // A path of thousands of components is not looked up folder by folder.
+    let deep = format!("{base}/{}f.rs", "a/".repeat(5000));
+    assert_eq!(same(&canonical, &deep), None);
+}
