@@ -126,9 +126,11 @@ const SHARE: usize = 64;
 
 /// The `files` array, two levels in: `[]`, or each file on a line of its own.
 fn write_files(out: &mut impl Write, files: &[FileVerdict]) -> std::io::Result<()> {
-    if files.is_empty() {
-        return out.write_all(b"[]");
-    }
+    // The array's end as serde_json's pretty printer writes it, its items two levels in.
+    let mut array = Nested {
+        depth: 2,
+        has_value: !files.is_empty(),
+    };
     out.write_all(b"[")
         .and_then(|()| {
             files
@@ -136,7 +138,7 @@ fn write_files(out: &mut impl Write, files: &[FileVerdict]) -> std::io::Result<(
                 .enumerate()
                 .try_for_each(|(batch, files)| write_batch(out, files, batch == 0))
         })
-        .and_then(|()| out.write_all(b"\n  ]"))
+        .and_then(|()| array.end_array(out))
 }
 
 /// One batch of files, rendered on every core and written in order; `first` when it holds the
