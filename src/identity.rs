@@ -24,12 +24,21 @@ use crate::error::{Error, Result};
 use crate::identity::canonical::{real, Canonical};
 use crate::paths::{self, Location, PathCase, Remap, Resolver};
 use crate::report::Report;
+use rayon::prelude::*;
 
 mod canonical;
 
 /// What is known of the root and the files on disk, for naming report files.
 #[derive(Debug)]
 pub(crate) struct Identity {
+    known: Known,
+    /// What the file system answered, for the lookups made on this thread.
+    caches: Caches,
+}
+
+/// The root and the walk's files: what every thread naming files shares.
+#[derive(Debug)]
+struct Known {
     root: String,
     real_root: String,
     workspace: Option<String>,
@@ -37,6 +46,12 @@ pub(crate) struct Identity {
     walked: BTreeMap<String, String>,
     /// The walk's files, one spelling per real file; `None` when the root was not walked.
     files: Option<BTreeSet<String>>,
+}
+
+/// What the file system answered: one per thread.
+#[derive(Debug, Default)]
+struct Caches {
+    /// Folder listings, for spelling paths as on disk.
     listings: RefCell<HashMap<String, Vec<String>>>,
     /// Canonical paths of walked and report files, a listing per folder.
     canonical: Canonical,
@@ -49,11 +64,11 @@ impl Identity {
     pub(crate) fn new(root: &str, walked: Option<&BTreeSet<String>>) -> Identity {
         let root = paths::normalize(root);
         let real_root = real(&root).unwrap_or_else(|| root.clone());
-        let canonical = Canonical::default();
+        let caches = Caches::default();
         let mut by_real = BTreeMap::new();
         for rel in walked.into_iter().flatten() {
             let lexical = paths::join(&root, rel);
-            let real = canonical.real(&lexical).unwrap_or(lexical);
+            let real = caches.canonical.real(&lexical).unwrap_or(lexical);
             let own = paths::strip_base(&real, &real_root) == Some(rel.as_str());
             let kept = by_real.entry(real).or_insert_with(|| rel.clone());
             if own {
@@ -61,19 +76,20 @@ impl Identity {
             }
         }
         Identity {
-            files: walked.map(|_| by_real.values().cloned().collect()),
-            workspace: workspace_root(&root),
-            walked: by_real,
-            real_root,
-            root,
-            listings: RefCell::default(),
-            canonical,
+            known: Known {
+                files: walked.map(|_| by_real.values().cloned().collect()),
+                workspace: workspace_root(&root),
+                walked: by_real,
+                real_root,
+                root,
+            },
+            caches,
         }
     }
 
     /// The walk's files, one spelling per real file; `None` when the root was not walked.
     pub(crate) fn walked(&self) -> Option<&BTreeSet<String>> {
-        self.files.as_ref()
+        self.known.files.as_ref()
     }
 
     /// The resolver for one report: `remaps`, folding case as `case` says for its paths, its
@@ -97,9 +113,9 @@ impl Identity {
             .map(manifest_folder)
             .filter(|folder| !Path::new(folder).is_dir());
         let manifest = report.manifest_path.is_some();
-        let plain = Resolver::new(&self.root, remaps.to_vec(), hint).folding(fold);
-        match self.workspace.as_deref() {
-            Some(ws) if manifest && ws != self.root => {
+        let plain = Resolver::new(&self.known.root, remaps.to_vec(), hint).folding(fold);
+        match self.known.workspace.as_deref() {
+            Some(ws) if manifest && ws != self.known.root => {
                 let anchored = plain.clone().anchored(ws);
                 if self.found(report, &anchored) > self.found(report, &plain) {
                     anchored
@@ -111,13 +127,56 @@ impl Identity {
         }
     }
 
-    /// Names one report path (`raw`, resolved by `resolver`).
+    /// Names each file of `report` (its path resolved by `resolver`), in order: on every core,
+    /// each core naming a run of neighbouring files (which share their folders' listings).
     ///
-    /// Errors: when the resolver folds case, a folder holds two entries that differ only by
-    /// case and the path could be either.
-    pub(crate) fn locate(&self, resolver: &Resolver, raw: &str) -> Result<Location> {
-        let spelled = self.spelled(resolver, raw)?;
-        let Some(real) = self.canonical.real(&spelled) else {
+    /// Errors (for a file): when the resolver folds case, a folder holds two entries that
+    /// differ only by case and the path could be either.
+    pub(crate) fn locate_files(
+        &self,
+        resolver: &Resolver,
+        report: &Report,
+    ) -> Vec<Result<Location>> {
+        let known = &self.known;
+        let run = report
+            .files
+            .len()
+            .div_ceil(4 * rayon::current_num_threads())
+            .max(1);
+        let runs: Vec<Vec<Result<Location>>> = report
+            .files
+            .par_chunks(run)
+            .map(|files| {
+                let caches = Caches::default();
+                files
+                    .iter()
+                    .map(|file| known.locate(&caches, resolver, &file.path))
+                    .collect()
+            })
+            .collect();
+        runs.into_iter().flatten().collect()
+    }
+
+    /// How many of a report's files `resolver` places on an existing file.
+    fn found(&self, report: &Report, resolver: &Resolver) -> usize {
+        report
+            .files
+            .iter()
+            .filter(|f| {
+                self.known
+                    .spelled(&self.caches, resolver, &f.path)
+                    .is_ok_and(|path| Path::new(&path).exists())
+            })
+            .count()
+    }
+}
+
+impl Known {
+    /// Names one report path (`raw`, resolved by `resolver`), with the file system's answers
+    /// kept in `caches`.
+    fn locate(&self, caches: &Caches, resolver: &Resolver, raw: &str) -> Result<Location> {
+        let spelled = self.spelled(caches, resolver, raw)?;
+        let Some(real) = caches.canonical.real(&spelled) else {
             return Ok(resolver.locate(&spelled));
         };
         if let Some(walked) = self.walked.get(&real) {
@@ -132,31 +191,19 @@ impl Identity {
     }
 
     /// The absolute local path of `raw`, spelled as on disk when the resolver folds case.
-    fn spelled(&self, resolver: &Resolver, raw: &str) -> Result<String> {
+    fn spelled(&self, caches: &Caches, resolver: &Resolver, raw: &str) -> Result<String> {
         let absolute = resolver.absolute(raw);
         if resolver.folds() {
-            self.on_disk(&absolute)
+            self.on_disk(caches, &absolute)
         } else {
             Ok(absolute)
         }
     }
 
-    /// How many of a report's files `resolver` places on an existing file.
-    fn found(&self, report: &Report, resolver: &Resolver) -> usize {
-        report
-            .files
-            .iter()
-            .filter(|f| {
-                self.spelled(resolver, &f.path)
-                    .is_ok_and(|path| Path::new(&path).exists())
-            })
-            .count()
-    }
-
     /// `absolute` with each component spelled as on disk, found case-insensitively; from the
     /// first component not on disk on, the spelling is kept. Below the root only the part
     /// after the root is looked up (the root is spelled by the user, not by the report).
-    fn on_disk(&self, absolute: &str) -> Result<String> {
+    fn on_disk(&self, caches: &Caches, absolute: &str) -> Result<String> {
         let (prefix, rest) = match paths::strip_base(absolute, &self.root) {
             Some(rel) => (self.root.clone(), rel),
             None => paths::split_prefix(absolute),
@@ -164,7 +211,7 @@ impl Identity {
         let parts: Vec<&str> = rest.split('/').filter(|p| !p.is_empty()).collect();
         let mut path = prefix;
         for (at, part) in parts.iter().enumerate() {
-            match self.matching(&path, part).as_slice() {
+            match caches.matching(&path, part).as_slice() {
                 [only] => path = paths::join(&path, only),
                 [first, second, ..] => {
                     return Err(Error::new(format!(
@@ -183,7 +230,9 @@ impl Identity {
         }
         Ok(path)
     }
+}
 
+impl Caches {
     /// The entries of the folder `dir` equal to `name` but for case, sorted.
     fn matching(&self, dir: &str, name: &str) -> Vec<String> {
         let mut listings = self.listings.borrow_mut();

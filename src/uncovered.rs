@@ -234,17 +234,15 @@ pub(crate) fn function_text(f: &FunctionItem) -> String {
 /// counts the file was judged on: a failing metric whose items number fewer than its missed
 /// count (`total - covered`) gets a note saying so and why.
 pub fn list(coverage: &FileCoverage, failing: &[Metric], summary: &Summary) -> Uncovered {
-    let all = match coverage {
-        FileCoverage::Llvm(file) => file.functions.as_deref().map(from_llvm).unwrap_or_default(),
-        FileCoverage::Lcov(file) => from_lcov(file),
-    };
-    let mut out = Uncovered {
-        lines: keep(failing, Metric::Lines, all.lines),
-        regions: keep(failing, Metric::Regions, all.regions),
-        branches: keep(failing, Metric::Branches, all.branches),
-        functions: keep(failing, Metric::Functions, all.functions),
-        conditions: keep(failing, Metric::Mcdc, all.conditions),
-        notes: Vec::new(),
+    // Only the failing metrics' items are gathered: the others are never shown.
+    let wants = |metric| failing.contains(&metric);
+    let mut out = match coverage {
+        FileCoverage::Llvm(file) => file
+            .functions
+            .as_deref()
+            .map(|records| from_llvm(records, &wants))
+            .unwrap_or_default(),
+        FileCoverage::Lcov(file) => from_lcov(file, &wants),
     };
     for metric in failing {
         let listed = out.count(*metric);
@@ -282,89 +280,170 @@ fn unlisted_note(coverage: &FileCoverage) -> &'static str {
     }
 }
 
-fn keep<T>(failing: &[Metric], metric: Metric, items: Vec<T>) -> Vec<T> {
-    if failing.contains(&metric) {
-        items
-    } else {
-        Vec::new()
+/// Which metrics' items are gathered.
+type Wanted<'a> = &'a dyn Fn(Metric) -> bool;
+
+/// An instantiation group: the record that created it, and the others.
+struct Group<'a> {
+    first: &'a FunctionStats,
+    rest: Vec<&'a FunctionStats>,
+}
+
+impl<'a> Group<'a> {
+    /// The record with the largest `metric` (covered, total), the last of equals (as
+    /// `max_by_key`).
+    fn best(&self, metric: fn(&FunctionStats) -> (u64, u64)) -> &'a FunctionStats {
+        self.rest.iter().fold(
+            self.first,
+            |best, r| if metric(r) >= metric(best) { r } else { best },
+        )
+    }
+
+    /// The instantiation a record's items of one metric come from, when the group has several.
+    fn from(&self, r: &FunctionStats, pick: fn(&Origins) -> &str) -> Option<String> {
+        Some(r.origin(pick))
+            .filter(|name| !name.is_empty() && several_instantiations(self.first, &self.rest))
+            .map(instantiation_name)
+    }
+
+    /// `best` for each group, and how many items `items` gives for them in all.
+    fn picks<T>(
+        groups: &[Group<'a>],
+        metric: fn(&FunctionStats) -> (u64, u64),
+        items: fn(&FunctionStats) -> &[T],
+    ) -> (Vec<&'a FunctionStats>, usize) {
+        let picks: Vec<&FunctionStats> = groups.iter().map(|g| g.best(metric)).collect();
+        let count = picks.iter().map(|r| items(r).len()).sum();
+        (picks, count)
     }
 }
 
-fn from_llvm(records: &[FunctionStats]) -> Uncovered {
-    // Each group: the record that created it, and the others.
-    type Group<'a> = (&'a FunctionStats, Vec<&'a FunctionStats>);
-    let mut groups: BTreeMap<(u32, u32), Group<'_>> = BTreeMap::new();
+fn from_llvm(records: &[FunctionStats], wants: Wanted<'_>) -> Uncovered {
+    let mut by_key: BTreeMap<(u32, u32), Group<'_>> = BTreeMap::new();
     for record in records {
-        groups
+        by_key
             .entry(record.key)
-            .and_modify(|(_, rest)| rest.push(record))
-            .or_insert((record, Vec::new()));
+            .and_modify(|group| group.rest.push(record))
+            .or_insert(Group {
+                first: record,
+                rest: Vec::new(),
+            });
     }
+    let groups: Vec<Group<'_>> = by_key.into_values().collect();
     let mut out = Uncovered::default();
-    for (first, rest) in groups.values() {
-        // The record with the largest (covered, total), the last of equals (as `max_by_key`).
-        let best = |metric: fn(&FunctionStats) -> (u64, u64)| {
-            rest.iter().fold(
-                *first,
-                |best, r| if metric(r) >= metric(best) { r } else { best },
-            )
-        };
-        let several = several_instantiations(first, rest);
-        // The instantiation a record's items of one metric come from, when there are several.
-        let from = |r: &FunctionStats, pick: fn(&Origins) -> &str| {
-            Some(r.origin(pick))
-                .filter(|name| several && !name.is_empty())
-                .map(instantiation_name)
-        };
-        let r = best(|r| (r.regions.covered, r.regions.total));
-        let from_r = from(r, |o| &o.regions);
-        out.regions
-            .extend(r.uncovered_regions().iter().map(|&span| RegionItem {
-                span,
-                from: from_r.clone(),
-            }));
-        let r = best(|r| (r.lines.covered, r.lines.total));
-        out.lines.extend(r.uncovered_lines().iter().cloned());
-        let r = best(|r| (r.branches.covered, r.branches.total));
-        let from_b = from(r, |o| &o.branches);
-        out.branches
-            .extend(r.uncovered_branches().iter().map(|b| BranchItem {
-                line: b.span.line_start,
-                column: Some(b.span.col_start),
-                side: b.outcome.to_string(),
-                what: "never taken",
-                from: from_b.clone(),
-            }));
-        let r = best(|r| (r.mcdc.covered, r.mcdc.total));
-        let from_c = from(r, |o| &o.decisions);
-        out.conditions.extend(
+    if wants(Metric::Regions) {
+        out.regions = llvm_regions(&groups);
+    }
+    if wants(Metric::Lines) {
+        out.lines = llvm_lines(&groups);
+    }
+    if wants(Metric::Branches) {
+        out.branches = llvm_branches(&groups);
+    }
+    if wants(Metric::Mcdc) {
+        out.conditions = llvm_conditions(&groups);
+    }
+    if wants(Metric::Functions) {
+        out.functions = llvm_functions(&groups);
+    }
+    out
+}
+
+/// The uncovered regions of each group's record with the most covered regions, sorted.
+fn llvm_regions(groups: &[Group<'_>]) -> Vec<RegionItem> {
+    let (picks, count) = Group::picks(
+        groups,
+        |r| (r.regions.covered, r.regions.total),
+        FunctionStats::uncovered_regions,
+    );
+    let mut items = Vec::with_capacity(count);
+    for (group, r) in groups.iter().zip(picks) {
+        let from = group.from(r, |o| &o.regions);
+        items.extend(r.uncovered_regions().iter().map(|&span| RegionItem {
+            span,
+            from: from.clone(),
+        }));
+    }
+    items.sort();
+    items.dedup();
+    items
+}
+
+/// The uncovered lines of each group's record with the most covered lines, as merged ranges.
+fn llvm_lines(groups: &[Group<'_>]) -> Vec<LineRange> {
+    let (picks, count) = Group::picks(
+        groups,
+        |r| (r.lines.covered, r.lines.total),
+        FunctionStats::uncovered_lines,
+    );
+    let mut lines = Vec::with_capacity(count);
+    for r in picks {
+        lines.extend_from_slice(r.uncovered_lines());
+    }
+    merge_ranges(lines)
+}
+
+/// The branch sides never taken of each group's record with the most covered sides, sorted.
+fn llvm_branches(groups: &[Group<'_>]) -> Vec<BranchItem> {
+    let (picks, count) = Group::picks(
+        groups,
+        |r| (r.branches.covered, r.branches.total),
+        FunctionStats::uncovered_branches,
+    );
+    let mut items = Vec::with_capacity(count);
+    for (group, r) in groups.iter().zip(picks) {
+        let from = group.from(r, |o| &o.branches);
+        items.extend(r.uncovered_branches().iter().map(|b| BranchItem {
+            line: b.span.line_start,
+            column: Some(b.span.col_start),
+            side: b.outcome.to_string(),
+            what: "never taken",
+            from: from.clone(),
+        }));
+    }
+    items.sort();
+    items.dedup();
+    items
+}
+
+/// The conditions without an independence pair of each group's record with the most
+/// conditions shown independent, sorted.
+fn llvm_conditions(groups: &[Group<'_>]) -> Vec<ConditionItem> {
+    let mut items = Vec::new();
+    for group in groups {
+        let r = group.best(|r| (r.mcdc.covered, r.mcdc.total));
+        let from = group.from(r, |o| &o.decisions);
+        items.extend(
             r.decisions()
                 .iter()
                 .flat_map(|d| d.uncovered())
                 .map(|condition| ConditionItem {
                     condition,
-                    from: from_c.clone(),
+                    from: from.clone(),
                 }),
         );
-        let never_ran = std::iter::once(first)
-            .chain(rest)
-            .all(|r| r.count == 0 && !r.function_ignored);
-        if never_ran {
-            out.functions.push(FunctionItem {
-                line: Some(first.key.0),
-                name: demangle(&first.name),
-            });
-        }
     }
-    out.regions.sort();
-    out.regions.dedup();
-    out.branches.sort();
-    out.branches.dedup();
-    out.functions.sort();
-    out.conditions.sort();
-    out.conditions.dedup();
-    out.lines = merge_ranges(out.lines);
-    out
+    items.sort();
+    items.dedup();
+    items
+}
+
+/// The functions of the groups no record of which ran, sorted.
+fn llvm_functions(groups: &[Group<'_>]) -> Vec<FunctionItem> {
+    let mut items: Vec<FunctionItem> = groups
+        .iter()
+        .filter(|g| {
+            std::iter::once(g.first)
+                .chain(g.rest.iter().copied())
+                .all(|r| r.count == 0 && !r.function_ignored)
+        })
+        .map(|g| FunctionItem {
+            line: Some(g.first.key.0),
+            name: demangle(&g.first.name),
+        })
+        .collect();
+    items.sort();
+    items
 }
 
 /// True when a group's records stand for more than one instantiation: a record merged from
@@ -378,44 +457,45 @@ fn several_instantiations(first: &FunctionStats, rest: &[&FunctionStats]) -> boo
     records().any(|r| r.several_instantiations) || names.any(|name| !same_function(one, name))
 }
 
-fn from_lcov(file: &LcovFile) -> Uncovered {
-    let lines = file
-        .uncovered_lines()
-        .into_iter()
-        .map(|l| LineRange { start: l, end: l })
-        .collect();
-    let branches = file
-        .uncovered_branches()
-        .into_iter()
-        .map(|b| BranchItem {
-            line: b.line,
-            column: None,
-            side: format!("block {} branch {}", b.block, b.branch),
-            what: if b.taken.is_none() {
-                "never evaluated"
-            } else {
-                "never taken"
-            },
-            from: None,
-        })
-        .collect();
-    // One item per function (copies and instantiations are one), as the counts see it.
-    let functions: Vec<FunctionItem> = file
-        .missed_functions()
-        .into_iter()
-        .map(|(line, name)| FunctionItem {
-            line,
-            name: demangle(&name),
-        })
-        .collect();
-    Uncovered {
-        lines: merge_ranges(lines),
-        regions: Vec::new(),
-        branches,
-        functions,
-        conditions: Vec::new(),
-        notes: Vec::new(),
+fn from_lcov(file: &LcovFile, wants: Wanted<'_>) -> Uncovered {
+    let mut out = Uncovered::default();
+    if wants(Metric::Lines) {
+        let lines = file
+            .uncovered_lines()
+            .into_iter()
+            .map(|l| LineRange { start: l, end: l })
+            .collect();
+        out.lines = merge_ranges(lines);
     }
+    if wants(Metric::Branches) {
+        out.branches = file
+            .uncovered_branches()
+            .into_iter()
+            .map(|b| BranchItem {
+                line: b.line,
+                column: None,
+                side: format!("block {} branch {}", b.block, b.branch),
+                what: if b.taken.is_none() {
+                    "never evaluated"
+                } else {
+                    "never taken"
+                },
+                from: None,
+            })
+            .collect();
+    }
+    if wants(Metric::Functions) {
+        // One item per function (copies and instantiations are one), as the counts see it.
+        out.functions = file
+            .missed_functions()
+            .into_iter()
+            .map(|(line, name)| FunctionItem {
+                line,
+                name: demangle(&name),
+            })
+            .collect();
+    }
+    out
 }
 
 /// Sorts ranges and merges overlapping or adjacent ones.

@@ -186,7 +186,7 @@ fn judge_with(
     let policy = &setup.policy;
     let root = setup.root.clone();
     let plain = Resolver::new(&root, setup.remaps.clone(), None);
-    let needed = |name: &str| found.wait().may_mark(&plain.resolve(name));
+    let needed = |name: &str| found.wait().may_mark(&|| plain.resolve(name));
     let reports = read_reports(opts, &opts.reports, detail_for(opts.reports.len(), &needed))?;
     let sources = found.wait();
     let identity = Identity::new(&root, sources.walked());
@@ -320,10 +320,13 @@ impl Sources {
     /// True when a report file, resolved without the report's own manifest hint (which may
     /// come after its records), may be a file that carries markers: one of its path's
     /// endings is a marked file, or none of them is a walked file (then nothing is known of it).
-    fn may_mark(&self, location: &Location) -> bool {
+    /// The file is resolved (by `location`) only when the root was walked: without a walk,
+    /// nothing carries markers, and the names of 30,000 files are not resolved for nothing.
+    fn may_mark(&self, location: &dyn Fn() -> Location) -> bool {
         if self.unwalked {
             return false;
         }
+        let location = location();
         let path = location.as_str();
         let endings = std::iter::once(path).chain(
             path.match_indices('/')
@@ -537,8 +540,10 @@ fn resolve_parts<'a>(
     let mut named = Vec::with_capacity(reports.iter().map(|r| r.files.len()).sum());
     for report in reports {
         let resolver = identity.resolver(report, &setup.remaps, opts.path_case, hints);
-        for file in &report.files {
-            let location = identity.locate(&resolver, &file.path).map_err(|e| {
+        // Named on every core; the first error in the report's order wins.
+        let located = identity.locate_files(&resolver, report);
+        for (file, location) in report.files.iter().zip(located) {
+            let location = location.map_err(|e| {
                 Error::new(format!(
                     "{}: `{}`: {}",
                     report.origin,
@@ -710,8 +715,8 @@ mod tests {
             notes: Vec::new(),
             unwalked: false,
         };
-        let inside = |p: &str| Location::Inside(p.to_string());
-        let outside = |p: &str| Location::Outside(p.to_string());
+        let inside = |p: &'static str| move || Location::Inside(p.to_string());
+        let outside = |p: &'static str| move || Location::Outside(p.to_string());
         assert!(sources.may_mark(&inside("src/m.rs")));
         assert!(!sources.may_mark(&inside("src/a.rs")));
         // Resolved later through the export's manifest hint: an ending is the file.

@@ -42,8 +42,10 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
+use rayon::prelude::*;
 use serde::ser::Serializer;
 use serde::Serialize;
+use serde_json::ser::Formatter;
 use serde_json::{json, Value};
 
 /// The version of this output's shape (`schema/check-output.schema.json`). Later versions only
@@ -62,51 +64,206 @@ use crate::uncovered::{BranchItem, ConditionItem, FunctionItem, RegionItem, Unco
 /// serialised: no copy of the document is held.
 ///
 /// Objects are written with their keys in alphabetical order. The files, which can hold millions
-/// of uncovered items, are serialised straight from the verdict, without a `Value` tree.
+/// of uncovered items, are serialised straight from the verdict, without a `Value` tree: a batch
+/// of [`BATCH`] files at a time, on every core, each core's files into a buffer of its own, the
+/// buffers then written in order.
 ///
 /// Errors: `out`'s write errors.
 pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::Result<()> {
     let passed = verdict.count(FileStatus::Pass);
     let failed = verdict.count(FileStatus::Fail);
-    let mut doc = Document {
-        dropped: verdict
-            .dropped
-            .iter()
-            .map(|d| {
-                json!({"report": d.report, "path": d.path, "name": d.name, "why": d.why.describe()})
-            })
-            .collect(),
-        facts: facts_json(facts),
-        files: Files(&verdict.files),
-        schema_version: SCHEMA_VERSION,
-        summary: json!({
-            "measured": passed + failed,
-            "passed": passed,
-            "failed": failed,
-            "unmeasured": verdict.count(FileStatus::Unmeasured),
-            "excluded": verdict.count(FileStatus::Excluded),
-            "no_code": verdict.count(FileStatus::NoCode),
-            "outside_include": verdict.outside_include,
-            "ignored": ignored_json(verdict.ignored().0),
-            "files_with_ignores": verdict.ignored().1,
-            "notes": verdict.unavailable.iter().map(|m| json!({
-                "metric": m.name(), "note": unavailable_hint(*m),
-            })).collect::<Vec<_>>(),
-        }),
-        verdict: if verdict.passed() { "pass" } else { "fail" },
-    };
-    if let (Some(empty), Some(summary)) = (empty_json(&verdict.empty), doc.summary.as_object_mut())
-    {
-        summary.insert("empty".to_string(), empty);
+    let dropped: Vec<Value> = verdict
+        .dropped
+        .iter()
+        .map(|d| json!({"report": d.report, "path": d.path, "name": d.name, "why": d.why.describe()}))
+        .collect();
+    let mut summary = json!({
+        "measured": passed + failed,
+        "passed": passed,
+        "failed": failed,
+        "unmeasured": verdict.count(FileStatus::Unmeasured),
+        "excluded": verdict.count(FileStatus::Excluded),
+        "no_code": verdict.count(FileStatus::NoCode),
+        "outside_include": verdict.outside_include,
+        "ignored": ignored_json(verdict.ignored().0),
+        "files_with_ignores": verdict.ignored().1,
+        "notes": verdict.unavailable.iter().map(|m| json!({
+            "metric": m.name(), "note": unavailable_hint(*m),
+        })).collect::<Vec<_>>(),
+    });
+    if let (Some(empty), Some(fields)) = (empty_json(&verdict.empty), summary.as_object_mut()) {
+        fields.insert("empty".to_string(), empty);
     }
-    if let (Some(debt), Some(summary)) = (debt_json(verdict), doc.summary.as_object_mut()) {
-        summary.insert("debt".to_string(), debt);
+    if let (Some(debt), Some(fields)) = (debt_json(verdict), summary.as_object_mut()) {
+        fields.insert("debt".to_string(), debt);
     }
+    let verdict_name = if verdict.passed() { "pass" } else { "fail" };
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
-    serde_json::to_writer_pretty(&mut out, &doc)
-        .map_err(std::io::Error::from)
-        .and_then(|()| out.write_all(b"\n"))
+    // The document's own object, written key by key (in alphabetical order), each value one
+    // level in.
+    out.write_all(b"{\n  \"dropped\": ")
+        .and_then(|()| nested(&mut out, &dropped, 1))
+        .and_then(|()| out.write_all(b",\n  \"facts\": "))
+        .and_then(|()| nested(&mut out, &facts_json(facts), 1))
+        .and_then(|()| out.write_all(b",\n  \"files\": "))
+        .and_then(|()| write_files(&mut out, &verdict.files))
+        .and_then(|()| out.write_all(b",\n  \"schema_version\": "))
+        .and_then(|()| nested(&mut out, &SCHEMA_VERSION, 1))
+        .and_then(|()| out.write_all(b",\n  \"summary\": "))
+        .and_then(|()| nested(&mut out, &summary, 1))
+        .and_then(|()| out.write_all(b",\n  \"verdict\": "))
+        .and_then(|()| nested(&mut out, &verdict_name, 1))
+        .and_then(|()| out.write_all(b"\n}\n"))
         .and_then(|()| out.flush())
+}
+
+/// How many files are rendered before they are written: the bytes held at once stay a few
+/// megabytes, whatever the number of files.
+const BATCH: usize = 2048;
+
+/// How many files one core renders into one buffer.
+const SHARE: usize = 64;
+
+/// The `files` array, two levels in: `[]`, or each file on a line of its own.
+fn write_files(out: &mut impl Write, files: &[FileVerdict]) -> std::io::Result<()> {
+    // The array's end as serde_json's pretty printer writes it, its items two levels in.
+    let mut array = Nested {
+        depth: 2,
+        has_value: !files.is_empty(),
+    };
+    out.write_all(b"[")
+        .and_then(|()| {
+            files
+                .chunks(BATCH)
+                .enumerate()
+                .try_for_each(|(batch, files)| write_batch(out, files, batch == 0))
+        })
+        .and_then(|()| array.end_array(out))
+}
+
+/// One batch of files, rendered on every core and written in order; `first` when it holds the
+/// array's first item.
+fn write_batch(out: &mut impl Write, files: &[FileVerdict], first: bool) -> std::io::Result<()> {
+    let rendered: Vec<std::io::Result<Vec<u8>>> = files
+        .par_chunks(SHARE)
+        .enumerate()
+        .map(|(share, files)| render_files(files, first && share == 0))
+        .collect();
+    rendered
+        .into_iter()
+        .try_for_each(|bytes| bytes.and_then(|bytes| out.write_all(&bytes)))
+}
+
+/// Files of the `files` array, each after its separator (a comma after the array's first item,
+/// when `first`, the first of `files`) and indentation. (Written into memory: the only error
+/// would be serde_json's, which these views never give.)
+fn render_files(files: &[FileVerdict], first: bool) -> std::io::Result<Vec<u8>> {
+    let bytes = Vec::with_capacity(files.len() * 1024);
+    files
+        .iter()
+        .enumerate()
+        .try_fold(bytes, |mut bytes, (at, file)| {
+            let start: &[u8] = if first && at == 0 {
+                b"\n    "
+            } else {
+                b",\n    "
+            };
+            bytes.extend_from_slice(start);
+            nested(&mut bytes, &file_json(file), 2).map(|()| bytes)
+        })
+}
+
+/// Writes `value` as serde_json's pretty printer writes it `depth` levels into a document.
+fn nested(out: &mut impl Write, value: &impl Serialize, depth: usize) -> std::io::Result<()> {
+    let formatter = Nested {
+        depth,
+        has_value: false,
+    };
+    value
+        .serialize(&mut serde_json::Serializer::with_formatter(out, formatter))
+        .map_err(std::io::Error::from)
+}
+
+/// serde_json's `PrettyFormatter` with its two-space indent, starting `depth` levels in: the
+/// same bytes as the value's place in the whole document would be given.
+struct Nested {
+    depth: usize,
+    has_value: bool,
+}
+
+impl Nested {
+    fn indent(&self, out: &mut (impl Write + ?Sized)) -> std::io::Result<()> {
+        (0..self.depth).try_for_each(|_| out.write_all(b"  "))
+    }
+
+    /// Ends an array or an object: its closing mark on a line of its own, unless it is empty.
+    fn end(&mut self, out: &mut (impl Write + ?Sized), mark: &[u8]) -> std::io::Result<()> {
+        self.depth -= 1;
+        let line = if self.has_value {
+            out.write_all(b"\n").and_then(|()| self.indent(out))
+        } else {
+            Ok(())
+        };
+        line.and_then(|()| out.write_all(mark))
+    }
+
+    /// Starts an item of an array or a key of an object on a line of its own.
+    fn item(&mut self, out: &mut (impl Write + ?Sized), first: bool) -> std::io::Result<()> {
+        let start: &[u8] = if first { b"\n" } else { b",\n" };
+        out.write_all(start).and_then(|()| self.indent(out))
+    }
+}
+
+impl Formatter for Nested {
+    fn begin_array<W: Write + ?Sized>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        out.write_all(b"[")
+    }
+
+    fn end_array<W: Write + ?Sized>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.end(out, b"]")
+    }
+
+    fn begin_array_value<W: Write + ?Sized>(
+        &mut self,
+        out: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(out, first)
+    }
+
+    fn end_array_value<W: Write + ?Sized>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: Write + ?Sized>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        out.write_all(b"{")
+    }
+
+    fn end_object<W: Write + ?Sized>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.end(out, b"}")
+    }
+
+    fn begin_object_key<W: Write + ?Sized>(
+        &mut self,
+        out: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(out, first)
+    }
+
+    fn begin_object_value<W: Write + ?Sized>(&mut self, out: &mut W) -> std::io::Result<()> {
+        out.write_all(b": ")
+    }
+
+    fn end_object_value<W: Write + ?Sized>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
 }
 
 /// `summary.empty`, present only when the check measured no file (every in-scope file excluded
@@ -127,17 +284,6 @@ fn debt_json(verdict: &Verdict) -> Option<Value> {
     crate::debt::summary_line(verdict)?;
     let (allowed, files) = crate::debt::totals(verdict);
     Some(json!({ "allowed": allowed, "files": files }))
-}
-
-/// The whole document, its keys in alphabetical order (as a `Value` map writes them).
-#[derive(Serialize)]
-struct Document<'a> {
-    dropped: Vec<Value>,
-    facts: Value,
-    files: Files<'a>,
-    schema_version: u32,
-    summary: Value,
-    verdict: &'static str,
 }
 
 fn facts_json(facts: &Facts) -> Value {
@@ -178,16 +324,6 @@ fn facts_json(facts: &Facts) -> Value {
         );
     }
     doc
-}
-
-/// The files, each viewed ([`file_json`]) only while it is written: the views of 30,000 files
-/// held at once took more memory than anything else of a passing check.
-struct Files<'a>(&'a [FileVerdict]);
-
-impl Serialize for Files<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().map(file_json))
-    }
 }
 
 /// One file: `{ "ignored"?, "metrics", "path", "reason"?, "status", "uncovered"? }`: `ignored`
