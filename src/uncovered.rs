@@ -520,6 +520,43 @@ mod tests {
         LineRange { start, end }
     }
 
+    /// A group merged from several instantiations names, per metric, the record its items came
+    /// from (`Origins`): here the decisions' record, `_Z1fIdEvT_` (`f<double>`).
+    #[test]
+    fn a_merged_group_names_the_record_of_its_decisions() {
+        use crate::model::Counts;
+        use crate::report::llvm_json::{Instances, RecordItems};
+        let record = FunctionStats {
+            name: "_Z1fIiEvT_".into(),
+            count: 1,
+            key: (1, 1),
+            regions: Counts::new(1, 1),
+            lines: Counts::new(1, 1),
+            branches: Counts::default(),
+            mcdc: Counts::new(1, 2),
+            function_ignored: false,
+            several_instantiations: true,
+            instances: Instances::of(1),
+            items: Some(Box::new(RecordItems {
+                origins: Some(Box::new(Origins {
+                    decisions: "_Z1fIdEvT_".into(),
+                    ..Origins::default()
+                })),
+                ..RecordItems::default()
+            })),
+        };
+        let group = Group {
+            first: &record,
+            rest: Vec::new(),
+        };
+        assert_eq!(
+            group.from(&record, |o| &o.decisions).as_deref(),
+            Some("f<double>")
+        );
+        // No decision is held, so no condition is listed, whatever the origin.
+        assert!(llvm_conditions(std::slice::from_ref(&group)).is_empty());
+    }
+
     #[test]
     fn ranges_merge_and_print() {
         let merged = merge_ranges(vec![r(20, 20), r(12, 13), r(14, 14), r(13, 13)]);

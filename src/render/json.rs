@@ -136,39 +136,36 @@ fn write_files(out: &mut impl Write, files: &[FileVerdict]) -> std::io::Result<(
             files
                 .chunks(BATCH)
                 .enumerate()
-                .try_for_each(|(batch, files)| write_batch(out, files, batch == 0))
+                .try_for_each(|(batch, files)| write_batch(out, files, batch * BATCH))
         })
         .and_then(|()| array.end_array(out))
 }
 
-/// One batch of files, rendered on every core and written in order; `first` when it holds the
-/// array's first item.
-fn write_batch(out: &mut impl Write, files: &[FileVerdict], first: bool) -> std::io::Result<()> {
+/// One batch of files, rendered on every core and written in order; `base` is the index of its
+/// first file in the array.
+fn write_batch(out: &mut impl Write, files: &[FileVerdict], base: usize) -> std::io::Result<()> {
     let rendered: Vec<std::io::Result<Vec<u8>>> = files
         .par_chunks(SHARE)
         .enumerate()
-        .map(|(share, files)| render_files(files, first && share == 0))
+        .map(|(share, files)| render_files(files, base + share * SHARE))
         .collect();
     rendered
         .into_iter()
         .try_for_each(|bytes| bytes.and_then(|bytes| out.write_all(&bytes)))
 }
 
-/// Files of the `files` array, each after its separator (a comma after the array's first item,
-/// when `first`, the first of `files`) and indentation. (Written into memory: the only error
-/// would be serde_json's, which these views never give.)
-fn render_files(files: &[FileVerdict], first: bool) -> std::io::Result<Vec<u8>> {
+/// Files of the `files` array, each after its separator (a comma, except before the array's
+/// first item; `base` is the index of the first of `files` in the array) and indentation.
+/// (Written into memory: the only error would be serde_json's, which these views never give.)
+fn render_files(files: &[FileVerdict], base: usize) -> std::io::Result<Vec<u8>> {
     let bytes = Vec::with_capacity(files.len() * 1024);
     files
         .iter()
         .enumerate()
         .try_fold(bytes, |mut bytes, (at, file)| {
-            let start: &[u8] = if first && at == 0 {
-                b"\n    "
-            } else {
-                b",\n    "
-            };
-            bytes.extend_from_slice(start);
+            // The comma is left out before the array's first item only.
+            let separator = b",\n    ".get(usize::from(base + at == 0)..);
+            bytes.extend_from_slice(separator.unwrap_or_default());
             nested(&mut bytes, &file_json(file), 2).map(|()| bytes)
         })
 }
