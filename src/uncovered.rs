@@ -545,10 +545,17 @@ mod tests {
                 ..RecordItems::default()
             })),
         };
+        let mut other = record.clone();
+        other.mcdc = Counts::new(0, 2);
         let group = Group {
             first: &record,
-            rest: Vec::new(),
+            rest: vec![&other],
         };
+        // The record with more conditions shown independent is the group's best.
+        assert!(std::ptr::eq(
+            group.best(|r| (r.mcdc.covered, r.mcdc.total)),
+            &record
+        ));
         assert_eq!(
             group.from(&record, |o| &o.decisions).as_deref(),
             Some("f<double>")
