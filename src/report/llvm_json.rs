@@ -29,7 +29,6 @@ mod mcdc;
 mod oracle;
 mod pieces;
 mod record;
-mod same_names;
 mod segments;
 mod stream;
 mod unique;

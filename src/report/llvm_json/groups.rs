@@ -9,8 +9,8 @@ use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
 
 use crate::model::Counts;
 
-use super::same_names::SameNames;
 use super::{FunctionStats, Kept, Origins};
+use crate::demangle::SameNames;
 
 /// One record's contribution.
 pub(super) struct RecordOut {
