@@ -303,6 +303,48 @@ fn the_manifest_folder_maps_paths_only_without_a_root() {
     assert_eq!(metric(&run.json(), "src/gen.rs", "functions"), "9/11 fail");
 }
 
+/// An LCOV tracefile of `src/a.rs` with `total` lines, the first `covered` hit.
+fn lcov_lines(covered: u64, total: u64) -> String {
+    let mut text = String::from("SF:src/a.rs\n");
+    for line in 1..=total {
+        text.push_str(&format!("DA:{line},{}\n", u64::from(line <= covered)));
+    }
+    text + "end_of_record\n"
+}
+
+#[test]
+fn a_fractional_threshold_is_met_exactly_at_the_bar() {
+    // 161 of 250 lines is exactly 64.4%: a float comparison (64.4 * 250 = 16100.000000000002)
+    // failed the file at its own bar.
+    let sb = Sandbox::new();
+    sb.policy("[measure]\ninclude = [\"src/*.rs\"]\nmetrics = [\"lines\"]\nthreshold = 64.4\n");
+    sb.write("at.info", &lcov_lines(161, 250));
+    sb.write("below.info", &lcov_lines(160, 250));
+    let at = sb.run(&["check", "at.info", "--no-walk", "--format", "json"]);
+    assert_eq!(at.code, 0, "{}{}", at.stdout, at.stderr);
+    let doc = at.json();
+    assert_eq!(metric(&doc, "src/a.rs", "lines"), "161/250 pass");
+    assert_eq!(doc["facts"]["threshold"], 64.4);
+    let below = sb.run(&["check", "below.info", "--no-walk", "--format", "json"]);
+    assert_eq!(below.code, 1, "{}{}", below.stdout, below.stderr);
+    assert_eq!(metric(&below.json(), "src/a.rs", "lines"), "160/250 fail");
+    let text = sb.run(&["check", "at.info", "--no-walk"]);
+    assert!(text.stdout.contains("· threshold 64.4%"), "{}", text.stdout);
+    // Too many decimal places, or not a number: a clear error naming the key's place.
+    sb.policy("[measure]\ninclude = [\"src/*.rs\"]\nthreshold = 64.44444\n");
+    let bad = sb.run(&["check", "at.info", "--no-walk"]);
+    assert_error(
+        &bad,
+        "coverage-policy.toml:3:13: threshold 64.44444 has more than 4 decimal places",
+    );
+    sb.policy("[measure]\ninclude = [\"src/*.rs\"]\nthreshold = nan\n");
+    let bad = sb.run(&["check", "at.info", "--no-walk"]);
+    assert_error(
+        &bad,
+        "coverage-policy.toml:3:13: threshold NaN is not a percent between 0 and 100",
+    );
+}
+
 // ---- scope.rs: the walk and the classes of files on disk ---------------------------------
 
 /// Runs the tricky stable export in `sb`, its paths mapped onto the sandbox, walking the root.
