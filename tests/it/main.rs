@@ -9,6 +9,7 @@ mod action;
 mod bad_inputs;
 mod cases;
 mod clang_e2e;
+mod closed_pipe;
 mod cov_core_cli;
 mod cov_output_render;
 mod debt;
