@@ -538,10 +538,11 @@ fn raw_string_hashes(text: &str) -> Option<usize> {
 
 /// Scans the measured files `paths` (root-relative) under `root` for markers, in parallel.
 ///
-/// Returns the files that carry at least one marker. A file that cannot be read as UTF-8 text
-/// carries none (its numbers then stand as reported, which never helps it pass); nor does a file
-/// larger than [`source::MAX_SOURCE`], which is not read, and for which a note is added to
-/// `notes`.
+/// Returns the files that carry at least one marker. A file that is not UTF-8 is read with its
+/// invalid bytes replaced (U+FFFD; markers are ASCII, so each still counts). A file that cannot
+/// be read carries none (its numbers then stand as reported, which never helps it pass); nor
+/// does a file larger than [`source::MAX_SOURCE`], which is not read, and for which a note is
+/// added to `notes`.
 ///
 /// Errors: the first marker error, or a measured file that is not a regular file (a FIFO, a
 /// device, a socket: never opened), in path order.
@@ -575,7 +576,7 @@ pub(crate) fn scan_files<'a>(
 
 /// What the scan of one measured file gave.
 enum Scanned {
-    /// The markers found (none for a file that cannot be read, or is not UTF-8).
+    /// The markers found (none for a file that cannot be read).
     Markers(Ignores),
     /// Not read: the file has this many bytes, more than [`source::MAX_SOURCE`].
     TooLarge(u64),
@@ -584,7 +585,7 @@ enum Scanned {
 /// Scans one measured file (see [`scan_files`]).
 fn scan_file(root: &Path, rel: &str, inline: &Inline) -> Result<Scanned> {
     let text = match source::read(&root.join(rel), source::MAX_SOURCE) {
-        Ok(bytes) => String::from_utf8(bytes).unwrap_or_default(),
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(Refused::TooLarge(size)) => return Ok(Scanned::TooLarge(size)),
         Err(Refused::NotRegular(kind)) => {
             return Err(Error::new(format!(
@@ -871,7 +872,7 @@ mod tests {
     }
 
     #[test]
-    fn sources_too_large_unreadable_or_not_text_carry_no_markers() {
+    fn sources_too_large_or_unreadable_carry_no_markers_and_latin1_ones_do() {
         let dir = tempfile::tempdir().expect("tempdir");
         let marker = "fn m() {} // covgate:ignore -- why\n";
         let mut big = marker.repeat(1 + (source::MAX_SOURCE as usize) / marker.len());
@@ -889,7 +890,9 @@ mod tests {
         let paths = ["big.rs", "latin1.rs", "missing.rs"].map(String::from);
         let mut notes = Vec::new();
         let found = scan_files(dir.path(), paths.iter(), &inline, &mut notes).expect("scan");
-        assert!(found.is_empty(), "{found:?}");
+        // A source that is not UTF-8 is read lossily: its marker counts.
+        assert_eq!(found.keys().collect::<Vec<_>>(), ["latin1.rs"]);
+        assert_eq!(found["latin1.rs"].lines, BTreeSet::from([1]));
         assert_eq!(
             notes,
             [
