@@ -26,6 +26,7 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::model::LineRange;
 use crate::policy::{Family, Inline};
 use crate::source::{self, Refused};
 
@@ -48,6 +49,22 @@ pub struct Ignores {
     pub branch_lines: BTreeSet<u32>,
     /// Number of markers found.
     pub markers: usize,
+    /// Each marker (a range as one), with the lines it ignores, in file order: for telling a
+    /// stale one, which ignores nothing uncovered.
+    pub marks: Vec<Mark>,
+}
+
+/// One marker and the lines it ignores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mark {
+    /// Its family.
+    pub family: Family,
+    /// The marker's line (a range's start).
+    pub line: u32,
+    /// The lines it ignores.
+    pub lines: LineRange,
+    /// True for a `BR` marker: only the branches on its line.
+    pub branches_only: bool,
 }
 
 impl Ignores {
@@ -135,14 +152,28 @@ struct ScanState {
 impl ScanState {
     fn apply(&mut self, file: &str, line: u32, family: Family, action: Action) -> Result<()> {
         self.ignores.markers += 1;
+        let mut mark = |first: u32, last: u32, branches_only: bool| {
+            self.ignores.marks.push(Mark {
+                family,
+                line: line.min(first),
+                lines: LineRange {
+                    start: first,
+                    end: last,
+                },
+                branches_only,
+            })
+        };
         match (action, self.open.get(&family).copied()) {
             (Action::Line, _) => {
+                mark(line, line, false);
                 self.ignores.lines.insert(line);
             }
             (Action::NextLine, _) => {
+                mark(line.saturating_add(1), line.saturating_add(1), false);
                 self.ignores.lines.insert(line.saturating_add(1));
             }
             (Action::BranchLine, _) => {
+                mark(line, line, true);
                 self.ignores.branch_lines.insert(line);
             }
             (Action::Start, None) => {
@@ -160,6 +191,7 @@ impl ScanState {
                 ))
             }
             (Action::End, Some(start)) => {
+                mark(start, line, false);
                 self.ignores.lines.extend(start..=line);
                 self.open.remove(&family);
             }
@@ -641,6 +673,30 @@ mod tests {
                     // covgate:ignore-end\n\
                     d\n";
         assert_eq!(lines(text, Lang::Rust), vec![1, 3, 4, 5, 6]);
+        // Each marker with the lines it ignores (a range as one), for telling stale ones.
+        let text = format!("{text}e // LCOV_EXCL_BR_LINE\n");
+        let marks = scan("f.rs", &text, Lang::Rust, ALL, true).unwrap().marks;
+        let seen: Vec<(Family, u32, u32, u32, bool)> = marks
+            .iter()
+            .map(|m| {
+                (
+                    m.family,
+                    m.line,
+                    m.lines.start,
+                    m.lines.end,
+                    m.branches_only,
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (Family::Covgate, 1, 1, 1, false),
+                (Family::Covgate, 2, 3, 3, false),
+                (Family::Covgate, 4, 4, 6, false),
+                (Family::Lcov, 8, 8, 8, true),
+            ]
+        );
     }
 
     #[test]

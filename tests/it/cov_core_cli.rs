@@ -345,6 +345,49 @@ fn a_fractional_threshold_is_met_exactly_at_the_bar() {
     );
 }
 
+#[test]
+fn a_stale_inline_marker_is_a_warning_and_changes_no_verdict() {
+    // Line 2: a marker on a comment (no code); line 3: on a covered line; line 4: on an
+    // uncovered line (live); lines 5-7: a range around covered code; line 8: a BR marker on a
+    // line without branches.
+    let sb = Sandbox::new();
+    sb.policy("[measure]\ninclude = [\"src/*.rs\"]\nmetrics = [\"lines\"]\n");
+    sb.write(
+        "src/a.rs",
+        "fn a() {}\n// LCOV_EXCL_LINE\nfn b() {} // LCOV_EXCL_LINE\nfn c() {} // LCOV_EXCL_LINE\n\
+         // covgate:ignore-start -- generated\nfn d() {}\n// covgate:ignore-end\n\
+         fn e() {} // LCOV_EXCL_BR_LINE\n",
+    );
+    sb.write(
+        "t.info",
+        "SF:src/a.rs\nDA:1,1\nDA:3,1\nDA:4,0\nDA:6,1\nDA:8,1\nend_of_record\n",
+    );
+    let run = sb.run(&["check", "t.info", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let stale = |line: u32, family: &str, lines: &str| {
+        format!(
+            "src/a.rs:{line}: stale {family} marker: nothing uncovered on the lines it ignores \
+             ({lines}): no code, or only covered code; remove it"
+        )
+    };
+    let expected = [
+        stale(2, "lcov", "2"),
+        stale(3, "lcov", "3"),
+        stale(5, "covgate", "5-7"),
+        stale(8, "lcov", "8"),
+    ];
+    let warnings: Vec<String> = expected
+        .iter()
+        .map(|w| format!("covgate: warning: {w}\n"))
+        .collect();
+    assert_eq!(run.stderr, warnings.concat());
+    let doc = run.json();
+    assert_eq!(doc["facts"]["warnings"], serde_json::json!(expected));
+    // The verdict is what it is with the markers: the live one took line 4 out (the stale
+    // ones took covered lines 3 and 6 out, which changes no verdict).
+    assert_eq!(metric(&doc, "src/a.rs", "lines"), "2/2 pass");
+}
+
 // ---- scope.rs: the walk and the classes of files on disk ---------------------------------
 
 /// Runs the tricky stable export in `sb`, its paths mapped onto the sandbox, walking the root.
