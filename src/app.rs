@@ -12,6 +12,7 @@ use crate::cli::{CheckArgs, Cli, Command, CommentArgs, InitArgs, RosterArgs, Sho
 use crate::commands::check::{self, CheckOptions};
 use crate::commands::roster::{self as command, Mode};
 use crate::comment::CommentOptions;
+use crate::error::Error;
 use crate::output::{self, OutputOptions};
 use crate::platform::PlatformOptions;
 use crate::render::table::TableOptions;
@@ -26,15 +27,24 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Command::Roster(args) => roster(&args),
         Command::Init(args) => init(&args),
         Command::Comment(args) => comment(&args),
-        Command::Completions(args) => {
-            print!("{}", crate::cli::completions(args.shell));
-            ExitCode::SUCCESS
-        }
-        Command::Man => {
-            print!("{}", crate::cli::man_page());
-            ExitCode::SUCCESS
-        }
+        Command::Completions(args) => printed(&crate::cli::completions(args.shell), 0),
+        Command::Man => printed(&crate::cli::man_page(), 0),
     }
+}
+
+/// Prints `text` on stdout ([`output::print`]) and gives `code`, or, when stdout cannot be
+/// written (a closed pipe), the error and exit 2.
+fn printed(text: &str, code: u8) -> ExitCode {
+    match output::print(text) {
+        Ok(()) => ExitCode::from(code),
+        Err(err) => failed(&err),
+    }
+}
+
+/// Prints `err` on stderr and gives exit 2.
+fn failed(err: &Error) -> ExitCode {
+    output::eprint(&format!("covgate: error: {}\n", error_text(err)));
+    ExitCode::from(2)
 }
 
 fn init(args: &InitArgs) -> ExitCode {
@@ -45,14 +55,8 @@ fn init(args: &InitArgs) -> ExitCode {
         date: crate::commands::init::today(),
     };
     match crate::commands::init::run(&opts) {
-        Ok(printed) => {
-            print!("{}", log_text(&printed));
-            ExitCode::SUCCESS
-        }
-        Err(err) => {
-            eprintln!("covgate: error: {}", error_text(&err));
-            ExitCode::from(2)
-        }
+        Ok(text) => printed(&log_text(&text), 0),
+        Err(err) => failed(&err),
     }
 }
 
@@ -66,14 +70,8 @@ fn comment(args: &CommentArgs) -> ExitCode {
         body_out: args.body_out.clone(),
     };
     match crate::comment::run(&opts) {
-        Ok(action) => {
-            println!("{action}");
-            ExitCode::SUCCESS
-        }
-        Err(err) => {
-            eprintln!("covgate: error: {}", error_text(&err));
-            ExitCode::from(2)
-        }
+        Ok(action) => printed(&format!("{action}\n"), 0),
+        Err(err) => failed(&err),
     }
 }
 
@@ -97,21 +95,18 @@ fn roster(args: &RosterArgs) -> ExitCode {
         ),
     };
     match command::run(&opts, &mode) {
-        Ok(printed) => {
-            print!("{}", log_text(&printed.stdout));
-            eprint!("{}", log_text(&printed.stderr));
-            ExitCode::from(printed.code)
+        Ok(result) => {
+            let code = printed(&log_text(&result.stdout), result.code);
+            output::eprint(&log_text(&result.stderr));
+            code
         }
-        Err(err) => {
-            eprintln!("covgate: error: {}", error_text(&err));
-            ExitCode::from(2)
-        }
+        Err(err) => failed(&err),
     }
 }
 
 fn check(args: &CheckArgs) -> ExitCode {
     if let Some(message) = args.usage_error() {
-        eprintln!("covgate: error: {}", log_line(&message));
+        output::eprint(&format!("covgate: error: {}\n", log_line(&message)));
         return ExitCode::from(2);
     }
     let opts = CheckOptions {
@@ -134,11 +129,8 @@ fn check(args: &CheckArgs) -> ExitCode {
         match crate::commands::tighten::run(&opts) {
             Ok(edits) => edits
                 .iter()
-                .for_each(|edit| eprintln!("covgate: {}", log_line(edit))),
-            Err(err) => {
-                eprintln!("covgate: error: {}", error_text(&err));
-                return ExitCode::from(2);
-            }
+                .for_each(|edit| output::eprint(&format!("covgate: {}\n", log_line(edit)))),
+            Err(err) => return failed(&err),
         }
     }
     // With --file: every row and every uncovered item of the files asked for.
@@ -146,7 +138,7 @@ fn check(args: &CheckArgs) -> ExitCode {
     match check::run(&opts) {
         Ok(outcome) => {
             for warning in &outcome.facts.warnings {
-                eprintln!("covgate: warning: {}", log_line(warning));
+                output::eprint(&format!("covgate: warning: {}\n", log_line(warning)));
             }
             let outputs = OutputOptions {
                 format: args.format.into(),
@@ -180,18 +172,14 @@ fn check(args: &CheckArgs) -> ExitCode {
                 link_base: args.link_base.clone(),
             };
             if let Err(err) = output::emit(&outcome, &outputs, &mut std::io::stdout()) {
-                eprintln!("covgate: error: {}", error_text(&err));
-                return ExitCode::from(2);
+                return failed(&err);
             }
             let passed = outcome.verdict.passed();
             // The process ends here: freeing every uncovered item first would only delay it.
             std::mem::forget(outcome);
             ExitCode::from(if passed { 0 } else { 1 })
         }
-        Err(err) => {
-            eprintln!("covgate: error: {}", error_text(&err));
-            ExitCode::from(2)
-        }
+        Err(err) => failed(&err),
     }
 }
 

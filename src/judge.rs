@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use crate::measure::Ignored;
 use crate::measure::Measured;
-use crate::model::{Counts, Metric, Summary};
+use crate::model::{Counts, Metric, Summary, Threshold};
 use crate::policy::Policy;
 use crate::scope::{Class, Scope, Why};
 use crate::uncovered::{self, Listed};
@@ -306,23 +306,14 @@ pub(crate) fn judge_metrics(summary: &Summary, policy: &Policy) -> Vec<MetricVer
         .collect()
 }
 
-/// The status of one metric's counts against a threshold in percent (0–100).
-///
-/// Integral thresholds compare exactly in integers (`covered * 100 >= threshold * total`).
-pub(crate) fn metric_status(counts: Option<Counts>, threshold: f64) -> MetricStatus {
+/// The status of one metric's counts against a threshold: no counts are unavailable, a total
+/// of 0 is vacuous, else [`Threshold::meets`] (exact, in integers) decides.
+pub(crate) fn metric_status(counts: Option<Counts>, threshold: Threshold) -> MetricStatus {
     match counts {
         None => MetricStatus::Unavailable,
         Some(c) if c.total == 0 => MetricStatus::Vacuous,
-        Some(c) if meets(c, threshold) => MetricStatus::Pass,
+        Some(c) if threshold.meets(c) => MetricStatus::Pass,
         Some(_) => MetricStatus::Fail,
-    }
-}
-
-fn meets(c: Counts, threshold: f64) -> bool {
-    if threshold.fract() == 0.0 {
-        u128::from(c.covered) * 100 >= threshold as u128 * u128::from(c.total)
-    } else {
-        c.covered as f64 * 100.0 >= threshold * c.total as f64
     }
 }
 
@@ -341,40 +332,44 @@ pub(crate) fn unavailable_hint(metric: Metric) -> &'static str {
 mod tests {
     use super::*;
 
+    fn t(percent: f64) -> Threshold {
+        Threshold::from_f64(percent).unwrap()
+    }
+
     #[test]
     fn statuses() {
-        assert_eq!(metric_status(None, 100.0), MetricStatus::Unavailable);
+        assert_eq!(metric_status(None, t(100.0)), MetricStatus::Unavailable);
         assert_eq!(
-            metric_status(Some(Counts::new(0, 0)), 100.0),
+            metric_status(Some(Counts::new(0, 0)), t(100.0)),
             MetricStatus::Vacuous
         );
         assert_eq!(
-            metric_status(Some(Counts::new(3, 3)), 100.0),
+            metric_status(Some(Counts::new(3, 3)), t(100.0)),
             MetricStatus::Pass
         );
         assert_eq!(
-            metric_status(Some(Counts::new(2, 3)), 100.0),
+            metric_status(Some(Counts::new(2, 3)), t(100.0)),
             MetricStatus::Fail
         );
         assert_eq!(
-            metric_status(Some(Counts::new(2, 3)), 66.0),
+            metric_status(Some(Counts::new(2, 3)), t(66.0)),
             MetricStatus::Pass
         );
         assert_eq!(
-            metric_status(Some(Counts::new(2, 3)), 66.7),
+            metric_status(Some(Counts::new(2, 3)), t(66.7)),
             MetricStatus::Fail
         );
         assert_eq!(
-            metric_status(Some(Counts::new(2, 3)), 66.6),
+            metric_status(Some(Counts::new(2, 3)), t(66.6)),
             MetricStatus::Pass
         );
         let big = u64::MAX;
         assert_eq!(
-            metric_status(Some(Counts::new(big - 1, big)), 100.0),
+            metric_status(Some(Counts::new(big - 1, big)), t(100.0)),
             MetricStatus::Fail
         );
         assert_eq!(
-            metric_status(Some(Counts::new(0, 5)), 0.0),
+            metric_status(Some(Counts::new(0, 5)), t(0.0)),
             MetricStatus::Pass
         );
     }

@@ -26,6 +26,7 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::model::LineRange;
 use crate::policy::{Family, Inline};
 use crate::source::{self, Refused};
 
@@ -48,6 +49,22 @@ pub struct Ignores {
     pub branch_lines: BTreeSet<u32>,
     /// Number of markers found.
     pub markers: usize,
+    /// Each marker (a range as one), with the lines it ignores, in file order: for telling a
+    /// stale one, which ignores nothing uncovered.
+    pub marks: Vec<Mark>,
+}
+
+/// One marker and the lines it ignores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mark {
+    /// Its family.
+    pub family: Family,
+    /// The marker's line (a range's start).
+    pub line: u32,
+    /// The lines it ignores.
+    pub lines: LineRange,
+    /// True for a `BR` marker: only the branches on its line.
+    pub branches_only: bool,
 }
 
 impl Ignores {
@@ -135,14 +152,28 @@ struct ScanState {
 impl ScanState {
     fn apply(&mut self, file: &str, line: u32, family: Family, action: Action) -> Result<()> {
         self.ignores.markers += 1;
+        let mut mark = |first: u32, last: u32, branches_only: bool| {
+            self.ignores.marks.push(Mark {
+                family,
+                line: line.min(first),
+                lines: LineRange {
+                    start: first,
+                    end: last,
+                },
+                branches_only,
+            })
+        };
         match (action, self.open.get(&family).copied()) {
             (Action::Line, _) => {
+                mark(line, line, false);
                 self.ignores.lines.insert(line);
             }
             (Action::NextLine, _) => {
+                mark(line.saturating_add(1), line.saturating_add(1), false);
                 self.ignores.lines.insert(line.saturating_add(1));
             }
             (Action::BranchLine, _) => {
+                mark(line, line, true);
                 self.ignores.branch_lines.insert(line);
             }
             (Action::Start, None) => {
@@ -160,6 +191,7 @@ impl ScanState {
                 ))
             }
             (Action::End, Some(start)) => {
+                mark(start, line, false);
                 self.ignores.lines.extend(start..=line);
                 self.open.remove(&family);
             }
@@ -538,10 +570,11 @@ fn raw_string_hashes(text: &str) -> Option<usize> {
 
 /// Scans the measured files `paths` (root-relative) under `root` for markers, in parallel.
 ///
-/// Returns the files that carry at least one marker. A file that cannot be read as UTF-8 text
-/// carries none (its numbers then stand as reported, which never helps it pass); nor does a file
-/// larger than [`source::MAX_SOURCE`], which is not read, and for which a note is added to
-/// `notes`.
+/// Returns the files that carry at least one marker. A file that is not UTF-8 is read with its
+/// invalid bytes replaced (U+FFFD; markers are ASCII, so each still counts). A file that cannot
+/// be read carries none (its numbers then stand as reported, which never helps it pass); nor
+/// does a file larger than [`source::MAX_SOURCE`], which is not read, and for which a note is
+/// added to `notes`.
 ///
 /// Errors: the first marker error, or a measured file that is not a regular file (a FIFO, a
 /// device, a socket: never opened), in path order.
@@ -575,7 +608,7 @@ pub(crate) fn scan_files<'a>(
 
 /// What the scan of one measured file gave.
 enum Scanned {
-    /// The markers found (none for a file that cannot be read, or is not UTF-8).
+    /// The markers found (none for a file that cannot be read).
     Markers(Ignores),
     /// Not read: the file has this many bytes, more than [`source::MAX_SOURCE`].
     TooLarge(u64),
@@ -584,7 +617,7 @@ enum Scanned {
 /// Scans one measured file (see [`scan_files`]).
 fn scan_file(root: &Path, rel: &str, inline: &Inline) -> Result<Scanned> {
     let text = match source::read(&root.join(rel), source::MAX_SOURCE) {
-        Ok(bytes) => String::from_utf8(bytes).unwrap_or_default(),
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(Refused::TooLarge(size)) => return Ok(Scanned::TooLarge(size)),
         Err(Refused::NotRegular(kind)) => {
             return Err(Error::new(format!(
@@ -640,6 +673,30 @@ mod tests {
                     // covgate:ignore-end\n\
                     d\n";
         assert_eq!(lines(text, Lang::Rust), vec![1, 3, 4, 5, 6]);
+        // Each marker with the lines it ignores (a range as one), for telling stale ones.
+        let text = format!("{text}e // LCOV_EXCL_BR_LINE\n");
+        let marks = scan("f.rs", &text, Lang::Rust, ALL, true).unwrap().marks;
+        let seen: Vec<(Family, u32, u32, u32, bool)> = marks
+            .iter()
+            .map(|m| {
+                (
+                    m.family,
+                    m.line,
+                    m.lines.start,
+                    m.lines.end,
+                    m.branches_only,
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (Family::Covgate, 1, 1, 1, false),
+                (Family::Covgate, 2, 3, 3, false),
+                (Family::Covgate, 4, 4, 6, false),
+                (Family::Lcov, 8, 8, 8, true),
+            ]
+        );
     }
 
     #[test]
@@ -871,7 +928,7 @@ mod tests {
     }
 
     #[test]
-    fn sources_too_large_unreadable_or_not_text_carry_no_markers() {
+    fn sources_too_large_or_unreadable_carry_no_markers_and_latin1_ones_do() {
         let dir = tempfile::tempdir().expect("tempdir");
         let marker = "fn m() {} // covgate:ignore -- why\n";
         let mut big = marker.repeat(1 + (source::MAX_SOURCE as usize) / marker.len());
@@ -889,7 +946,9 @@ mod tests {
         let paths = ["big.rs", "latin1.rs", "missing.rs"].map(String::from);
         let mut notes = Vec::new();
         let found = scan_files(dir.path(), paths.iter(), &inline, &mut notes).expect("scan");
-        assert!(found.is_empty(), "{found:?}");
+        // A source that is not UTF-8 is read lossily: its marker counts.
+        assert_eq!(found.keys().collect::<Vec<_>>(), ["latin1.rs"]);
+        assert_eq!(found["latin1.rs"].lines, BTreeSet::from([1]));
         assert_eq!(
             notes,
             [

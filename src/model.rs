@@ -109,6 +109,86 @@ impl fmt::Display for Counts {
     }
 }
 
+/// A coverage threshold in percent (0–100), held exactly as a decimal with at most
+/// [`Threshold::DECIMALS`] places, so that `covered/total` is compared with it in integers
+/// ([`Threshold::meets`]): 161 of 250 meets 64.4 exactly, which a float comparison gets wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Threshold {
+    /// The percent times 10^[`Threshold::DECIMALS`] (100% is 1,000,000).
+    scaled: u32,
+}
+
+impl Threshold {
+    /// The most decimal places a threshold may have (`99.9999`).
+    pub const DECIMALS: usize = 4;
+    /// 10^[`Threshold::DECIMALS`].
+    const SCALE: u32 = 10_000;
+    /// 100%, the default.
+    pub const FULL: Threshold = Threshold {
+        scaled: 100 * Threshold::SCALE,
+    };
+
+    /// The threshold a policy's number stands for: the number's shortest decimal form (what
+    /// was written: `64.4`, `90`, `6.44e1`), exactly.
+    ///
+    /// # Errors
+    ///
+    /// What is wrong, for the caller to place: not a number in 0–100 (NaN and infinities
+    /// included), or more than [`Threshold::DECIMALS`] decimal places.
+    pub fn from_f64(value: f64) -> Result<Threshold, String> {
+        if !(0.0..=100.0).contains(&value) {
+            return Err(format!(
+                "threshold {value} is not a percent between 0 and 100"
+            ));
+        }
+        // `abs` turns -0 into 0, whose shortest form has no sign.
+        let value = value.abs();
+        let text = value.to_string();
+        let fraction = text.split_once('.').map_or("", |(_, fraction)| fraction);
+        if fraction.len() > Threshold::DECIMALS {
+            return Err(format!(
+                "threshold {value} has more than {} decimal places; round it to at most {}",
+                Threshold::DECIMALS,
+                Threshold::DECIMALS
+            ));
+        }
+        let digits = fraction
+            .bytes()
+            .fold(0, |acc, digit| acc * 10 + u32::from(digit - b'0'));
+        let places = 10u32.pow((Threshold::DECIMALS - fraction.len()) as u32);
+        Ok(Threshold {
+            scaled: value.trunc() as u32 * Threshold::SCALE + digits * places,
+        })
+    }
+
+    /// Whether `counts` reach the threshold: `covered / total * 100 >= threshold`, compared
+    /// exactly as `covered * 100 * 10^DECIMALS >= scaled * total` in `u128` (no overflow for
+    /// any `u64` counts). A total of 0 meets every threshold.
+    pub fn meets(self, counts: Counts) -> bool {
+        u128::from(counts.covered) * 100 * u128::from(Threshold::SCALE)
+            >= u128::from(self.scaled) * u128::from(counts.total)
+    }
+
+    /// The threshold as a JSON number (`100.0`, `64.4`): the nearest `f64`, whose shortest form
+    /// is the threshold's own.
+    pub fn as_f64(self) -> f64 {
+        f64::from(self.scaled) / f64::from(Threshold::SCALE)
+    }
+}
+
+impl fmt::Display for Threshold {
+    /// The shortest decimal form: `100`, `64.4`, `0.0001`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let whole = self.scaled / Threshold::SCALE;
+        let fraction = self.scaled % Threshold::SCALE;
+        if fraction == 0 {
+            return write!(f, "{whole}");
+        }
+        let digits = format!("{fraction:0width$}", width = Threshold::DECIMALS);
+        write!(f, "{whole}.{}", digits.trim_end_matches('0'))
+    }
+}
+
 /// The metric counts of one file. `None` means the input cannot carry the metric
 /// (regions and MC/DC from LCOV; branches from a JSON export made without branch
 /// instrumentation; MC/DC from a JSON export made without `-fcoverage-mcdc`).
@@ -175,4 +255,76 @@ pub struct LineRange {
     pub start: u32,
     /// Last line (inclusive).
     pub end: u32,
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fractional_threshold_is_met_exactly_at_the_bar() {
+        // 161/250 is exactly 64.4%; as floats, 64.4 * 250 is 16100.000000000002 > 16100.
+        let t = Threshold::from_f64(64.4).unwrap();
+        assert!(t.meets(Counts::new(161, 250)));
+        assert!(!t.meets(Counts::new(160, 250)));
+        // 1/3 is 33.33…%: above 33.3333, below 33.3334.
+        assert!(Threshold::from_f64(33.3333)
+            .unwrap()
+            .meets(Counts::new(1, 3)));
+        assert!(!Threshold::from_f64(33.3334)
+            .unwrap()
+            .meets(Counts::new(1, 3)));
+        // The extremes of u64 counts do not overflow.
+        assert!(Threshold::FULL.meets(Counts::new(u64::MAX, u64::MAX)));
+        assert!(!Threshold::FULL.meets(Counts::new(u64::MAX - 1, u64::MAX)));
+        assert!(Threshold::from_f64(0.0)
+            .unwrap()
+            .meets(Counts::new(0, u64::MAX)));
+        assert!(Threshold::FULL.meets(Counts::new(0, 0)));
+    }
+
+    #[test]
+    fn thresholds_read_and_print_their_shortest_decimal_form() {
+        for (value, shown) in [
+            (100.0, "100"),
+            (90.0, "90"),
+            (64.4, "64.4"),
+            (6.44e1, "64.4"),
+            (99.9999, "99.9999"),
+            (0.0001, "0.0001"),
+            (0.5, "0.5"),
+            (-0.0, "0"),
+            (0.0, "0"),
+        ] {
+            let t = Threshold::from_f64(value).unwrap();
+            assert_eq!(t.to_string(), shown, "{value}");
+            assert_eq!(t.as_f64().to_string(), shown, "{value}");
+        }
+        assert_eq!(Threshold::FULL.as_f64(), 100.0);
+        assert_eq!(Threshold::from_f64(100.0), Ok(Threshold::FULL));
+    }
+
+    #[test]
+    fn thresholds_out_of_range_or_too_precise_are_refused() {
+        for (value, message) in [
+            (f64::NAN, "threshold NaN is not a percent between 0 and 100"),
+            (
+                f64::INFINITY,
+                "threshold inf is not a percent between 0 and 100",
+            ),
+            (-1.0, "threshold -1 is not a percent between 0 and 100"),
+            (100.5, "threshold 100.5 is not a percent between 0 and 100"),
+            (
+                64.12345,
+                "threshold 64.12345 has more than 4 decimal places; round it to at most 4",
+            ),
+            (
+                1e-7,
+                "threshold 0.0000001 has more than 4 decimal places; round it to at most 4",
+            ),
+        ] {
+            assert_eq!(Threshold::from_f64(value).unwrap_err(), message, "{value}");
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! and its cfg values, which conditional entries apply, the policy, the root and the reports).
 
 use crate::judge::Verdict;
-use crate::model::Metric;
+use crate::model::{Metric, Threshold};
 
 /// The result of a check: the facts it was judged under and the verdict.
 #[derive(Debug, Clone)]
@@ -40,7 +40,7 @@ pub struct Facts {
     /// Whether the root was walked for unmeasured files (`--no-walk` turns it off).
     pub walked: bool,
     /// Policy threshold, percent 0–100.
-    pub threshold: f64,
+    pub threshold: Threshold,
     /// Every report's warnings (problems that did not stop the read, each naming its report and
     /// line), in report order.
     pub warnings: Vec<String>,

@@ -66,8 +66,6 @@ pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> 
         let mut fill = |out: &mut dyn Write| out.write_all(command_safe(&text).as_bytes());
         on_stream(path, stdout, &mut fill).unwrap_or_else(|| write(path, &text))?;
     }
-    let to_stdout =
-        |e: std::io::Error| Error::new(format!("cannot write the result to stdout: {e}"));
     // `commands`: covgate's own workflow commands (`--format github`), escaped as they are made;
     // `text`: everything else, which passes the line rule of the CI log as it is written.
     let (commands, text) = match opts.format {
@@ -95,11 +93,43 @@ pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> 
             )
         }
     };
+    print_to(stdout, &commands)?;
+    print_to(stdout, &command_safe(&text))
+}
+
+/// Writes `text` on stdout and flushes it: the one way every command prints its result (see
+/// [`print_to`]).
+///
+/// # Errors
+///
+/// Exit 2, as for [`emit`]: stdout cannot be written, a closed pipe included
+/// (`covgate man | head -0`): `cannot write the result to stdout: …`.
+pub fn print(text: &str) -> Result<()> {
+    print_to(&mut std::io::stdout().lock(), text)
+}
+
+/// Writes `text` on `stdout` and flushes it. Rust ignores `SIGPIPE`, so a closed pipe is an
+/// error here (`EPIPE`), not the end of the process; `print!` would panic on it.
+///
+/// # Errors
+///
+/// `cannot write the result to stdout: …` (exit 2).
+pub(crate) fn print_to(stdout: &mut dyn Write, text: &str) -> Result<()> {
     stdout
-        .write_all(commands.as_bytes())
-        .and_then(|()| stdout.write_all(command_safe(&text).as_bytes()))
-        .map_err(to_stdout)?;
-    Ok(())
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(to_stdout)
+}
+
+/// Writes `text` on stderr (warnings, errors, a command's messages). A stderr that cannot be
+/// written is left so: there is nowhere to say it, and the exit code still tells.
+pub fn eprint(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// The error of a write to stdout that failed.
+fn to_stdout(e: std::io::Error) -> Error {
+    Error::new(format!("cannot write the result to stdout: {e}"))
 }
 
 /// The line rule of the CI log ([`crate::render::command_safe`]) for JSON on stdout, as it
@@ -330,6 +360,29 @@ fn append(path: &Path, text: &str) -> Result<()> {
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printing_to_a_closed_stdout_is_an_error() {
+        struct Broken;
+        impl Write for Broken {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::ErrorKind::BrokenPipe.into())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let err = print_to(&mut Broken, "text\n").unwrap_err();
+        assert_eq!(
+            err.message(),
+            "cannot write the result to stdout: broken pipe"
+        );
+        let mut out = Vec::new();
+        print_to(&mut out, "text\n").unwrap();
+        assert_eq!(out, b"text\n");
+        print("").unwrap();
+        eprint("");
+    }
 
     #[test]
     fn only_the_names_of_the_standard_streams_are_written_into_them() {

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::error::{Error, Result};
-use crate::model::Metric;
+use crate::model::{Metric, Threshold};
 use crate::paths;
 use crate::platform::{Activation, Cfg, Platform};
 use crate::source;
@@ -95,7 +95,7 @@ pub struct Policy {
     /// `[measure] metrics`, in covgate's fixed order, without duplicates.
     pub metrics: Vec<Metric>,
     /// `[measure] threshold`: percent in 0–100 that every measured file must reach on each metric.
-    pub threshold: f64,
+    pub threshold: Threshold,
     /// `[measure] allow-empty = true` with its `allow-empty-reason`: the reason, when a check in
     /// which every in-scope file is excluded or has no code may pass. `None` (the default):
     /// such a check fails, since it measured nothing.
@@ -477,19 +477,10 @@ fn metrics(raw: Option<Spanned<Vec<Spanned<String>>>>, here: &Locate) -> Result<
     Ok(chosen)
 }
 
-fn threshold(raw: Option<Spanned<f64>>, here: &Locate) -> Result<f64> {
-    let Some(raw) = raw else {
-        return Ok(100.0);
-    };
-    let value = *raw.get_ref();
-    if (0.0..=100.0).contains(&value) {
-        Ok(value)
-    } else {
-        Err(here(
-            raw.span(),
-            format!("threshold {value} is not a percent between 0 and 100"),
-        ))
-    }
+fn threshold(raw: Option<Spanned<f64>>, here: &Locate) -> Result<Threshold> {
+    raw.map_or(Ok(Threshold::FULL), |raw| {
+        Threshold::from_f64(*raw.get_ref()).map_err(|message| here(raw.span(), message))
+    })
 }
 
 fn excludes(raw: Vec<RawExclude>, here: &Locate) -> Result<Vec<Exclude>> {
@@ -632,7 +623,7 @@ mod tests {
     fn defaults() {
         let p = parse("").unwrap();
         assert_eq!(p.metrics, Metric::DEFAULT.to_vec());
-        assert_eq!(p.threshold, 100.0);
+        assert_eq!(p.threshold, Threshold::FULL);
         assert_eq!(p.inline.families, Family::ALL.to_vec());
         assert!(p.inline.require_reason);
         let q = parse("[inline]\nmarkers = [\"grcov\"]\nrequire-reason = false\n").unwrap();
@@ -684,7 +675,7 @@ mod tests {
         .unwrap();
         assert_eq!(p.root.as_deref(), Some(".."));
         assert_eq!(p.metrics, vec![Metric::Regions, Metric::Lines]);
-        assert_eq!(p.threshold, 90.0);
+        assert_eq!(p.threshold.to_string(), "90");
         assert!(!p.include[0].is_match("src/a/b.rs"));
         assert_eq!(p.excludes[0].reason, "entry");
         assert_eq!(p.excludes[0].pattern.location, "p.toml:7:8");
@@ -729,6 +720,18 @@ mod tests {
         );
         let e = parse("[measure]\nthreshold = 101\n").unwrap_err();
         assert!(e.message().starts_with("p.toml:2:13: threshold 101"), "{e}");
+        let e = parse("[measure]\nthreshold = nan\n").unwrap_err();
+        assert_eq!(
+            e.message(),
+            "p.toml:2:13: threshold NaN is not a percent between 0 and 100"
+        );
+        let e = parse("[measure]\nthreshold = 64.40001\n").unwrap_err();
+        assert_eq!(
+            e.message(),
+            "p.toml:2:13: threshold 64.40001 has more than 4 decimal places; round it to at most 4"
+        );
+        let p = parse("[measure]\nthreshold = 64.40\n").unwrap();
+        assert_eq!(p.threshold.to_string(), "64.4");
         let e = parse("[measure]\ninclude = []\n").unwrap_err();
         assert!(
             e.message()

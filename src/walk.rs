@@ -22,17 +22,23 @@ pub(crate) struct Walked {
     /// the read, a device such as `/dev/zero` never end). A report that names one makes the
     /// check an error.
     pub special: Vec<(String, &'static str)>,
+    /// Each selected path that is a symbolic link the walk cannot follow (a loop, a link to
+    /// nothing), with why, in walk order: such a path holds no source and is skipped.
+    pub links: Vec<(String, String)>,
 }
 
 impl Walked {
-    /// A note for each path in [`Walked::special`], in walk order.
+    /// A note for each path in [`Walked::special`], then for each in [`Walked::links`], each
+    /// in walk order.
     pub(crate) fn notes(&self) -> Vec<String> {
-        self.special
+        let special = self.special.iter().map(|(rel, kind)| {
+            format!("{rel}: {kind}, not a regular file: skipped by the walk (not read)")
+        });
+        let links = self
+            .links
             .iter()
-            .map(|(rel, kind)| {
-                format!("{rel}: {kind}, not a regular file: skipped by the walk (not read)")
-            })
-            .collect()
+            .map(|(rel, why)| format!("{rel}: {why}: skipped by the walk"));
+        special.chain(links).collect()
     }
 
     /// What a walk for the paths that satisfy `keep` alone would have found.
@@ -41,6 +47,12 @@ impl Walked {
             files: self.files.iter().filter(|f| keep(f)).cloned().collect(),
             special: self
                 .special
+                .iter()
+                .filter(|(rel, _)| keep(rel))
+                .cloned()
+                .collect(),
+            links: self
+                .links
                 .iter()
                 .filter(|(rel, _)| keep(rel))
                 .cloned()
@@ -65,10 +77,14 @@ pub(crate) fn folder(root: &Path) -> Result<()> {
 /// The files under `root` whose root-relative, `/`-separated path satisfies `included`.
 /// Hidden folders, `target/` at the root and any folder holding a `CACHEDIR.TAG` (cargo's build
 /// folders) are skipped; symbolic links are followed (a link counts as what it points to),
-/// except into a loop, and a link to nothing is skipped. The caller has checked that `root` is
-/// a folder (see [`folder`]).
+/// except a link that cannot be followed: into a loop (a link to itself, a chain of links back
+/// to one, a link to a folder that holds it) or to nothing (a missing target, a path through a
+/// file); such a link holds no source, and one that `included` selects gets a note
+/// ([`Walked::links`]). The caller has checked that `root` is a folder (see [`folder`]).
 ///
-/// Errors: an entry that cannot be read while walking (`walking ROOT: …`).
+/// Errors: an entry that cannot be read while walking (`walking ROOT: …`): a folder that cannot
+/// be listed, or a link whose target cannot be examined (permission denied): what is behind
+/// either is unknown, so the walk does not guess that it holds no source.
 pub(crate) fn walk(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walked> {
     let mut found = Walked::default();
     let walker = WalkDir::new(root)
@@ -76,18 +92,23 @@ pub(crate) fn walk(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walke
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !skipped(e));
     for entry in walker {
-        // Links are followed (a folder reached through a link holds sources like any other);
-        // a link loop, or a link to nothing, holds no source file.
         let entry = match entry {
             Ok(entry) => entry,
-            Err(e) if e.loop_ancestor().is_some() || dangling(&e) => continue,
-            Err(e) => return Err(Error::new(format!("walking {}: {e}", root.display()))),
+            Err(e) => {
+                let Some((path, why)) = broken_link(&e) else {
+                    return Err(Error::new(format!("walking {}: {e}", root.display())));
+                };
+                let rel = relative(root, path);
+                if included(&rel) {
+                    found.links.push((rel, why));
+                }
+                continue;
+            }
         };
         let Some(kind) = source_kind(&entry) else {
             continue;
         };
-        let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
-        let rel = paths::normalize(&rel.to_string_lossy());
+        let rel = relative(root, entry.path());
         match kind {
             _ if !included(&rel) => {}
             Ok(()) => {
@@ -97,6 +118,12 @@ pub(crate) fn walk(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walke
         }
     }
     Ok(found)
+}
+
+/// `path` relative to `root`, `/`-separated.
+fn relative(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    paths::normalize(&rel.to_string_lossy())
 }
 
 /// What the walk takes `entry` for (links are followed, so a link counts as what it points
@@ -115,13 +142,27 @@ fn source_kind(entry: &DirEntry) -> Option<std::result::Result<(), &'static str>
     )
 }
 
-/// True for the error of an entry below the root that is gone: a symbolic link whose target
-/// does not exist.
-fn dangling(error: &walkdir::Error) -> bool {
-    error.depth() > 0
-        && error
-            .io_error()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+/// The link and why the walk skips it, when `error` is that of a symbolic link below the root
+/// that cannot be followed: a link to a folder that holds it (walkdir's loop check), or a link
+/// whose target cannot be reached for any reason but permissions (`ELOOP`: a link to itself or a
+/// chain back to one; `ENOENT`, `ENOTDIR`: a link to nothing). `None` for any other error.
+fn broken_link(error: &walkdir::Error) -> Option<(&Path, String)> {
+    let path = error.path().filter(|_| error.depth() > 0)?;
+    if error.loop_ancestor().is_some() {
+        return Some((
+            path,
+            "a symbolic link into a loop (to a folder that holds it)".to_string(),
+        ));
+    }
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let cause = error.io_error().filter(|_| is_link)?;
+    let denied = cause.kind() == std::io::ErrorKind::PermissionDenied;
+    (!denied).then(|| {
+        (
+            path,
+            format!("a symbolic link that cannot be followed ({cause})"),
+        )
+    })
 }
 
 fn skipped(entry: &DirEntry) -> bool {
@@ -215,6 +256,7 @@ mod tests {
         assert_eq!(
             notes,
             [
+                "src/dangling.rs: a symbolic link that cannot be followed (No such file or directory (os error 2)): skipped by the walk",
                 // Links are followed: the socket is reached through `src/dir.rs` too.
                 "src/dir.rs/s.rs: a socket, not a regular file: skipped by the walk (not read)",
                 "src/fifo.rs: a FIFO, not a regular file: skipped by the walk (not read)",
@@ -222,6 +264,66 @@ mod tests {
                 "src/sub/s.rs: a socket, not a regular file: skipped by the walk (not read)",
             ]
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_that_cannot_be_followed_are_skipped_with_a_note() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("src/sub")).expect("mkdir");
+        std::fs::write(root.join("src/a.rs"), "fn a() {}\n").expect("a");
+        symlink("self.rs", root.join("src/self.rs")).expect("a link to itself");
+        symlink("c.rs", root.join("src/b.rs")).expect("a chain of links");
+        symlink("b.rs", root.join("src/c.rs")).expect("back to its start");
+        symlink("a.rs/x.rs", root.join("src/through.rs")).expect("a path through a file");
+        symlink("..", root.join("src/sub/up.rs")).expect("a folder that holds it");
+        symlink("..", root.join("src/sub/up")).expect("a loop no glob selects");
+        let walked = walk(root, &|p: &str| p.ends_with(".rs")).expect("walk");
+        let files: Vec<&str> = walked.files.iter().map(String::as_str).collect();
+        assert_eq!(files, ["src/a.rs"]);
+        let mut notes = walked.notes();
+        notes.sort();
+        let looped = "cannot be followed (Too many levels of symbolic links (os error 40))";
+        assert_eq!(
+            notes,
+            [
+                format!("src/b.rs: a symbolic link that {looped}: skipped by the walk"),
+                format!("src/c.rs: a symbolic link that {looped}: skipped by the walk"),
+                format!("src/self.rs: a symbolic link that {looped}: skipped by the walk"),
+                "src/sub/up.rs: a symbolic link into a loop (to a folder that holds it): skipped by the walk".to_string(),
+                "src/through.rs: a symbolic link that cannot be followed (Not a directory (os error 20)): skipped by the walk".to_string(),
+            ]
+        );
+        // A selection keeps the notes of its own paths.
+        let c = walked.select(&|p: &str| p == "src/c.rs");
+        assert_eq!(c.links.len(), 1);
+        assert_eq!(c.links[0].0, "src/c.rs");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_a_target_that_cannot_be_examined_is_an_error() {
+        use std::os::unix::fs::{symlink, PermissionsExt};
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        let closed = root.join("closed");
+        std::fs::create_dir_all(root.join("src")).expect("mkdir");
+        std::fs::create_dir(&closed).expect("mkdir");
+        std::fs::write(closed.join("x.rs"), "fn x() {}\n").expect("x");
+        symlink("../closed/x.rs", root.join("src/x.rs")).expect("link");
+        std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o000)).expect("chmod");
+        let examined = std::fs::metadata(root.join("src/x.rs")).is_ok();
+        let walked = walk(&root.join("src"), &|p: &str| p.ends_with(".rs"));
+        std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        if examined {
+            // Permissions do not bind this user (root): the link is followed.
+            assert_eq!(walked.expect("walk").files.len(), 1);
+        } else {
+            let err = walked.unwrap_err();
+            assert!(err.message().contains("Permission denied"), "{err}");
+        }
     }
 
     #[test]
@@ -232,6 +334,7 @@ mod tests {
                 ("f.rs".to_string(), "a FIFO"),
                 ("g.c".to_string(), "a device"),
             ],
+            links: Vec::new(),
         };
         let rs = walked.select(&rust);
         assert_eq!(rs.files, BTreeSet::from(["a.rs".to_string()]));

@@ -112,7 +112,7 @@ fn outcome(names: &mut Names) -> Outcome {
         root: names.take(),
         reports: vec![(names.take(), names.take())],
         walked: names.next % 3 != 0,
-        threshold: 100.0,
+        threshold: covgate::model::Threshold::FULL,
         warnings: vec![names.take()],
     };
     let files = vec![

@@ -46,6 +46,7 @@ pub fn exercise(report: &Report, seed: u8) {
         lines: lines.clone(),
         branch_lines: lines,
         markers: 1,
+        marks: Vec::new(),
     };
     for file in &report.files {
         let _ = uncovered::list(&file.coverage, &Metric::ALL, &summary(&file.coverage));

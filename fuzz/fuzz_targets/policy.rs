@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
     match Policy::parse(Path::new("fuzz.toml"), &text) {
         Ok(policy) => {
             assert!(
-                (0.0..=100.0).contains(&policy.threshold),
+                (0.0..=100.0).contains(&policy.threshold.as_f64()),
                 "{}",
                 policy.threshold
             );

@@ -1,7 +1,9 @@
 //! `covgate init [REPORT...]`: writes a starting `coverage-policy.toml` for the crate or
 //! workspace in the current folder, so that a codebase below 100% can adopt the gate today.
 //!
-//! * `include`: the `src` folder of every workspace member in the folder (`cargo metadata`).
+//! * `include`: the folder of every library's and binary's root file of every workspace member
+//!   in the folder (`cargo metadata`, so `[lib] path` and `[[bin]] path` count): `src/**/*.rs`
+//!   for the default layout.
 //! * `metrics`: those the reports carry (branches only when they hold branch data).
 //! * Suggested exclusions, commented out: each binary's entry point and each file that no report
 //!   measures.
@@ -10,6 +12,7 @@
 //!
 //! It refuses to overwrite a policy unless forced.
 
+use std::collections::BTreeSet;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -39,7 +42,7 @@ pub struct InitOptions {
 /// One workspace member's part of the policy.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Members {
-    /// `include` globs: `<member>/src/**/*.rs`, folder-relative, sorted.
+    /// `include` globs, folder-relative, sorted, none inside another ([`include`]).
     pub include: Vec<String>,
     /// Each binary target's root file inside the folder (`src/main.rs`, …), sorted.
     pub binaries: Vec<String>,
@@ -48,7 +51,7 @@ pub struct Members {
 /// Writes the policy; returns what to print: what was written and the next command.
 ///
 /// Errors (exit 2): a policy exists (without `force`); `cargo metadata` fails; no member's
-/// `src` folder lies in the folder; a report cannot be read; the policy cannot be written.
+/// library or binary lies in the folder; a report cannot be read; the policy cannot be written.
 pub fn run(opts: &InitOptions) -> Result<String> {
     let target = opts.cwd.join(POLICY_FILE_NAME);
     if target.exists() && !opts.force {
@@ -79,11 +82,13 @@ pub fn run(opts: &InitOptions) -> Result<String> {
 /// A file's allowances: its path and, for each metric that misses items, how many.
 pub type Debt = (String, Vec<(Metric, u64)>);
 
-/// The workspace members whose `src` folder lies in `cwd`, from `cargo metadata --no-deps
-/// --offline`.
+/// The product targets (libraries and binaries: not tests, benches, examples or build scripts)
+/// of the workspace members whose root files lie in `cwd`, from `cargo metadata --no-deps
+/// --offline`: the folders of their root files, as cargo resolves them (`[lib] path`,
+/// `[[bin]] path`, or the default `src/lib.rs`, `src/main.rs`, `src/bin/*`), as include globs.
 ///
 /// Errors (exit 2): cargo fails (no `Cargo.toml` here or above, a bad manifest); no member's
-/// `src` folder lies in `cwd`.
+/// library or binary lies in `cwd`.
 pub fn members(cwd: &Path) -> Result<Members> {
     let metadata = MetadataCommand::new()
         .current_dir(cwd)
@@ -102,10 +107,14 @@ pub fn members(cwd: &Path) -> Result<Members> {
     let base = paths::normalize(&cwd.to_string_lossy());
     let inside = |path: &str| paths::strip_base(&paths::normalize(path), &base).map(str::to_string);
     let mut found = Members::default();
+    let mut globs = BTreeSet::new();
     for package in metadata.workspace_packages() {
-        let folder = package.manifest_path.parent().map(|p| p.join("src"));
-        if let Some(src) = folder.and_then(|src| inside(src.as_str())) {
-            found.include.push(glob(&src));
+        let manifest_folder = package.manifest_path.parent();
+        for target in &package.targets {
+            let folder = target.src_path.parent().filter(|_| is_product(target));
+            if let Some(rel) = folder.and_then(|folder| inside(folder.as_str())) {
+                globs.insert(glob(&rel, folder == manifest_folder));
+            }
         }
         found.binaries.extend(
             package
@@ -115,20 +124,58 @@ pub fn members(cwd: &Path) -> Result<Members> {
                 .filter_map(|t| inside(t.src_path.as_str())),
         );
     }
+    found.include = include(&globs);
     if found.include.is_empty() {
         return Err(Error::new(format!(
-            "no workspace member's src folder lies in {}; run covgate init in the crate's or the workspace's folder",
+            "no workspace member's library or binary lies in {}; run covgate init in the crate's or the workspace's folder",
             cwd.display()
         )));
     }
-    found.include.sort();
     found.binaries.sort();
     Ok(found)
 }
 
-/// `src/**/*.rs` for a folder-relative `src` folder.
-fn glob(src: &str) -> String {
-    format!("{src}/**/*.rs")
+/// Target kinds that are not the product: their files are not gated.
+const NOT_PRODUCT: [TargetKind; 4] = [
+    TargetKind::Test,
+    TargetKind::Bench,
+    TargetKind::Example,
+    TargetKind::CustomBuild,
+];
+
+/// True for a library (of any crate type) or a binary.
+fn is_product(target: &cargo_metadata::Target) -> bool {
+    target.kind.iter().any(|kind| !NOT_PRODUCT.contains(kind))
+}
+
+/// The include glob for `folder` (folder-relative; `""` the folder itself), the folder of a
+/// target's root file: the folder and everything below it (`src/**/*.rs`), or, when it is the
+/// package's own folder (`[lib] path = "lib.rs"`), only the `.rs` files in it (`*.rs`,
+/// `crates/x/*.rs`), since below a package's folder lie its tests, benches and examples.
+fn glob(folder: &str, package_folder: bool) -> String {
+    let prefix = if folder.is_empty() {
+        String::new()
+    } else {
+        format!("{folder}/")
+    };
+    if package_folder {
+        format!("{prefix}*.rs")
+    } else {
+        format!("{prefix}**/*.rs")
+    }
+}
+
+/// The globs (sorted) without those that another covers: `src/bin/**/*.rs` inside
+/// `src/**/*.rs`.
+fn include(globs: &BTreeSet<String>) -> Vec<String> {
+    const DEEP: &str = "**/*.rs";
+    let deep: Vec<&str> = globs.iter().filter_map(|g| g.strip_suffix(DEEP)).collect();
+    let inside = |g: &str, d: &str| g.len() > d.len() + DEEP.len() && g.starts_with(d);
+    globs
+        .iter()
+        .filter(|g| !deep.iter().any(|d| inside(g, d)))
+        .cloned()
+        .collect()
 }
 
 /// The check of the reports under a policy holding only `include` (written to a temporary
@@ -365,6 +412,33 @@ mod tests {
         assert_eq!(quote("src/a.rs"), "\"src/a.rs\"");
         assert_eq!(quote("a\"b"), "'a\"b'");
         assert_eq!(list(&["a".into(), "b".into()]), "[\"a\", \"b\"]");
-        assert_eq!(glob("crates/x/src"), "crates/x/src/**/*.rs");
+        assert_eq!(glob("crates/x/src", false), "crates/x/src/**/*.rs");
+        assert_eq!(glob("crates/x", true), "crates/x/*.rs");
+        assert_eq!(glob("", true), "*.rs");
+        assert_eq!(glob("lib", false), "lib/**/*.rs");
+    }
+
+    #[test]
+    fn a_glob_inside_another_is_left_out() {
+        let globs: BTreeSet<String> = [
+            "src/**/*.rs",
+            "src/bin/**/*.rs",
+            "src2/**/*.rs",
+            "*.rs",
+            "tools/*.rs",
+            "tools/x/**/*.rs",
+        ]
+        .map(String::from)
+        .into();
+        assert_eq!(
+            include(&globs),
+            [
+                "*.rs",
+                "src/**/*.rs",
+                "src2/**/*.rs",
+                "tools/*.rs",
+                "tools/x/**/*.rs"
+            ]
+        );
     }
 }

@@ -288,7 +288,7 @@ fn facts_json(facts: &Facts) -> Value {
         "version": facts.version,
         "policy": facts.policy,
         "root": facts.root,
-        "threshold": facts.threshold,
+        "threshold": facts.threshold.as_f64(),
         "walked": facts.walked,
         "reports": facts.reports.iter().map(|(path, format)| json!({"path": path, "format": format})).collect::<Vec<_>>(),
         "target": {

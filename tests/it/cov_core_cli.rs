@@ -303,6 +303,91 @@ fn the_manifest_folder_maps_paths_only_without_a_root() {
     assert_eq!(metric(&run.json(), "src/gen.rs", "functions"), "9/11 fail");
 }
 
+/// An LCOV tracefile of `src/a.rs` with `total` lines, the first `covered` hit.
+fn lcov_lines(covered: u64, total: u64) -> String {
+    let mut text = String::from("SF:src/a.rs\n");
+    for line in 1..=total {
+        text.push_str(&format!("DA:{line},{}\n", u64::from(line <= covered)));
+    }
+    text + "end_of_record\n"
+}
+
+#[test]
+fn a_fractional_threshold_is_met_exactly_at_the_bar() {
+    // 161 of 250 lines is exactly 64.4%: a float comparison (64.4 * 250 = 16100.000000000002)
+    // failed the file at its own bar.
+    let sb = Sandbox::new();
+    sb.policy("[measure]\ninclude = [\"src/*.rs\"]\nmetrics = [\"lines\"]\nthreshold = 64.4\n");
+    sb.write("at.info", &lcov_lines(161, 250));
+    sb.write("below.info", &lcov_lines(160, 250));
+    let at = sb.run(&["check", "at.info", "--no-walk", "--format", "json"]);
+    assert_eq!(at.code, 0, "{}{}", at.stdout, at.stderr);
+    let doc = at.json();
+    assert_eq!(metric(&doc, "src/a.rs", "lines"), "161/250 pass");
+    assert_eq!(doc["facts"]["threshold"], 64.4);
+    let below = sb.run(&["check", "below.info", "--no-walk", "--format", "json"]);
+    assert_eq!(below.code, 1, "{}{}", below.stdout, below.stderr);
+    assert_eq!(metric(&below.json(), "src/a.rs", "lines"), "160/250 fail");
+    let text = sb.run(&["check", "at.info", "--no-walk"]);
+    assert!(text.stdout.contains("· threshold 64.4%"), "{}", text.stdout);
+    // Too many decimal places, or not a number: a clear error naming the key's place.
+    sb.policy("[measure]\ninclude = [\"src/*.rs\"]\nthreshold = 64.44444\n");
+    let bad = sb.run(&["check", "at.info", "--no-walk"]);
+    assert_error(
+        &bad,
+        "coverage-policy.toml:3:13: threshold 64.44444 has more than 4 decimal places",
+    );
+    sb.policy("[measure]\ninclude = [\"src/*.rs\"]\nthreshold = nan\n");
+    let bad = sb.run(&["check", "at.info", "--no-walk"]);
+    assert_error(
+        &bad,
+        "coverage-policy.toml:3:13: threshold NaN is not a percent between 0 and 100",
+    );
+}
+
+#[test]
+fn a_stale_inline_marker_is_a_warning_and_changes_no_verdict() {
+    // Line 2: a marker on a comment (no code); line 3: on a covered line; line 4: on an
+    // uncovered line (live); lines 5-7: a range around covered code; line 8: a BR marker on a
+    // line without branches.
+    let sb = Sandbox::new();
+    sb.policy("[measure]\ninclude = [\"src/*.rs\"]\nmetrics = [\"lines\"]\n");
+    sb.write(
+        "src/a.rs",
+        "fn a() {}\n// LCOV_EXCL_LINE\nfn b() {} // LCOV_EXCL_LINE\nfn c() {} // LCOV_EXCL_LINE\n\
+         // covgate:ignore-start -- generated\nfn d() {}\n// covgate:ignore-end\n\
+         fn e() {} // LCOV_EXCL_BR_LINE\n",
+    );
+    sb.write(
+        "t.info",
+        "SF:src/a.rs\nDA:1,1\nDA:3,1\nDA:4,0\nDA:6,1\nDA:8,1\nend_of_record\n",
+    );
+    let run = sb.run(&["check", "t.info", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let stale = |line: u32, family: &str, lines: &str| {
+        format!(
+            "src/a.rs:{line}: stale {family} marker: nothing uncovered on the lines it ignores \
+             ({lines}): no code, or only covered code; remove it"
+        )
+    };
+    let expected = [
+        stale(2, "lcov", "2"),
+        stale(3, "lcov", "3"),
+        stale(5, "covgate", "5-7"),
+        stale(8, "lcov", "8"),
+    ];
+    let warnings: Vec<String> = expected
+        .iter()
+        .map(|w| format!("covgate: warning: {w}\n"))
+        .collect();
+    assert_eq!(run.stderr, warnings.concat());
+    let doc = run.json();
+    assert_eq!(doc["facts"]["warnings"], serde_json::json!(expected));
+    // The verdict is what it is with the markers: the live one took line 4 out (the stale
+    // ones took covered lines 3 and 6 out, which changes no verdict).
+    assert_eq!(metric(&doc, "src/a.rs", "lines"), "2/2 pass");
+}
+
 // ---- scope.rs: the walk and the classes of files on disk ---------------------------------
 
 /// Runs the tricky stable export in `sb`, its paths mapped onto the sandbox, walking the root.

@@ -524,6 +524,50 @@ fn init_needs_a_cargo_package() {
 }
 
 #[test]
+fn init_includes_the_folders_of_the_targets_cargo_resolves() {
+    // `[lib] path` and `[[bin]] path` move the sources out of `src/`: the include globs follow
+    // them, and a binary in `src/bin` adds nothing that `src/**/*.rs` already covers.
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "Cargo.toml",
+        "[package]\nname = \"moved\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\
+         [lib]\npath = \"lib/mylib.rs\"\n\
+         [[bin]]\nname = \"tool\"\npath = \"tools/tool.rs\"\n\
+         [[bin]]\nname = \"other\"\npath = \"src/bin/other.rs\"\n\
+         [[bin]]\nname = \"main\"\npath = \"src/main.rs\"\n",
+    );
+    sandbox.write("lib/mylib.rs", "pub fn f() {}\n");
+    sandbox.write("tools/tool.rs", "fn main() {}\n");
+    sandbox.write("src/bin/other.rs", "fn main() {}\n");
+    sandbox.write("src/main.rs", "fn main() {}\n");
+    sandbox.write("tests/t.rs", "#[test]\nfn t() {}\n");
+    sandbox.write("build.rs", "fn main() {}\n");
+    let run = sandbox.run(&["init"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let policy = std::fs::read_to_string(sandbox.path().join("coverage-policy.toml")).unwrap();
+    assert!(
+        policy.contains("include = [\"lib/**/*.rs\", \"src/**/*.rs\", \"tools/**/*.rs\"]\n"),
+        "{policy}"
+    );
+    // A library whose root file is in the package's folder: only the files beside it (its
+    // tests, benches and examples lie below that folder); cargo still finds the binaries of
+    // `src/main.rs` and `src/bin/`.
+    sandbox.write(
+        "Cargo.toml",
+        "[package]\nname = \"flat\"\nversion = \"0.1.0\"\nedition = \"2021\"\nbuild = false\n\
+         [lib]\npath = \"lib.rs\"\n",
+    );
+    sandbox.write("lib.rs", "pub fn f() {}\n");
+    let run = sandbox.run(&["init", "--force"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let policy = std::fs::read_to_string(sandbox.path().join("coverage-policy.toml")).unwrap();
+    assert!(
+        policy.contains("include = [\"*.rs\", \"src/**/*.rs\"]\n"),
+        "{policy}"
+    );
+}
+
+#[test]
 fn init_in_a_workspace_includes_every_member_below_the_folder() {
     let sandbox = Sandbox::new();
     sandbox.write(
@@ -551,7 +595,7 @@ fn init_in_a_workspace_includes_every_member_below_the_folder() {
     assert_eq!(run.code, 2);
     assert!(
         run.stderr
-            .contains("no workspace member's src folder lies in"),
+            .contains("no workspace member's library or binary lies in"),
         "{}",
         run.stderr
     );
