@@ -13,11 +13,21 @@
 //! character literals (raw strings too) and preprocessor lines are skipped, and a `{` is a
 //! function body when it follows a parameter list `(…)` (with qualifiers such as `const`,
 //! `noexcept`, `override`, a trailing return type or a constructor's initialisers in between) or
-//! opens a lambda. A parenthesised group that follows `__attribute__`, `__declspec`, `alignas`
-//! or `_Alignas` is not a parameter list, and neither is a group inside an initialiser (`= (T){…}`
-//! is a compound literal). Text inside `#if 0` is read like any other, so it can only make a file
-//! count as code, never hide code. Not recognised: K&R-style definitions (`int f(a) int a; {`),
-//! removed from the language in C23.
+//! opens a lambda. An operator function's symbol (`operator==`, `operator<<`, `operator()`) is
+//! part of its name, not an initialiser's `=` or a template's `<`. A parenthesised group that
+//! follows `__attribute__`, `__declspec`, `alignas` or `_Alignas` is not a parameter list, and
+//! neither is a group inside an initialiser (`= (T){…}` is a compound literal).
+//!
+//! The rule errs on the side of code: a statement that begins `NAME(…)` in a namespace (the file,
+//! a `namespace`, an `extern "C"` block) is a macro call that may define functions
+//! (`DEFINE_HANDLER(foo)`, `TEST(a, b)`, with or without `;`), since a declaration there begins
+//! with a type; keywords with an operand (`static_assert(…)`, `decltype(…)`, `_Pragma(…)`,
+//! `asm(…)`), built-in type names and function pointers (`my_t (*fp)(int);`) excepted. In a class
+//! the same statement is a constructor's declaration when `;`, `=`, `:` or `{` follows (after
+//! qualifiers such as `noexcept`), and a macro call otherwise. Macro calls in an `enum` or an
+//! initialiser expand to values. Text inside `#if 0` is read like any other, so it can only make
+//! a file count as code, never hide code. Not recognised: K&R-style definitions (`int f(a) int a;
+//! {`), removed from the language in C23.
 
 /// What a C or C++ source file holds, as far as coverage is concerned.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,6 +36,9 @@ pub(crate) enum CSource {
     NoCode,
     /// A function body (or a lambda) starts at this 1-based line.
     HasCode(u64),
+    /// A macro call that may define functions (`DEFINE_HANDLER(foo)` outside a function) is
+    /// seen at this 1-based line.
+    MacroCall(u64),
     /// The text ends inside a comment or a raw string literal; the message says where it began.
     Unparsable(String),
 }
@@ -63,7 +76,61 @@ const DECLARATION_WORDS: [&[u8]; 11] = [
     b"using",
 ];
 
-/// How deep parenthesised groups are remembered; deeper groups count as plain ones.
+/// Words that, first in a statement, are followed by a group that is no macro's arguments:
+/// keywords taking a parenthesised operand, and type names (`int (*fp)(int);`).
+const NOT_CALL_WORDS: [&[u8]; 35] = [
+    b"static_assert",
+    b"_Static_assert",
+    b"decltype",
+    b"typeof",
+    b"typeof_unqual",
+    b"__typeof__",
+    b"__typeof",
+    b"_Atomic",
+    b"_Pragma",
+    b"__pragma",
+    b"asm",
+    b"__asm__",
+    b"__asm",
+    b"operator",
+    b"explicit",
+    b"sizeof",
+    b"alignof",
+    b"_Alignof",
+    b"void",
+    b"char",
+    b"short",
+    b"int",
+    b"long",
+    b"float",
+    b"double",
+    b"signed",
+    b"unsigned",
+    b"bool",
+    b"_Bool",
+    b"auto",
+    b"wchar_t",
+    b"char8_t",
+    b"char16_t",
+    b"char32_t",
+    b"__int128",
+];
+
+/// Words that may follow a member's parameter list in a declaration (`S() const noexcept;`).
+const QUALIFIER_WORDS: [&[u8]; 6] = [
+    b"const",
+    b"volatile",
+    b"noexcept",
+    b"override",
+    b"final",
+    b"throw",
+];
+
+/// The bytes of an overloaded operator's symbol after `operator` (`operator<<=`, `operator->*`).
+const OPERATOR_BYTES: &[u8] = b"+-*/%^&|~!=<>,";
+
+/// How deep parenthesised groups and braces are remembered; deeper groups count as plain ones,
+/// deeper braces as [`Scope::Other`].
 const MAX_GROUPS: usize = 256;
 
 /// The last significant token, as far as the decision needs it.
@@ -89,8 +156,35 @@ enum Group {
     Lambda,
     /// Inside an initialiser: a call or a compound literal's type.
     Initializer,
+    /// After the first word of a statement in a namespace or a class: a function-like macro's
+    /// arguments (`DEFINE_HANDLER(foo)`), or in a class a constructor's parameters.
+    Call,
     /// Anything else: at parenthesis depth 0, a parameter list.
     Plain,
+}
+
+/// What a pair of braces holds, as far as macro calls are concerned (ordered: of several
+/// declaration words in one statement, the greatest decides).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Scope {
+    /// The file, a `namespace` or an `extern "C"` block: a statement that begins `NAME(…)` is a
+    /// macro call (declarations begin with a type).
+    Namespace,
+    /// A `class`, `struct` or `union`: `NAME(…)` is a macro call or a constructor's declaration.
+    Class,
+    /// An `enum` or an initialiser: macro calls there expand to values.
+    Other,
+}
+
+/// Where the current statement is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Statement {
+    /// Before its first token.
+    Start,
+    /// After its first token, a word that may name a macro.
+    FirstWord,
+    /// Further on.
+    Later,
 }
 
 /// The scanner's state between tokens.
@@ -107,6 +201,17 @@ struct Scanner {
     /// Inside an initialiser (`= …` outside parentheses, until `;` or a `>` that closes a
     /// template parameter list).
     in_initializer: bool,
+    /// The open braces that are no function body, innermost last (at most [`MAX_GROUPS`]).
+    scopes: Vec<Scope>,
+    /// Open braces beyond [`MAX_GROUPS`].
+    scope_overflow: u64,
+    /// Where the current statement is.
+    statement: Statement,
+    /// What a `{` of the current statement would open, by its declaration words.
+    declares: Option<Scope>,
+    /// In a class, `NAME(…)` began the statement: a `;`, `=`, `:` or `{` (after qualifiers)
+    /// makes it a constructor; anything else makes it a macro call.
+    member_call: bool,
 }
 
 /// Classifies C or C++ source text (bytes; any encoding that keeps ASCII as ASCII).
@@ -118,6 +223,11 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
         overflow: 0,
         after_params: false,
         in_initializer: false,
+        scopes: Vec::new(),
+        scope_overflow: 0,
+        statement: Statement::Start,
+        declares: None,
+        member_call: false,
     };
     let mut i = 0;
     let mut line_start = true;
@@ -143,6 +253,10 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
             }
             if literal {
                 s.token(Last::Other);
+                s.statement = Statement::Later;
+                if std::mem::take(&mut s.member_call) {
+                    return CSource::MacroCall(start_line);
+                }
             }
             line_start = at_line_start;
             i = end;
@@ -164,15 +278,26 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
                     ));
                 };
                 s.token(Last::Other);
+                s.statement = Statement::Later;
                 i = after;
                 continue;
             }
-            s.word(word);
-            i = end;
+            if s.word(word) {
+                return CSource::MacroCall(s.line);
+            }
+            i = if word == b"operator" {
+                skip_operator_symbol(text, end, &mut s.line)
+            } else {
+                end
+            };
             continue;
         }
         if s.punct(b, next) {
-            return CSource::HasCode(s.line);
+            return if b == b'{' {
+                CSource::HasCode(s.line)
+            } else {
+                CSource::MacroCall(s.line)
+            };
         }
         i += if b == b'-' && next == Some(b'>') {
             2
@@ -190,7 +315,22 @@ impl Scanner {
         self.last = last;
     }
 
-    fn word(&mut self, word: &[u8]) {
+    /// Handles a word; true when it shows that a class member's `NAME(…)` was a macro call.
+    fn word(&mut self, word: &[u8]) -> bool {
+        if self.member_call && !QUALIFIER_WORDS.contains(&word) {
+            return true;
+        }
+        self.statement = match self.statement {
+            Statement::Start if !NOT_CALL_WORDS.contains(&word) => Statement::FirstWord,
+            _ => Statement::Later,
+        };
+        let declares = match word {
+            b"namespace" | b"extern" => Some(Scope::Namespace),
+            b"class" | b"struct" | b"union" => Some(Scope::Class),
+            b"enum" => Some(Scope::Other),
+            _ => None,
+        };
+        self.declares = self.declares.max(declares);
         let last = Last::Word {
             attribute: ATTRIBUTE_WORDS.contains(&word),
             number: word.first().is_some_and(u8::is_ascii_digit),
@@ -201,9 +341,23 @@ impl Scanner {
         // Other words (qualifiers, attributes, the names of a trailing return type, constructor
         // initialisers or a macro) leave a parameter list's tail open.
         self.last = last;
+        false
     }
 
-    fn open(&mut self) {
+    /// The braces the scan is in.
+    fn scope(&self) -> Scope {
+        match self.scopes.last() {
+            _ if self.scope_overflow > 0 => Scope::Other,
+            Some(&scope) => scope,
+            None => Scope::Namespace,
+        }
+    }
+
+    /// A `(`, followed by `next`.
+    fn open(&mut self, next: Option<u8>) {
+        let call = self.statement == Statement::FirstWord
+            && self.scope() != Scope::Other
+            && !matches!(next, Some(b'*' | b'&' | b'^'));
         let inner = match (self.groups.last(), self.last) {
             (Some(Group::Attribute), _)
             | (
@@ -214,8 +368,10 @@ impl Scanner {
             ) => Group::Attribute,
             (_, Last::CloseBracket) => Group::Lambda,
             _ if self.in_initializer => Group::Initializer,
+            _ if call => Group::Call,
             _ => Group::Plain,
         };
+        self.statement = Statement::Later;
         if self.groups.len() < MAX_GROUPS {
             self.groups.push(inner);
         } else {
@@ -224,7 +380,8 @@ impl Scanner {
         self.last = Last::Other;
     }
 
-    fn close(&mut self) {
+    /// A `)`: true when it closes a macro call's arguments in a namespace.
+    fn close(&mut self) -> bool {
         let closed = if self.overflow > 0 {
             self.overflow -= 1;
             Some(Group::Plain)
@@ -232,38 +389,80 @@ impl Scanner {
             self.groups.pop()
         };
         let params = match closed {
-            Some(Group::Lambda) => true,
+            Some(Group::Lambda | Group::Call) => true,
             Some(Group::Plain) => self.groups.is_empty(),
             _ => false,
         };
         self.after_params |= params;
         self.last = Last::Other;
+        let call = closed == Some(Group::Call);
+        self.member_call = call;
+        call && self.scope() == Scope::Namespace
     }
 
-    /// Handles one punctuation byte; true when it opens a function body.
+    /// Handles one punctuation byte; true when it opens a function body or shows a macro
+    /// call (which may define functions).
     fn punct(&mut self, b: u8, next: Option<u8>) -> bool {
+        let member_call = std::mem::take(&mut self.member_call);
         match b {
             b'(' => {
                 let keep = self.after_params;
-                self.open();
+                self.open(next);
                 // `noexcept(…)`, `throw(…)` and initialisers `a(1)` keep the tail open.
                 self.after_params = keep;
             }
-            b')' => self.close(),
+            b')' => return self.close(),
             b'{' => return self.brace(),
+            b'}' => {
+                self.close_brace();
+                return member_call;
+            }
             b']' => self.last = Last::CloseBracket,
             _ => self.other(b, next),
+        }
+        self.statement = match (self.statement, b, next) {
+            // `public:`, `private:`, `protected:` begin a statement; `::` does not.
+            (Statement::FirstWord, b':', Some(after)) if after != b':' => Statement::Start,
+            (_, b';', _) => Statement::Start,
+            _ => Statement::Later,
+        };
+        if b == b';' {
+            self.declares = None;
         }
         false
     }
 
+    /// A `}`: leaves the innermost braces.
+    fn close_brace(&mut self) {
+        if self.scope_overflow > 0 {
+            self.scope_overflow -= 1;
+        } else {
+            self.scopes.pop();
+        }
+        self.statement = Statement::Start;
+        self.declares = None;
+        self.token(Last::Other);
+    }
+
     /// A `{`: true when it opens a function body or a lambda's.
     fn brace(&mut self) -> bool {
-        let lambda =
-            self.last == Last::CloseBracket && (self.in_initializer || !self.groups.is_empty());
+        let lambda = self.last == Last::CloseBracket
+            && (self.in_initializer || !self.groups.is_empty() || self.scope() == Scope::Other);
         if self.after_params || lambda {
             return true;
         }
+        let scope = match self.declares {
+            _ if self.in_initializer => Scope::Other,
+            Some(scope) => scope,
+            None => Scope::Other,
+        };
+        if self.scopes.len() < MAX_GROUPS {
+            self.scopes.push(scope);
+        } else {
+            self.scope_overflow += 1;
+        }
+        self.statement = Statement::Start;
+        self.declares = None;
         self.token(Last::Other);
         false
     }
@@ -296,6 +495,28 @@ fn word_end(text: &[u8], start: usize) -> usize {
         end += 1;
     }
     end
+}
+
+/// The index just past an overloaded operator's symbol after the word `operator` that ends at
+/// `i` (`==`, `<<=`, `->*`, `()`, `[]`), so that `=`, `<` and `>` in it are not read as an
+/// initialiser or a template's brackets; just past the white space before a conversion
+/// operator's type or `new`, `delete`, `""`. Counts the line breaks passed.
+fn skip_operator_symbol(text: &[u8], i: usize, line: &mut u64) -> usize {
+    let mut j = i;
+    while let Some(&b) = text.get(j).filter(|b| b.is_ascii_whitespace()) {
+        *line += u64::from(b == b'\n');
+        j += 1;
+    }
+    let pair = |open: u8, close: u8| text.get(j) == Some(&open) && text.get(j + 1) == Some(&close);
+    if pair(b'(', b')') || pair(b'[', b']') {
+        return j + 2;
+    }
+    let symbol = text.get(j..).unwrap_or_default();
+    let length = symbol
+        .iter()
+        .take_while(|b| OPERATOR_BYTES.contains(b))
+        .count();
+    j + length
 }
 
 /// `R`, `u8R`, `uR`, `UR`, `LR`: the prefixes of a C++ raw string literal.
