@@ -11,9 +11,9 @@
 //!
 //! - a function, method, default trait method, closure or `async` block is code;
 //! - every macro call is code (`my_macro!()` in an `impl` or `trait` body, `include!`,
-//!   `global_asm!`, `lazy_static!`, a macro in a type or pattern), except, in an expression, a
-//!   standard macro that expands to a literal or a check (`concat!`, `env!`, `include_str!`,
-//!   `assert!`, … in [`LITERAL_MACROS`]);
+//!   `global_asm!`, `lazy_static!`, a macro in a type or pattern), except, in an expression or a
+//!   statement, a standard macro that expands to a literal or a check (`concat!`, `env!`,
+//!   `include_str!`, `assert!`, … in [`LITERAL_MACROS`]);
 //! - an attribute that may be an attribute macro is code: one outside the built-in and tool
 //!   attributes ([`INERT_ATTRIBUTES`]), unless the item also has a `#[derive]` (then it is taken
 //!   for a derive helper such as `#[serde(…)]`);
@@ -183,6 +183,11 @@ impl<'ast> Visit<'ast> for CodeFinder {
         self.found |= !is_literal_macro(&expr.mac.path);
     }
 
+    fn visit_stmt_macro(&mut self, stmt: &'ast syn::StmtMacro) {
+        // A statement in a const's block (`const _: () = { assert!(…); };`).
+        self.found |= !is_literal_macro(&stmt.mac.path);
+    }
+
     fn visit_item_macro(&mut self, item: &'ast syn::ItemMacro) {
         // `macro_rules! name { … }` defines a macro (its uses are counted where they expand);
         // any other item-level macro call may expand to functions.
@@ -280,6 +285,7 @@ mod tests {
         "pub const V: &str = env!(\"CARGO_PKG_VERSION\");\nconst N: &str = concat!(\"a\", 1);\n\
          static B: &[u8] = include_bytes!(\"x.bin\");\nconst L: u32 = core::line!();\n\
          const _: () = assert!(1 < 2);\nconst A: [u8; std::column!() as usize] = [0; 1];\n\
+         const _: () = { assert!(1 < 2); core::debug_assert!(true); };\n\
          #[doc = include_str!(\"README.md\")] pub struct Doc;\n",
         // Associated consts and types in impls and traits, extern blocks of declarations.
         "struct S; impl S { const C: u8 = 1; type X = u8; }\n\
@@ -316,6 +322,7 @@ mod tests {
         "trait T { my_macro!(); }",
         "extern \"C\" { my_macro!(); }",
         "const C: u8 = some_macro!(1);",
+        "const C: u8 = { my_items!(); 1 };",
         "const C: u8 = my::concat!(1);",
         "const C: u8 = a::b::concat!(1);",
         "static V: Vec<u8> = vec![];",

@@ -18,13 +18,15 @@
 //! follows `__attribute__`, `__declspec`, `alignas` or `_Alignas` is not a parameter list, and
 //! neither is a group inside an initialiser (`= (T){…}` is a compound literal).
 //!
-//! The rule errs on the side of code: a statement that begins `NAME(…)` in a namespace (the file,
-//! a `namespace`, an `extern "C"` block) is a macro call that may define functions
-//! (`DEFINE_HANDLER(foo)`, `TEST(a, b)`, with or without `;`), since a declaration there begins
-//! with a type; keywords with an operand (`static_assert(…)`, `decltype(…)`, `_Pragma(…)`,
-//! `asm(…)`), built-in type names and function pointers (`my_t (*fp)(int);`) excepted. In a class
-//! the same statement is a constructor's declaration when `;`, `=`, `:` or `{` follows (after
-//! qualifiers such as `noexcept`), and a macro call otherwise. Macro calls in an `enum` or an
+//! The rule errs on the side of code: a statement that begins `NAME(…)` outside a function is a
+//! macro call that may define functions (`DEFINE_HANDLER(foo)`, `TEST(a, b)`, with or without
+//! `;`), unless it is the start of a declaration with a macro for its type: a name or `*` follows
+//! and the statement ends like a declaration, with `;`, `=` or `{` (`API(int) f(void);`,
+//! `ElfW(Addr) addr;`), not with a `}`, the end of the text or a word that begins another
+//! statement (`int`, `struct`, `static`). Keywords with an operand (`static_assert(…)`,
+//! `decltype(…)`, `_Pragma(…)`, `asm(…)`), built-in type names and function pointers
+//! (`my_t (*fp)(int);`) begin no such statement. In a class, `NAME(…)` followed by `;`, `=`,
+//! `:`, `{` or qualifiers is a constructor's declaration. Macro calls in an `enum` or an
 //! initialiser expand to values. Text inside `#if 0` is read like any other, so it can only make
 //! a file count as code, never hide code. Not recognised: K&R-style definitions (`int f(a) int a;
 //! {`), removed from the language in C23.
@@ -116,6 +118,38 @@ const NOT_CALL_WORDS: [&[u8]; 35] = [
     b"__int128",
 ];
 
+/// Words that begin a statement (besides [`DECLARATION_WORDS`]): after `NAME(…)`, they show that
+/// the macro call stood alone.
+const STATEMENT_WORDS: [&[u8]; 27] = [
+    b"void",
+    b"char",
+    b"short",
+    b"int",
+    b"long",
+    b"float",
+    b"double",
+    b"signed",
+    b"unsigned",
+    b"bool",
+    b"_Bool",
+    b"auto",
+    b"wchar_t",
+    b"char8_t",
+    b"char16_t",
+    b"char32_t",
+    b"__int128",
+    b"public",
+    b"private",
+    b"protected",
+    b"friend",
+    b"virtual",
+    b"explicit",
+    b"constexpr",
+    b"consteval",
+    b"constinit",
+    b"typename",
+];
+
 /// Words that may follow a member's parameter list in a declaration (`S() const noexcept;`).
 const QUALIFIER_WORDS: [&[u8]; 6] = [
     b"const",
@@ -187,6 +221,29 @@ enum Statement {
     Later,
 }
 
+/// Where a statement that began `NAME(…)` (a [`Group::Call`]) is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tail {
+    /// No such statement is open.
+    None,
+    /// `NAME(…)` just closed (`class`: in a class, where it may be a constructor).
+    AfterCall { class: bool },
+    /// A name or `*` followed: a declaration whose type is a macro (`API(int) f(void);`,
+    /// `ElfW(Addr) addr;`), unless it does not end like one.
+    Declared,
+}
+
+/// A token, as [`Scanner::follow_call`] sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Token<'a> {
+    Word(&'a [u8]),
+    Punct(u8),
+    /// A string or character literal.
+    Literal,
+    /// The end of the text.
+    End,
+}
+
 /// The scanner's state between tokens.
 struct Scanner {
     line: u64,
@@ -209,9 +266,10 @@ struct Scanner {
     statement: Statement,
     /// What a `{` of the current statement would open, by its declaration words.
     declares: Option<Scope>,
-    /// In a class, `NAME(…)` began the statement: a `;`, `=`, `:` or `{` (after qualifiers)
-    /// makes it a constructor; anything else makes it a macro call.
-    member_call: bool,
+    /// Where a statement that began `NAME(…)` is.
+    tail: Tail,
+    /// The line where the last `NAME(…)` that began a statement closed.
+    call_line: u64,
 }
 
 /// Classifies C or C++ source text (bytes; any encoding that keeps ASCII as ASCII).
@@ -227,7 +285,8 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
         scope_overflow: 0,
         statement: Statement::Start,
         declares: None,
-        member_call: false,
+        tail: Tail::None,
+        call_line: 0,
     };
     let mut i = 0;
     let mut line_start = true;
@@ -254,8 +313,8 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
             if literal {
                 s.token(Last::Other);
                 s.statement = Statement::Later;
-                if std::mem::take(&mut s.member_call) {
-                    return CSource::MacroCall(start_line);
+                if s.follow_call(Token::Literal) {
+                    return CSource::MacroCall(s.call_line);
                 }
             }
             line_start = at_line_start;
@@ -279,11 +338,14 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
                 };
                 s.token(Last::Other);
                 s.statement = Statement::Later;
+                if s.follow_call(Token::Literal) {
+                    return CSource::MacroCall(s.call_line);
+                }
                 i = after;
                 continue;
             }
             if s.word(word) {
-                return CSource::MacroCall(s.line);
+                return CSource::MacroCall(s.call_line);
             }
             i = if word == b"operator" {
                 skip_operator_symbol(text, end, &mut s.line)
@@ -296,7 +358,7 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
             return if b == b'{' {
                 CSource::HasCode(s.line)
             } else {
-                CSource::MacroCall(s.line)
+                CSource::MacroCall(s.call_line)
             };
         }
         i += if b == b'-' && next == Some(b'>') {
@@ -304,6 +366,9 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
         } else {
             1
         };
+    }
+    if s.follow_call(Token::End) {
+        return CSource::MacroCall(s.call_line);
     }
     CSource::NoCode
 }
@@ -315,9 +380,41 @@ impl Scanner {
         self.last = last;
     }
 
-    /// Handles a word; true when it shows that a class member's `NAME(…)` was a macro call.
+    /// Follows a statement that began `NAME(…)` by its next `token`: true when the token shows
+    /// that the macro call stood alone (and may define functions). In a namespace, anything but
+    /// a name or `*`/`&` (the start of a declaration with a macro for its type) or `{` (a body)
+    /// shows it; in a class, `;`, `=`, `:`, `{` or qualifiers show a constructor's declaration.
+    /// A declaration with a macro for its type ends with `;`, `=` or `{`; a word that begins a
+    /// statement after its parameter list, a `}` or the end of the text show a macro call.
+    fn follow_call(&mut self, token: Token) -> bool {
+        let begins = |w: &[u8]| DECLARATION_WORDS.contains(&w) || STATEMENT_WORDS.contains(&w);
+        let outside = self.groups.is_empty();
+        match (self.tail, token) {
+            (Tail::None, _) => false,
+            (Tail::AfterCall { class: true }, Token::Word(w)) if QUALIFIER_WORDS.contains(&w) => {
+                false
+            }
+            (Tail::AfterCall { .. }, Token::Word(w)) if begins(w) => true,
+            (Tail::AfterCall { .. }, Token::Word(_) | Token::Punct(b'*' | b'&')) => {
+                self.tail = Tail::Declared;
+                false
+            }
+            (Tail::AfterCall { .. }, Token::Punct(b'{'))
+            | (Tail::AfterCall { class: true }, Token::Punct(b';' | b'=' | b':' | b',' | b'('))
+            | (Tail::Declared, Token::Punct(b';' | b'=' | b'{')) => {
+                self.tail = if outside { Tail::None } else { self.tail };
+                false
+            }
+            (Tail::AfterCall { .. }, _) | (Tail::Declared, Token::End) => true,
+            (Tail::Declared, Token::Word(w)) => outside && self.after_params && begins(w),
+            (Tail::Declared, Token::Punct(b'}')) => outside,
+            (Tail::Declared, _) => false,
+        }
+    }
+
+    /// Handles a word; true when it shows that a `NAME(…)` before it was a macro call.
     fn word(&mut self, word: &[u8]) -> bool {
-        if self.member_call && !QUALIFIER_WORDS.contains(&word) {
+        if self.follow_call(Token::Word(word)) {
             return true;
         }
         self.statement = match self.statement {
@@ -380,8 +477,8 @@ impl Scanner {
         self.last = Last::Other;
     }
 
-    /// A `)`: true when it closes a macro call's arguments in a namespace.
-    fn close(&mut self) -> bool {
+    /// A `)`.
+    fn close(&mut self) {
         let closed = if self.overflow > 0 {
             self.overflow -= 1;
             Some(Group::Plain)
@@ -395,15 +492,20 @@ impl Scanner {
         };
         self.after_params |= params;
         self.last = Last::Other;
-        let call = closed == Some(Group::Call);
-        self.member_call = call;
-        call && self.scope() == Scope::Namespace
+        if closed == Some(Group::Call) {
+            self.tail = Tail::AfterCall {
+                class: self.scope() == Scope::Class,
+            };
+            self.call_line = self.line;
+        }
     }
 
     /// Handles one punctuation byte; true when it opens a function body or shows a macro
     /// call (which may define functions).
     fn punct(&mut self, b: u8, next: Option<u8>) -> bool {
-        let member_call = std::mem::take(&mut self.member_call);
+        if self.follow_call(Token::Punct(b)) {
+            return true;
+        }
         match b {
             b'(' => {
                 let keep = self.after_params;
@@ -411,22 +513,19 @@ impl Scanner {
                 // `noexcept(…)`, `throw(…)` and initialisers `a(1)` keep the tail open.
                 self.after_params = keep;
             }
-            b')' => return self.close(),
+            b')' => self.close(),
             b'{' => return self.brace(),
-            b'}' => {
-                self.close_brace();
-                return member_call;
-            }
+            b'}' => self.close_brace(),
             b']' => self.last = Last::CloseBracket,
             _ => self.other(b, next),
         }
         self.statement = match (self.statement, b, next) {
             // `public:`, `private:`, `protected:` begin a statement; `::` does not.
             (Statement::FirstWord, b':', Some(after)) if after != b':' => Statement::Start,
-            (_, b';', _) => Statement::Start,
+            (_, b';' | b'}', _) => Statement::Start,
             _ => Statement::Later,
         };
-        if b == b';' {
+        if b == b';' || b == b'}' {
             self.declares = None;
         }
         false
@@ -439,8 +538,6 @@ impl Scanner {
         } else {
             self.scopes.pop();
         }
-        self.statement = Statement::Start;
-        self.declares = None;
         self.token(Last::Other);
     }
 

@@ -85,9 +85,28 @@ const TABLE: &[(&str, CSource)] = &[
     ("namespace app {\nREGISTER(x)\n}\n", CSource::MacroCall(2)),
     ("extern \"C\" {\nEXPORT(f)\n}\n", CSource::MacroCall(2)),
     ("struct S { int a; };\nDEFINE_OPS(S)\n", CSource::MacroCall(2)),
+    // Macro calls that stand alone: several in a row, before a statement, at the end.
+    ("DEFINE_HANDLER(a)\nDEFINE_HANDLER(b)\n", CSource::MacroCall(1)),
+    ("DEFINE_HANDLER(a)\nDEFINE_HANDLER(b)\nstatic int x;\n", CSource::MacroCall(1)),
+    ("DEFINE_HANDLER(a)\nint x;\n", CSource::MacroCall(1)),
+    ("namespace n {\nDEFINE(a)\nDEFINE(b)\n}\n", CSource::MacroCall(2)),
+    ("DEFINE(a) \"x\"\n", CSource::MacroCall(1)),
+    ("DEFINE(a) R\"(x)\"\n", CSource::MacroCall(1)),
+    ("DEFINE(a)(b)\n", CSource::MacroCall(1)),
+    ("TEST(suite, name) {\n}\n", CSource::HasCode(1)),
+    // Declarations with a macro for their type (as system headers write them).
+    (
+        "XMLPARSEAPI(void)\nXML_SetHandler(XML_Parser parser, int h);\n\
+         EXTERN(struct jpeg *) jpeg_std_error(struct jpeg *err);\n\
+         NCURSES_EXPORT(NCURSES_CONST char *) unctrl (chtype);\nAPI(int) *make(void) __THROW;\n\
+         API(int) table[2] = {1, 2};\nAPI(int) f(int x = {1}), g(void);\n\
+         struct link_map {\n  ElfW(Addr) l_addr;\n  char *l_name;\n};\n",
+        CSource::NoCode,
+    ),
     // In a class: a macro call unless a declaration's `;`, `=`, `:` or `{` follows.
-    ("class W {\n  DECLARE_MEMBERS(W)\n public:\n  int x;\n};\n", CSource::MacroCall(3)),
-    ("struct S {\n  DEFINE_GETTER(x)\n};\n", CSource::MacroCall(3)),
+    ("class W {\n  DECLARE_MEMBERS(W)\n public:\n  int x;\n};\n", CSource::MacroCall(2)),
+    ("struct S {\n  DEFINE_GETTER(x)\n};\n", CSource::MacroCall(2)),
+    ("struct S {\n  DEFINE_GETTER(x)\n  virtual ~S();\n};\n", CSource::MacroCall(2)),
     ("struct S {\n  DEFINE_GETTER(x) \"s\";\n};\n", CSource::MacroCall(2)),
     ("struct S {\n  S(int) : S() {}\n};\n", CSource::HasCode(2)),
     (
