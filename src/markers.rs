@@ -432,9 +432,7 @@ impl<'a> Lexer<'a> {
                     self.bump();
                     self.word_start = word_start;
                 }
-                (Lang::CLike, 'R' | 'u' | 'U' | 'L')
-                    if word_start.is_none() && cpp_raw_delimiter(rest).is_some() =>
-                {
+                (Lang::CLike, _) if word_start.is_none() && cpp_raw_delimiter(rest).is_some() => {
                     self.cpp_raw_string();
                 }
                 (Lang::Hash, '#') => self.line_comment(1),
@@ -574,9 +572,8 @@ fn cpp_raw_delimiter(text: &str) -> Option<&str> {
     let after_prefix = ["R\"", "u8R\"", "uR\"", "UR\"", "LR\""]
         .iter()
         .find_map(|prefix| text.strip_prefix(prefix))?;
-    let length = after_prefix.find('(')?;
-    let delimiter = after_prefix.get(..length)?;
-    let valid = length <= 16 && !delimiter.contains([' ', ')', '\\', '"', '\n', '\t']);
+    let (delimiter, _) = after_prefix.split_once('(')?;
+    let valid = delimiter.len() <= 16 && !delimiter.contains([' ', ')', '\\', '"', '\n', '\t']);
     valid.then_some(delimiter)
 }
 

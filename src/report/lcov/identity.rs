@@ -211,6 +211,7 @@ mod tests {
         assert_eq!(function_identity("a::<[u8; 2], (u8, u8)>::b"), "a::b");
         assert_eq!(function_identity("a::<Vec<u8>>::b::<u8>"), "a::b");
         assert_eq!(function_identity("a<b>"), "a<b>");
+        assert_eq!(function_identity("a::operator::<u8>"), "a::operator");
         assert_eq!(
             function_identity("void foo<int>(int)"),
             "void foo<int>(int)"
@@ -224,6 +225,12 @@ mod tests {
         assert_eq!(char_literal("'"), None);
         assert_eq!(char_literal("'a"), None);
         assert_eq!(char_literal("'\\"), None);
+        assert_eq!(char_literal("'\\nx"), None);
+        assert_eq!(
+            without_arguments("xoperator<int>", Syntax::Cpp),
+            "xoperator"
+        );
+        assert_eq!(without_arguments("f<(1<2)>::g", Syntax::Cpp), "f::g");
         assert_eq!(char_literal("'\\u{3e}'"), Some(8));
     }
 }
