@@ -13,7 +13,8 @@
 //! Markers count only inside comments: a marker in a string literal or a Rust doc comment is
 //! text. Comments are found
 //! by a small lexer per language: Rust (`//`, nested `/* */`, strings, raw strings, chars and
-//! lifetimes), C-like languages (`//`, `/* */`, strings, chars) and `#`-comment languages.
+//! lifetimes), C-like languages (`//`, `/* */`, strings and chars, which end with their line,
+//! C++ raw strings `R"d(…)d"`, digit separators `1'000`) and `#`-comment languages.
 //! A covgate marker needs a reason after ` -- ` when `require-reason` is on (the default).
 //! A range start without its end, an end without a start, or a start inside an open range of the
 //! same family is an error naming the file and line, as is a near-miss of a marker of an enabled
@@ -416,6 +417,7 @@ pub fn comments(text: &str, lang: Lang) -> Vec<(u32, &str)> {
         line: 1,
         lang,
         doc: false,
+        word_start: None,
         out: Vec::new(),
     };
     lexer.run();
@@ -429,6 +431,10 @@ struct Lexer<'a> {
     lang: Lang,
     /// True inside a Rust doc block comment (`/** */`, `/*! */`), whose text is not scanned.
     doc: bool,
+    /// Where the word (identifier or number) that the last character continued began; `None`
+    /// after any other character. In C and C++, a `'` inside a number is a digit separator
+    /// (`1'000`, `0x1'FF`), and a raw string's prefix (`R"`) must begin a word.
+    word_start: Option<usize>,
     out: Vec<(u32, &'a str)>,
 }
 
@@ -449,7 +455,18 @@ impl<'a> Lexer<'a> {
     fn run(&mut self) {
         while let Some(c) = self.rest().chars().next() {
             let rest = self.rest();
+            let word_start = self.word_start.take();
+            let in_number = word_start
+                .and_then(|start| self.text.get(start..))
+                .is_some_and(|word| word.starts_with(|d: char| d.is_ascii_digit()));
             match (self.lang, c) {
+                (Lang::CLike, '\'') if in_number => {
+                    self.bump();
+                    self.word_start = word_start;
+                }
+                (Lang::CLike, _) if word_start.is_none() && cpp_raw_delimiter(rest).is_some() => {
+                    self.cpp_raw_string();
+                }
                 (Lang::Hash, '#') => self.line_comment(1),
                 (Lang::Rust | Lang::CLike, '/') if rest.starts_with("//") => self.line_comment(2),
                 (Lang::Rust | Lang::CLike, '/') if rest.starts_with("/*") => self.block_comment(),
@@ -458,7 +475,11 @@ impl<'a> Lexer<'a> {
                 (Lang::Rust, '\'') => self.rust_quote(),
                 (Lang::CLike | Lang::Hash, '\'') => self.quoted('\''),
                 _ => {
+                    let at = self.pos;
                     self.bump();
+                    if c.is_alphanumeric() || c == '_' {
+                        self.word_start = Some(word_start.unwrap_or(at));
+                    }
                 }
             }
         }
@@ -516,16 +537,34 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// A string or char literal with backslash escapes, ending at `quote`.
+    /// A string or char literal with backslash escapes, ending at `quote`; in C-like languages
+    /// also at the end of its line (where the compiler rejects an open literal), so that a
+    /// stray quote cannot hide the markers of the lines after it.
     fn quoted(&mut self, quote: char) {
         self.bump();
         while let Some(c) = self.bump() {
             if c == '\\' {
                 self.bump();
-            } else if c == quote {
+            } else if c == quote || (c == '\n' && self.lang == Lang::CLike) {
                 break;
             }
         }
+    }
+
+    /// A C++ raw string literal, `R"delim( … )delim"` (after a prefix `u8`, `u`, `U` or `L`):
+    /// nothing in it is a comment or a quote, up to `)delim"`.
+    fn cpp_raw_string(&mut self) {
+        let rest = self.rest();
+        let delimiter = cpp_raw_delimiter(rest).unwrap_or("");
+        let open = rest.find('(').map_or(rest.len(), |i| i + 1);
+        self.pos += open;
+        let closer = format!("){delimiter}\"");
+        let body = self.rest();
+        let end = body.find(&closer).map_or(body.len(), |i| i + closer.len());
+        for _ in body.get(..end).unwrap_or("").matches('\n') {
+            self.line = self.line.saturating_add(1);
+        }
+        self.pos += end;
     }
 
     /// `'x'`, `'\n'` (char literals) or `'a` (a lifetime or label).
@@ -556,6 +595,18 @@ impl<'a> Lexer<'a> {
         }
         self.pos += end;
     }
+}
+
+/// For a C++ raw string literal `R"delim(`, `u8R"delim(`, `uR"`, `UR"`, `LR"`: the delimiter
+/// (at most 16 characters, none of them a space, a parenthesis, a backslash or a quote); `None`
+/// when `text` does not open one.
+fn cpp_raw_delimiter(text: &str) -> Option<&str> {
+    let after_prefix = ["R\"", "u8R\"", "uR\"", "UR\"", "LR\""]
+        .iter()
+        .find_map(|prefix| text.strip_prefix(prefix))?;
+    let (delimiter, _) = after_prefix.split_once('(')?;
+    let valid = delimiter.len() <= 16 && !delimiter.contains([' ', ')', '\\', '"', '\n', '\t']);
+    valid.then_some(delimiter)
 }
 
 /// For `r"…"`, `r#"…"#`, `br"…"`: the number of `#`s; `None` when `text` does not open a raw
@@ -839,6 +890,43 @@ mod tests {
         );
         assert_eq!(raw_string_hashes("r#x"), None);
         assert_eq!(raw_string_hashes("br#\"x\"#"), Some(1));
+    }
+
+    #[test]
+    fn c_digit_separators_raw_strings_and_char_literals() {
+        let text = "long big = 1'000; // LCOV_EXCL_LINE\n\
+                    int h = 0x1'FF, b = 0b1'0; // LCOV_EXCL_LINE\n\
+                    char q = '\\''; char d = u8'\"'; // LCOV_EXCL_LINE\n\
+                    const char *r = R\"x(a \" ' // LCOV_EXCL_LINE )\" )x\";\n\
+                    const char *m = LR\"(\ntwo ' lines\n)\"; // LCOV_EXCL_LINE\n\
+                    int R = 1; const char *s = u8R\"(x)\"; // LCOV_EXCL_LINE\n\
+                    auto v = FOOR\"a\"; // LCOV_EXCL_LINE\n\
+                    const char *n = R\"a b(x)\"; // LCOV_EXCL_LINE\n\
+                    char c = 'x; // an open literal ends with its line\n\
+                    int y; // LCOV_EXCL_LINE\n";
+        assert_eq!(lines(text, Lang::CLike), vec![1, 2, 3, 7, 8, 9, 10, 12]);
+        assert_eq!(cpp_raw_delimiter("R\"(x)\""), Some(""));
+        assert_eq!(cpp_raw_delimiter("uR\"d(x)d\""), Some("d"));
+        assert_eq!(cpp_raw_delimiter("UR\"(x"), Some(""));
+        assert_eq!(cpp_raw_delimiter("R\"no paren"), None);
+        assert_eq!(cpp_raw_delimiter("R\"12345678901234567(x"), None);
+        assert_eq!(cpp_raw_delimiter("Rx"), None);
+        // An open raw string runs to the end.
+        assert_eq!(
+            lines("R\"(open // LCOV_EXCL_LINE\n", Lang::CLike),
+            Vec::<u32>::new()
+        );
+    }
+
+    #[test]
+    fn rust_lifetimes_chars_and_byte_strings() {
+        let text = "let q = '\\''; // LCOV_EXCL_LINE\n\
+                    fn f<'a, 'b>(x: &'a str, y: &'b str) {} // LCOV_EXCL_LINE\n\
+                    let s = b\"//\"; let c = b'\\''; let d = b'\"'; // LCOV_EXCL_LINE\n\
+                    let r = cr#\"x\"# ; let n = 1_000; // LCOV_EXCL_LINE\n\
+                    'label: loop { break 'label; } // LCOV_EXCL_LINE\n\
+                    let s = \"two\nlines ' \"; // LCOV_EXCL_LINE\n";
+        assert_eq!(lines(text, Lang::Rust), vec![1, 2, 3, 4, 5, 7]);
     }
 
     #[test]

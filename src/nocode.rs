@@ -1,10 +1,26 @@
 //! Deciding whether a Rust source file can carry coverage at all (the "no code" status).
 //!
-//! A file that no report mentions is unmeasured unless it holds nothing instrumentable: only
-//! `mod`, `use`, type, trait (without default bodies), const, static, `extern` block and
-//! `macro_rules!` items. Anything with a body that rustc instruments — a function, a method, a
-//! trait method with a default body, a closure in an initialiser — or an item-level macro call
-//! (which may expand to functions) counts as code. The decision is made with `syn`.
+//! A file that no report mentions is unmeasured unless it holds nothing instrumentable. rustc
+//! instruments function bodies, closures and `async` blocks (not the initialisers of consts and
+//! statics, which are evaluated at compile time, and not `#[automatically_derived]` impls, which
+//! the standard derives and serde's write). The rule errs on the side of code: a file is no code
+//! only when every item is one of `mod` (without a body, or whose body is no code), `use`, a
+//! type, a trait without default bodies, a const or static, an `extern` block of declarations or
+//! a `macro_rules!` definition, and nothing anywhere (an initialiser, an `impl` or `trait` body,
+//! an array length, an attribute) is or may expand to a body:
+//!
+//! - a function, method, default trait method, closure or `async` block is code;
+//! - every macro call is code (`my_macro!()` in an `impl` or `trait` body, `include!`,
+//!   `global_asm!`, `lazy_static!`, a macro in a type or pattern), except, in an expression or a
+//!   statement, a standard macro that expands to a literal or a check (`concat!`, `env!`,
+//!   `include_str!`, `assert!`, … in [`LITERAL_MACROS`]);
+//! - an attribute that may be an attribute macro is code: one outside the built-in and tool
+//!   attributes ([`INERT_ATTRIBUTES`]), unless the item also has a `#[derive]` (then it is taken
+//!   for a derive helper such as `#[serde(…)]`);
+//! - tokens syn keeps verbatim (unstable syntax, an `extern` block item with a body, `macro`
+//!   2.0 definitions) are code.
+//!
+//! The decision is made with `syn`.
 
 pub(crate) mod c;
 
@@ -15,11 +31,77 @@ use syn::visit::Visit;
 pub(crate) enum RustSource {
     /// Nothing rustc would instrument.
     NoCode,
-    /// At least one function body, closure or item-level macro call.
+    /// At least one function body, closure, macro call or other item that may expand to one.
     HasCode,
     /// The text does not parse as a Rust file; the message says where.
     Unparsable(String),
 }
+
+/// Standard macros that, in an expression, expand to a literal, a constant check or a panic:
+/// no function body, no closure (`std::`, `core::` and `alloc::` paths to them too).
+const LITERAL_MACROS: [&str; 20] = [
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "cfg",
+    "column",
+    "compile_error",
+    "concat",
+    "debug_assert",
+    "env",
+    "file",
+    "include_bytes",
+    "include_str",
+    "line",
+    "matches",
+    "module_path",
+    "option_env",
+    "panic",
+    "stringify",
+    "todo",
+    "unreachable",
+];
+
+/// Built-in attributes (and the roots of tool attributes, `#[rustfmt::skip]`) that generate no
+/// code: any other attribute on an item may be an attribute macro.
+const INERT_ATTRIBUTES: [&str; 36] = [
+    "allow",
+    "automatically_derived",
+    "cfg",
+    "cfg_attr",
+    "clippy",
+    "cold",
+    "coverage",
+    "deny",
+    "deprecated",
+    "derive",
+    "diagnostic",
+    "doc",
+    "expect",
+    "export_name",
+    "forbid",
+    "global_allocator",
+    "ignore",
+    "inline",
+    "link",
+    "link_name",
+    "link_section",
+    "macro_export",
+    "macro_use",
+    "must_use",
+    "no_mangle",
+    "non_exhaustive",
+    "path",
+    "repr",
+    "rustfmt",
+    "should_panic",
+    "target_feature",
+    "test",
+    "track_caller",
+    "unsafe",
+    "used",
+    "warn",
+];
 
 /// Classifies Rust source text.
 pub(crate) fn classify(text: &str) -> RustSource {
@@ -40,6 +122,31 @@ pub(crate) fn classify(text: &str) -> RustSource {
     }
 }
 
+/// True when `path` names one of [`LITERAL_MACROS`] (bare, or under `std`, `core`, `alloc`).
+fn is_literal_macro(path: &syn::Path) -> bool {
+    let mut names = path.segments.iter().map(|s| s.ident.to_string());
+    let literal = |name: &str| LITERAL_MACROS.contains(&name);
+    match (names.next(), names.next(), names.next()) {
+        (Some(name), None, None) => literal(&name),
+        (Some(root), Some(name), None) => {
+            ["std", "core", "alloc"].contains(&root.as_str()) && literal(&name)
+        }
+        _ => false,
+    }
+}
+
+/// True when some attribute of an item may be an attribute macro (see [`INERT_ATTRIBUTES`]);
+/// with a `#[derive]` among them, other attributes are taken for the derive's helpers.
+fn has_attribute_macro(attrs: &[syn::Attribute]) -> bool {
+    let root = |a: &syn::Attribute| a.path().segments.first().map(|s| s.ident.to_string());
+    let derives = attrs.iter().any(|a| a.path().is_ident("derive"));
+    !derives
+        && attrs
+            .iter()
+            .filter_map(root)
+            .any(|name| !INERT_ATTRIBUTES.contains(&name.as_str()))
+}
+
 struct CodeFinder {
     found: bool,
 }
@@ -55,22 +162,106 @@ impl<'ast> Visit<'ast> for CodeFinder {
 
     fn visit_trait_item_fn(&mut self, item: &'ast syn::TraitItemFn) {
         self.found |= item.default.is_some();
+        syn::visit::visit_trait_item_fn(self, item);
     }
 
     fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {
         self.found = true;
     }
 
+    fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {
+        self.found = true;
+    }
+
+    fn visit_macro(&mut self, _: &'ast syn::Macro) {
+        // A macro call anywhere but in an expression (an item, an `impl` or `trait` body, an
+        // `extern` block, a statement, a type, a pattern) may expand to functions.
+        self.found = true;
+    }
+
+    fn visit_expr_macro(&mut self, expr: &'ast syn::ExprMacro) {
+        self.found |= !is_literal_macro(&expr.mac.path);
+    }
+
+    fn visit_stmt_macro(&mut self, stmt: &'ast syn::StmtMacro) {
+        // A statement in a const's block (`const _: () = { assert!(…); };`).
+        self.found |= !is_literal_macro(&stmt.mac.path);
+    }
+
     fn visit_item_macro(&mut self, item: &'ast syn::ItemMacro) {
         // `macro_rules! name { … }` defines a macro (its uses are counted where they expand);
         // any other item-level macro call may expand to functions.
-        self.found |= item.ident.is_none();
+        let definition = item.ident.is_some() && item.mac.path.is_ident("macro_rules");
+        self.found |= !definition || has_attribute_macro(&item.attrs);
     }
 
     fn visit_item(&mut self, item: &'ast syn::Item) {
         // Tokens syn keeps verbatim (unstable syntax) may hold anything: count them as code.
-        self.found |= matches!(item, syn::Item::Verbatim(_));
+        self.found |=
+            matches!(item, syn::Item::Verbatim(_)) || has_attribute_macro(item_attrs(item));
         syn::visit::visit_item(self, item);
+    }
+
+    fn visit_impl_item(&mut self, item: &'ast syn::ImplItem) {
+        let attrs = match item {
+            syn::ImplItem::Const(c) => &c.attrs[..],
+            syn::ImplItem::Type(t) => &t.attrs,
+            _ => &[],
+        };
+        self.found |= matches!(item, syn::ImplItem::Verbatim(_)) || has_attribute_macro(attrs);
+        syn::visit::visit_impl_item(self, item);
+    }
+
+    fn visit_trait_item(&mut self, item: &'ast syn::TraitItem) {
+        let attrs = match item {
+            syn::TraitItem::Const(c) => &c.attrs[..],
+            syn::TraitItem::Type(t) => &t.attrs,
+            _ => &[],
+        };
+        self.found |= matches!(item, syn::TraitItem::Verbatim(_)) || has_attribute_macro(attrs);
+        syn::visit::visit_trait_item(self, item);
+    }
+
+    fn visit_foreign_item(&mut self, item: &'ast syn::ForeignItem) {
+        let attrs = match item {
+            syn::ForeignItem::Fn(f) => &f.attrs[..],
+            syn::ForeignItem::Static(s) => &s.attrs,
+            syn::ForeignItem::Type(t) => &t.attrs,
+            _ => &[],
+        };
+        self.found |= matches!(item, syn::ForeignItem::Verbatim(_)) || has_attribute_macro(attrs);
+        syn::visit::visit_foreign_item(self, item);
+    }
+
+    fn visit_expr(&mut self, expr: &'ast syn::Expr) {
+        self.found |= matches!(expr, syn::Expr::Verbatim(_));
+        syn::visit::visit_expr(self, expr);
+    }
+
+    fn visit_type(&mut self, ty: &'ast syn::Type) {
+        self.found |= matches!(ty, syn::Type::Verbatim(_));
+        syn::visit::visit_type(self, ty);
+    }
+}
+
+/// The outer attributes of an item that is not a function or a macro call (those count as
+/// code, or are handled by [`CodeFinder::visit_item_macro`]).
+fn item_attrs(item: &syn::Item) -> &[syn::Attribute] {
+    match item {
+        syn::Item::Const(i) => &i.attrs,
+        syn::Item::Enum(i) => &i.attrs,
+        syn::Item::ExternCrate(i) => &i.attrs,
+        syn::Item::ForeignMod(i) => &i.attrs,
+        syn::Item::Impl(i) => &i.attrs,
+        syn::Item::Mod(i) => &i.attrs,
+        syn::Item::Static(i) => &i.attrs,
+        syn::Item::Struct(i) => &i.attrs,
+        syn::Item::Trait(i) => &i.attrs,
+        syn::Item::TraitAlias(i) => &i.attrs,
+        syn::Item::Type(i) => &i.attrs,
+        syn::Item::Union(i) => &i.attrs,
+        syn::Item::Use(i) => &i.attrs,
+        _ => &[],
     }
 }
 
@@ -88,20 +279,95 @@ mod tests {
         assert_eq!(classify(text), RustSource::NoCode);
     }
 
+    /// Sources that hold nothing rustc instruments, each with what it shows.
+    const NO_CODE: &[&str] = &[
+        // Standard macros that expand to literals, in initialisers, array lengths, attributes.
+        "pub const V: &str = env!(\"CARGO_PKG_VERSION\");\nconst N: &str = concat!(\"a\", 1);\n\
+         static B: &[u8] = include_bytes!(\"x.bin\");\nconst L: u32 = core::line!();\n\
+         const _: () = assert!(1 < 2);\nconst A: [u8; std::column!() as usize] = [0; 1];\n\
+         const _: () = { assert!(1 < 2); core::debug_assert!(true); };\n\
+         #[doc = include_str!(\"README.md\")] pub struct Doc;\n",
+        // Associated consts and types in impls and traits, extern blocks of declarations.
+        "struct S; impl S { const C: u8 = 1; type X = u8; }\n\
+         trait T { const C: fn() -> u8; type Y; const D: u8 = 2; }\n\
+         extern \"C\" { static E: u8; type Opaque; fn f(x: u8); }\n",
+        // Nested modules of declarations, a `#[path]` module (its own file), tool attributes.
+        "#[path = \"other.rs\"] mod other;\nmod inner { pub struct S; #[rustfmt::skip] pub type T = u8; }\n",
+        // Derive helpers on a derived item; a `macro_rules!` with a doc comment.
+        "#[derive(Serialize)]\n#[serde(rename_all = \"camelCase\")]\npub struct S { #[serde(default)] a: u8 }\n\
+         /// doc\n#[macro_export]\nmacro_rules! m { () => {} }\n",
+    ];
+
+    /// Sources with code (or that may expand to code), each with what it shows.
+    const HAS_CODE: &[&str] = &[
+        "fn f() {}",
+        "struct S; impl S { fn f(&self) {} }",
+        "trait T { fn f(&self) {} }",
+        "mod inner { pub fn f() {} }",
+        "mod a { mod b { const F: fn() = || {}; } }",
+        // Closures and async blocks in initialisers.
+        "static F: fn() = || {};",
+        "static X: Lazy<u8> = Lazy::new(|| 1);",
+        "static X: Lazy<u8> = Lazy::new(init);\nconst Y: u8 = { fn helper() -> u8 { 1 } helper() };",
+        "static FUT: Mutex<Option<Pin<Box<dyn Future<Output = ()>>>>> = wrap(async {});",
+        "struct S; impl S { const F: fn() = || {}; }",
+        "trait T { const F: fn() = || {}; }",
+        // Macro calls: at item level, in impl and trait bodies, extern blocks, initialisers,
+        // types, patterns and attributes.
+        "thread_local! { static X: u8 = 1; }",
+        "lazy_static! { static ref X: u8 = 1; }",
+        "include!(\"generated.rs\");",
+        "core::arch::global_asm!(\"nop\");",
+        "struct S; impl S { my_macro!(); }",
+        "trait T { my_macro!(); }",
+        "extern \"C\" { my_macro!(); }",
+        "const C: u8 = some_macro!(1);",
+        "const C: u8 = { my_items!(); 1 };",
+        "const C: u8 = my::concat!(1);",
+        "const C: u8 = a::b::concat!(1);",
+        "static V: Vec<u8> = vec![];",
+        "type T = my_type!();",
+        "const C: u8 = match 1 { my_pat!() => 1, _ => 2 };",
+        "#[doc = my_docs!()] struct S;",
+        // Attribute macros, on items, impl, trait and extern items.
+        "#[my_attr] struct S;",
+        "#[pyclass] pub struct S { x: u8 }",
+        "#[wasm_bindgen] extern \"C\" { fn alert(s: &str); }",
+        "struct S; impl S { #[generate] const C: u8 = 1; }",
+        "struct S; impl S { #[generate] type X = u8; }",
+        "trait T { #[generate] const C: u8; }",
+        "trait T { #[generate] type X; }",
+        "extern \"C\" { #[generate] fn f(); }",
+        "extern \"C\" { #[generate] static S: u8; }",
+        "extern \"C\" { #[generate] type T; }",
+        "#[my_attr] macro_rules! m { () => {} }",
+        "#[my_attr] extern crate x;",
+        "#[my_attr] trait A = B;",
+        "#[my_attr] union U { a: u8 }",
+        "#[my_attr] enum E { A }",
+        "#[my_attr] trait T {}",
+        // Verbatim tokens: a `macro` 2.0 definition, an extern item with a body, unstable
+        // syntax in impls, traits, expressions and types.
+        "pub macro m() {}",
+        "extern \"C\" { fn f() {} }",
+        "struct S; impl S { type X; }",
+        "trait T { pub type X; }",
+        "const C: u8 = builtin # offset_of(S, x);",
+        "type T = dyn* Send;",
+    ];
+
     #[test]
-    fn bodies_closures_and_macro_calls_are_code() {
-        assert_eq!(classify("fn f() {}"), RustSource::HasCode);
-        assert_eq!(
-            classify("struct S; impl S { fn f(&self) {} }"),
-            RustSource::HasCode
-        );
-        assert_eq!(classify("trait T { fn f(&self) {} }"), RustSource::HasCode);
-        assert_eq!(classify("static F: fn() = || {};"), RustSource::HasCode);
-        assert_eq!(
-            classify("thread_local! { static X: u8 = 1; }"),
-            RustSource::HasCode
-        );
-        assert_eq!(classify("mod inner { pub fn f() {} }"), RustSource::HasCode);
+    fn sources_without_code_are_no_code() {
+        for text in NO_CODE {
+            assert_eq!(classify(text), RustSource::NoCode, "{text}");
+        }
+    }
+
+    #[test]
+    fn anything_that_may_expand_to_a_body_is_code() {
+        for text in HAS_CODE {
+            assert_eq!(classify(text), RustSource::HasCode, "{text}");
+        }
     }
 
     #[test]

@@ -290,6 +290,9 @@ fn classify_c(file: &Path) -> Class {
         Ok(CSource::HasCode(line)) => Class::Unmeasured(format!(
             "in no report, but has code (a function body at line {line})"
         )),
+        Ok(CSource::MacroCall(line)) => Class::Unmeasured(format!(
+            "in no report, but has code (a macro call at line {line}, which may define functions)"
+        )),
         Ok(CSource::Unparsable(why)) => Class::Unmeasured(format!(
             "in no report, and cannot be read as C or C++ ({why})"
         )),
@@ -375,6 +378,13 @@ mod tests {
         assert_eq!(
             write("f.c", b"\nint f(void) { return 0; }\n"),
             Class::Unmeasured("in no report, but has code (a function body at line 2)".into())
+        );
+        assert_eq!(
+            write("m.c", b"DEFINE_HANDLER(f)\n"),
+            Class::Unmeasured(
+                "in no report, but has code (a macro call at line 1, which may define functions)"
+                    .into()
+            )
         );
         assert_eq!(
             write("open.h", b"/* x"),

@@ -13,11 +13,23 @@
 //! character literals (raw strings too) and preprocessor lines are skipped, and a `{` is a
 //! function body when it follows a parameter list `(…)` (with qualifiers such as `const`,
 //! `noexcept`, `override`, a trailing return type or a constructor's initialisers in between) or
-//! opens a lambda. A parenthesised group that follows `__attribute__`, `__declspec`, `alignas`
-//! or `_Alignas` is not a parameter list, and neither is a group inside an initialiser (`= (T){…}`
-//! is a compound literal). Text inside `#if 0` is read like any other, so it can only make a file
-//! count as code, never hide code. Not recognised: K&R-style definitions (`int f(a) int a; {`),
-//! removed from the language in C23.
+//! opens a lambda. An operator function's symbol (`operator==`, `operator<<`, `operator()`) is
+//! part of its name, not an initialiser's `=` or a template's `<`. A parenthesised group that
+//! follows `__attribute__`, `__declspec`, `alignas` or `_Alignas` is not a parameter list, and
+//! neither is a group inside an initialiser (`= (T){…}` is a compound literal).
+//!
+//! The rule errs on the side of code: a statement that begins `NAME(…)` outside a function is a
+//! macro call that may define functions (`DEFINE_HANDLER(foo)`, `TEST(a, b)`, with or without
+//! `;`), unless it is the start of a declaration with a macro for its type: a name or `*` follows
+//! and the statement ends like a declaration, with `;`, `=` or `{` (`API(int) f(void);`,
+//! `ElfW(Addr) addr;`), not with a `}`, the end of the text or a word that begins another
+//! statement (`int`, `struct`, `static`). Keywords with an operand (`static_assert(…)`,
+//! `decltype(…)`, `_Pragma(…)`, `asm(…)`), built-in type names and function pointers
+//! (`my_t (*fp)(int);`) begin no such statement. In a class, `NAME(…)` followed by `;`, `=`,
+//! `:`, `{` or qualifiers is a constructor's declaration. Macro calls in an `enum` or an
+//! initialiser expand to values. Text inside `#if 0` is read like any other, so it can only make
+//! a file count as code, never hide code. Not recognised: K&R-style definitions (`int f(a) int a;
+//! {`), removed from the language in C23.
 
 /// What a C or C++ source file holds, as far as coverage is concerned.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,6 +38,9 @@ pub(crate) enum CSource {
     NoCode,
     /// A function body (or a lambda) starts at this 1-based line.
     HasCode(u64),
+    /// A macro call that may define functions (`DEFINE_HANDLER(foo)` outside a function) is
+    /// seen at this 1-based line.
+    MacroCall(u64),
     /// The text ends inside a comment or a raw string literal; the message says where it began.
     Unparsable(String),
 }
@@ -63,7 +78,93 @@ const DECLARATION_WORDS: [&[u8]; 11] = [
     b"using",
 ];
 
-/// How deep parenthesised groups are remembered; deeper groups count as plain ones.
+/// Words that, first in a statement, are followed by a group that is no macro's arguments:
+/// keywords taking a parenthesised operand, and type names (`int (*fp)(int);`).
+const NOT_CALL_WORDS: [&[u8]; 35] = [
+    b"static_assert",
+    b"_Static_assert",
+    b"decltype",
+    b"typeof",
+    b"typeof_unqual",
+    b"__typeof__",
+    b"__typeof",
+    b"_Atomic",
+    b"_Pragma",
+    b"__pragma",
+    b"asm",
+    b"__asm__",
+    b"__asm",
+    b"operator",
+    b"explicit",
+    b"sizeof",
+    b"alignof",
+    b"_Alignof",
+    b"void",
+    b"char",
+    b"short",
+    b"int",
+    b"long",
+    b"float",
+    b"double",
+    b"signed",
+    b"unsigned",
+    b"bool",
+    b"_Bool",
+    b"auto",
+    b"wchar_t",
+    b"char8_t",
+    b"char16_t",
+    b"char32_t",
+    b"__int128",
+];
+
+/// Words that begin a statement (besides [`DECLARATION_WORDS`]): after `NAME(…)`, they show that
+/// the macro call stood alone.
+const STATEMENT_WORDS: [&[u8]; 27] = [
+    b"void",
+    b"char",
+    b"short",
+    b"int",
+    b"long",
+    b"float",
+    b"double",
+    b"signed",
+    b"unsigned",
+    b"bool",
+    b"_Bool",
+    b"auto",
+    b"wchar_t",
+    b"char8_t",
+    b"char16_t",
+    b"char32_t",
+    b"__int128",
+    b"public",
+    b"private",
+    b"protected",
+    b"friend",
+    b"virtual",
+    b"explicit",
+    b"constexpr",
+    b"consteval",
+    b"constinit",
+    b"typename",
+];
+
+/// Words that may follow a member's parameter list in a declaration (`S() const noexcept;`).
+const QUALIFIER_WORDS: [&[u8]; 6] = [
+    b"const",
+    b"volatile",
+    b"noexcept",
+    b"override",
+    b"final",
+    b"throw",
+];
+
+/// The bytes of an overloaded operator's symbol after `operator` (`operator<<=`, `operator->*`).
+const OPERATOR_BYTES: &[u8] = b"+-*/%^&|~!=<>,";
+
+/// How deep parenthesised groups and braces are remembered; deeper groups count as plain ones,
+/// deeper braces as [`Scope::Other`].
 const MAX_GROUPS: usize = 256;
 
 /// The last significant token, as far as the decision needs it.
@@ -89,8 +190,58 @@ enum Group {
     Lambda,
     /// Inside an initialiser: a call or a compound literal's type.
     Initializer,
+    /// After the first word of a statement in a namespace or a class: a function-like macro's
+    /// arguments (`DEFINE_HANDLER(foo)`), or in a class a constructor's parameters.
+    Call,
     /// Anything else: at parenthesis depth 0, a parameter list.
     Plain,
+}
+
+/// What a pair of braces holds, as far as macro calls are concerned (ordered: of several
+/// declaration words in one statement, the greatest decides).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Scope {
+    /// The file, a `namespace` or an `extern "C"` block: a statement that begins `NAME(…)` is a
+    /// macro call (declarations begin with a type).
+    Namespace,
+    /// A `class`, `struct` or `union`: `NAME(…)` is a macro call or a constructor's declaration.
+    Class,
+    /// An `enum` or an initialiser: macro calls there expand to values.
+    Other,
+}
+
+/// Where the current statement is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Statement {
+    /// Before its first token.
+    Start,
+    /// After its first token, a word that may name a macro.
+    FirstWord,
+    /// Further on.
+    Later,
+}
+
+/// Where a statement that began `NAME(…)` (a [`Group::Call`]) is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tail {
+    /// No such statement is open.
+    None,
+    /// `NAME(…)` just closed (`class`: in a class, where it may be a constructor).
+    AfterCall { class: bool },
+    /// A name or `*` followed: a declaration whose type is a macro (`API(int) f(void);`,
+    /// `ElfW(Addr) addr;`), unless it does not end like one.
+    Declared,
+}
+
+/// A token, as [`Scanner::follow_call`] sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Token<'a> {
+    Word(&'a [u8]),
+    Punct(u8),
+    /// A string or character literal.
+    Literal,
+    /// The end of the text.
+    End,
 }
 
 /// The scanner's state between tokens.
@@ -107,6 +258,18 @@ struct Scanner {
     /// Inside an initialiser (`= …` outside parentheses, until `;` or a `>` that closes a
     /// template parameter list).
     in_initializer: bool,
+    /// The open braces that are no function body, innermost last (at most [`MAX_GROUPS`]).
+    scopes: Vec<Scope>,
+    /// Open braces beyond [`MAX_GROUPS`].
+    scope_overflow: u64,
+    /// Where the current statement is.
+    statement: Statement,
+    /// What a `{` of the current statement would open, by its declaration words.
+    declares: Option<Scope>,
+    /// Where a statement that began `NAME(…)` is.
+    tail: Tail,
+    /// The line where the last `NAME(…)` that began a statement closed.
+    call_line: u64,
 }
 
 /// Classifies C or C++ source text (bytes; any encoding that keeps ASCII as ASCII).
@@ -118,6 +281,12 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
         overflow: 0,
         after_params: false,
         in_initializer: false,
+        scopes: Vec::new(),
+        scope_overflow: 0,
+        statement: Statement::Start,
+        declares: None,
+        tail: Tail::None,
+        call_line: 0,
     };
     let mut i = 0;
     let mut line_start = true;
@@ -143,6 +312,10 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
             }
             if literal {
                 s.token(Last::Other);
+                s.statement = Statement::Later;
+                if s.follow_call(Token::Literal) {
+                    return CSource::MacroCall(s.call_line);
+                }
             }
             line_start = at_line_start;
             i = end;
@@ -164,21 +337,38 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
                     ));
                 };
                 s.token(Last::Other);
+                s.statement = Statement::Later;
+                if s.follow_call(Token::Literal) {
+                    return CSource::MacroCall(s.call_line);
+                }
                 i = after;
                 continue;
             }
-            s.word(word);
-            i = end;
+            if s.word(word) {
+                return CSource::MacroCall(s.call_line);
+            }
+            i = if word == b"operator" {
+                skip_operator_symbol(text, end, &mut s.line)
+            } else {
+                end
+            };
             continue;
         }
         if s.punct(b, next) {
-            return CSource::HasCode(s.line);
+            return if b == b'{' {
+                CSource::HasCode(s.line)
+            } else {
+                CSource::MacroCall(s.call_line)
+            };
         }
         i += if b == b'-' && next == Some(b'>') {
             2
         } else {
             1
         };
+    }
+    if s.follow_call(Token::End) {
+        return CSource::MacroCall(s.call_line);
     }
     CSource::NoCode
 }
@@ -190,7 +380,54 @@ impl Scanner {
         self.last = last;
     }
 
-    fn word(&mut self, word: &[u8]) {
+    /// Follows a statement that began `NAME(…)` by its next `token`: true when the token shows
+    /// that the macro call stood alone (and may define functions). In a namespace, anything but
+    /// a name or `*`/`&` (the start of a declaration with a macro for its type) or `{` (a body)
+    /// shows it; in a class, `;`, `=`, `:`, `{` or qualifiers show a constructor's declaration.
+    /// A declaration with a macro for its type ends with `;`, `=` or `{`; a word that begins a
+    /// statement after its parameter list, a `}` or the end of the text show a macro call.
+    fn follow_call(&mut self, token: Token) -> bool {
+        let begins = |w: &[u8]| DECLARATION_WORDS.contains(&w) || STATEMENT_WORDS.contains(&w);
+        let outside = self.groups.is_empty();
+        match (self.tail, token) {
+            (Tail::None, _) => false,
+            (Tail::AfterCall { class: true }, Token::Word(w)) if QUALIFIER_WORDS.contains(&w) => {
+                false
+            }
+            (Tail::AfterCall { .. }, Token::Word(w)) if begins(w) => true,
+            (Tail::AfterCall { .. }, Token::Word(_) | Token::Punct(b'*' | b'&')) => {
+                self.tail = Tail::Declared;
+                false
+            }
+            (Tail::AfterCall { .. }, Token::Punct(b'{'))
+            | (Tail::AfterCall { class: true }, Token::Punct(b';' | b'=' | b':' | b',' | b'('))
+            | (Tail::Declared, Token::Punct(b';' | b'=' | b'{')) => {
+                self.tail = if outside { Tail::None } else { self.tail };
+                false
+            }
+            (Tail::AfterCall { .. }, _) | (Tail::Declared, Token::End) => true,
+            (Tail::Declared, Token::Word(w)) => outside && self.after_params && begins(w),
+            (Tail::Declared, Token::Punct(b'}')) => outside,
+            (Tail::Declared, _) => false,
+        }
+    }
+
+    /// Handles a word; true when it shows that a `NAME(…)` before it was a macro call.
+    fn word(&mut self, word: &[u8]) -> bool {
+        if self.follow_call(Token::Word(word)) {
+            return true;
+        }
+        self.statement = match self.statement {
+            Statement::Start if !NOT_CALL_WORDS.contains(&word) => Statement::FirstWord,
+            _ => Statement::Later,
+        };
+        let declares = match word {
+            b"namespace" | b"extern" => Some(Scope::Namespace),
+            b"class" | b"struct" | b"union" => Some(Scope::Class),
+            b"enum" => Some(Scope::Other),
+            _ => None,
+        };
+        self.declares = self.declares.max(declares);
         let last = Last::Word {
             attribute: ATTRIBUTE_WORDS.contains(&word),
             number: word.first().is_some_and(u8::is_ascii_digit),
@@ -201,9 +438,23 @@ impl Scanner {
         // Other words (qualifiers, attributes, the names of a trailing return type, constructor
         // initialisers or a macro) leave a parameter list's tail open.
         self.last = last;
+        false
     }
 
-    fn open(&mut self) {
+    /// The braces the scan is in.
+    fn scope(&self) -> Scope {
+        match self.scopes.last() {
+            _ if self.scope_overflow > 0 => Scope::Other,
+            Some(&scope) => scope,
+            None => Scope::Namespace,
+        }
+    }
+
+    /// A `(`, followed by `next`.
+    fn open(&mut self, next: Option<u8>) {
+        let call = self.statement == Statement::FirstWord
+            && self.scope() != Scope::Other
+            && !matches!(next, Some(b'*' | b'&' | b'^'));
         let inner = match (self.groups.last(), self.last) {
             (Some(Group::Attribute), _)
             | (
@@ -214,8 +465,10 @@ impl Scanner {
             ) => Group::Attribute,
             (_, Last::CloseBracket) => Group::Lambda,
             _ if self.in_initializer => Group::Initializer,
+            _ if call => Group::Call,
             _ => Group::Plain,
         };
+        self.statement = Statement::Later;
         if self.groups.len() < MAX_GROUPS {
             self.groups.push(inner);
         } else {
@@ -224,6 +477,7 @@ impl Scanner {
         self.last = Last::Other;
     }
 
+    /// A `)`.
     fn close(&mut self) {
         let closed = if self.overflow > 0 {
             self.overflow -= 1;
@@ -232,38 +486,80 @@ impl Scanner {
             self.groups.pop()
         };
         let params = match closed {
-            Some(Group::Lambda) => true,
+            Some(Group::Lambda | Group::Call) => true,
             Some(Group::Plain) => self.groups.is_empty(),
             _ => false,
         };
         self.after_params |= params;
         self.last = Last::Other;
+        if closed == Some(Group::Call) {
+            self.tail = Tail::AfterCall {
+                class: self.scope() == Scope::Class,
+            };
+            self.call_line = self.line;
+        }
     }
 
-    /// Handles one punctuation byte; true when it opens a function body.
+    /// Handles one punctuation byte; true when it opens a function body or shows a macro
+    /// call (which may define functions).
     fn punct(&mut self, b: u8, next: Option<u8>) -> bool {
+        if self.follow_call(Token::Punct(b)) {
+            return true;
+        }
         match b {
             b'(' => {
                 let keep = self.after_params;
-                self.open();
+                self.open(next);
                 // `noexcept(…)`, `throw(…)` and initialisers `a(1)` keep the tail open.
                 self.after_params = keep;
             }
             b')' => self.close(),
             b'{' => return self.brace(),
+            b'}' => self.close_brace(),
             b']' => self.last = Last::CloseBracket,
             _ => self.other(b, next),
+        }
+        self.statement = match (self.statement, b, next) {
+            // `public:`, `private:`, `protected:` begin a statement; `::` does not.
+            (Statement::FirstWord, b':', Some(after)) if after != b':' => Statement::Start,
+            (_, b';' | b'}', _) => Statement::Start,
+            _ => Statement::Later,
+        };
+        if b == b';' || b == b'}' {
+            self.declares = None;
         }
         false
     }
 
+    /// A `}`: leaves the innermost braces.
+    fn close_brace(&mut self) {
+        if self.scope_overflow > 0 {
+            self.scope_overflow -= 1;
+        } else {
+            self.scopes.pop();
+        }
+        self.token(Last::Other);
+    }
+
     /// A `{`: true when it opens a function body or a lambda's.
     fn brace(&mut self) -> bool {
-        let lambda =
-            self.last == Last::CloseBracket && (self.in_initializer || !self.groups.is_empty());
+        let lambda = self.last == Last::CloseBracket
+            && (self.in_initializer || !self.groups.is_empty() || self.scope() == Scope::Other);
         if self.after_params || lambda {
             return true;
         }
+        let scope = match self.declares {
+            _ if self.in_initializer => Scope::Other,
+            Some(scope) => scope,
+            None => Scope::Other,
+        };
+        if self.scopes.len() < MAX_GROUPS {
+            self.scopes.push(scope);
+        } else {
+            self.scope_overflow += 1;
+        }
+        self.statement = Statement::Start;
+        self.declares = None;
         self.token(Last::Other);
         false
     }
@@ -296,6 +592,28 @@ fn word_end(text: &[u8], start: usize) -> usize {
         end += 1;
     }
     end
+}
+
+/// The index just past an overloaded operator's symbol after the word `operator` that ends at
+/// `i` (`==`, `<<=`, `->*`, `()`, `[]`), so that `=`, `<` and `>` in it are not read as an
+/// initialiser or a template's brackets; just past the white space before a conversion
+/// operator's type or `new`, `delete`, `""`. Counts the line breaks passed.
+fn skip_operator_symbol(text: &[u8], i: usize, line: &mut u64) -> usize {
+    let mut j = i;
+    while let Some(&b) = text.get(j).filter(|b| b.is_ascii_whitespace()) {
+        *line += u64::from(b == b'\n');
+        j += 1;
+    }
+    let pair = |open: u8, close: u8| text.get(j) == Some(&open) && text.get(j + 1) == Some(&close);
+    if pair(b'(', b')') || pair(b'[', b']') {
+        return j + 2;
+    }
+    let symbol = text.get(j..).unwrap_or_default();
+    let length = symbol
+        .iter()
+        .take_while(|b| OPERATOR_BYTES.contains(b))
+        .count();
+    j + length
 }
 
 /// `R`, `u8R`, `uR`, `UR`, `LR`: the prefixes of a C++ raw string literal.

@@ -712,3 +712,54 @@ fn stdin_given_twice_is_a_usage_error() {
         "covgate: error: `-` (standard input) is given more than once; stdin can be read only once\n"
     );
 }
+
+/// Files that no report names are judged by whether anything in them may generate code: a C
+/// macro call at file scope, a C++ operator and a Rust macro call in an `impl` body are code
+/// (unmeasured: the check fails); a header of declarations with macros for their types and Rust
+/// consts from `env!` are no code.
+#[test]
+fn unreported_files_count_as_code_when_anything_in_them_may_generate_it() {
+    let sb = Sandbox::new();
+    sb.policy("[measure]\ninclude = [\"src/**\"]\nmetrics = [\"lines\", \"functions\"]\n");
+    sb.write("src/lib.rs", "pub fn f() {}\n");
+    sb.write("src/handlers.c", "#include \"h.h\"\nDEFINE_HANDLER(foo)\n");
+    sb.write(
+        "src/ops.hpp",
+        "struct A { int v; };\ninline bool operator==(A a, A b) { return a.v == b.v; }\n",
+    );
+    sb.write(
+        "src/api.h",
+        "API(int) f(void);\nstruct s { ElfW(Addr) a; };\n",
+    );
+    sb.write("src/ext.rs", "pub struct Foo;\nimpl Foo { my_macro!(); }\n");
+    sb.write(
+        "src/consts.rs",
+        "pub const V: &str = env!(\"CARGO_PKG_VERSION\");\n",
+    );
+    sb.write(
+        "lcov.info",
+        "TN:\nSF:src/lib.rs\nFN:1,f\nFNDA:1,f\nDA:1,1\nend_of_record\n",
+    );
+    let run = sb.run(&["check", "lcov.info", "--format", "json", "--show", "all"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(status(&doc, "src/lib.rs"), "pass");
+    assert_eq!(status(&doc, "src/api.h"), "no-code");
+    assert_eq!(status(&doc, "src/consts.rs"), "no-code");
+    let reason = |path: &str| {
+        assert_eq!(status(&doc, path), "unmeasured", "{path}");
+        common::file(&doc, path)["reason"]
+            .as_str()
+            .unwrap_or("?")
+            .to_string()
+    };
+    assert_eq!(
+        reason("src/handlers.c"),
+        "in no report, but has code (a macro call at line 2, which may define functions)"
+    );
+    assert_eq!(
+        reason("src/ops.hpp"),
+        "in no report, but has code (a function body at line 2)"
+    );
+    assert_eq!(reason("src/ext.rs"), "in no report, but has code");
+}

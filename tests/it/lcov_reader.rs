@@ -710,3 +710,26 @@ fn f_lcov(f: &covgate::report::FileData) -> LcovFile {
         other => panic!("not LCOV: {other:?}"),
     }
 }
+
+/// Records on one line are one function when they are instantiations of it, as llvm-cov groups
+/// them by position: names are compared with their instantiation taken out, but an operator's
+/// symbol (`operator<` against `operator<<`) and a generic argument holding `->` are read whole.
+#[test]
+fn instantiations_group_by_name_without_cutting_operators_or_arrows() {
+    let text = "TN:\nSF:src/ops.cpp\nFN:3,_ZN1SltERKS_\nFN:3,_ZN1SlsERKS_\n\
+                FNDA:1,_ZN1SltERKS_\nFNDA:0,_ZN1SlsERKS_\nDA:3,1\nend_of_record\n\
+                SF:src/lib.rs\nFN:7,_RINvC1a1fFEhE\nFN:7,_RINvC1a1fhE\n\
+                FNDA:1,_RINvC1a1fFEhE\nFNDA:0,_RINvC1a1fhE\nDA:7,1\nend_of_record\n";
+    let report = report::read("mixed.info", text.as_bytes()).expect("reads");
+    // Two operators on line 3: `operator<<` never ran (not hidden behind `operator<`).
+    let ops = file(&report, "ops.cpp");
+    assert_eq!(numbers(ops)[1], (1, 2));
+    assert_eq!(
+        ops.missed_functions(),
+        [(Some(3), "_ZN1SlsERKS_".to_string())]
+    );
+    // `a::f::<fn() -> u8>` and `a::f::<u8>`: one function, covered.
+    let lib = file(&report, "lib.rs");
+    assert_eq!(numbers(lib)[1], (1, 1));
+    assert!(lib.missed_functions().is_empty());
+}
