@@ -157,11 +157,13 @@ fn measures_mcdc(part: &Part<'_>) -> bool {
 /// [`LcovFile::merge_conflict`](crate::report::lcov::LcovFile::merge_conflict)).
 fn lcov_conflict(path: &str, origins: &[String]) -> Error {
     Error::new(format!(
-        "{path}: llvm-cov LCOV sections from {} cannot be merged exactly: their declared totals \
-         (LF/LH, BRF/BRH, FNF/FNH, counted per instantiation group) are not what their records \
-         count, and records alone would give other numbers. Merge the runs' profiles first \
-         (`cargo llvm-cov report --lcov` over all of them) or give the JSON exports \
-         (`--json`), which covgate merges exactly",
+        "{path}: llvm-cov LCOV sections from {} cannot be merged exactly: llvm-cov counts lines \
+         and branches per instantiation group (the best single instantiation, or copy built into \
+         another test binary, of a function), and tracefiles carry only records summed over \
+         instantiations and declared totals (LF/LH, BRF/BRH, FNF/FNH) that do not add up: a \
+         section's totals are not what its records count, or instantiations of one function ran \
+         in different sections. Merge the runs' profiles first (`cargo llvm-cov report --lcov` \
+         over all of them) or give the JSON exports (`--json`), which covgate merges exactly",
         origins.join(", ")
     ))
 }

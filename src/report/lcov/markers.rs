@@ -140,13 +140,19 @@ fn missed(counts: Counts) -> u64 {
 
 /// A declared pair less `removed` items of which `proved` were missed, never with fewer
 /// misses than `records` (the remaining records) prove nor more than they hold (every item
-/// llvm-cov counts has a record); `None` when the pair was not declared.
+/// llvm-cov counts has a record), and 0 of 0 without any record left; `None` when the pair was
+/// not declared.
 fn less(pair: Declared, removed: u64, proved: u64, records: Counts) -> Option<Counts> {
     let declared = pair.consistent()?;
     let missed = missed(declared)
         .saturating_sub(proved)
         .min(records.total)
         .max(missed(records));
+    if records.total == 0 {
+        // Nothing left to count (llvm-cov's found count may exceed the records': a line with
+        // a closure counts once per function).
+        return Some(Counts::default());
+    }
     let total = declared.total.saturating_sub(removed).max(missed);
     Some(Counts::new(total - missed, total))
 }
