@@ -124,3 +124,166 @@ fn shards_of_instantiations_that_ran_apart_never_pass() {
         run.stderr
     );
 }
+
+/// An export naming `src/a.rs` with `summary` (JSON text) and `functions` (the array's text).
+fn export(summary: &str, functions: &str) -> String {
+    format!(
+        r#"{{"type":"llvm.coverage.json.export","version":"2.0.1","data":[{{"files":[{{"filename":"src/a.rs","segments":[],"branches":[],"expansions":[],"summary":{summary}}}],"functions":{functions},"totals":{{}}}}]}}"#
+    )
+}
+
+/// A summary: `lines` covered of 10, `functions` of 2 (instantiations alike), `regions` of 8.
+fn summary(lines: u64, functions: (u64, u64), regions: (u64, u64)) -> String {
+    let pair = |(covered, count): (u64, u64)| format!(r#"{{"count":{count},"covered":{covered}}}"#);
+    format!(
+        r#"{{"lines":{},"functions":{},"instantiations":{},"regions":{},"branches":{}}}"#,
+        pair((lines, 10)),
+        pair(functions),
+        pair(functions),
+        pair(regions),
+        pair((0, 0))
+    )
+}
+
+/// A sandbox with `src/a.rs` and the reports `(name, text)`, checked on regions, functions and
+/// lines.
+fn run_exports(reports: &[(&str, String)]) -> common::Run {
+    let sb = Sandbox::new();
+    sb.write("src/a.rs", "pub fn a() -> u32 {\n    1\n}\n");
+    sb.policy("[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n");
+    for (name, text) in reports {
+        sb.write(name, text);
+    }
+    let mut args = vec!["check", "--format", "json"];
+    args.extend(reports.iter().map(|(name, _)| *name));
+    sb.run(&args)
+}
+
+#[test]
+fn exports_without_function_records_merge_as_summaries_never_as_0_of_0() {
+    let half = export(&summary(5, (1, 2), (4, 8)), "[]");
+    // Two such exports agreeing: their summaries are the file's numbers (the records, absent,
+    // would have counted 0 of 0 and passed).
+    let run = run_exports(&[("a.json", half.clone()), ("b.json", half.clone())]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "src/a.rs", "lines"), "5/10 fail");
+    assert_eq!(metric(&doc, "src/a.rs", "functions"), "1/2 fail");
+    assert_eq!(metric(&doc, "src/a.rs", "regions"), "4/8 fail");
+    // Disagreeing: nothing to merge them with.
+    let more = export(&summary(6, (1, 2), (4, 8)), "[]");
+    let run = run_exports(&[("a.json", half), ("c.json", more)]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("without function records") && run.stderr.contains("a.json, c.json"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn an_export_that_counts_nothing_is_an_error() {
+    let zero = export(
+        &summary(0, (0, 0), (0, 0)).replace(r#""count":10"#, r#""count":0"#),
+        "[]",
+    );
+    for reports in [
+        vec![("z.json", zero.clone())],
+        vec![("z.json", zero.clone()), ("y.json", zero)],
+    ] {
+        let run = run_exports(&reports);
+        assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr
+                .contains("z.json: no file of the report counts anything"),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn lines_without_any_function_leave_functions_and_regions_unavailable() {
+    // What llvm-cov never writes (every line comes from a function's regions): the metrics
+    // the summary has no data for fail closed, never a vacuous 0 of 0.
+    let run = run_exports(&[("n.json", export(&summary(10, (0, 0), (0, 0)), "[]"))]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "src/a.rs", "lines"), "10/10 pass");
+    assert_eq!(
+        metric(&doc, "src/a.rs", "functions"),
+        "null/null unavailable"
+    );
+    assert_eq!(metric(&doc, "src/a.rs", "regions"), "null/null unavailable");
+}
+
+/// An export naming one file under two spellings: `full` at 100% (the function `f` of one
+/// crate ran), `other` never run (the same function built into another crate).
+fn two_spellings(full: &str, other: &str) -> String {
+    let summary = |c: u64, lines: u64| {
+        format!(
+            r#"{{"lines":{{"count":3,"covered":{lines}}},"functions":{{"count":1,"covered":{c}}},"instantiations":{{"count":1,"covered":{c}}},"regions":{{"count":1,"covered":{c}}},"branches":{{"count":0,"covered":0}}}}"#
+        )
+    };
+    let record = |name: &str, count: u64, file: &str| {
+        format!(
+            r#"{{"name":"{name}","count":{count},"filenames":["{file}"],"regions":[[1,1,3,2,{count},0,0,0]],"branches":[]}}"#
+        )
+    };
+    format!(
+        r#"{{"type":"llvm.coverage.json.export","version":"2.0.1","data":[{{"files":[{{"filename":"{full}","summary":{}}},{{"filename":"{other}","summary":{}}}],"functions":[{},{}],"totals":{{}}}}]}}"#,
+        summary(1, 3),
+        summary(0, 0),
+        record("_RNvCs1_4demo1f", 1, full),
+        record("_RNvCs2_4demo1f", 0, other)
+    )
+}
+
+#[test]
+fn two_spellings_of_one_file_in_one_export_merge_by_the_instantiation_rule() {
+    let sb = Sandbox::new();
+    sb.write("src/a.rs", "fn f() {\n    g();\n}\n");
+    sb.policy(
+        "[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n",
+    );
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(sb.path().join("src"), sb.path().join("link")).expect("link");
+    let remap = format!("/ws={}", sb.path().display());
+    let mut spellings = vec![("/ws/src/a.rs", "src/a.rs"), ("src/a.rs", "/ws/src/a.rs")];
+    if cfg!(unix) {
+        spellings.push(("/ws/link/a.rs", "src/a.rs"));
+    }
+    for (full, other) in spellings {
+        sb.write("two.json", &two_spellings(full, other));
+        let run = sb.run(&[
+            "check",
+            "two.json",
+            "--format",
+            "json",
+            "--remap-path-prefix",
+            &remap,
+        ]);
+        // One file, its two records one function (one start): the copy that ran covers it all,
+        // as llvm-cov counts the copies of a function built into two crates.
+        assert_eq!(run.code, 0, "{full} {other}: {}{}", run.stdout, run.stderr);
+        let doc = run.json();
+        assert_eq!(doc["files"].as_array().map(Vec::len), Some(1), "{doc:#}");
+        assert_eq!(metric(&doc, "src/a.rs", "regions"), "1/1 pass");
+        assert_eq!(metric(&doc, "src/a.rs", "functions"), "1/1 pass");
+        assert_eq!(metric(&doc, "src/a.rs", "lines"), "3/3 pass");
+    }
+    // From standard input the export is read once: where the spelling at 100% kept no records
+    // (a file the walk knows, without markers), a clear error, not a summary-only one.
+    let text = two_spellings("/ws/src/a.rs", "src/a.rs");
+    let piped = common::covgate_with_stdin(
+        sb.path(),
+        &["check", "-", "--remap-path-prefix", &remap],
+        Some(text.as_bytes()),
+    );
+    assert_eq!(piped.code, 2, "{}{}", piped.stdout, piped.stderr);
+    assert!(
+        piped.stderr.contains("two spellings") && piped.stderr.contains("as a file"),
+        "{}",
+        piped.stderr
+    );
+}
