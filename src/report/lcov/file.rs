@@ -207,8 +207,9 @@ impl LcovFile {
     /// totals over the same items covered alike (a tracefile merged with itself), which the
     /// merge leaves as they were. A merge of llvm-cov sections that llvm-cov's own count of the
     /// merged profiles may contradict is marked ([`merge_conflict`](Self::merge_conflict)).
-    /// Merging into or from an empty (default) value keeps the other side unchanged. (The reader leaves out sections without records, and `covgate check`
-    /// files without records, before merging: see [`has_records`](Self::has_records).)
+    /// Merging into or from an empty (default) value keeps the other side unchanged. (The
+    /// reader leaves out sections without records, and `covgate check` files without records,
+    /// before merging: see [`has_records`](Self::has_records).)
     pub fn merge(&mut self, other: LcovFile) {
         if other.sections == 0 {
             return;

@@ -228,8 +228,6 @@ impl<'a> Parser<'a> {
                 if !repeated {
                     // Checked while the totals and the records are still together.
                     existing.conflict |= existing.unreproducible() | file.unreproducible();
-                    existing.conflict |=
-                        (existing.llvm | file.llvm) && existing.instances_apart(&file);
                     pending.append(&mut std::mem::take(&mut file.lines).unpack());
                     pending.append(&mut more_lines);
                     file.declared = DeclaredTotals::default();
