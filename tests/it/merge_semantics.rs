@@ -246,6 +246,10 @@ fn two_spellings_of_one_file_in_one_export_merge_by_the_instantiation_rule() {
     sb.policy(
         "[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"regions\", \"functions\", \"lines\"]\n",
     );
+    sb.write(
+        "lcov.toml",
+        "[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"functions\", \"lines\"]\n",
+    );
     #[cfg(unix)]
     std::os::unix::fs::symlink(sb.path().join("src"), sb.path().join("link")).expect("link");
     let remap = format!("/ws={}", sb.path().display());
@@ -272,6 +276,33 @@ fn two_spellings_of_one_file_in_one_export_merge_by_the_instantiation_rule() {
         assert_eq!(metric(&doc, "src/a.rs", "functions"), "1/1 pass");
         assert_eq!(metric(&doc, "src/a.rs", "lines"), "3/3 pass");
     }
+    // The same in an llvm-cov tracefile: the copy that ran covers the file.
+    let section = |path: &str, crate_hash: &str, count: u64| {
+        format!(
+            "SF:{path}\nFN:1,_RNvCs{crate_hash}_4demo1f\nFNDA:{count},_RNvCs{crate_hash}_4demo1f\n\
+             FNF:1\nFNH:{count}\nDA:1,{count}\nDA:2,{count}\nDA:3,{count}\nLF:3\nLH:{}\n\
+             end_of_record\n",
+            3 * count
+        )
+    };
+    sb.write(
+        "two.info",
+        &[section("/ws/src/a.rs", "1", 1), section("src/a.rs", "2", 0)].concat(),
+    );
+    let run = sb.run(&[
+        "check",
+        "two.info",
+        "--format",
+        "json",
+        "--remap-path-prefix",
+        &remap,
+        "--policy",
+        "lcov.toml",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "src/a.rs", "functions"), "1/1 pass");
+    assert_eq!(metric(&doc, "src/a.rs", "lines"), "3/3 pass");
     // From standard input the export is read once: where the spelling at 100% kept no records
     // (a file the walk knows, without markers), a clear error, not a summary-only one.
     let text = two_spellings("/ws/src/a.rs", "src/a.rs");
