@@ -187,22 +187,27 @@ fn judge_with(
     let root = setup.root.clone();
     let plain = Resolver::new(&root, setup.remaps.clone(), None);
     let needed = |name: &str| found.wait().may_mark(&|| plain.resolve(name));
-    let mut reports = read_reports(opts, &opts.reports, detail_for(opts.reports.len(), &needed))?;
+    let reports = read_reports(opts, &opts.reports, detail_for(opts.reports.len(), &needed))?;
     let sources = found.wait();
     let identity = Identity::new(&root, sources.walked());
-    let mut resolved = resolve_parts(&reports, setup, opts, &identity)?;
-    if opts.reports.len() == 1 && spelled_twice_without_records(&resolved.parts) {
-        // Rare: one export names one file twice, and a spelling at 100% kept no records
-        // (none seemed needed), which its merge needs. Read again, keeping everything.
-        drop(resolved);
-        reports = reread(opts)?;
-        resolved = resolve_parts(&reports, setup, opts, &identity)?;
-    }
+    // The reports read again, keeping every record, when their first reading kept too little.
+    let mut again = Vec::new();
     let Resolved {
         parts,
         spellings,
         unevidenced,
-    } = resolved;
+    } = match resolve_parts(&reports, setup, opts, &identity) {
+        // Rare: one export names one file twice, and a spelling at 100% kept no records
+        // (none seemed needed), which its merge needs.
+        Ok(resolved)
+            if opts.reports.len() == 1 && spelled_twice_without_records(&resolved.parts) =>
+        {
+            drop(resolved);
+            again = reread(opts)?;
+            resolve_parts(&again, setup, opts, &identity)
+        }
+        resolved => resolved,
+    }?;
     if parts.is_empty() {
         return Err(no_evidence(&reports));
     }
@@ -253,7 +258,7 @@ fn judge_with(
     facts.warnings.extend(idle);
     drop(measured);
     // Freeing every record read takes a while: a worker does it while the verdict is rendered.
-    rayon::spawn(move || drop(reports));
+    rayon::spawn(move || drop((reports, again)));
     Ok(Outcome {
         facts,
         verdict,

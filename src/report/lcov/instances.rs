@@ -134,6 +134,17 @@ mod tests {
         let (file, conflict, _) = merged(&same, &same);
         assert!(!conflict);
         assert_eq!(file.summary().lines, Some(Counts::new(5, 5)));
+        // Two functions on one line (a macro's), each run in one shard only: each is exact.
+        let two = |f: u64, g: u64| {
+            format!(
+                "SF:/ws/src/lib.rs\nFN:3,_RNvCs1_6shards1f\nFN:3,_RNvCs1_6shards1g\n\
+                 FNDA:{f},_RNvCs1_6shards1f\nFNDA:{g},_RNvCs1_6shards1g\nFNF:2\nFNH:1\n\
+                 DA:3,1\nLF:1\nLH:1\nend_of_record\n"
+            )
+        };
+        let (file, conflict, joined) = merged(&two(1, 0), &two(0, 1));
+        assert!(!conflict && !joined);
+        assert_eq!(file.summary().functions, Some(Counts::new(2, 2)));
         // Other writers' records are the truth: instantiations never conflict.
         let plain = |text: String| format!("TN:\n{text}");
         let (_, conflict, joined) = merged(
