@@ -25,7 +25,7 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::markers::Ignores;
-use crate::model::Summary;
+use crate::model::{Counts, Summary};
 use crate::report::llvm_json::{self, FunctionStats, LlvmFile, LlvmSummary};
 use crate::report::{FileCoverage, Report};
 
@@ -157,21 +157,29 @@ fn measures_mcdc(part: &Part<'_>) -> bool {
 /// [`LcovFile::merge_conflict`](crate::report::lcov::LcovFile::merge_conflict)).
 fn lcov_conflict(path: &str, origins: &[String]) -> Error {
     Error::new(format!(
-        "{path}: llvm-cov LCOV sections from {} cannot be merged exactly: their declared totals \
-         (LF/LH, BRF/BRH, FNF/FNH, counted per instantiation group) are not what their records \
-         count, and records alone would give other numbers. Merge the runs' profiles first \
-         (`cargo llvm-cov report --lcov` over all of them) or give the JSON exports \
-         (`--json`), which covgate merges exactly",
+        "{path}: llvm-cov LCOV sections from {} cannot be merged exactly: llvm-cov counts lines \
+         and branches per instantiation group (the best single instantiation, or copy built into \
+         another test binary, of a function), and tracefiles carry only records summed over \
+         instantiations and declared totals (LF/LH, BRF/BRH, FNF/FNH) that do not add up: a \
+         section's totals are not what its records count, or instantiations of one function ran \
+         in different sections. Merge the runs' profiles first (`cargo llvm-cov report --lcov` \
+         over all of them) or give the JSON exports (`--json`), which covgate merges exactly",
         origins.join(", ")
     ))
 }
 
 /// The model summary of an llvm-cov file summary.
+///
+/// llvm-cov counts every line from the regions of a function record, so a file that counts
+/// lines but no function carries no data for functions and regions (a summary written without
+/// its records): those two are unavailable (failing closed, as a metric the input cannot carry),
+/// never a vacuous 0 of 0.
 pub fn llvm_summary(s: &LlvmSummary) -> Summary {
+    let carried = |c: Counts| Some(c).filter(|_| s.lines.total == 0 || s.functions.total > 0);
     Summary {
-        regions: Some(s.regions),
+        regions: carried(s.regions),
         branches: Some(s.branches),
-        functions: Some(s.functions),
+        functions: carried(s.functions),
         lines: Some(s.lines),
         mcdc: Some(s.mcdc),
     }
@@ -270,8 +278,10 @@ fn merge_summaries(path: &str, parts: &[(&Report, &LlvmFile)]) -> Result<LlvmFil
         _ => {
             let origins: Vec<&str> = parts.iter().map(|(r, _)| r.origin.as_str()).collect();
             Err(Error::new(format!(
-                "{path}: named more than once ({}) with different numbers, and a summary-only export \
-                 carries no detail to merge them; give full exports (without -summary-only)",
+                "{path}: named more than once ({}) with different numbers, and a part without \
+                 function records (a summary-only export, or a file no record of its export \
+                 belongs to) carries no detail to merge them; give full exports (without \
+                 -summary-only)",
                 origins.join(", ")
             )))
         }

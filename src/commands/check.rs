@@ -191,11 +191,24 @@ fn judge_with(
     let reports = read_reports(opts, &opts.reports, detail_for(opts.reports.len(), &needed))?;
     let sources = found.wait();
     let identity = Identity::new(&root, sources.walked());
+    // The reports read again, keeping every record, when their first reading kept too little.
+    let mut again = Vec::new();
     let Resolved {
         parts,
         spellings,
         unevidenced,
-    } = resolve_parts(&reports, setup, opts, &identity)?;
+    } = match resolve_parts(&reports, setup, opts, &identity) {
+        // Rare: one export names one file twice, and a spelling at 100% kept no records
+        // (none seemed needed), which its merge needs.
+        Ok(resolved)
+            if opts.reports.len() == 1 && spelled_twice_without_records(&resolved.parts) =>
+        {
+            drop(resolved);
+            again = reread(opts)?;
+            resolve_parts(&again, setup, opts, &identity)
+        }
+        resolved => resolved,
+    }?;
     if parts.is_empty() {
         return Err(no_evidence(&reports));
     }
@@ -247,12 +260,37 @@ fn judge_with(
     facts.warnings.extend(idle);
     drop(measured);
     // Freeing every record read takes a while: a worker does it while the verdict is rendered.
-    rayon::spawn(move || drop(reports));
+    rayon::spawn(move || drop((reports, again)));
     Ok(Outcome {
         facts,
         verdict,
         metrics: policy.metrics.clone(),
     })
+}
+
+/// True when a file is named more than once (several spellings in one export: relative and
+/// absolute, through a link) and a part of it has no function records: the reader kept none
+/// (its spelling was at 100%, and nothing seemed to need them), and the merge needs them. (A
+/// `-summary-only` export has none to keep: read again, it merges on its summaries.)
+fn spelled_twice_without_records(parts: &BTreeMap<Location, Vec<Part<'_>>>) -> bool {
+    let kept_none = |part: &Part<'_>| matches!(part.coverage, FileCoverage::Llvm(file) if file.functions.is_none());
+    parts
+        .values()
+        .any(|parts| parts.len() > 1 && parts.iter().any(kept_none))
+}
+
+/// The one report of `opts` read again keeping every record ([`spelled_twice_without_records`]).
+///
+/// Errors: standard input, which cannot be read twice (with what to do instead), and the errors
+/// of reading.
+fn reread(opts: &CheckOptions) -> Result<Vec<Report>> {
+    if opts.reports.iter().any(|r| r == "-") {
+        return Err(Error::new(
+            "<stdin>: the export names one file under two spellings, and merging them needs \
+             records that reading standard input once did not keep; give the export as a file",
+        ));
+    }
+    read_reports(opts, &opts.reports, Detail::All)
 }
 
 /// What to keep of the records of `count` reports: what each file needs (see [`Detail`]) when
@@ -480,7 +518,22 @@ fn read_report(cwd: &Path, name: &str, detail: Detail<'_>) -> Result<Report> {
             report.kind.describe()
         )));
     }
+    if report.files.iter().all(counts_nothing) {
+        return Err(Error::new(format!(
+            "{origin}: no file of the report counts anything ({}: every summary is 0 of 0 and \
+             no function record carries one); an empty report proves nothing. Check that the \
+             export was made from the test run's profiles and binaries (`cargo llvm-cov --json`)",
+            report.kind.describe()
+        )));
+    }
     Ok(report)
+}
+
+/// True for an llvm-cov JSON file whose summary counts nothing (every pair 0 of 0). An LCOV
+/// file without records is no evidence either, decided once every report is read
+/// ([`no_evidence`]).
+fn counts_nothing(file: &report::FileData) -> bool {
+    matches!(&file.coverage, FileCoverage::Llvm(f) if f.summary == Default::default())
 }
 
 fn root_folder(opts: &CheckOptions, policy: &Policy) -> String {

@@ -46,8 +46,8 @@ impl std::ops::Add for Ignored {
 /// instantiation-group rule (so branches count folded sides the summary leaves out, which is
 /// stricter); LCOV counts come from the remaining records.
 ///
-/// Errors: a `-summary-only` JSON export (`origins` names the reports), which holds no detail to
-/// remove items from.
+/// Errors: a JSON file without function records (a `-summary-only` export, or records absent;
+/// `origins` names the reports), which holds no detail to remove items from.
 pub fn apply(
     path: &str,
     coverage: &FileCoverage,
@@ -61,7 +61,9 @@ pub fn apply(
             ..
         }) => Ok(apply_llvm(records, ignores)),
         FileCoverage::Llvm(_) => Err(Error::new(format!(
-            "{path}: carries {} inline ignore marker(s), but {} holds only summaries (-summary-only):              ignored items cannot be taken out of a summary; give a full export",
+            "{path}: carries {} inline ignore marker(s), but {} holds only its summary (a \
+             -summary-only export, or no function record of the file): ignored items cannot be \
+             taken out of a summary; give a full export",
             ignores.markers,
             origins.join(", ")
         ))),

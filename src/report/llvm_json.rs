@@ -323,8 +323,10 @@ pub struct LlvmFile {
     /// The export's own per-file `summary`.
     pub summary: LlvmSummary,
     /// Function records whose main file is this file; `None` when the export has no
-    /// `functions` array (`-summary-only`, or `-skip-functions`), or when the reader kept none
-    /// of them ([`Kept::Nothing`]: the summary is at 100% and the file carries no marker).
+    /// `functions` array (`-summary-only`, or `-skip-functions`), when the reader kept none
+    /// of them ([`Kept::Nothing`]: the summary is at 100% and the file carries no marker), or
+    /// when the summary counts items but no record has the file as its main file (the records
+    /// are absent: recomputing from none would count 0 of 0).
     pub functions: Option<Vec<FunctionStats>>,
 }
 

@@ -21,6 +21,7 @@ mod lcov_reader;
 mod llvm_cov_e2e;
 mod llvm_json_reader;
 mod mcdc;
+mod merge_semantics;
 mod outputs;
 mod paths_identity;
 mod platform;

@@ -69,6 +69,10 @@ fn partitions(
         let mut report = vec!["llvm-cov", "report", "--json", "--output-path", &export];
         report.extend_from_slice(flags);
         run(toolchain, dir, &report);
+        let tracefile = format!("{filter}.info");
+        let mut report = vec!["llvm-cov", "report", "--lcov", "--output-path", &tracefile];
+        report.extend_from_slice(flags);
+        run(toolchain, dir, &report);
         for entry in std::fs::read_dir(&profiles).expect("profiles") {
             let path = entry.expect("entry").path();
             if path.extension().is_some_and(|e| e == "profraw") {
@@ -86,7 +90,72 @@ fn partitions(
     let mut report = vec!["llvm-cov", "report", "--json", "--output-path", &oracle];
     report.extend_from_slice(flags);
     run(toolchain, dir, &report);
+    let oracle = format!("{all}.info");
+    let mut report = vec!["llvm-cov", "report", "--lcov", "--output-path", &oracle];
+    report.extend_from_slice(flags);
+    run(toolchain, dir, &report);
     exports
+}
+
+/// The partitions' tracefiles (`NAME.info` beside each `NAME.json` export) merged: never other
+/// numbers than the oracle's tracefile, and refused (exit 2, asking for the profiles' merge or
+/// the JSON exports) where an instantiation group ran apart across partitions, as `larger`
+/// does (`larger::<i32>` in one half, `larger::<f64>` in the other): summed records would call
+/// both its arms covered, llvm-cov over the merged profiles does not.
+fn tracefiles_never_disagree_with_the_oracle(
+    dir: &Path,
+    exports: &[String],
+    all: &str,
+    name: &str,
+) {
+    let tracefiles: Vec<String> = exports
+        .iter()
+        .map(|e| e.replace(".json", ".info"))
+        .collect();
+    let mut args = vec!["check"];
+    args.extend(tracefiles.iter().map(String::as_str));
+    args.extend(["--format", "json"]);
+    let merged = common::covgate(dir, &args);
+    assert_eq!(
+        merged.code, 2,
+        "{name} {all}: {}{}",
+        merged.stdout, merged.stderr
+    );
+    assert!(
+        merged.stderr.contains("src/lib.rs: llvm-cov LCOV sections")
+            && merged.stderr.contains("cannot be merged exactly"),
+        "{name} {all}: {}",
+        merged.stderr
+    );
+    // Without the file whose instantiations ran apart, the merge is the oracle's.
+    let others = format!("{all}-others.toml");
+    std::fs::write(
+        dir.join(&others),
+        "[measure]\ninclude = [\"src/shapes.rs\"]\nmetrics = [\"functions\", \"lines\"]\n",
+    )
+    .expect("policy");
+    args.extend(["--policy", &others]);
+    let merged = common::covgate(dir, &args).json();
+    let oracle_file = format!("{all}.info");
+    let oracle = common::covgate(
+        dir,
+        &[
+            "check",
+            &oracle_file,
+            "--format",
+            "json",
+            "--policy",
+            &others,
+        ],
+    )
+    .json();
+    for m in ["functions", "lines"] {
+        assert_eq!(
+            metric(&merged, "src/shapes.rs", m),
+            metric(&oracle, "src/shapes.rs", m),
+            "{name} {all}: src/shapes.rs {m}"
+        );
+    }
 }
 
 fn check(dir: &Path, reports: &[String]) -> Value {
@@ -137,6 +206,7 @@ fn merge_equals_the_combined_report(toolchain: Option<&str>, branch: bool, name:
         (&["x1", "x2", "x3"][..], "thirds"),
     ] {
         let exports = partitions(&dir, toolchain, branch, filters, all);
+        tracefiles_never_disagree_with_the_oracle(&dir, &exports, all, name);
         let oracle = check(&dir, &[format!("{all}.json")]);
         let merged = check(&dir, &exports);
         assert_eq!(paths(&merged), paths(&oracle), "{name} {all}");

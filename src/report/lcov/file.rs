@@ -205,9 +205,11 @@ impl LcovFile {
     /// `-` + n = n), functions per (start line, name). Declared totals are dropped once two
     /// non-empty files merge, since they cannot be combined, unless both sides declare the same
     /// totals over the same items covered alike (a tracefile merged with itself), which the
-    /// merge leaves as they were. Merging into or from an empty (default) value keeps the other
-    /// side unchanged. (The reader leaves out sections without records, and `covgate check`
-    /// files without records, before merging: see [`has_records`](Self::has_records).)
+    /// merge leaves as they were. A merge of llvm-cov sections that llvm-cov's own count of the
+    /// merged profiles may contradict is marked ([`merge_conflict`](Self::merge_conflict)).
+    /// Merging into or from an empty (default) value keeps the other side unchanged. (The
+    /// reader leaves out sections without records, and `covgate check` files without records,
+    /// before merging: see [`has_records`](Self::has_records).)
     pub fn merge(&mut self, other: LcovFile) {
         if other.sections == 0 {
             return;
@@ -225,6 +227,10 @@ impl LcovFile {
             && (self.declared == DeclaredTotals::default() || self.same_shape(&other));
         self.conflict |=
             other.conflict | (!same && (self.unreproducible() || other.unreproducible()));
+        // Instantiations that ran apart cannot be counted from records (see `instances`),
+        // unless the merge keeps the declared totals, which still hold.
+        let kept = same && self.declared != DeclaredTotals::default();
+        self.conflict |= !kept && (self.llvm || other.llvm) && self.instances_apart(&other);
         self.llvm |= other.llvm;
         self.lines = Lines::pack(merge_lines(self.lines.unpack(), other.lines.unpack()));
         for branch in other.branches {
@@ -270,9 +276,11 @@ impl LcovFile {
     }
 
     /// True when sections were merged that no merge of records can count exactly: one of them
-    /// is llvm-cov's, with declared totals that its records cannot reproduce (llvm-cov counts
-    /// per instantiation group, which LCOV records do not carry). `covgate check` refuses such
-    /// a file, asking for a profile-level merge or the JSON exports.
+    /// is llvm-cov's, with declared totals that its records cannot reproduce, or one function
+    /// had several instantiations (or copies in several binaries) that ran in different
+    /// sections (llvm-cov counts per instantiation group, the best single instantiation, which
+    /// LCOV records do not carry; see `instances`). `covgate check` refuses such a file, asking
+    /// for a profile-level merge or the JSON exports.
     pub fn merge_conflict(&self) -> bool {
         self.conflict
     }

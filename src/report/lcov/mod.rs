@@ -128,13 +128,14 @@
 //! `blocks` cuts input into blocks of whole sections, parsed in parallel, and streams a
 //! `Window`; `file` is the model ([`LcovFile`]) with the declared-count rule, `lines` its packed
 //! `DA` lines, `index` the hash index of its functions and branch sides and the shared names,
-//! `identity` the function identity across copies, `markers` the LCOV half of inline ignore
-//! markers.
+//! `identity` the function identity across copies, `instances` whether two llvm-cov sections
+//! merge exactly, `markers` the LCOV half of inline ignore markers.
 
 mod blocks;
 mod file;
 mod identity;
 mod index;
+mod instances;
 mod lex;
 mod lines;
 mod markers;

@@ -163,6 +163,15 @@ pub(super) fn finish(
     }
 }
 
+/// The records of a file when they carry its summary: `None` for a file whose summary counts
+/// items but that no record has as its main file (llvm-cov derives every count from the
+/// records, so they are absent, as in a `-summary-only` export: recomputing from none would
+/// say 0 of 0). A file that counts nothing keeps its (no) records: a C header holding only
+/// macros, whose code is counted in the files that expand them.
+fn carried(records: Vec<FunctionStats>, summary: &LlvmSummary) -> Option<Vec<FunctionStats>> {
+    (!records.is_empty() || *summary == LlvmSummary::default()).then_some(records)
+}
+
 /// Builds the report: every export's files in order, each with the records of its main file.
 fn assemble(
     origin: &str,
@@ -181,7 +190,7 @@ fn assemble(
             has_mcdc_data |= summary.mcdc.total > 0;
             let functions = match export.functions.as_mut() {
                 Some(_) if export.skipped.contains(&path) => None,
-                Some(by_file) => Some(by_file.remove(&path).unwrap_or_default()),
+                Some(by_file) => carried(by_file.remove(&path).unwrap_or_default(), &summary),
                 None => None,
             };
             let coverage = FileCoverage::Llvm(LlvmFile { summary, functions });

@@ -1,0 +1,156 @@
+//! Whether two llvm-cov sections of one file merge exactly: llvm-cov counts lines and branches
+//! per instantiation group (the best single instantiation, or copy built into another binary,
+//! of a function), while its `DA` and `BRDA` records sum the instantiations. A merge of records
+//! is what `llvm-profdata merge` of the runs would give only when no function has instantiations
+//! that ran apart.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::file::LcovFile;
+use super::identity::function_identity;
+
+impl LcovFile {
+    /// True when `self` and `other` (sections of one file about to be merged) both ran a
+    /// function (records sharing start line and identity, see `function_identity`) and, between
+    /// them, more than one of its records ran: two instantiations of a generic, or two copies
+    /// of a function built into different test binaries. Each section's records are then exact
+    /// only per section: a merged instantiation covers what it covered in either run, and
+    /// llvm-cov takes the best one, which summed `DA`/`BRDA` records cannot tell (each could
+    /// have run one arm). Where only one section ran a function, or both ran the same single
+    /// record, its merged records are its best instantiation's, as llvm-cov counts them.
+    ///
+    /// Only start lines where both sections ran a record are looked at, and names demangled
+    /// only where those records differ.
+    pub(super) fn instances_apart(&self, other: &LcovFile) -> bool {
+        let ran = |file: &LcovFile| -> BTreeSet<Option<u32>> {
+            let covered = file.functions.iter().filter(|f| f.is_covered());
+            covered.map(|f| f.start).collect()
+        };
+        let both: BTreeSet<Option<u32>> = ran(self).intersection(&ran(other)).copied().collect();
+        // Start line → (the record's name, true for `other`) of every record that ran there.
+        let mut at: BTreeMap<Option<u32>, Vec<(&str, bool)>> = BTreeMap::new();
+        for (file, is_other) in [(self, false), (other, true)] {
+            let covered = file.functions.iter().filter(|f| f.is_covered());
+            for f in covered.filter(|f| both.contains(&f.start)) {
+                at.entry(f.start)
+                    .or_default()
+                    .push((f.name.as_str(), is_other));
+            }
+        }
+        at.values().any(|records| apart(records))
+    }
+}
+
+/// True when some function among `records` (ran on one start line: name, which section) ran
+/// in both sections, as more than one record.
+fn apart(records: &[(&str, bool)]) -> bool {
+    let names: BTreeSet<&str> = records.iter().map(|(name, _)| *name).collect();
+    if names.len() < 2 {
+        return false;
+    }
+    // Identity → (distinct names, ran in `self`, ran in `other`).
+    let mut functions: BTreeMap<String, (BTreeSet<&str>, bool, bool)> = BTreeMap::new();
+    for (name, is_other) in records {
+        let function = functions.entry(function_identity(name)).or_default();
+        function.0.insert(name);
+        function.1 |= !is_other;
+        function.2 |= is_other;
+    }
+    functions
+        .values()
+        .any(|(names, mine, theirs)| *mine && *theirs && names.len() > 1)
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use crate::model::Counts;
+    use crate::report::FileCoverage;
+
+    use super::super::LcovFile;
+
+    /// An llvm-cov section of `pick<T>` (line 2; `if left` on line 3, arms on lines 4 and 6)
+    /// with its `u8` and `u16` instantiations (`u8`, `u16`: their counts), `a` and `b` the
+    /// counts of the arms, and a plain function `other` on line 10 (`other`: its count).
+    /// Its declared totals are what its records count.
+    fn section(u8: u64, u16: u64, a: u64, b: u64, other: u64) -> String {
+        let ran = |n: u64| u64::from(n > 0);
+        let pick = u8 + u16;
+        let fnh = ran(pick) + ran(other);
+        let lh = 2 * ran(pick) + ran(a) + ran(b) + ran(other);
+        format!(
+            "SF:/ws/src/lib.rs\nFN:2,_RINvCs1_6shards4pickhEB2_\nFN:2,_RINvCs1_6shards4picktEB2_\n\
+             FN:10,_RNvCs1_6shards5other\nFNDA:{u8},_RINvCs1_6shards4pickhEB2_\n\
+             FNDA:{u16},_RINvCs1_6shards4picktEB2_\nFNDA:{other},_RNvCs1_6shards5other\n\
+             FNF:2\nFNH:{fnh}\nDA:2,{pick}\nDA:3,{pick}\nDA:4,{a}\nDA:6,{b}\nDA:10,{other}\n\
+             LF:5\nLH:{lh}\nend_of_record\n"
+        )
+    }
+
+    fn read(text: &str) -> LcovFile {
+        let report = crate::report::read("t.info", text.as_bytes()).expect("tracefile");
+        match report.files.into_iter().next().map(|f| f.coverage) {
+            Some(FileCoverage::Lcov(file)) => file,
+            other => panic!("one LCOV file, not {other:?}"),
+        }
+    }
+
+    /// The merge of the sections as `covgate check` merges shards, and as one tracefile of
+    /// both (`cat`), with whether each conflicts.
+    fn merged(a: &str, b: &str) -> (LcovFile, bool, bool) {
+        let mut file = read(a);
+        file.merge(read(b));
+        let conflict = file.merge_conflict();
+        let joined = read(&format!("{a}{b}")).merge_conflict();
+        (file, conflict, joined)
+    }
+
+    #[test]
+    fn instantiations_that_ran_apart_do_not_merge_on_records() {
+        // One shard ran `pick::<u8>` down the `a` arm, the other `pick::<u16>` down `b`:
+        // each alone is exact, their records together say 5 of 5 lines, llvm-cov over the
+        // merged profiles 4 of 5 (no single instantiation ran both arms).
+        let (_, conflict, joined) = merged(&section(1, 0, 1, 0, 1), &section(0, 1, 0, 1, 0));
+        assert!(conflict && joined);
+        // Copies of one function built into two test binaries are records of their own too.
+        let copy = section(1, 0, 1, 1, 0).replace("Cs1_", "Cs2_");
+        assert!(merged(&section(1, 0, 1, 0, 1), &copy).1);
+    }
+
+    #[test]
+    fn a_function_run_as_one_record_or_in_one_shard_merges_on_records() {
+        // The same instantiation ran in both shards (test partitions of one binary): its
+        // merged records are its own.
+        let (file, conflict, joined) = merged(&section(1, 0, 1, 0, 0), &section(2, 0, 0, 1, 1));
+        assert!(!conflict && !joined);
+        assert_eq!(file.summary().lines, Some(Counts::new(5, 5)));
+        assert_eq!(file.summary().functions, Some(Counts::new(2, 2)));
+        // Both instantiations ran, in one shard only: that shard's records are exact.
+        let (file, conflict, joined) = merged(&section(1, 1, 1, 1, 0), &section(0, 0, 0, 0, 1));
+        assert!(!conflict && !joined);
+        assert_eq!(file.summary().lines, Some(Counts::new(5, 5)));
+        // The same tracefile twice keeps its declared totals, whatever ran.
+        let same = section(1, 1, 1, 1, 1);
+        let (file, conflict, _) = merged(&same, &same);
+        assert!(!conflict);
+        assert_eq!(file.summary().lines, Some(Counts::new(5, 5)));
+        // Two functions on one line (a macro's), each run in one shard only: each is exact.
+        let two = |f: u64, g: u64| {
+            format!(
+                "SF:/ws/src/lib.rs\nFN:3,_RNvCs1_6shards1f\nFN:3,_RNvCs1_6shards1g\n\
+                 FNDA:{f},_RNvCs1_6shards1f\nFNDA:{g},_RNvCs1_6shards1g\nFNF:2\nFNH:1\n\
+                 DA:3,1\nLF:1\nLH:1\nend_of_record\n"
+            )
+        };
+        let (file, conflict, joined) = merged(&two(1, 0), &two(0, 1));
+        assert!(!conflict && !joined);
+        assert_eq!(file.summary().functions, Some(Counts::new(2, 2)));
+        // Other writers' records are the truth: instantiations never conflict.
+        let plain = |text: String| format!("TN:\n{text}");
+        let (_, conflict, joined) = merged(
+            &plain(section(1, 0, 1, 0, 1)),
+            &plain(section(0, 1, 0, 1, 0)),
+        );
+        assert!(!conflict && !joined);
+    }
+}
