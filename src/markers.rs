@@ -431,9 +431,8 @@ struct Lexer<'a> {
     lang: Lang,
     /// True inside a Rust doc block comment (`/** */`, `/*! */`), whose text is not scanned.
     doc: bool,
-    /// Where the word (identifier or number) that the last character continued began; `None`
-    /// after any other character. In C and C++, a `'` inside a number is a digit separator
-    /// (`1'000`, `0x1'FF`), and a raw string's prefix (`R"`) must begin a word.
+    /// Where the word (name or number) the last character continued began: in C and C++, a `'`
+    /// in a number is a digit separator (`1'000`), and a raw string's prefix (`R"`) begins a word.
     word_start: Option<usize>,
     out: Vec<(u32, &'a str)>,
 }
@@ -551,20 +550,12 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// A C++ raw string literal, `R"delim( … )delim"` (after a prefix `u8`, `u`, `U` or `L`):
-    /// nothing in it is a comment or a quote, up to `)delim"`.
+    /// A C++ raw string literal, `R"delim( … )delim"` (a prefix `u8`, `u`, `U`, `L` before `R`).
     fn cpp_raw_string(&mut self) {
         let rest = self.rest();
         let delimiter = cpp_raw_delimiter(rest).unwrap_or("");
-        let open = rest.find('(').map_or(rest.len(), |i| i + 1);
-        self.pos += open;
-        let closer = format!("){delimiter}\"");
-        let body = self.rest();
-        let end = body.find(&closer).map_or(body.len(), |i| i + closer.len());
-        for _ in body.get(..end).unwrap_or("").matches('\n') {
-            self.line = self.line.saturating_add(1);
-        }
-        self.pos += end;
+        let opener = rest.find('(').map_or(rest.len(), |i| i + 1);
+        self.skip_raw(opener, &format!("){delimiter}\""));
     }
 
     /// `'x'`, `'\n'` (char literals) or `'a` (a lifetime or label).
@@ -586,10 +577,14 @@ impl<'a> Lexer<'a> {
         let rest = self.rest();
         let hashes = raw_string_hashes(rest).unwrap_or(0);
         let opener = rest.find('"').map_or(rest.len(), |i| i + 1);
+        self.skip_raw(opener, &format!("\"{}", "#".repeat(hashes)));
+    }
+
+    /// Skips `opener` bytes, then up to and including `closer` (or to the end), counting lines.
+    fn skip_raw(&mut self, opener: usize, closer: &str) {
         self.pos += opener;
-        let closer = format!("\"{}", "#".repeat(hashes));
         let body = self.rest();
-        let end = body.find(&closer).map_or(body.len(), |i| i + closer.len());
+        let end = body.find(closer).map_or(body.len(), |i| i + closer.len());
         for _ in body.get(..end).unwrap_or("").matches('\n') {
             self.line = self.line.saturating_add(1);
         }
@@ -893,7 +888,7 @@ mod tests {
     }
 
     #[test]
-    fn c_digit_separators_raw_strings_and_char_literals() {
+    fn literals_digit_separators_raw_strings_chars_lifetimes() {
         let text = "long big = 1'000; // LCOV_EXCL_LINE\n\
                     int h = 0x1'FF, b = 0b1'0; // LCOV_EXCL_LINE\n\
                     char q = '\\''; char d = u8'\"'; // LCOV_EXCL_LINE\n\
@@ -903,30 +898,17 @@ mod tests {
                     auto v = FOOR\"a\"; // LCOV_EXCL_LINE\n\
                     const char *n = R\"a b(x)\"; // LCOV_EXCL_LINE\n\
                     char c = 'x; // an open literal ends with its line\n\
-                    int y; // LCOV_EXCL_LINE\n";
-        assert_eq!(lines(text, Lang::CLike), vec![1, 2, 3, 7, 8, 9, 10, 12]);
-        assert_eq!(cpp_raw_delimiter("R\"(x)\""), Some(""));
-        assert_eq!(cpp_raw_delimiter("uR\"d(x)d\""), Some("d"));
-        assert_eq!(cpp_raw_delimiter("UR\"(x"), Some(""));
-        assert_eq!(cpp_raw_delimiter("R\"no paren"), None);
-        assert_eq!(cpp_raw_delimiter("R\"12345678901234567(x"), None);
-        assert_eq!(cpp_raw_delimiter("Rx"), None);
+                    int _y; // LCOV_EXCL_LINE\n";
+        assert_eq!(lines(text, Lang::CLike), [1, 2, 3, 7, 8, 9, 10, 12]);
+        let delimiters = ["UR\"d(", "R\"no", "R\"12345678901234567("];
+        assert_eq!(delimiters.map(cpp_raw_delimiter), [Some("d"), None, None]);
         // An open raw string runs to the end.
-        assert_eq!(
-            lines("R\"(open // LCOV_EXCL_LINE\n", Lang::CLike),
-            Vec::<u32>::new()
-        );
-    }
-
-    #[test]
-    fn rust_lifetimes_chars_and_byte_strings() {
-        let text = "let q = '\\''; // LCOV_EXCL_LINE\n\
-                    fn f<'a, 'b>(x: &'a str, y: &'b str) {} // LCOV_EXCL_LINE\n\
-                    let s = b\"//\"; let c = b'\\''; let d = b'\"'; // LCOV_EXCL_LINE\n\
-                    let r = cr#\"x\"# ; let n = 1_000; // LCOV_EXCL_LINE\n\
-                    'label: loop { break 'label; } // LCOV_EXCL_LINE\n\
+        assert!(lines("R\"(open // LCOV_EXCL_LINE\n", Lang::CLike).is_empty());
+        // Rust: lifetimes, labels, escaped quotes, byte and C strings.
+        let text = "let q = '\\''; fn f<'a>(x: &'a str) {} let c = b'\\''; // LCOV_EXCL_LINE\n\
+                    let s = b\"//\"; let r = cr#\"x\"#; 'l: loop { break 'l; } // LCOV_EXCL_LINE\n\
                     let s = \"two\nlines ' \"; // LCOV_EXCL_LINE\n";
-        assert_eq!(lines(text, Lang::Rust), vec![1, 2, 3, 4, 5, 7]);
+        assert_eq!(lines(text, Lang::Rust), [1, 2, 4]);
     }
 
     #[test]

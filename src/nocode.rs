@@ -4,9 +4,9 @@
 //! instruments function bodies, closures and `async` blocks (not the initialisers of consts and
 //! statics, which are evaluated at compile time, and not `#[automatically_derived]` impls, which
 //! the standard derives and serde's write). The rule errs on the side of code: a file is no code
-//! only when every item is one of `mod` (without a body, or whose body is no code), `use`, a
-//! type, a trait without default bodies, a const or static, an `extern` block of declarations or
-//! a `macro_rules!` definition, and nothing anywhere (an initialiser, an `impl` or `trait` body,
+//! only when every item is one of `mod` (without a body, or whose body is no code), `use`,
+//! `extern crate`, a type, a trait without default bodies, an `impl` of consts and types, a const
+//! or static, an `extern` block of declarations or a `macro_rules!` definition, and nothing anywhere (an initialiser, an `impl` or `trait` body,
 //! an array length, an attribute) is or may expand to a body:
 //!
 //! - a function, method, default trait method, closure or `async` block is code;
@@ -15,8 +15,9 @@
 //!   statement, a standard macro that expands to a literal or a check (`concat!`, `env!`,
 //!   `include_str!`, `assert!`, … in [`LITERAL_MACROS`]);
 //! - an attribute that may be an attribute macro is code: one outside the built-in and tool
-//!   attributes ([`INERT_ATTRIBUTES`]), unless the item also has a `#[derive]` (then it is taken
-//!   for a derive helper such as `#[serde(…)]`);
+//!   attributes ([`INERT_ATTRIBUTES`]), also one that `#[cfg_attr(…)]` applies, unless the item
+//!   also has a `#[derive]` (then it is taken for a derive helper such as `#[serde(…)]`; derives
+//!   write `#[automatically_derived]` impls, which rustc does not instrument);
 //! - tokens syn keeps verbatim (unstable syntax, an `extern` block item with a body, `macro`
 //!   2.0 definitions) are code.
 //!
@@ -135,16 +136,36 @@ fn is_literal_macro(path: &syn::Path) -> bool {
     }
 }
 
-/// True when some attribute of an item may be an attribute macro (see [`INERT_ATTRIBUTES`]);
-/// with a `#[derive]` among them, other attributes are taken for the derive's helpers.
+/// True when some attribute of an item may be an attribute macro (see [`INERT_ATTRIBUTES`]),
+/// also inside `#[cfg_attr(predicate, attributes…)]`; with a `#[derive]` among them, other
+/// attributes are taken for the derive's helpers. A `cfg_attr` that does not parse counts as one.
 fn has_attribute_macro(attrs: &[syn::Attribute]) -> bool {
-    let root = |a: &syn::Attribute| a.path().segments.first().map(|s| s.ident.to_string());
-    let derives = attrs.iter().any(|a| a.path().is_ident("derive"));
-    !derives
-        && attrs
-            .iter()
-            .filter_map(root)
-            .any(|name| !INERT_ATTRIBUTES.contains(&name.as_str()))
+    let mut roots = Vec::new();
+    let parsed = attrs
+        .iter()
+        .try_for_each(|attr| attribute_roots(&attr.meta, &mut roots));
+    let derives = roots.iter().any(|root| root == "derive");
+    parsed.is_none()
+        || !derives
+            && roots
+                .iter()
+                .any(|root| !INERT_ATTRIBUTES.contains(&root.as_str()))
+}
+
+/// Adds to `roots` the first segment of the attribute `meta`'s path, or of each attribute a
+/// `cfg_attr` applies (nested ones too); `None` when a `cfg_attr` does not parse.
+fn attribute_roots(meta: &syn::Meta, roots: &mut Vec<String>) -> Option<()> {
+    let path = meta.path();
+    if !path.is_ident("cfg_attr") {
+        roots.extend(path.segments.first().map(|s| s.ident.to_string()));
+        return Some(());
+    }
+    let parser = syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated;
+    let applied = meta.require_list().ok()?.parse_args_with(parser).ok()?;
+    applied
+        .iter()
+        .skip(1)
+        .try_for_each(|inner| attribute_roots(inner, roots))
 }
 
 struct CodeFinder {
@@ -296,6 +317,10 @@ mod tests {
         // Derive helpers on a derived item; a `macro_rules!` with a doc comment.
         "#[derive(Serialize)]\n#[serde(rename_all = \"camelCase\")]\npub struct S { #[serde(default)] a: u8 }\n\
          /// doc\n#[macro_export]\nmacro_rules! m { () => {} }\n",
+        // Attributes that `cfg_attr` applies: a derive with its helpers, documentation.
+        "#[cfg_attr(feature = \"serde\", derive(Serialize), serde(rename_all = \"camelCase\"))]\n\
+         pub struct S;\n#[cfg_attr(docsrs, doc(cfg(feature = \"x\")))]\npub struct T;\n\
+         #[cfg_attr(a, cfg_attr(b, allow(dead_code)))]\npub struct U;\n",
     ];
 
     /// Sources with code (or that may expand to code), each with what it shows.
@@ -346,6 +371,10 @@ mod tests {
         "#[my_attr] union U { a: u8 }",
         "#[my_attr] enum E { A }",
         "#[my_attr] trait T {}",
+        "#[cfg_attr(feature = \"py\", pyclass)] pub struct S;",
+        "#[cfg_attr(a, cfg_attr(b, my_attr))] struct S;",
+        "#[cfg_attr] struct S;",
+        "#[cfg_attr(a b)] struct S;",
         // Verbatim tokens: a `macro` 2.0 definition, an extern item with a body, unstable
         // syntax in impls, traits, expressions and types.
         "pub macro m() {}",

@@ -22,8 +22,9 @@
 //! macro call that may define functions (`DEFINE_HANDLER(foo)`, `TEST(a, b)`, with or without
 //! `;`), unless it is the start of a declaration with a macro for its type: a name or `*` follows
 //! and the statement ends like a declaration, with `;`, `=` or `{` (`API(int) f(void);`,
-//! `ElfW(Addr) addr;`), not with a `}`, the end of the text or a word that begins another
-//! statement (`int`, `struct`, `static`). Keywords with an operand (`static_assert(…)`,
+//! `ElfW(Addr) addr;`; a name on a later line needs a parameter list, so `DEFINE(a)` and then
+//! `foo_t x;` is a macro call), not with a `}`, the end of the text or a word that begins
+//! another statement (`int`, `struct`, `static`). Keywords with an operand (`static_assert(…)`,
 //! `decltype(…)`, `_Pragma(…)`, `asm(…)`), built-in type names and function pointers
 //! (`my_t (*fp)(int);`) begin no such statement. In a class, `NAME(…)` followed by `;`, `=`,
 //! `:`, `{` or qualifiers is a constructor's declaration. Macro calls in an `enum` or an
@@ -229,8 +230,9 @@ enum Tail {
     /// `NAME(…)` just closed (`class`: in a class, where it may be a constructor).
     AfterCall { class: bool },
     /// A name or `*` followed: a declaration whose type is a macro (`API(int) f(void);`,
-    /// `ElfW(Addr) addr;`), unless it does not end like one.
-    Declared,
+    /// `ElfW(Addr) addr;`), unless it does not end like one. `params`: a parameter list closed
+    /// since; `same_line`: the name began on the line of the call.
+    Declared { params: bool, same_line: bool },
 }
 
 /// A token, as [`Scanner::follow_call`] sees it.
@@ -384,11 +386,13 @@ impl Scanner {
     /// that the macro call stood alone (and may define functions). In a namespace, anything but
     /// a name or `*`/`&` (the start of a declaration with a macro for its type) or `{` (a body)
     /// shows it; in a class, `;`, `=`, `:`, `{` or qualifiers show a constructor's declaration.
-    /// A declaration with a macro for its type ends with `;`, `=` or `{`; a word that begins a
-    /// statement after its parameter list, a `}` or the end of the text show a macro call.
+    /// A declaration with a macro for its type ends with `;`, `=` or `{` (with a parameter list
+    /// when its name is on a later line); a word that begins a statement after its parameter
+    /// list, a `}` or the end of the text show a macro call.
     fn follow_call(&mut self, token: Token) -> bool {
         let begins = |w: &[u8]| DECLARATION_WORDS.contains(&w) || STATEMENT_WORDS.contains(&w);
         let outside = self.groups.is_empty();
+        let ends = outside && matches!(token, Token::Punct(b';' | b'='));
         match (self.tail, token) {
             (Tail::None, _) => false,
             (Tail::AfterCall { class: true }, Token::Word(w)) if QUALIFIER_WORDS.contains(&w) => {
@@ -396,19 +400,31 @@ impl Scanner {
             }
             (Tail::AfterCall { .. }, Token::Word(w)) if begins(w) => true,
             (Tail::AfterCall { .. }, Token::Word(_) | Token::Punct(b'*' | b'&')) => {
-                self.tail = Tail::Declared;
+                self.tail = Tail::Declared {
+                    params: false,
+                    same_line: self.line == self.call_line,
+                };
                 false
             }
+            // `DEFINE(a)` then, on a line of its own, `foo_t x;`: no declarator of the macro's
+            // type (that would have a parameter list or begin on the macro's line).
+            (
+                Tail::Declared {
+                    params: false,
+                    same_line: false,
+                },
+                _,
+            ) if ends => true,
             (Tail::AfterCall { .. }, Token::Punct(b'{'))
             | (Tail::AfterCall { class: true }, Token::Punct(b';' | b'=' | b':' | b',' | b'('))
-            | (Tail::Declared, Token::Punct(b';' | b'=' | b'{')) => {
+            | (Tail::Declared { .. }, Token::Punct(b';' | b'=' | b'{')) => {
                 self.tail = if outside { Tail::None } else { self.tail };
                 false
             }
-            (Tail::AfterCall { .. }, _) | (Tail::Declared, Token::End) => true,
-            (Tail::Declared, Token::Word(w)) => outside && self.after_params && begins(w),
-            (Tail::Declared, Token::Punct(b'}')) => outside,
-            (Tail::Declared, _) => false,
+            (Tail::AfterCall { .. }, _) | (Tail::Declared { .. }, Token::End) => true,
+            (Tail::Declared { .. }, Token::Word(w)) => outside && self.after_params && begins(w),
+            (Tail::Declared { .. }, Token::Punct(b'}')) => outside,
+            (Tail::Declared { .. }, _) => false,
         }
     }
 
@@ -492,6 +508,12 @@ impl Scanner {
         };
         self.after_params |= params;
         self.last = Last::Other;
+        if let (Tail::Declared { same_line, .. }, true) = (self.tail, params) {
+            self.tail = Tail::Declared {
+                params: true,
+                same_line,
+            };
+        }
         if closed == Some(Group::Call) {
             self.tail = Tail::AfterCall {
                 class: self.scope() == Scope::Class,
