@@ -16,7 +16,7 @@ pub(super) struct Lines {
 }
 
 /// Appends `n` to `out` as an LEB128 varint.
-fn put(out: &mut Vec<u8>, mut n: u64) {
+pub(super) fn put(out: &mut Vec<u8>, mut n: u64) {
     while n >= 0x80 {
         out.push((n & 0x7f) as u8 | 0x80);
         n >>= 7;
@@ -26,7 +26,7 @@ fn put(out: &mut Vec<u8>, mut n: u64) {
 
 /// The varint at the start of `bytes`, and the bytes after it. Only bytes written by [`put`]
 /// are read: a number ends at a byte below 0x80, and ten bytes hold any `u64`.
-fn take(bytes: &[u8]) -> (u64, &[u8]) {
+pub(super) fn take(bytes: &[u8]) -> (u64, &[u8]) {
     if let [byte @ 0..0x80, rest @ ..] = bytes {
         // One byte, the most common case.
         return (u64::from(*byte), rest);

@@ -28,7 +28,7 @@ impl LcovFile {
             kept.add_branch(branch.clone());
         }
         let starts_kept = |f: &&Function| !f.start.is_some_and(&drop_line);
-        for function in self.functions.iter().filter(starts_kept) {
+        for function in self.functions().iter().filter(starts_kept) {
             kept.add_function(function.clone());
         }
         kept
@@ -40,11 +40,12 @@ impl LcovFile {
     pub fn count_functions(&self, which: impl Fn(&Function) -> bool) -> u64 {
         let kept = LcovFile {
             functions: self
-                .functions
+                .functions()
                 .iter()
                 .filter(|f| which(f))
                 .cloned()
-                .collect(),
+                .collect::<Vec<_>>()
+                .into(),
             ..LcovFile::default()
         };
         kept.detail_functions().total

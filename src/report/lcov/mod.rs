@@ -133,6 +133,7 @@
 
 mod blocks;
 mod file;
+mod functions;
 mod identity;
 mod index;
 mod lex;
