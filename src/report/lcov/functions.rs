@@ -1,12 +1,14 @@
 //! The functions of one LCOV file: a vector while the file is built or merged, packed once it is
-//! read whole (about 13 bytes a function instead of 40).
+//! read whole (about 11 bytes a function instead of 40).
 //!
 //! Function records are most of what a tracefile's files keep (a Rust crate's llvm-cov tracefile
 //! has about 25 `FN` records a file, one per instantiation and per binary), and a file keeps them
 //! until the check is done. Packed, a file holds its names (one pointer each: a function's name,
-//! then its aliases) and, per function, four LEB128 varints: start line + 1 (0: none), end line +
-//! 1 (0: none), count, number of aliases. Every value comes back exactly (a count up to
-//! `u64::MAX`, a line up to `u32::MAX`), in the same order.
+//! then its aliases) and, per function, LEB128 varints: its start line + 1 (0: none) times 4,
+//! plus 2 when it has an end line and 1 when it has aliases; the end line, when it has one; its
+//! count; the number of its aliases, when it has some. An `FN` record without an end line and
+//! a count below 128 takes 3 bytes beside its name when its start line is below 4,095. Every
+//! value comes back exactly (a count up to `u64::MAX`, a line up to `u32::MAX`), in order.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -30,11 +32,9 @@ pub(super) enum Functions {
 pub(super) struct Packed {
     /// Per function: its name, then its aliases.
     names: Box<[Name]>,
-    /// Per function: varint(start + 1 or 0), varint(end + 1 or 0), varint(count),
-    /// varint(number of aliases).
+    /// Per function: varint(4 × (start + 1 or 0) + 2 × has end + has aliases), [varint(end)],
+    /// varint(count), [varint(number of aliases)].
     bytes: Box<[u8]>,
-    /// How many functions there are.
-    len: usize,
 }
 
 impl Default for Functions {
@@ -49,15 +49,29 @@ impl From<Vec<Function>> for Functions {
     }
 }
 
-/// A line number + 1, 0 for none: a `u32` line fits whole.
-fn line_code(line: Option<u32>) -> u64 {
-    line.map_or(0, |l| u64::from(l) + 1)
+/// The first varint of a packed function: its start line + 1 (0: none) times 4, plus 2 when it
+/// has an end line and 1 when it has aliases (a `u32` line fits whole).
+fn head(f: &Function) -> u64 {
+    let start = f.start.map_or(0, |l| u64::from(l) + 1);
+    start << 2 | u64::from(f.end.is_some()) << 1 | u64::from(!f.aliases.is_empty())
 }
 
-/// The line of a [`line_code`]. Only codes written by [`line_code`] are read, so a code is at
-/// most `u32::MAX` + 1 and the conversion cannot fail.
-fn code_line(code: u64) -> Option<u32> {
-    code.checked_sub(1).and_then(|l| u32::try_from(l).ok())
+/// The start line of a [`head`]. Only heads written by [`head`] are read, so the line is at most
+/// `u32::MAX` and the conversion cannot fail.
+fn head_start(head: u64) -> Option<u32> {
+    (head >> 2)
+        .checked_sub(1)
+        .and_then(|l| u32::try_from(l).ok())
+}
+
+/// The varint at the start of `bytes` when `present`, and the bytes after it.
+fn take_if(present: bool, bytes: &[u8]) -> (Option<u64>, &[u8]) {
+    if present {
+        let (n, rest) = take(bytes);
+        (Some(n), rest)
+    } else {
+        (None, bytes)
+    }
 }
 
 impl Packed {
@@ -65,44 +79,55 @@ impl Packed {
         let len = functions.len();
         let aliases: usize = functions.iter().map(|f| f.aliases.len()).sum();
         let mut names = Vec::with_capacity(len + aliases);
-        let mut bytes = Vec::with_capacity(len * 5);
+        let mut bytes = Vec::with_capacity(len * 4);
         for f in functions {
-            put(&mut bytes, line_code(f.start));
-            put(&mut bytes, line_code(f.end));
+            put(&mut bytes, head(&f));
+            f.end
+                .into_iter()
+                .for_each(|end| put(&mut bytes, u64::from(end)));
             put(&mut bytes, f.count);
-            put(&mut bytes, f.aliases.len() as u64);
+            if !f.aliases.is_empty() {
+                put(&mut bytes, f.aliases.len() as u64);
+            }
             names.push(f.name);
             names.extend(f.aliases.iter().cloned());
         }
         Packed {
             names: names.into_boxed_slice(),
             bytes: bytes.into_boxed_slice(),
-            len,
         }
     }
 
     fn unpack(&self) -> Vec<Function> {
-        let mut out = Vec::with_capacity(self.len);
+        let mut out = Vec::with_capacity(self.bytes.len() / 3);
         let mut rest: &[u8] = &self.bytes;
         let mut names = self.names.iter();
         while !rest.is_empty() {
-            let (start, after) = take(rest);
-            let (end, after) = take(after);
+            let (head, after) = take(rest);
+            let (end, after) = take_if(head & 2 != 0, after);
             let (count, after) = take(after);
-            let (aliases, after) = take(after);
+            let (aliases, after) = take_if(head & 1 != 0, after);
             rest = after;
             // Written by `pack`: a name for every function and for each of its aliases.
             let name = names.next().cloned().unwrap_or_else(|| Name::from(""));
-            let aliases: Vec<Name> = names.by_ref().take(aliases as usize).cloned().collect();
+            let aliases = aliases.unwrap_or_default() as usize;
+            let aliases: Vec<Name> = names.by_ref().take(aliases).cloned().collect();
             out.push(Function {
-                start: code_line(start),
-                end: code_line(end),
+                start: head_start(head),
+                // Written from a `u32`.
+                end: end.and_then(|e| u32::try_from(e).ok()),
                 name,
                 aliases: Aliases::from_sorted(aliases),
                 count,
             });
         }
         out
+    }
+
+    /// How many functions there are (counted as they are unpacked: asked only when a merge
+    /// unpacks them anyway).
+    fn len(&self) -> usize {
+        self.unpack().len()
     }
 }
 
@@ -172,13 +197,16 @@ impl Functions {
     pub(super) fn len(&self) -> usize {
         match self {
             Functions::Open(functions) => functions.len(),
-            Functions::Packed(packed) => packed.len,
+            Functions::Packed(packed) => packed.len(),
         }
     }
 
     /// True when there is no function.
     pub(super) fn is_empty(&self) -> bool {
-        self.len() == 0
+        match self {
+            Functions::Open(functions) => functions.is_empty(),
+            Functions::Packed(packed) => packed.bytes.is_empty(),
+        }
     }
 }
 

@@ -59,3 +59,25 @@ fn pushing_onto_packed_functions_unpacks_them() {
     assert!(empty.is_empty());
     assert_eq!(empty.into_vec(), Vec::new());
 }
+
+/// The common `FN` record (a start line, no end line, no aliases, a small count) takes three
+/// bytes beside its name; end lines and aliases take room only where they are.
+#[test]
+fn a_plain_function_takes_three_bytes() {
+    let plain = |start, count| function(Some(start), None, "f", count);
+    let mut functions = Functions::from(vec![plain(4094, 127), plain(0, 0)]);
+    functions.pack();
+    let Functions::Packed(packed) = &functions else {
+        panic!("packed");
+    };
+    assert_eq!(packed.bytes.len(), 3 + 2);
+    assert_eq!(packed.names.len(), 2);
+    assert_eq!(functions.len(), 2);
+    assert!(!functions.is_empty());
+    let mut ended = Functions::from(vec![function(Some(1), Some(300), "g", 1)]);
+    ended.pack();
+    let Functions::Packed(packed) = &ended else {
+        panic!("packed");
+    };
+    assert_eq!(packed.bytes.len(), 1 + 2 + 1);
+}
