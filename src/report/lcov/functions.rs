@@ -102,14 +102,13 @@ impl Packed {
         let mut out = Vec::with_capacity(self.bytes.len() / 3);
         let mut rest: &[u8] = &self.bytes;
         let mut names = self.names.iter();
-        while !rest.is_empty() {
+        // Written by `pack`: per function, its name, then its aliases; its varints in `bytes`.
+        while let Some(name) = names.next().cloned() {
             let (head, after) = take(rest);
             let (end, after) = take_if(head & 2 != 0, after);
             let (count, after) = take(after);
             let (aliases, after) = take_if(head & 1 != 0, after);
             rest = after;
-            // Written by `pack`: a name for every function and for each of its aliases.
-            let name = names.next().cloned().unwrap_or_else(|| Name::from(""));
             let aliases = aliases.unwrap_or_default() as usize;
             let aliases: Vec<Name> = names.by_ref().take(aliases).cloned().collect();
             out.push(Function {

@@ -47,6 +47,8 @@ fn pushing_onto_packed_functions_unpacks_them() {
     functions.pack();
     functions.pack();
     functions.push(function(Some(2), None, "g", 0));
+    // Open functions stay as they are.
+    functions.unpack();
     assert_eq!(
         functions.opened(),
         [

@@ -91,7 +91,8 @@ impl Lines {
 
     /// The lines as (line, count) pairs, ascending by line.
     pub(super) fn unpack(&self) -> Vec<(u32, u64)> {
-        let mut lines = Vec::with_capacity(self.len());
+        // At most one line a byte (not counted first: that would decode the lines twice).
+        let mut lines = Vec::with_capacity(self.packed.len());
         lines.extend(self.iter());
         lines
     }
