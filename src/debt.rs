@@ -15,11 +15,9 @@
 //! removes (the check and `--tighten` judge an entry alike). An unmeasured file keeps its entry
 //! and fails as unmeasured. Files without an entry are held to the threshold.
 
-use std::collections::BTreeMap;
-
 use crate::error::{Error, Result};
 use crate::judge::{FileStatus, FileVerdict, MetricStatus, Verdict};
-use crate::measure::Measured;
+use crate::measure::{Measured, MeasuredFiles};
 use crate::model::Counts;
 pub use crate::policy::debt::{Entry, Ledger};
 use crate::uncovered;
@@ -45,11 +43,7 @@ pub fn status(counts: Option<Counts>, allowed: u64) -> MetricStatus {
 /// and its uncovered items (listed, from `measured`, for every failing metric: over its
 /// allowance or loose), with a note for each failing metric saying what the entry allows. Files stay failing first, then
 /// by path.
-pub(crate) fn apply(
-    ledger: &Ledger,
-    verdict: &mut Verdict,
-    measured: &BTreeMap<String, Measured<'_>>,
-) {
+pub(crate) fn apply(ledger: &Ledger, verdict: &mut Verdict, measured: &MeasuredFiles<'_>) {
     for file in &mut verdict.files {
         let (Some(entry), Some(m)) = (ledger.entry(&file.path), measured.get(&file.path)) else {
             continue;
@@ -118,7 +112,7 @@ fn judge_file(file: &mut FileVerdict, entry: &Entry, measured: &Measured<'_>) {
 pub(crate) fn judge(
     ledger: &Ledger,
     verdict: &mut Verdict,
-    measured: &BTreeMap<String, Measured<'_>>,
+    measured: &MeasuredFiles<'_>,
     walked: bool,
     tightening: bool,
 ) -> Result<()> {

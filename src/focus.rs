@@ -1,11 +1,9 @@
 //! `covgate check --file PATH`: the verdict on a few files only, each with every uncovered item
 //! listed on every metric that misses any (passing or not), for the developer fixing one file.
 
-use std::collections::BTreeMap;
-
 use crate::error::{Error, Result};
 use crate::judge::Verdict;
-use crate::measure::Measured;
+use crate::measure::MeasuredFiles;
 use crate::model::Metric;
 use crate::paths;
 use crate::uncovered;
@@ -28,7 +26,7 @@ pub fn name(given: &str, cwd: &str, root: &str) -> String {
 /// Errors (exit 2): as for [`keep`].
 pub fn apply(
     verdict: &mut Verdict,
-    measured: &BTreeMap<String, Measured<'_>>,
+    measured: &MeasuredFiles<'_>,
     files: &[String],
     cwd: &str,
     root: &str,
@@ -46,11 +44,7 @@ pub fn apply(
 /// The summary, the exit code and every output then speak of these files alone.
 ///
 /// Errors (exit 2): a name that is not an in-scope file of the check.
-pub fn keep(
-    verdict: &mut Verdict,
-    measured: &BTreeMap<String, Measured<'_>>,
-    files: &[String],
-) -> Result<()> {
+pub fn keep(verdict: &mut Verdict, measured: &MeasuredFiles<'_>, files: &[String]) -> Result<()> {
     if let Some(unknown) = files
         .iter()
         .find(|f| !verdict.files.iter().any(|v| &v.path == *f))

@@ -4,12 +4,10 @@
 //! A metric the input cannot carry is `unavailable` and fails closed, with a note saying how to
 //! produce it or drop it from `metrics`.
 
-use std::collections::BTreeMap;
-
 use rayon::prelude::*;
 
 use crate::measure::Ignored;
-use crate::measure::Measured;
+use crate::measure::{Measured, MeasuredFiles};
 use crate::model::{Counts, Metric, Summary, Threshold};
 use crate::policy::Policy;
 use crate::scope::{Class, Scope, Why};
@@ -208,11 +206,7 @@ impl Verdict {
 
 /// Judges every in-scope file of `scope`, with the counts in `measured`. The scope is taken
 /// apart as it is judged: each file's verdict keeps its path and reason.
-pub(crate) fn evaluate(
-    scope: Scope,
-    measured: &BTreeMap<String, Measured<'_>>,
-    policy: &Policy,
-) -> Verdict {
+pub(crate) fn evaluate(scope: Scope, measured: &MeasuredFiles<'_>, policy: &Policy) -> Verdict {
     let outside_include = scope.outside_include.len();
     drop(scope.outside_include);
     // Files are judged on every core: a failing file's uncovered items take some work.

@@ -101,12 +101,12 @@ pub(crate) fn resolve(
     if walk {
         walk::folder(root)?;
     }
-    let mut reported = BTreeSet::new();
+    // The report files in scope, borrowed, in path order (the spellings' keys are in order,
+    // root-relative ones first): a copy of each path is made once, for `scope.files`.
+    let mut reported: Vec<&str> = Vec::new();
     for location in report_files.keys() {
         match location {
-            Location::Inside(rel) if included(rel) => {
-                reported.insert(rel.clone());
-            }
+            Location::Inside(rel) if included(rel) => reported.push(rel),
             Location::Inside(_) => {
                 scope
                     .outside_include
@@ -127,15 +127,27 @@ pub(crate) fn resolve(
     if reported.is_empty() {
         return Err(irrelevant_report(report_files, &on_disk, policy, root));
     }
-    for rel in reported.iter().chain(on_disk.difference(&reported)) {
-        let excluded = active.iter().find(|e| e.pattern.is_match(rel));
-        let class = match excluded {
-            Some(exclude) => Class::Excluded(exclude.reason.clone()),
-            None if reported.contains(rel) => Class::Measured,
-            None => classify_unreported(&root.join(rel)),
-        };
-        scope.files.insert(rel.clone(), class);
-    }
+    let unreported = on_disk
+        .iter()
+        .map(String::as_str)
+        .filter(|rel| reported.binary_search(rel).is_err());
+    let files = reported
+        .iter()
+        .map(|rel| (*rel, true))
+        .chain(unreported.map(|rel| (rel, false)));
+    // Collected, not inserted one by one: a map built from its items at once fills its nodes
+    // (inserted in order, they are half full).
+    scope.files = files
+        .map(|(rel, is_reported)| {
+            let excluded = active.iter().find(|e| e.pattern.is_match(rel));
+            let class = match excluded {
+                Some(exclude) => Class::Excluded(exclude.reason.clone()),
+                None if is_reported => Class::Measured,
+                None => classify_unreported(&root.join(rel)),
+            };
+            (rel.to_string(), class)
+        })
+        .collect();
     if walk {
         check_globs(&scope, policy, &active)?;
     }

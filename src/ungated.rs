@@ -2,9 +2,7 @@
 //! build with `-fcoverage-mcdc`, under a policy without `mcdc`. A team reading "PASS, 100 %
 //! branches" must not take it for MC/DC, so the check says so (a note among the report warnings).
 
-use std::collections::BTreeMap;
-
-use crate::measure::Measured;
+use crate::measure::MeasuredFiles;
 use crate::model::{Counts, Metric};
 
 /// Files named in the note at most; the rest are counted.
@@ -15,10 +13,7 @@ const NAMED: usize = 5;
 /// the policy does not gate (it is not in `metrics`): src/interlock.c 1/3 conditions shown
 /// independent; add "mcdc" to `metrics` to judge it`, naming at most five files and counting the
 /// others.
-pub(crate) fn mcdc_note(
-    metrics: &[Metric],
-    measured: &BTreeMap<String, Measured<'_>>,
-) -> Option<String> {
+pub(crate) fn mcdc_note(metrics: &[Metric], measured: &MeasuredFiles<'_>) -> Option<String> {
     if metrics.contains(&Metric::Mcdc) {
         return None;
     }
@@ -48,12 +43,12 @@ pub(crate) fn mcdc_note(
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
-    use crate::measure::{Coverage, Ignored};
+    use crate::measure::{Coverage, Ignored, Measured};
     use crate::model::Summary;
     use crate::report::llvm_json::{LlvmFile, LlvmSummary};
     use crate::report::FileCoverage;
 
-    fn measured(mcdc: &[Option<Counts>]) -> BTreeMap<String, Measured<'static>> {
+    fn measured(mcdc: &[Option<Counts>]) -> MeasuredFiles<'static> {
         mcdc.iter()
             .enumerate()
             .map(|(i, &mcdc)| {

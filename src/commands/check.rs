@@ -21,7 +21,7 @@ use crate::outcome::{ConditionFacts, Facts, Outcome, RosterFacts, SuiteFacts, Ta
 use crate::paths::{self, Location, PathCase, Remap, Resolver};
 use crate::platform::{self, Platform, PlatformOptions};
 use crate::policy::Policy;
-use crate::report::{self, Detail, FileCoverage, Report};
+use crate::report::{self, Detail, FileCoverage, FileData, Report};
 use crate::roster::{self, Roster};
 use crate::scope::{self, Class, Scope, Spellings};
 use crate::uncovered::{self, Uncovered};
@@ -619,43 +619,54 @@ fn resolve_parts<'a>(
             .or_insert_with(|| location.clone());
         *kept = (&*kept).max(location).clone();
     }
-    let mut resolved = Resolved::default();
-    // Each name is moved to its file, not copied.
-    for (report, file, location, folds) in named {
-        let location = if folds {
-            last.get(&folded(&location)).cloned().unwrap_or(location)
-        } else {
-            location
-        };
-        // Room for one: most files have one spelling and one part (a vector's first room is 4).
-        resolved
-            .spellings
-            .entry(location.clone())
-            .or_insert_with(|| Vec::with_capacity(1))
-            .push((report.origin.as_str(), file.path.as_str()));
-        match &file.coverage {
-            FileCoverage::Lcov(lcov) if !lcov.has_records() => resolved
-                .unevidenced
-                .entry(location)
-                .or_default()
-                .push(report.origin.clone()),
-            coverage => resolved
-                .parts
-                .entry(location)
-                .or_insert_with(|| Vec::with_capacity(1))
-                .push(Part { report, coverage }),
+    let mut located: Vec<(Location, &Report, &FileData)> = named
+        .into_iter()
+        .map(|(report, file, location, folds)| {
+            let location = if folds {
+                last.get(&folded(&location)).cloned().unwrap_or(location)
+            } else {
+                location
+            };
+            (location, report, file)
+        })
+        .collect();
+    // In order of location (stable: the parts of one file in the order of the reports), so
+    // that each map is collected at once, its nodes full (inserted in order, half full).
+    located.sort_by(|a, b| a.0.cmp(&b.0));
+    let (mut spellings, mut parts, mut unevidenced) = (Vec::new(), Vec::new(), Vec::new());
+    let mut located = located.into_iter().peekable();
+    while let Some((location, report, file)) = located.next() {
+        let mut named = vec![(report, file)];
+        while let Some((_, report, file)) = located.next_if(|next| next.0 == location) {
+            named.push((report, file));
         }
-    }
-    for spelled in resolved.spellings.values_mut() {
+        let mut spelled: Vec<(&str, &str)> = named
+            .iter()
+            .map(|(report, file)| (report.origin.as_str(), file.path.as_str()))
+            .collect();
         spelled.sort();
         spelled.dedup();
         spelled.shrink_to_fit();
+        spellings.push((location.clone(), spelled));
+        let (empty, measured): (Vec<_>, Vec<_>) = named.into_iter().partition(
+            |(_, file)| matches!(&file.coverage, FileCoverage::Lcov(lcov) if !lcov.has_records()),
+        );
+        if measured.is_empty() {
+            let origins = empty.iter().map(|(r, _)| r.origin.clone()).collect();
+            unevidenced.push((location, origins));
+        } else {
+            let measured = measured.into_iter().map(|(report, file)| Part {
+                report,
+                coverage: &file.coverage,
+            });
+            parts.push((location, measured.collect()));
+        }
     }
-    let parts = &resolved.parts;
-    resolved
-        .unevidenced
-        .retain(|location, _| !parts.contains_key(location));
-    Ok(resolved)
+    Ok(Resolved {
+        parts: parts.into_iter().collect(),
+        spellings: spellings.into_iter().collect(),
+        unevidenced: unevidenced.into_iter().collect(),
+    })
 }
 
 /// Locations that reports name without any record, with the origins of those reports.
@@ -680,7 +691,7 @@ fn stale_markers(
         .collect();
     let plain = measure::measure(&marked, &BTreeMap::new()).unwrap_or_default();
     let mut notes = Vec::new();
-    for (path, measured) in &plain {
+    for (path, measured) in plain.iter() {
         let items = uncovered::list(&measured.coverage, &Metric::DEFAULT, &measured.summary);
         let stale = ignores
             .get(path)

@@ -69,10 +69,10 @@ fn assert_numbers(report: &Report, suffix: &str, want: Numbers) {
     );
 }
 
-fn uncovered_function_names(f: &LcovFile) -> Vec<&str> {
+fn uncovered_function_names(f: &LcovFile) -> Vec<String> {
     f.uncovered_functions()
         .iter()
-        .map(|u| u.function.name.as_str())
+        .map(|u| u.function.name.to_string())
         .collect()
 }
 

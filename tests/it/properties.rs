@@ -158,7 +158,7 @@ fn observed(file: &LcovFile) -> String {
         .uncovered_functions()
         .iter()
         .map(|u| {
-            let f = u.function;
+            let f = &u.function;
             format!(
                 "{:?}:{}:{:?}:{}:{}",
                 f.start, f.name, f.aliases, f.count, u.shares_line_with_executed

@@ -2,10 +2,12 @@
 //! sections, shards and reports, and its counts, with the declared-count rule (see the module
 //! documentation of [`super`], "Declared totals").
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::model::{Counts, Summary};
 
+use super::functions::Functions;
 use super::identity::function_identity;
 use super::index::{Aliases, Index, Keys, Name};
 use super::lines::Lines;
@@ -53,10 +55,10 @@ impl Function {
 }
 
 /// A function that never ran, as listed by [`LcovFile::uncovered_functions`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct UncoveredFunction<'a> {
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UncoveredFunction {
     /// The function record.
-    pub function: &'a Function,
+    pub function: Function,
     /// True when another function record starting on the same line ran. Writers such as llvm-cov
     /// emit one record per instantiation and per binary, so such a record is usually an unused
     /// copy of a function that did run (llvm-cov then counts the function as covered); it may also
@@ -163,8 +165,8 @@ pub struct LcovFile {
     /// `BRDA` sides in first-appearance order.
     pub(super) branches: Vec<Branch>,
     pub(super) branch_index: Index,
-    /// Functions in first-appearance order.
-    pub(super) functions: Vec<Function>,
+    /// Functions in first-appearance order (packed once the file is read whole).
+    pub(super) functions: Functions,
     pub(super) function_index: Index,
     /// Declared totals, kept only while the file is a single section.
     pub(super) declared: DeclaredTotals,
@@ -236,7 +238,7 @@ impl LcovFile {
         for branch in other.branches {
             self.add_branch(branch);
         }
-        for function in other.functions {
+        for function in other.functions.into_vec() {
             self.add_function(function);
         }
         if !same {
@@ -251,7 +253,7 @@ impl LcovFile {
     pub(super) fn same_shape(&self, other: &LcovFile) -> bool {
         Cover(&self.lines) == Cover(&other.lines)
             && same_items(&self.branches, &other.branches, branch_shape)
-            && same_items(&self.functions, &other.functions, function_shape)
+            && same_items(&self.functions(), &other.functions(), function_shape)
     }
 
     /// The file's counts: `branches`, `functions` and `lines` are always `Some` (0 of 0 when the
@@ -304,8 +306,9 @@ impl LcovFile {
     /// parameters and generic arguments), in start-line order.
     pub fn missed_functions(&self) -> Vec<(Option<u32>, String)> {
         // (start, identity) → (the first record's name, records, any ran).
+        let functions = self.functions();
         let mut groups: BTreeMap<(Option<u32>, String), (&str, usize, bool)> = BTreeMap::new();
-        for f in &self.functions {
+        for f in functions.iter() {
             let group = groups
                 .entry((f.start, function_identity(&f.name)))
                 .or_insert((&f.name, 0, false));
@@ -344,9 +347,10 @@ impl LcovFile {
         &self.branches
     }
 
-    /// Every function, in first-appearance order.
-    pub fn functions(&self) -> &[Function] {
-        &self.functions
+    /// Every function, in first-appearance order (borrowed while the file is built or merged;
+    /// unpacked from its compact form once it is read whole).
+    pub fn functions(&self) -> Cow<'_, [Function]> {
+        self.functions.list()
     }
 
     /// The `DA` lines whose summed count is 0, ascending.
@@ -371,14 +375,14 @@ impl LcovFile {
     /// The functions that never ran, ordered by start line (unknown start first), then
     /// appearance; each says whether another record on its start line ran (see
     /// [`UncoveredFunction::shares_line_with_executed`]).
-    pub fn uncovered_functions(&self) -> Vec<UncoveredFunction<'_>> {
-        let executed = self.executed_start_lines();
-        let mut list: Vec<UncoveredFunction<'_>> = self
-            .functions
+    pub fn uncovered_functions(&self) -> Vec<UncoveredFunction> {
+        let functions = self.functions();
+        let executed = executed_start_lines(&functions);
+        let mut list: Vec<UncoveredFunction> = functions
             .iter()
             .filter(|f| !f.is_covered())
             .map(|f| UncoveredFunction {
-                function: f,
+                function: f.clone(),
                 shares_line_with_executed: f.start.is_some_and(|s| executed.contains(&s)),
             })
             .collect();
@@ -392,7 +396,7 @@ impl LcovFile {
         self.branch_index = Index::default();
         self.function_index = Index::default();
         self.branches.shrink_to_fit();
-        self.functions.shrink_to_fit();
+        self.functions.pack();
     }
 
     /// Builds the indexes again when [`LcovFile::compact`] dropped them.
@@ -408,8 +412,9 @@ impl LcovFile {
             self.branch_index = index;
         }
         if self.function_index.len() < self.functions.len() {
+            self.functions.unpack();
             let mut index = Index::default();
-            for (at, f) in self.functions.iter().enumerate() {
+            for (at, f) in self.functions.opened().iter().enumerate() {
                 index.insert(index.hash((f.start, f.name.as_str())), at);
             }
             self.function_index = index;
@@ -439,6 +444,7 @@ impl LcovFile {
         let hash = self.function_index.hash((start, name));
         let found = self.function_index.find(hash, &|at| {
             self.functions
+                .opened()
                 .get(at)
                 .is_some_and(|f| (f.start, f.name.as_str()) == (start, name))
         });
@@ -478,7 +484,8 @@ impl LcovFile {
     ///
     /// Only records that share a start line need their identity (a demangling) worked out.
     pub(super) fn detail_functions(&self) -> Counts {
-        let mut by_start: Vec<&Function> = self.functions.iter().collect();
+        let functions = self.functions();
+        let mut by_start: Vec<&Function> = functions.iter().collect();
         by_start.sort_by_key(|f| f.start);
         let (mut covered, mut total) = (0u64, 0u64);
         for group in by_start.chunk_by(|a, b| a.start == b.start) {
@@ -496,15 +503,15 @@ impl LcovFile {
         }
         Counts::new(covered, total)
     }
+}
 
-    /// The start lines where at least one function record ran.
-    fn executed_start_lines(&self) -> BTreeSet<u32> {
-        self.functions
-            .iter()
-            .filter(|f| f.is_covered())
-            .filter_map(|f| f.start)
-            .collect()
-    }
+/// The start lines where at least one of `functions` ran.
+fn executed_start_lines(functions: &[Function]) -> BTreeSet<u32> {
+    functions
+        .iter()
+        .filter(|f| f.is_covered())
+        .filter_map(|f| f.start)
+        .collect()
 }
 
 /// `DA` records as (line, count) pairs in any order, sorted by line with the counts of one line

@@ -11,8 +11,8 @@ use crate::report::FileCoverage;
 fn fnda_names_without_fn_are_added_once_in_first_appearance_order() {
     let (report, _) =
         read_ok("SF:a\nFNDA:1,g\nFNDA:2,g\nFNDA:0,h\nFN:1,f\nFNDA:3,f\nFNDA:1,h\nend_of_record\n");
-    let functions: Vec<(Option<u32>, &str, u64)> = lcov(&report, 0)
-        .functions()
+    let list = lcov(&report, 0).functions();
+    let functions: Vec<(Option<u32>, &str, u64)> = list
         .iter()
         .map(|f| (f.start, f.name.as_str(), f.count))
         .collect();
@@ -164,11 +164,8 @@ fn files_read_whole_merge_as_their_sections_do() {
     let mut merged = lcov(&read_ok(a).0, 0).clone();
     merged.merge(lcov(&read_ok(b).0, 0).clone());
     assert_eq!(merged, lcov(&read_ok(&format!("{a}{b}")).0, 0).clone());
-    let counts: Vec<(&str, u64)> = merged
-        .functions()
-        .iter()
-        .map(|f| (f.name.as_str(), f.count))
-        .collect();
+    let list = merged.functions();
+    let counts: Vec<(&str, u64)> = list.iter().map(|f| (f.name.as_str(), f.count)).collect();
     assert_eq!(counts, [("f", 3), ("g", 0)]);
     let taken: Vec<Option<u64>> = merged.branches().iter().map(|b| b.taken).collect();
     assert_eq!(taken, [Some(1), Some(0)]);

@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::file::LcovFile;
+use super::file::{Function, LcovFile};
 use super::identity::function_identity;
 
 impl LcovFile {
@@ -22,15 +22,19 @@ impl LcovFile {
     /// Only start lines where both sections ran a record are looked at, and names demangled
     /// only where those records differ.
     pub(super) fn instances_apart(&self, other: &LcovFile) -> bool {
-        let ran = |file: &LcovFile| -> BTreeSet<Option<u32>> {
-            let covered = file.functions.iter().filter(|f| f.is_covered());
+        let lists = [self.functions.list(), other.functions.list()];
+        let ran = |list: &[Function]| -> BTreeSet<Option<u32>> {
+            let covered = list.iter().filter(|f| f.is_covered());
             covered.map(|f| f.start).collect()
         };
-        let both: BTreeSet<Option<u32>> = ran(self).intersection(&ran(other)).copied().collect();
+        let both: BTreeSet<Option<u32>> = ran(&lists[0])
+            .intersection(&ran(&lists[1]))
+            .copied()
+            .collect();
         // Start line → (the record's name, true for `other`) of every record that ran there.
         let mut at: BTreeMap<Option<u32>, Vec<(&str, bool)>> = BTreeMap::new();
-        for (file, is_other) in [(self, false), (other, true)] {
-            let covered = file.functions.iter().filter(|f| f.is_covered());
+        for (list, is_other) in [(&lists[0], false), (&lists[1], true)] {
+            let covered = list.iter().filter(|f| f.is_covered());
             for f in covered.filter(|f| both.contains(&f.start)) {
                 at.entry(f.start)
                     .or_default()

@@ -1,22 +1,25 @@
-//! The `DA` lines of one LCOV file, packed: about 2 to 3 bytes a line instead of 16.
+//! The `DA` lines of one LCOV file, packed: about 1 to 2 bytes a line instead of 16.
 //!
 //! Lines are most of what a tracefile holds (a Rust crate's tracefile has about five `DA` records
 //! per `FN`), and a file keeps them until the check is done. They are ascending and distinct, so
-//! each is stored as the distance from the line before it (the first from 0), then its count,
-//! both as LEB128 varints (7 bits a byte, the high bit set on every byte but a number's last):
-//! a distance below 128 and a count below 128 take one byte each, and any count up to
-//! `u64::MAX` comes back exactly.
+//! each is stored as the distance from the line before it (the first from 0), doubled, plus 1
+//! when its count is that of the line before it; then, unless it is, its count. Both are
+//! LEB128 varints (7 bits a byte, the high bit set on every byte but a number's last): a line
+//! of a run of equal counts (the lines of one block) takes one byte, another line two when its
+//! distance is below 64 and its count below 128, and any count up to `u64::MAX` comes back
+//! exactly.
 
 /// `DA` lines as (line, summed count), ascending by line, one entry per line; the counts exact.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(super) struct Lines {
-    /// Per line: varint(line − previous line), varint(count). The encoding is canonical (no
-    /// padding bytes), so equal lines give equal bytes.
+    /// Per line: varint(2 × (line − previous line) + 1 if its count is the previous line's,
+    /// else + 0), then, for + 0, varint(count). The encoding is canonical (no padding bytes, a
+    /// count repeated only when it differs), so equal lines give equal bytes.
     packed: Box<[u8]>,
 }
 
 /// Appends `n` to `out` as an LEB128 varint.
-fn put(out: &mut Vec<u8>, mut n: u64) {
+pub(super) fn put(out: &mut Vec<u8>, mut n: u64) {
     while n >= 0x80 {
         out.push((n & 0x7f) as u8 | 0x80);
         n >>= 7;
@@ -26,7 +29,7 @@ fn put(out: &mut Vec<u8>, mut n: u64) {
 
 /// The varint at the start of `bytes`, and the bytes after it. Only bytes written by [`put`]
 /// are read: a number ends at a byte below 0x80, and ten bytes hold any `u64`.
-fn take(bytes: &[u8]) -> (u64, &[u8]) {
+pub(super) fn take(bytes: &[u8]) -> (u64, &[u8]) {
     if let [byte @ 0..0x80, rest @ ..] = bytes {
         // One byte, the most common case.
         return (u64::from(*byte), rest);
@@ -50,12 +53,18 @@ impl Lines {
     /// [`sorted_lines`](super::file::sorted_lines) and [`merge_lines`](super::file::merge_lines)
     /// give).
     pub(super) fn pack(lines: Vec<(u32, u64)>) -> Lines {
-        let mut packed = Vec::with_capacity(lines.len() * 3);
-        let mut previous = 0u32;
+        let mut packed = Vec::with_capacity(lines.len() * 2);
+        let mut previous = (0u32, None);
         for (line, count) in lines {
-            put(&mut packed, u64::from(line.wrapping_sub(previous)));
-            put(&mut packed, count);
-            previous = line;
+            let same = previous.1 == Some(count);
+            put(
+                &mut packed,
+                u64::from(line.wrapping_sub(previous.0)) << 1 | u64::from(same),
+            );
+            if !same {
+                put(&mut packed, count);
+            }
+            previous = (line, Some(count));
         }
         Lines {
             packed: packed.into_boxed_slice(),
@@ -65,29 +74,32 @@ impl Lines {
     /// Every line with its count, ascending by line.
     pub(super) fn iter(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
         let mut rest: &[u8] = &self.packed;
-        let mut line = 0u32;
+        let (mut line, mut count) = (0u32, 0u64);
         std::iter::from_fn(move || {
             if rest.is_empty() {
                 return None;
             }
-            let (distance, after) = take(rest);
-            let (count, after) = take(after);
+            let (code, after) = take(rest);
             rest = after;
-            line = line.wrapping_add(distance as u32);
+            if code & 1 == 0 {
+                (count, rest) = take(rest);
+            }
+            line = line.wrapping_add((code >> 1) as u32);
             Some((line, count))
         })
     }
 
     /// The lines as (line, count) pairs, ascending by line.
     pub(super) fn unpack(&self) -> Vec<(u32, u64)> {
-        let mut lines = Vec::with_capacity(self.len());
+        // At most one line a byte (not counted first: that would decode the lines twice).
+        let mut lines = Vec::with_capacity(self.packed.len());
         lines.extend(self.iter());
         lines
     }
 
-    /// How many lines there are: two varints each, and a varint ends at a byte below 0x80.
+    /// How many lines there are.
     pub(super) fn len(&self) -> usize {
-        self.packed.iter().filter(|b| **b < 0x80).count() / 2
+        self.iter().count()
     }
 
     /// True when there is no line.

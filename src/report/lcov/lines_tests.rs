@@ -49,3 +49,27 @@ fn lines_far_apart_come_back_exactly() {
     assert_eq!(packed.len(), 5);
     assert_eq!(packed.iter().last(), Some((u32::MAX, 0)));
 }
+
+/// A run of equal counts stores each count once; a count equal to one further back (not the
+/// line before) is stored again; equal counts far apart and at the ends of `u64` come back.
+#[test]
+fn runs_of_equal_counts_come_back_exactly() {
+    let lines = vec![
+        (5, 7),
+        (6, 7),
+        (7, 7),
+        (9, 0),
+        (10, 7),
+        (11, 0),
+        (12, 0),
+        (100_000, 0),
+        (100_001, u64::MAX),
+        (u32::MAX, u64::MAX),
+    ];
+    let packed = Lines::pack(lines.clone());
+    assert_eq!(packed.unpack(), lines);
+    assert_eq!(packed.len(), 10);
+    // 5 → two bytes; 6, 7 → one each; 9 → two; 10 → two; 11 → two; 12 → one; 100,000 → three;
+    // 100,001 → one + ten; u32::MAX → five.
+    assert_eq!(packed.packed.len(), 2 + 1 + 1 + 2 + 2 + 2 + 1 + 3 + 11 + 5);
+}

@@ -38,7 +38,7 @@ impl LcovFile {
             kept.add_branch(branch.clone());
         }
         let starts_kept = |f: &&Function| !f.start.is_some_and(&drop_line);
-        for function in self.functions.iter().filter(starts_kept) {
+        for function in self.functions().iter().filter(starts_kept) {
             kept.add_function(function.clone());
         }
         if self.llvm {
@@ -77,7 +77,7 @@ impl LcovFile {
             .sum();
         // Per dropped start line: whether a record ran.
         let mut starts: BTreeMap<u32, bool> = BTreeMap::new();
-        for f in &self.functions {
+        for f in self.functions.list().iter() {
             if let Some(start) = f.start.filter(|s| drop_line(*s)) {
                 *starts.entry(start).or_default() |= f.is_covered();
             }
@@ -122,11 +122,12 @@ impl LcovFile {
     pub fn count_functions(&self, which: impl Fn(&Function) -> bool) -> u64 {
         let kept = LcovFile {
             functions: self
-                .functions
+                .functions()
                 .iter()
                 .filter(|f| which(f))
                 .cloned()
-                .collect(),
+                .collect::<Vec<_>>()
+                .into(),
             ..LcovFile::default()
         };
         kept.detail_functions().total

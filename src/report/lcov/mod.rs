@@ -81,9 +81,11 @@
 //! per block read and shared by every record that spells it ([`Name`]): the same function in
 //! every copy of a header or of a replicated file. Within a file, functions and branch sides are
 //! found through an index of hashes; once the file is read the index is dropped (a later merge
-//! builds it again) and its vectors give back the room kept for growth. `DA` lines are packed
-//! as varints, the distance from the line before and the count (2 bytes a line, most often),
-//! and a name takes one pointer in each record that holds it.
+//! builds it again), its vectors give back the room kept for growth and its functions are
+//! packed (`functions`: a name pointer and about 3 bytes of varints each, unpacked again only
+//! by a merge). `DA` lines are packed as varints, the distance from the line before and the
+//! count, the count left out where it repeats the line before's (1 to 2 bytes a line), and a
+//! name takes one pointer in each record that holds it.
 //!
 //! # Merging
 //! All sections of one `SF` string are merged, and [`LcovFile::merge`] merges shards and reports
@@ -127,12 +129,14 @@
 //! resolves its functions; `parse` drives sections across lines and merges files by path;
 //! `blocks` cuts input into blocks of whole sections, parsed in parallel, and streams a
 //! `Window`; `file` is the model ([`LcovFile`]) with the declared-count rule, `lines` its packed
-//! `DA` lines, `index` the hash index of its functions and branch sides and the shared names,
-//! `identity` the function identity across copies, `instances` whether two llvm-cov sections
-//! merge exactly, `markers` the LCOV half of inline ignore markers.
+//! `DA` lines, `functions` its functions (packed once read), `index` the hash index of its
+//! functions and branch sides and the shared names, `identity` the function identity across
+//! copies, `instances` whether two llvm-cov sections merge exactly, `markers` the LCOV half of
+//! inline ignore markers.
 
 mod blocks;
 mod file;
+mod functions;
 mod identity;
 mod index;
 mod instances;

@@ -219,6 +219,8 @@ impl<'a> Parser<'a> {
                 pending.append(&mut more_lines);
             }
             Some((_, existing, pending)) => {
+                // Unpacked once here, not once per comparison and again by the merge.
+                file.functions.unpack();
                 // A file with pending records has no declared totals left (they were dropped
                 // when the records were set aside), so either side's pending records make
                 // `repeated` false.
