@@ -3,28 +3,30 @@
 # (annotations and the table in the log, the Markdown result appended to the step summary),
 # `--output-markdown` and `--output-json`. Always exits 0: the code goes to the step's outputs
 # (`code`, `leg`, `dir`), so the comment is written before the last step fails with it.
-# In: COVGATE_REPORTS and COVGATE_ARGS (split at spaces, never evaluated), COVGATE_POLICY,
+# In: COVGATE_REPORTS and COVGATE_ARGS (lists: see `entries`), COVGATE_POLICY,
 # COVGATE_LEG, COVGATE_LINK_BASE (`none`: no links; empty: GITHUB_SERVER_URL/GITHUB_REPOSITORY/
 # blob/COVGATE_SHA when those are set), RUNNER_OS, RUNNER_TEMP, GITHUB_OUTPUT.
 set -uo pipefail
 out="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/covgate"
 mkdir -p "$out"
 rm -f "$out/result.md" "$out/result.json"
-read -r -a reports <<<"${COVGATE_REPORTS:-}"
-read -r -a extra <<<"${COVGATE_ARGS:-}"
-args=(check ${reports[@]+"${reports[@]}"} --format github
-    --output-markdown "$out/result.md" --output-json "$out/result.json")
-if [ -n "${COVGATE_POLICY:-}" ]; then
-    args+=(--policy "$COVGATE_POLICY")
-fi
-link="${COVGATE_LINK_BASE:-}"
-if [ -z "$link" ] && [ -n "${GITHUB_SERVER_URL:-}" ] && [ -n "${GITHUB_REPOSITORY:-}" ] && [ -n "${COVGATE_SHA:-}" ]; then
-    link="$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/blob/$COVGATE_SHA"
-fi
-if [ -n "$link" ] && [ "$link" != none ]; then
-    args+=(--link-base "$link")
-fi
-args+=(${extra[@]+"${extra[@]}"})
+
+# A list input's entries: every word of every line, split at spaces, tabs, carriage returns and
+# newlines (blank lines and surrounding spaces ignored; one entry per line or several per line).
+# Nothing is evaluated: no quotes, `$`, `~` or globs; a space inside a path is matched with `?`.
+entries() {
+    local -a words=()
+    IFS=$' \t\r\n' read -r -d '' -a words <<<"$1" || true
+    if [ "${#words[@]}" -gt 0 ]; then
+        printf '%s\n' "${words[@]}"
+    fi
+}
+
+# Args: each word is one argument, never a glob.
+extra=()
+while IFS= read -r word; do
+    extra+=("$word")
+done < <(entries "${COVGATE_ARGS:-}")
 
 # The leg: as given, else the runner's OS and the target (--target in args, else the host's).
 target=""
@@ -40,11 +42,50 @@ fi
 leg="${COVGATE_LEG:-${RUNNER_OS:-local} ${target:-unknown target}}"
 leg="${leg//[$'\r\n']/ }"
 
+# Ends the step with the code in its outputs (the last step fails with it).
+finish() {
+    {
+        echo "code=$1"
+        echo "leg=$leg"
+        echo "dir=$out"
+    } >>"$GITHUB_OUTPUT"
+    exit 0
+}
+
+# Reports: a word with `*`, `?` or `[` is a glob, replaced by the files it matches (sorted); a glob
+# that matches nothing is an error naming it (code 2), never a report silently left out. Other
+# words are passed as they are (covgate names a missing one).
+reports=()
+while IFS= read -r word; do
+    case "$word" in
+        *[*?[]*)
+            found=0
+            while IFS= read -r match; do
+                reports+=("$match")
+                found=1
+            done < <(compgen -G "$word")
+            if [ "$found" = 0 ]; then
+                echo "::error title=covgate::reports: no file matches the glob '$word' (working folder $PWD); fix the pattern or produce the report before this step"
+                finish 2
+            fi
+            ;;
+        *) reports+=("$word") ;;
+    esac
+done < <(entries "${COVGATE_REPORTS:-}")
+
+args=(check ${reports[@]+"${reports[@]}"} --format github
+    --output-markdown "$out/result.md" --output-json "$out/result.json")
+if [ -n "${COVGATE_POLICY:-}" ]; then
+    args+=(--policy "$COVGATE_POLICY")
+fi
+link="${COVGATE_LINK_BASE:-}"
+if [ -z "$link" ] && [ -n "${GITHUB_SERVER_URL:-}" ] && [ -n "${GITHUB_REPOSITORY:-}" ] && [ -n "${COVGATE_SHA:-}" ]; then
+    link="$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/blob/$COVGATE_SHA"
+fi
+if [ -n "$link" ] && [ "$link" != none ]; then
+    args+=(--link-base "$link")
+fi
+args+=(${extra[@]+"${extra[@]}"})
+
 covgate "${args[@]}"
-code=$?
-{
-    echo "code=$code"
-    echo "leg=$leg"
-    echo "dir=$out"
-} >>"$GITHUB_OUTPUT"
-exit 0
+finish "$?"

@@ -558,3 +558,141 @@ fn link_base_must_be_a_url_that_cannot_end_a_link() {
         bad.stderr
     );
 }
+
+/// Case 19's crate: its two shards pass only together (shard 1 alone fails, exit 1).
+fn sharded_crate() -> Sandbox {
+    let sandbox = Sandbox::copy_of("cases/19-json-shards-same-function/crate");
+    sandbox.policy("[measure]\ninclude = [\"src/**/*.rs\"]\n");
+    sandbox
+}
+
+fn shard(name: &str) -> String {
+    fixture(&format!("cases/19-json-shards-same-function/{name}"))
+        .display()
+        .to_string()
+}
+
+fn sharded_leg(sandbox: &Sandbox, name: &'static str, reports: String, args: String) -> Leg {
+    Leg {
+        name,
+        reports,
+        policy: sandbox
+            .path()
+            .join("coverage-policy.toml")
+            .display()
+            .to_string(),
+        args,
+    }
+}
+
+fn remap(sandbox: &Sandbox) -> String {
+    format!(
+        "--remap-path-prefix /ws/shardy={}",
+        sandbox.path().display()
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn every_line_of_reports_is_checked_and_globs_expand() {
+    let sandbox = sharded_crate();
+    let cases = [
+        // One per line, with blank lines and surrounding spaces.
+        format!(
+            "\n  {}  \n\n\t{}\n",
+            shard("input-shard1.json"),
+            shard("input-shard2.json")
+        ),
+        // A glob that matches both shards (and not reference-full-run.json).
+        shard("input-shard*.json"),
+        // The old form: several on one line.
+        format!(
+            "{} {}",
+            shard("input-shard2.json"),
+            shard("input-shard1.json")
+        ),
+    ];
+    for reports in cases {
+        let api = Api::new();
+        let leg = sharded_leg(&sandbox, "linux", reports.clone(), remap(&sandbox));
+        let ran = run_leg(&api, &leg, &[]);
+        assert_eq!(ran.outputs["code"], "0", "{reports:?}\n{}", ran.log);
+        assert!(
+            ran.log.contains("input-shard1.json (llvm-cov JSON"),
+            "{}",
+            ran.log
+        );
+        assert!(
+            ran.log.contains("input-shard2.json (llvm-cov JSON"),
+            "{}",
+            ran.log
+        );
+        assert!(
+            ran.log.contains("1 measured: 1 passed, 0 failed"),
+            "{}",
+            ran.log
+        );
+    }
+    // Shard 1 alone fails: the lists above really gave both.
+    let api = Api::new();
+    let one = sharded_leg(
+        &sandbox,
+        "linux",
+        shard("input-shard1.json"),
+        remap(&sandbox),
+    );
+    assert_eq!(run_leg(&api, &one, &[]).outputs["code"], "1");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_glob_that_matches_nothing_is_an_error_naming_it() {
+    let sandbox = sharded_crate();
+    let api = Api::new();
+    let glob = shard("no-such-shard*.json");
+    let reports = format!("{}\n{glob}\n", shard("input-shard1.json"));
+    let leg = sharded_leg(&sandbox, "linux", reports, remap(&sandbox));
+    let ran = run_leg(&api, &leg, &[]);
+    assert_eq!(ran.outputs["code"], "2", "{}", ran.log);
+    assert_eq!(ran.outputs["leg"], "linux");
+    assert!(
+        ran.log.contains(&format!(
+            "::error title=covgate::reports: no file matches the glob '{glob}'"
+        )),
+        "{}",
+        ran.log
+    );
+    let body = api.comments()[0]["body"].as_str().unwrap().to_string();
+    assert!(
+        body.contains("⚠️ **linux**: covgate could not judge this leg (exit code 2)"),
+        "{body}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn args_on_several_lines_are_separate_arguments_never_globs() {
+    let sandbox = sharded_crate();
+    let api = Api::new();
+    let reports = format!(
+        "{}\n{}",
+        shard("input-shard1.json"),
+        shard("input-shard2.json")
+    );
+    let args = format!(
+        "\n  --remap-path-prefix\n\t/ws/shardy={}  \n\n--show all\r\n--target x86_64-pc-windows-msvc\n",
+        sandbox.path().display()
+    );
+    let ran = run_leg(&api, &sharded_leg(&sandbox, "", reports.clone(), args), &[]);
+    assert_eq!(ran.outputs["code"], "0", "{}", ran.log);
+    assert_eq!(ran.outputs["leg"], "Linux x86_64-pc-windows-msvc");
+    assert!(
+        ran.log.contains("target x86_64-pc-windows-msvc (--target)"),
+        "{}",
+        ran.log
+    );
+    // A word with `*` in args is passed as it is, not expanded against the working folder.
+    let globbed = format!("{}\n--features *", remap(&sandbox));
+    let ran = run_leg(&api, &sharded_leg(&sandbox, "linux", reports, globbed), &[]);
+    assert!(ran.log.contains("+ feature=\"*\""), "{}", ran.log);
+}
