@@ -14,9 +14,9 @@ use std::sync::OnceLock;
 use crate::error::{Error, Result};
 use crate::identity::Identity;
 use crate::judge::{self, Dropped};
-use crate::markers::{self, Ignores, Mark};
+use crate::markers;
 use crate::measure::{self, Part};
-use crate::model::{LineRange, Metric};
+use crate::model::Metric;
 use crate::outcome::{ConditionFacts, Facts, Outcome, RosterFacts, SuiteFacts, TargetFacts};
 use crate::paths::{self, Location, PathCase, Remap, Resolver};
 use crate::platform::{self, Platform, PlatformOptions};
@@ -24,8 +24,9 @@ use crate::policy::Policy;
 use crate::report::{self, Detail, FileCoverage, FileData, Report};
 use crate::roster::{self, Roster};
 use crate::scope::{self, Class, Scope, Spellings};
-use crate::uncovered::{self, Uncovered};
 use crate::walk::{self, Walked};
+
+mod stale;
 
 /// Inputs of a check, as given on the command line.
 #[derive(Debug, Clone, Default)]
@@ -241,7 +242,7 @@ fn judge_with(
         BTreeMap::new()
     };
     let measured = measure::measure(&measured_parts, &ignores)?;
-    notes.extend(stale_markers(&measured_parts, &ignores));
+    notes.extend(stale::stale_markers(&measured_parts, &ignores));
     drop((measured_parts, ignores));
     let mut verdict = judge::evaluate(scope, &measured, policy);
     notes.extend(crate::ungated::mcdc_note(&policy.metrics, &measured));
@@ -673,62 +674,6 @@ fn resolve_parts<'a>(
 type Unevidenced = BTreeMap<Location, Vec<String>>;
 
 /// The error when no report holds a single record: every file was named without being measured.
-/// A warning for each inline marker that is stale: the lines it ignores hold no uncovered
-/// item (no code, or only covered code), so taking them out changes nothing. The markers'
-/// files are measured again without them, and each marker is held against the uncovered items
-/// of that measurement ([`uncovered::list`]; a `BR` marker against branches only). A stale
-/// marker is only a warning: the verdict is the same with or without it. Called after the
-/// same files were measured with their markers: measuring them without markers cannot fail
-/// where that did not (were it to, no warning is given).
-fn stale_markers(
-    parts: &BTreeMap<String, Vec<Part<'_>>>,
-    ignores: &BTreeMap<String, Ignores>,
-) -> Vec<String> {
-    let marked: BTreeMap<String, Vec<Part<'_>>> = parts
-        .iter()
-        .filter(|(path, _)| ignores.contains_key(*path))
-        .map(|(path, parts)| (path.clone(), parts.clone()))
-        .collect();
-    let plain = measure::measure(&marked, &BTreeMap::new()).unwrap_or_default();
-    let mut notes = Vec::new();
-    for (path, measured) in plain.iter() {
-        let items = uncovered::list(&measured.coverage, &Metric::DEFAULT, &measured.summary);
-        let stale = ignores
-            .get(path)
-            .map_or(&[][..], |found| &found.marks)
-            .iter()
-            .filter(|mark| !ignores_uncovered(mark, &items));
-        notes.extend(stale.map(|mark| {
-            format!(
-                "{path}:{}: stale {} marker: nothing uncovered on the lines it ignores ({}): no \
-                 code, or only covered code; remove it",
-                mark.line,
-                mark.family.name(),
-                uncovered::range_text(&mark.lines)
-            )
-        }));
-    }
-    notes
-}
-
-/// True when `mark` ignores an item of `items`: a branch side on its lines, or (unless it is a
-/// `BR` marker) a line, or a region or function that starts on its lines.
-fn ignores_uncovered(mark: &Mark, items: &Uncovered) -> bool {
-    let LineRange {
-        start: first,
-        end: last,
-    } = mark.lines;
-    let on = |line: u32| (first..=last).contains(&line);
-    let branches = items.branches.iter().any(|b| on(b.line));
-    let lines = items
-        .lines
-        .iter()
-        .any(|r| r.start.max(first) <= r.end.min(last));
-    let regions = items.regions.iter().any(|r| on(r.span.line_start));
-    let functions = items.functions.iter().any(|f| f.line.is_some_and(on));
-    branches | (!mark.branches_only & (lines | regions | functions))
-}
-
 fn no_evidence(reports: &[Report]) -> Error {
     let origins: Vec<&str> = reports.iter().map(|r| r.origin.as_str()).collect();
     Error::new(format!(
@@ -856,67 +801,6 @@ mod tests {
         };
         assert!(!unwalked.may_mark(&inside("src/m.rs")));
         assert_eq!(unwalked.walked(), None);
-    }
-
-    #[test]
-    fn a_marker_is_stale_unless_an_uncovered_item_lies_on_its_lines() {
-        use crate::model::Span;
-        use crate::policy::Family;
-        use crate::uncovered::{BranchItem, FunctionItem, RegionItem};
-        let mark = |start, end, branches_only| Mark {
-            family: Family::Lcov,
-            line: start,
-            lines: LineRange { start, end },
-            branches_only,
-        };
-        let branch = BranchItem {
-            line: 10,
-            column: None,
-            side: "true".to_string(),
-            what: "never taken",
-            from: None,
-        };
-        let region = RegionItem {
-            span: Span {
-                line_start: 20,
-                col_start: 1,
-                line_end: 30,
-                col_end: 2,
-            },
-            from: None,
-        };
-        let function = |line| FunctionItem {
-            line,
-            name: "f".to_string(),
-        };
-        let items = Uncovered {
-            lines: vec![LineRange { start: 40, end: 45 }],
-            branches: vec![branch],
-            regions: vec![region],
-            functions: vec![function(Some(50)), function(None)],
-            ..Uncovered::default()
-        };
-        // Each kind of item makes a marker on its line live.
-        for (start, end) in [(10, 10), (20, 20), (45, 47), (38, 40), (50, 50), (1, 100)] {
-            assert!(
-                ignores_uncovered(&mark(start, end, false), &items),
-                "{start}-{end}"
-            );
-        }
-        // Nothing uncovered on its lines: a region that only ends there does not count.
-        for (start, end) in [(1, 9), (11, 19), (30, 30), (46, 49), (51, 60)] {
-            assert!(
-                !ignores_uncovered(&mark(start, end, false), &items),
-                "{start}-{end}"
-            );
-        }
-        // A BR marker ignores branches only.
-        assert!(ignores_uncovered(&mark(10, 10, true), &items));
-        assert!(!ignores_uncovered(&mark(40, 40, true), &items));
-        assert!(!ignores_uncovered(
-            &mark(10, 10, false),
-            &Uncovered::default()
-        ));
     }
 
     #[test]
