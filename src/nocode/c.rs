@@ -79,27 +79,9 @@ const DECLARATION_WORDS: [&[u8]; 11] = [
     b"using",
 ];
 
-/// Words that, first in a statement, are followed by a group that is no macro's arguments:
-/// keywords taking a parenthesised operand, and type names (`int (*fp)(int);`).
-const NOT_CALL_WORDS: [&[u8]; 35] = [
-    b"static_assert",
-    b"_Static_assert",
-    b"decltype",
-    b"typeof",
-    b"typeof_unqual",
-    b"__typeof__",
-    b"__typeof",
-    b"_Atomic",
-    b"_Pragma",
-    b"__pragma",
-    b"asm",
-    b"__asm__",
-    b"__asm",
-    b"operator",
-    b"explicit",
-    b"sizeof",
-    b"alignof",
-    b"_Alignof",
+/// The built-in type names of C and C++: a statement that begins with one is a declaration,
+/// and after `NAME(…)` one shows that the macro call stood alone.
+const TYPE_WORDS: [&[u8]; 17] = [
     b"void",
     b"char",
     b"short",
@@ -119,26 +101,37 @@ const NOT_CALL_WORDS: [&[u8]; 35] = [
     b"__int128",
 ];
 
-/// Words that begin a statement (besides [`DECLARATION_WORDS`]): after `NAME(…)`, they show that
-/// the macro call stood alone.
-const STATEMENT_WORDS: [&[u8]; 27] = [
-    b"void",
-    b"char",
-    b"short",
-    b"int",
-    b"long",
-    b"float",
-    b"double",
-    b"signed",
-    b"unsigned",
-    b"bool",
-    b"_Bool",
-    b"auto",
-    b"wchar_t",
-    b"char8_t",
-    b"char16_t",
-    b"char32_t",
-    b"__int128",
+/// True when `word` is in one of `lists`.
+fn in_any(lists: &[&[&[u8]]], word: &[u8]) -> bool {
+    lists.iter().any(|list| list.contains(&word))
+}
+
+/// Words that, first in a statement, are followed by a group that is no macro's arguments:
+/// keywords taking a parenthesised operand (and the [`TYPE_WORDS`]: `int (*fp)(int);`).
+const NOT_CALL_WORDS: [&[u8]; 18] = [
+    b"static_assert",
+    b"_Static_assert",
+    b"decltype",
+    b"typeof",
+    b"typeof_unqual",
+    b"__typeof__",
+    b"__typeof",
+    b"_Atomic",
+    b"_Pragma",
+    b"__pragma",
+    b"asm",
+    b"__asm__",
+    b"__asm",
+    b"operator",
+    b"explicit",
+    b"sizeof",
+    b"alignof",
+    b"_Alignof",
+];
+
+/// Words that begin a statement (besides [`DECLARATION_WORDS`] and [`TYPE_WORDS`]): after
+/// `NAME(…)`, they show that the macro call stood alone.
+const STATEMENT_WORDS: [&[u8]; 10] = [
     b"public",
     b"private",
     b"protected",
@@ -390,7 +383,7 @@ impl Scanner {
     /// when its name is on a later line); a word that begins a statement after its parameter
     /// list, a `}` or the end of the text show a macro call.
     fn follow_call(&mut self, token: Token) -> bool {
-        let begins = |w: &[u8]| DECLARATION_WORDS.contains(&w) || STATEMENT_WORDS.contains(&w);
+        let begins = |w: &[u8]| in_any(&[&DECLARATION_WORDS, &STATEMENT_WORDS, &TYPE_WORDS], w);
         let outside = self.groups.is_empty();
         let ends = outside && matches!(token, Token::Punct(b';' | b'='));
         match (self.tail, token) {
@@ -434,7 +427,9 @@ impl Scanner {
             return true;
         }
         self.statement = match self.statement {
-            Statement::Start if !NOT_CALL_WORDS.contains(&word) => Statement::FirstWord,
+            Statement::Start if !in_any(&[&NOT_CALL_WORDS, &TYPE_WORDS], word) => {
+                Statement::FirstWord
+            }
             _ => Statement::Later,
         };
         let declares = match word {
