@@ -8,7 +8,10 @@
 //!    folder that differ only by case are an error naming both.
 //! 2. A path that exists is replaced by its canonical path (symbolic links resolved), as the root
 //!    and every walked file are. Two spellings of one real file are therefore one file. (The
-//!    `canonical` submodule answers as `canonicalize` does, from one listing per folder.)
+//!    `canonical` submodule answers as `canonicalize` does, from one listing per folder.) A path
+//!    that climbs out of a folder it names (`build/../src/x.c`) is the file the kernel opens
+//!    when that differs from its lexical spelling (`build` a link elsewhere): it is then named
+//!    by its canonical path, as the compiler's `open` found it.
 //! 3. The file is named by the walk's root-relative spelling when the walk found it, else by its
 //!    canonical path relative to the canonical root, else (not on disk, or a link below the root
 //!    to something outside it) by its lexical spelling.
@@ -175,9 +178,16 @@ impl Known {
     /// Names one report path (`raw`, resolved by `resolver`), with the file system's answers
     /// kept in `caches`.
     fn locate(&self, caches: &Caches, resolver: &Resolver, raw: &str) -> Result<Location> {
-        let spelled = self.spelled(caches, resolver, raw)?;
-        let Some(real) = caches.canonical.real(&spelled) else {
-            return Ok(resolver.locate(&spelled));
+        let lexical = self.spelled(caches, resolver, raw)?;
+        // A path that climbs out of a folder through a link names what the kernel opens, not
+        // what the lexical spelling names; it is then spelled by its canonical path.
+        let known = caches.canonical.real(&lexical);
+        let (real, spelled) = match resolver.physical(raw).and_then(|p| real(&p)) {
+            Some(real) if known.as_ref() != Some(&real) => (real.clone(), real),
+            _ => match known {
+                Some(real) => (real, lexical),
+                None => return Ok(resolver.locate(&lexical)),
+            },
         };
         if let Some(walked) = self.walked.get(&real) {
             return Ok(Location::Inside(walked.clone()));

@@ -14,7 +14,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 // Test modules inside src/ carry `#[cfg_attr(coverage_nightly, coverage(off))]`: test code is not
 // product code, so covgate's self-coverage run (cargo-llvm-cov sets `coverage_nightly`) leaves it out.
-#![cfg_attr(coverage_nightly, feature(coverage_attribute))]
+#![cfg_attr(all(coverage_nightly, test), feature(coverage_attribute))]
 
 pub mod app;
 pub(crate) mod cli;

@@ -9,7 +9,8 @@
 //! relative to the root, or to the anchor a [`Resolver`] is given (a report's own workspace
 //! root). A resolver for a report recorded on a case-insensitive system compares prefixes
 //! without case ([`PathCase`]). What the file system says (on-disk spelling, symbolic links) is
-//! decided after this, in [`crate::identity`].
+//! decided after this, in [`crate::identity`], which also asks [`Resolver::physical`] for the
+//! spelling the kernel resolves when a path climbs out of a folder it names (`build/../src`).
 
 use crate::error::{Error, Result};
 
@@ -274,6 +275,25 @@ impl Resolver {
         }
     }
 
+    /// The absolute local path of `raw` as the kernel would open it, when `raw` climbs out of a
+    /// folder it names (`/ws/build/../src/x.c`, `gen/../lib.rs`); `None` otherwise (then the
+    /// lexical [`absolute`](Self::absolute) path is the same file). The part before the first
+    /// such `..` is made absolute as [`absolute`](Self::absolute) does (remapped, anchored); the
+    /// rest keeps its `..`, so that a symbolic link before it is followed before climbing
+    /// (POSIX path resolution, which the compiler's `open` used).
+    pub(crate) fn physical(&self, raw: &str) -> Option<String> {
+        let unified = raw.replace('\\', "/");
+        let (prefix, rest) = split_prefix(&unified);
+        let parts: Vec<&str> = rest
+            .split('/')
+            .filter(|p| !p.is_empty() && *p != ".")
+            .collect();
+        let named = parts.iter().position(|p| *p != "..")?;
+        let climb = named + parts[named..].iter().position(|p| *p == "..")?;
+        let head = self.absolute(&format!("{prefix}{}", parts[..climb].join("/")));
+        Some(format!("{head}/{}", parts[climb..].join("/")))
+    }
+
     /// Where an absolute, normalised local path lands: root-relative below the root, else
     /// outside.
     pub(crate) fn locate(&self, absolute: &str) -> Location {
@@ -382,6 +402,28 @@ mod tests {
         assert_eq!(
             res.locate("/usr/x.rs"),
             Location::Outside("/usr/x.rs".into())
+        );
+    }
+
+    #[test]
+    fn physical_keeps_the_climb_after_a_named_folder() {
+        let res = Resolver::new("/work", vec![Remap::parse("/ci=/work").unwrap()], None);
+        // Nothing climbs out of a named folder: the lexical path is the file.
+        assert_eq!(res.physical("/work/src/lib.rs"), None);
+        assert_eq!(res.physical("../shared/x.rs"), None);
+        assert_eq!(res.physical("/../x.rs"), None);
+        // The head is remapped and anchored; the climb and what follows are kept.
+        assert_eq!(
+            res.physical("/ci/build/./../src//x.c").as_deref(),
+            Some("/work/build/../src/x.c")
+        );
+        assert_eq!(
+            res.physical("gen\\..\\lib.rs").as_deref(),
+            Some("/work/gen/../lib.rs")
+        );
+        assert_eq!(
+            res.physical("../up/gen/../../b.rs").as_deref(),
+            Some("/up/gen/../../b.rs")
         );
     }
 

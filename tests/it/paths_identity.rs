@@ -530,6 +530,59 @@ fn a_root_reached_through_a_link_matches_reports_with_either_spelling() {
 
 #[cfg(unix)]
 #[test]
+fn a_path_climbing_out_of_a_linked_folder_names_the_file_the_kernel_opens() {
+    // `proj/build` links to `out/build`, so `proj/build/../src/lib.rs` is `out/src/lib.rs`
+    // (the file the compiler opened), not `proj/src/lib.rs` as its spelling reads.
+    let sb = Sandbox::new();
+    sb.write(
+        "proj/coverage-policy.toml",
+        "[measure]\nmetrics = [\"lines\"]\n",
+    );
+    sb.write("proj/src/lib.rs", "pub fn f() {}\n");
+    sb.write("out/src/lib.rs", "pub fn other() {}\n");
+    std::fs::create_dir_all(sb.path().join("out/build")).expect("mkdir");
+    let proj = sb.path().join("proj");
+    symlink(&sb.path().join("out/build"), &proj.join("build"));
+    let climbing = |dir: &str| {
+        sb.write(
+            "climb.info",
+            &format!(
+                "SF:{}/{dir}/../src/lib.rs\nDA:1,1\nend_of_record\n",
+                proj.display()
+            ),
+        )
+        .display()
+        .to_string()
+    };
+    let run = common::covgate(
+        &proj,
+        &[
+            "check",
+            &climbing("build"),
+            "--format",
+            "json",
+            "--show",
+            "all",
+        ],
+    );
+    // The report covers a file outside the project, and nothing of it: an error naming the
+    // file the kernel opens, never a pass of the project's own lib.rs.
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let real_out = std::fs::canonicalize(sb.path().join("out/src/lib.rs")).expect("real");
+    assert!(
+        run.stderr.contains(&format!("e.g. {}", real_out.display())),
+        "{}",
+        run.stderr
+    );
+    // Through a plain folder the climb is what the spelling says: the file is measured.
+    std::fs::create_dir_all(proj.join("plain")).expect("mkdir");
+    let run = common::covgate(&proj, &["check", &climbing("plain"), "--format", "json"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(metric(&run.json(), "src/lib.rs", "lines"), "1/1 pass");
+}
+
+#[cfg(unix)]
+#[test]
 fn a_folder_reached_through_a_link_is_one_folder_under_the_walk_spelling() {
     // `src/gen` links to a folder outside the root; the walk follows it.
     let sb = Sandbox::new();
