@@ -289,9 +289,14 @@ impl Resolver {
             .filter(|p| !p.is_empty() && *p != ".")
             .collect();
         let named = parts.iter().position(|p| *p != "..")?;
-        let climb = named + parts[named..].iter().position(|p| *p == "..")?;
-        let head = self.absolute(&format!("{prefix}{}", parts[..climb].join("/")));
-        Some(format!("{head}/{}", parts[climb..].join("/")))
+        let climb = parts
+            .iter()
+            .enumerate()
+            .position(|(at, p)| at > named && *p == "..")?;
+        let head: Vec<&str> = parts.iter().take(climb).copied().collect();
+        let tail: Vec<&str> = parts.iter().skip(climb).copied().collect();
+        let head = self.absolute(&format!("{prefix}{}", head.join("/")));
+        Some(format!("{head}/{}", tail.join("/")))
     }
 
     /// Where an absolute, normalised local path lands: root-relative below the root, else
