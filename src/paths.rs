@@ -417,6 +417,7 @@ mod tests {
         assert_eq!(res.physical("/work/src/lib.rs"), None);
         assert_eq!(res.physical("../shared/x.rs"), None);
         assert_eq!(res.physical("/../x.rs"), None);
+        assert_eq!(res.physical("../.."), None);
         // The head is remapped and anchored; the climb and what follows are kept.
         assert_eq!(
             res.physical("/ci/build/./../src//x.c").as_deref(),
