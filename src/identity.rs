@@ -27,6 +27,7 @@ use crate::error::{Error, Result};
 use crate::identity::canonical::{real, Canonical};
 use crate::paths::{self, Location, PathCase, Remap, Resolver};
 use crate::report::Report;
+use crate::source;
 use rayon::prelude::*;
 
 mod canonical;
@@ -277,7 +278,10 @@ fn manifest_folder(manifest: &str) -> String {
         .map_or(String::new(), |(dir, _)| dir.to_string())
 }
 
-/// The nearest folder at or above `root` whose `Cargo.toml` declares a `[workspace]`.
+/// The nearest folder at or above `root` whose `Cargo.toml` declares a `[workspace]`. A
+/// `Cargo.toml` that is not a regular file (a FIFO, a link to a device: never opened), is larger
+/// than [`source::MAX_MANIFEST`], cannot be read or is not TOML declares nothing: the search goes
+/// on above it.
 pub(crate) fn workspace_root(root: &str) -> Option<String> {
     Path::new(root)
         .ancestors()
@@ -286,8 +290,68 @@ pub(crate) fn workspace_root(root: &str) -> Option<String> {
 }
 
 fn declares_workspace(manifest: &Path) -> bool {
-    std::fs::read_to_string(manifest)
+    source::read(manifest, source::MAX_MANIFEST)
         .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
         .and_then(|text| text.parse::<toml::Table>().ok())
         .is_some_and(|table| table.contains_key("workspace"))
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    fn workspace_of(root: &Path) -> Option<String> {
+        workspace_root(&root.to_string_lossy())
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_cargo_toml_that_is_a_fifo_or_a_device_declares_nothing_and_is_never_opened() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let ws = dir.path().join("ws");
+        let root = ws.join("crate");
+        std::fs::create_dir_all(&root).expect("mkdir");
+        std::fs::write(
+            ws.join("Cargo.toml"),
+            "[workspace]\nmembers = [\"crate\"]\n",
+        )
+        .expect("ws");
+        let manifest = root.join("Cargo.toml");
+        // Opening the FIFO would block for ever; it is skipped from its type.
+        let made = std::process::Command::new("mkfifo")
+            .arg(&manifest)
+            .status()
+            .expect("mkfifo");
+        assert!(made.success());
+        let found = workspace_of(&root).expect("the workspace above");
+        assert_eq!(found, paths::normalize(&ws.to_string_lossy()));
+        std::fs::remove_file(&manifest).expect("rm");
+        // Read whole, /dev/zero would grow until memory ran out.
+        std::os::unix::fs::symlink("/dev/zero", &manifest).expect("symlink");
+        assert_eq!(workspace_of(&root), Some(found.clone()));
+        std::fs::remove_file(&manifest).expect("rm");
+        std::fs::write(&manifest, "[workspace]\n").expect("own");
+        assert_eq!(
+            workspace_of(&root),
+            Some(paths::normalize(&root.to_string_lossy()))
+        );
+    }
+
+    #[test]
+    fn a_cargo_toml_over_the_limit_or_not_utf8_declares_nothing() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().join("big");
+        std::fs::create_dir_all(&root).expect("mkdir");
+        let mut text = "[workspace]\n".to_string();
+        text.push_str(&"#\n".repeat(source::MAX_MANIFEST as usize / 2));
+        std::fs::write(root.join("Cargo.toml"), &text).expect("big");
+        let own = Some(paths::normalize(&root.to_string_lossy()));
+        assert_ne!(workspace_of(&root), own);
+        std::fs::write(root.join("Cargo.toml"), b"[workspace]\n# \xff\n").expect("latin1");
+        assert_ne!(workspace_of(&root), own);
+        std::fs::write(root.join("Cargo.toml"), b"[workspace]\n").expect("plain");
+        assert_eq!(workspace_of(&root), own);
+    }
 }

@@ -6,7 +6,9 @@
 //! a generated file of gigabytes would cost as much memory. So a file is read only when it is a
 //! regular file (after following symbolic links) and no larger than the limit its use states:
 //! [`MAX_SOURCE`] for the inline-marker scan, [`MAX_NOCODE`] for the no-code parse,
-//! [`MAX_POLICY`] for the policy. Reports are read elsewhere ([`crate::report`]), and may be
+//! [`MAX_POLICY`] for the policy and its debt ledger, [`MAX_MANIFEST`] for a `Cargo.toml` at
+//! or above the root. Every file covgate reads that is
+//! not a report goes through [`read`]. Reports are read elsewhere ([`crate::report`]), and may be
 //! pipes.
 
 use std::fs::FileType;
@@ -24,6 +26,9 @@ pub(crate) const MAX_NOCODE: u64 = 1 << 20;
 
 /// The largest policy file: 1 MiB (a policy is a short TOML file).
 pub(crate) const MAX_POLICY: u64 = 1 << 20;
+
+/// The largest `Cargo.toml` read while looking for the cargo workspace above the root: 1 MiB.
+pub(crate) const MAX_MANIFEST: u64 = 1 << 20;
 
 /// Why a file was not read.
 #[derive(Debug)]

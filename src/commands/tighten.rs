@@ -19,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::judge::Verdict;
 use crate::model::Metric;
 use crate::policy::Policy;
+use crate::source;
 
 /// One change to the ledger.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -225,8 +226,9 @@ pub fn tighten(
     }
     let file = &policy.debt.file;
     let shown = file.display().to_string();
-    std::fs::read_to_string(file)
-        .map_err(|e| Error::new(format!("{shown}: cannot read the debt ledger: {e}")))
+    source::read(file, source::MAX_POLICY)
+        .map_err(|why| Error::new(format!("{shown}: cannot read the debt ledger: {why}")))
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
         .and_then(|text| rewrite(&shown, &text, &edits))
         .and_then(|text| {
             crate::output::write_atomically(file, &mut |out| out.write_all(text.as_bytes()))

@@ -415,7 +415,7 @@ fn run_timed(command: &mut std::process::Command) -> Run {
 }
 
 /// Runs `command` (its output piped), killed after `limit` (exit code -9, "(killed: hung)").
-fn run_killed_after(command: &mut std::process::Command, limit: Duration) -> Run {
+pub(crate) fn run_killed_after(command: &mut std::process::Command, limit: Duration) -> Run {
     use std::io::Read;
     use std::process::Stdio;
     let mut child = command
@@ -459,7 +459,7 @@ fn run_killed_after(command: &mut std::process::Command, limit: Duration) -> Run
 
 /// Makes a FIFO at `path` (replacing a file there).
 #[cfg(unix)]
-fn mkfifo(path: &Path) {
+pub(crate) fn mkfifo(path: &Path) {
     let _ = std::fs::remove_file(path);
     let made = std::process::Command::new("mkfifo")
         .arg(path)
