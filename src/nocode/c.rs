@@ -328,7 +328,8 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
             if text.get(end) == Some(&b'"') && is_raw_prefix(word) {
                 let Some(after) = skip_raw_string(text, end, &mut s.line) else {
                     return CSource::Unparsable(format!(
-                        "a raw string literal that begins on line {start_line} never ends"
+                        "a raw string literal that begins on line {start_line} never ends, or its \
+                         delimiter is not one (at most 16 characters, no space, `)`, `\\` or `\"`)"
                     ));
                 };
                 s.token(Last::Other);
@@ -688,11 +689,17 @@ fn skip_quoted(text: &[u8], i: usize, quote: u8, line: &mut u64) -> usize {
 }
 
 /// The index just past a raw string literal whose `"` is at `quote` (`R"delim( … )delim"`), or
-/// `None` when the text ends first.
+/// `None` when the text ends first or the delimiter is not one: longer than 16 characters, or
+/// holding a space, `)`, `\\` or `"`. Only those 17 bytes are looked at for the `(`, so a file of
+/// `R"`s costs linear time, and each `)` in the body is compared with at most 16 bytes.
 fn skip_raw_string(text: &[u8], quote: usize, line: &mut u64) -> Option<usize> {
     let rest = text.get(quote + 1..).unwrap_or_default();
-    let length = rest.iter().position(|&b| b == b'(')?;
+    let window = rest.get(..=16).unwrap_or(rest);
+    let length = window.iter().position(|&b| b == b'(')?;
     let delimiter = rest.get(..length).unwrap_or_default();
+    if delimiter.iter().any(|b| b" )\\\"\t\n".contains(b)) {
+        return None;
+    }
     let open = quote + 1 + length;
     let mut j = open + 1;
     while let Some(&b) = text.get(j) {

@@ -182,6 +182,9 @@ fn the_no_code_rule_on_a_table_of_sources() {
     }
 }
 
+const RAW_NEVER_ENDS: &str = "a raw string literal that begins on line {line} never ends, or its \
+     delimiter is not one (at most 16 characters, no space, `)`, `\\` or `\"`)";
+
 #[test]
 fn unterminated_comments_and_raw_strings_are_unparsable() {
     assert_eq!(
@@ -190,11 +193,11 @@ fn unterminated_comments_and_raw_strings_are_unparsable() {
     );
     assert_eq!(
         classify(b"const char *r = R\"d(open )\"\n"),
-        CSource::Unparsable("a raw string literal that begins on line 1 never ends".into())
+        CSource::Unparsable(RAW_NEVER_ENDS.replace("{line}", "1"))
     );
     assert_eq!(
         classify(b"const char *r = R\"no paren"),
-        CSource::Unparsable("a raw string literal that begins on line 1 never ends".into())
+        CSource::Unparsable(RAW_NEVER_ENDS.replace("{line}", "1"))
     );
 }
 
@@ -243,4 +246,34 @@ fn text_ending_inside_a_line_comment_or_a_literal() {
     assert_eq!(classify(b"#define X 1"), CSource::NoCode);
     assert_eq!(classify(b"const char *s = \"open"), CSource::NoCode);
     assert_eq!(classify(b"const char c = '\\"), CSource::NoCode);
+}
+
+#[test]
+fn raw_string_delimiters_are_bounded_so_hostile_text_costs_linear_time() {
+    // 17 characters, or a `)` in it: not a delimiter (the compiler rejects both).
+    let long = b"int a;\nconst char *r = R\"abcdefghijklmnopq(x)abcdefghijklmnopq\";\n";
+    assert_eq!(
+        classify(long),
+        CSource::Unparsable(RAW_NEVER_ENDS.replace("{line}", "2"))
+    );
+    let paren = b"const char *r = R\"a)b(x)a)b\";\n";
+    assert_eq!(
+        classify(paren),
+        CSource::Unparsable(RAW_NEVER_ENDS.replace("{line}", "1"))
+    );
+    // 16 characters is a delimiter.
+    let longest = b"const char *r = R\"abcdefghijklmnop(x)abcdefghijklmnop\";\n";
+    assert_eq!(classify(longest), CSource::NoCode);
+    // Each `)` of a body after a delimiter of a million `)`s compared the whole delimiter:
+    // quadratic, minutes in a debug build. 3 MiB now take milliseconds.
+    let started = std::time::Instant::now();
+    let mut parens = b"R\"".to_vec();
+    parens.extend(std::iter::repeat_n(b')', 1 << 20));
+    parens.push(b'(');
+    parens.extend(std::iter::repeat_n(b')', 2 << 20));
+    assert_eq!(
+        classify(&parens),
+        CSource::Unparsable(RAW_NEVER_ENDS.replace("{line}", "1"))
+    );
+    assert!(started.elapsed().as_secs() < 4, "{:?}", started.elapsed());
 }
