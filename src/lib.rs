@@ -41,6 +41,7 @@ pub mod report;
 pub(crate) mod roster;
 pub mod scope;
 pub(crate) mod source;
+pub(crate) mod text;
 pub mod uncovered;
 pub(crate) mod ungated;
 pub(crate) mod walk;

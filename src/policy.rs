@@ -401,7 +401,7 @@ fn allow_empty(
             "`allow-empty-reason` without `allow-empty = true`; remove it, or allow an empty check"
                 .to_string(),
         )),
-        (_, Some(reason)) if reason.get_ref().trim().is_empty() => Err(here(
+        (_, Some(reason)) if crate::text::is_blank(reason.get_ref()) => Err(here(
             reason.span(),
             "`allow-empty-reason` is empty; say why a check that measures no file may pass"
                 .to_string(),
@@ -486,7 +486,7 @@ fn threshold(raw: Option<Spanned<f64>>, here: &Locate) -> Result<Threshold> {
 fn excludes(raw: Vec<RawExclude>, here: &Locate) -> Result<Vec<Exclude>> {
     raw.into_iter()
         .map(|entry| {
-            if entry.reason.get_ref().trim().is_empty() {
+            if crate::text::is_blank(entry.reason.get_ref()) {
                 return Err(here(
                     entry.reason.span(),
                     "an [[exclude]] needs a non-empty `reason` saying why the file is not measured"
@@ -523,7 +523,7 @@ fn suites(raw: Vec<RawSuite>, here: &Locate) -> Result<Vec<Suite>> {
                 ),
             ));
         }
-        if entry.reason.get_ref().trim().is_empty() {
+        if crate::text::is_blank(entry.reason.get_ref()) {
             return Err(here(
                 entry.reason.span(),
                 "a [[suite]] needs a non-empty `reason` saying why it is left out of the instrumented run"

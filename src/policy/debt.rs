@@ -194,7 +194,7 @@ fn entries(shown: &str, text: &str, metrics: &[Metric]) -> Result<Vec<Entry>> {
                 ),
             ));
         }
-        if entry.reason.get_ref().trim().is_empty() {
+        if crate::text::is_blank(entry.reason.get_ref()) {
             return Err(here(
                 entry.reason.span(),
                 "a [[debt]] needs a non-empty `reason` saying why the file may miss items"

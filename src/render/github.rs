@@ -26,7 +26,7 @@ pub(crate) const PER_FILE: usize = 10;
 pub const TOTAL: usize = 50;
 
 /// Escapes a workflow-command message: `%`, CR and LF as the runner requires, any other
-/// control character as `\u{1b}` (see [`super::printable`]), and the `[` of `##[` (the older
+/// control or format character as `\u{1b}`, `\u{202e}` (see [`super::printable`]), and the `[` of `##[` (the older
 /// command syntax, read anywhere in a line) as `\u{5b}`.
 pub(crate) fn escape_data(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -36,7 +36,7 @@ pub(crate) fn escape_data(text: &str) -> String {
             '\r' => out.push_str("%0D"),
             '\n' => out.push_str("%0A"),
             '[' if out.ends_with("##") => out.push_str("\\u{5b}"),
-            c if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
+            c if crate::text::is_hidden(c) => out.push_str(&c.escape_unicode().to_string()),
             c => out.push(c),
         }
     }

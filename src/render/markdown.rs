@@ -70,7 +70,8 @@ pub(crate) fn escape_html(text: &str) -> String {
 }
 
 /// Writes `text` with each character that `table` maps replaced; `:` only where `//` follows
-/// and `.` only after `www` (any case); any other control character as `\u{1b}`.
+/// and `.` only after `www` (any case); any other control or format character as `\u{1b}`,
+/// `\u{202e}` ([`crate::text::is_hidden`]).
 fn escape_with(text: &str, table: impl Fn(char) -> Option<&'static str>) -> String {
     let mut out = String::with_capacity(text.len());
     let mut ws = 0;
@@ -89,7 +90,7 @@ fn escape_with(text: &str, table: impl Fn(char) -> Option<&'static str>) -> Stri
         };
         match table(c).filter(|_| link) {
             Some(escaped) => out.push_str(escaped),
-            None if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
+            None if crate::text::is_hidden(c) => out.push_str(&c.escape_unicode().to_string()),
             None => out.push(c),
         }
     }

@@ -8,6 +8,7 @@ pub mod table;
 use crate::error::Error;
 use crate::judge::{FileStatus, Verdict};
 use crate::outcome::{Facts, TargetFacts};
+use crate::text;
 use std::borrow::Cow;
 
 /// Which files a table lists.
@@ -20,10 +21,13 @@ pub enum Show {
 }
 
 /// `text` with each control character (C0, DEL, C1) written as `\u{1b}`, so bytes from a report
-/// (a path, a function name, a quoted record) cannot drive the terminal or the CI log; a line
-/// feed is kept when `keep_newlines` (multi-line messages).
+/// (a path, a function name, a quoted record) cannot drive the terminal or the CI log, and each
+/// format character (bidi overrides and isolates, zero-width characters: [`text::is_hidden`])
+/// as `\u{202e}`, so a name cannot display as another (`src/f\u{202e}gnp.rs`); a line feed is
+/// kept when `keep_newlines` (multi-line messages). The GitHub and Markdown renderers escape the
+/// same characters.
 pub(crate) fn printable(text: &str, keep_newlines: bool) -> Cow<'_, str> {
-    let escaped = |c: char| c.is_control() && !(keep_newlines && c == '\n');
+    let escaped = |c: char| text::is_hidden(c) && !(keep_newlines && c == '\n');
     if !text.chars().any(escaped) {
         return Cow::Borrowed(text);
     }

@@ -1,0 +1,97 @@
+//! Characters that do not show: control characters, and the format characters (Unicode
+//! category Cf) that reorder or hide text, as Trojan Source does (`src/f\u{202E}gnp.rs` shows
+//! as `src/fsr.png`). Every renderer escapes [`is_hidden`] characters in the names it prints
+//! ([`crate::render`]), and a reason made only of [`is_blank`] text is no reason.
+
+/// The format characters (Unicode 15.1, general category Cf), as inclusive ranges: the soft
+/// hyphen, Arabic and Syriac marks, the Mongolian vowel separator, zero-width spaces and joiners,
+/// left-to-right and right-to-left marks, bidi embeddings, overrides and isolates, invisible
+/// operators, the byte-order mark, interlinear annotations, and the tag characters.
+const FORMAT: [(char, char); 21] = [
+    ('\u{ad}', '\u{ad}'),
+    ('\u{600}', '\u{605}'),
+    ('\u{61c}', '\u{61c}'),
+    ('\u{6dd}', '\u{6dd}'),
+    ('\u{70f}', '\u{70f}'),
+    ('\u{890}', '\u{891}'),
+    ('\u{8e2}', '\u{8e2}'),
+    ('\u{180e}', '\u{180e}'),
+    ('\u{200b}', '\u{200f}'),
+    ('\u{202a}', '\u{202e}'),
+    ('\u{2060}', '\u{2064}'),
+    ('\u{2066}', '\u{206f}'),
+    ('\u{feff}', '\u{feff}'),
+    ('\u{fff9}', '\u{fffb}'),
+    ('\u{110bd}', '\u{110bd}'),
+    ('\u{110cd}', '\u{110cd}'),
+    ('\u{13430}', '\u{1343f}'),
+    ('\u{1bca0}', '\u{1bca3}'),
+    ('\u{1d173}', '\u{1d17a}'),
+    ('\u{e0001}', '\u{e0001}'),
+    ('\u{e0020}', '\u{e007f}'),
+];
+
+/// Characters that are not format characters but show as nothing: the combining grapheme
+/// joiner, the Hangul fillers, the braille blank.
+const BLANK: [char; 6] = [
+    '\u{34f}', '\u{115f}', '\u{1160}', '\u{3164}', '\u{ffa0}', '\u{2800}',
+];
+
+/// True for a character a name must not print as itself: a control character (C0, DEL, C1)
+/// or a format character (category Cf: bidi controls such as U+202E, zero-width characters
+/// such as U+200B, the byte-order mark U+FEFF).
+pub(crate) fn is_hidden(c: char) -> bool {
+    c.is_control() || FORMAT.iter().any(|&(low, high)| (low..=high).contains(&c))
+}
+
+/// True when `text` shows nothing: empty, or only white space, [`is_hidden`] characters and
+/// other blank ones (the Hangul filler U+3164, the braille blank U+2800, …).
+pub(crate) fn is_blank(text: &str) -> bool {
+    text.chars()
+        .all(|c| c.is_whitespace() || is_hidden(c) || BLANK.contains(&c))
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_and_format_characters_are_hidden() {
+        for c in [
+            '\n', '\u{1b}', '\u{7f}', '\u{9b}', '\u{202e}', '\u{2066}', '\u{2069}',
+        ] {
+            assert!(is_hidden(c), "{c:?}");
+        }
+        for c in [
+            '\u{200b}',
+            '\u{200f}',
+            '\u{feff}',
+            '\u{ad}',
+            '\u{e0041}',
+            '\u{61c}',
+        ] {
+            assert!(is_hidden(c), "{c:?}");
+        }
+        for c in ['a', ' ', 'é', '\u{2065}', '\u{2028}', '\u{3164}', '🦀'] {
+            assert!(!is_hidden(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn blank_text_shows_nothing() {
+        for text in [
+            "",
+            " ",
+            "\u{200b}",
+            " \u{feff}\t\u{2060}",
+            "\u{3164}\u{2800}",
+            "\u{a0}",
+        ] {
+            assert!(is_blank(text), "{text:?}");
+        }
+        for text in ["x", "\u{200b}why", "-"] {
+            assert!(!is_blank(text), "{text:?}");
+        }
+    }
+}
