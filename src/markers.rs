@@ -85,7 +85,9 @@ impl Ignores {
 
 /// Scans `text` (the source of `file`, for messages) for markers of `families`.
 ///
-/// Errors: an unbalanced range, or (with `require_reason`) a covgate marker without a reason.
+/// Errors: an unbalanced range, (with `require_reason`) a covgate marker without a reason (or
+/// with one that shows nothing: white space, zero-width or other format characters), or a marker
+/// in a file of [`Lang::Unknown`], whose string literals are not known.
 pub fn scan(
     file: &str,
     text: &str,
@@ -98,7 +100,11 @@ pub fn scan(
         if let Some(problem) = near_miss(comment, families) {
             return Err(Error::at(file, u64::from(line), None, problem));
         }
-        for (family, action, reason) in markers_in(comment, families) {
+        let found = markers_in(comment, families);
+        if lang == Lang::Unknown && !found.is_empty() {
+            return Err(unknown_language(file, line));
+        }
+        for (family, action, reason) in found {
             if family == Family::Covgate && require_reason && action != Action::End {
                 check_reason(file, line, reason)?;
             }
@@ -108,9 +114,23 @@ pub fn scan(
     state.finish(file)
 }
 
+/// The error for a marker in a file of a language whose string literals covgate does not know
+/// ([`Lang::Unknown`]): it cannot tell that the marker is in a comment, not in a string.
+fn unknown_language(file: &str, line: u32) -> Error {
+    Error::at(
+        file,
+        u64::from(line),
+        None,
+        "a marker in a file of a language whose string literals covgate does not know (by its \
+         extension): it cannot tell a marker in a comment from text in a string, so it does not \
+         honour it. Remove the marker, or exclude the file with an [[exclude]] in the policy \
+         (docs/markers.md lists the languages read)",
+    )
+}
+
 fn check_reason(file: &str, line: u32, reason: Option<&str>) -> Result<()> {
-    match reason.map(str::trim) {
-        Some(r) if !r.is_empty() => Ok(()),
+    match reason {
+        Some(r) if !crate::text::is_blank(r) => Ok(()),
         _ => Err(Error::at(
             file,
             u64::from(line),
@@ -691,9 +711,9 @@ mod tests {
     #[test]
     fn languages_by_extension() {
         assert_eq!(Lang::of("src/a.rs"), Lang::Rust);
-        assert_eq!(Lang::of("a.py"), Lang::Hash);
+        assert_eq!(Lang::of("a.py"), Lang::Python);
         assert_eq!(Lang::of("a.cpp"), Lang::CLike);
-        assert_eq!(Lang::of("Makefile"), Lang::CLike);
+        assert_eq!(Lang::of("Makefile"), Lang::Unknown);
         assert_eq!(Family::from_name("lcov"), Some(Family::Lcov));
         assert_eq!(Family::from_name("x"), None);
     }

@@ -1,37 +1,91 @@
 //! The comment lexers behind [`super::scan`]: where comments are in a source file, per
-//! language ([`Lang`]): Rust (`//`, nested `/* */`, strings, raw strings, chars and lifetimes),
-//! C-like languages (`//`, `/* */`, strings and chars, which end with their line, C++ raw strings
-//! `R"d(…)d"`, digit separators `1'000`) and `#`-comment languages.
+//! language ([`Lang`]). Everything that is not a comment is code or a literal, and a marker in a
+//! literal is text: so each language's string syntaxes are known, down to the ones that span
+//! lines (template literals, raw strings, text blocks, triple-quoted strings, heredocs).
 
-/// How comments are written in a source file.
+/// How comments and string literals are written in a source file, chosen by its extension
+/// ([`Lang::of`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {
-    /// Rust: `//`, nested `/* */`, raw strings, lifetimes.
+    /// Rust: `//`, nested `/* */` (`///`, `//!`, `/** */`, `/*! */` are documentation), strings,
+    /// raw strings `r#"…"#`, chars, lifetimes.
     Rust,
-    /// C, C++, Java, JavaScript, Go, …: `//` and `/* */`.
+    /// C, C++, Objective-C, CUDA: `//`, `/* */`, strings and chars that end with their line, C++
+    /// raw strings `R"d(…)d"`, digit separators `1'000`.
     CLike,
-    /// Python, shell, Ruby, …: `#`.
+    /// JavaScript and TypeScript: as C, plus template literals `` `…` `` that span lines, with
+    /// code (comments, strings, nested templates) inside `${…}`.
+    JavaScript,
+    /// Go: as C, plus raw strings `` `…` `` that span lines (no escapes).
+    Go,
+    /// Java, Kotlin, Scala, Swift, C#, Dart, Groovy: as C, plus text blocks `"""…"""` and
+    /// `'''…'''` that span lines, and C#'s verbatim strings `@"…"` (`""` is a quote).
+    TextBlocks,
+    /// R, Elixir, CMake, …: `#` comments, strings that may span lines.
     Hash,
+    /// Python: `#` comments, strings that end with their line, triple-quoted strings `'''…'''`
+    /// and `"""…"""` that span lines (any prefix: `r`, `b`, `f`, `u`, `rb`, …).
+    Python,
+    /// Shell (`sh`, `bash`, `zsh`, `ksh`): `#` comments (not inside a word: `a#b`, `$#`,
+    /// `${#x}`), strings that span lines, heredocs `<<EOF`, `<< 'EOF'`, `<<-EOF`.
+    Shell,
+    /// Ruby and Perl: `#` comments, strings that span lines, heredocs `<<EOF`, `<<~EOF`,
+    /// `<<-EOF`, `<<"EOF"`, `<<'EOF'` (no space after `<<`).
+    RubyPerl,
+    /// Any other extension: lexed as C, but its string syntaxes are unknown (Lua's `[[…]]`,
+    /// PHP's heredocs, Zig's `\\` lines), so a marker cannot be told from text in a literal;
+    /// [`super::scan`] reports a marker in such a file instead of honouring it.
+    Unknown,
 }
 
 impl Lang {
-    /// The language of a path, by extension (C-like when unknown).
+    /// The language of a path, by extension ([`Lang::Unknown`] when the extension is none of
+    /// those below).
     pub fn of(path: &str) -> Lang {
         let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
         match ext {
             "rs" => Lang::Rust,
-            "py" | "sh" | "bash" | "rb" | "pl" | "pm" | "r" | "R" | "ex" | "exs" | "cmake" => {
-                Lang::Hash
+            "c" | "h" | "cc" | "cpp" | "cxx" | "c++" | "hh" | "hpp" | "hxx" | "h++" | "inl"
+            | "ipp" | "tpp" | "m" | "mm" | "cu" | "cuh" | "C" | "H" => Lang::CLike,
+            "js" | "jsx" | "mjs" | "cjs" | "ts" | "tsx" | "mts" | "cts" => Lang::JavaScript,
+            "go" => Lang::Go,
+            "java" | "kt" | "kts" | "scala" | "sc" | "swift" | "cs" | "dart" | "groovy" => {
+                Lang::TextBlocks
             }
-            _ => Lang::CLike,
+            "r" | "R" | "ex" | "exs" | "cmake" => Lang::Hash,
+            "py" | "pyi" | "pyw" => Lang::Python,
+            "sh" | "bash" | "zsh" | "ksh" => Lang::Shell,
+            "rb" | "pl" | "pm" => Lang::RubyPerl,
+            _ => Lang::Unknown,
         }
+    }
+
+    /// True for the languages whose comments start with `#` (the others write `//`, `/* */`).
+    fn hash_comments(self) -> bool {
+        matches!(
+            self,
+            Lang::Hash | Lang::Python | Lang::Shell | Lang::RubyPerl
+        )
+    }
+
+    /// True for C and C++ (and the unknown, lexed as C): raw strings `R"d(…)d"`, digit
+    /// separators.
+    fn cpp(self) -> bool {
+        matches!(self, Lang::CLike | Lang::Unknown)
+    }
+
+    /// True when an open `"…"` or `'…'` ends with its line (the compiler rejects it there), so
+    /// that a stray quote cannot hide the markers of the lines after it.
+    fn strings_end_with_line(self) -> bool {
+        !matches!(self, Lang::Rust | Lang::Hash | Lang::Shell | Lang::RubyPerl)
     }
 }
 
 /// The comment text of a source file, as (1-based line, text of the comment on that line)
 /// pieces; a block comment spanning lines gives one piece per line. Rust doc comments (`///`,
-/// `//!`, `/** */`, `/*! */`) are documentation, not comments: a marker written there (to
-/// document it) does nothing.
+/// `//!`, `/** */`, `/*! */`, but not `////`, `/***` or `/**/`, which rustc reads as plain
+/// comments) are documentation, not comments: a marker written there (to document it) does
+/// nothing.
 pub fn comments(text: &str, lang: Lang) -> Vec<(u32, &str)> {
     let mut lexer = Lexer {
         text,
@@ -40,11 +94,17 @@ pub fn comments(text: &str, lang: Lang) -> Vec<(u32, &str)> {
         lang,
         doc: false,
         word_start: None,
+        templates: Vec::new(),
+        heredocs: Vec::new(),
         out: Vec::new(),
     };
     lexer.run();
     lexer.out
 }
+
+/// A heredoc whose body starts on the next line: its terminator, and whether the terminator
+/// line may be indented (`<<-`, `<<~`).
+type Heredoc<'a> = (&'a str, bool);
 
 struct Lexer<'a> {
     text: &'a str,
@@ -56,6 +116,11 @@ struct Lexer<'a> {
     /// Where the word (name or number) the last character continued began: in C and C++, a `'`
     /// in a number is a digit separator (`1'000`), and a raw string's prefix (`R"`) begins a word.
     word_start: Option<usize>,
+    /// JavaScript: per template literal whose `${…}` the lexer is in, innermost last, the `{`s
+    /// opened in that substitution and not yet closed.
+    templates: Vec<usize>,
+    /// Shell, Ruby, Perl: the heredocs opened on the current line, in order.
+    heredocs: Vec<Heredoc<'a>>,
     out: Vec<(u32, &'a str)>,
 }
 
@@ -80,21 +145,42 @@ impl<'a> Lexer<'a> {
             let in_number = word_start
                 .and_then(|start| self.text.get(start..))
                 .is_some_and(|word| word.starts_with(|d: char| d.is_ascii_digit()));
-            match (self.lang, c) {
-                (Lang::CLike, '\'') if in_number => {
+            let lang = self.lang;
+            let slash = !lang.hash_comments();
+            match c {
+                '\'' if lang.cpp() && in_number => {
                     self.bump();
                     self.word_start = word_start;
                 }
-                (Lang::CLike, _) if word_start.is_none() && cpp_raw_delimiter(rest).is_some() => {
+                _ if lang.cpp() && word_start.is_none() && cpp_raw_delimiter(rest).is_some() => {
                     self.cpp_raw_string();
                 }
-                (Lang::Hash, '#') => self.line_comment(1),
-                (Lang::Rust | Lang::CLike, '/') if rest.starts_with("//") => self.line_comment(2),
-                (Lang::Rust | Lang::CLike, '/') if rest.starts_with("/*") => self.block_comment(),
-                (Lang::Rust, 'r' | 'b') if raw_string_hashes(rest).is_some() => self.raw_string(),
-                (_, '"') => self.quoted('"'),
-                (Lang::Rust, '\'') => self.rust_quote(),
-                (Lang::CLike | Lang::Hash, '\'') => self.quoted('\''),
+                '`' if lang == Lang::JavaScript => {
+                    self.bump();
+                    self.template_text();
+                }
+                '{' | '}' if !self.templates.is_empty() => self.substitution_brace(c),
+                '`' if lang == Lang::Go => self.skip_raw(1, "`"),
+                '"' | '\'' if triple_quoted(lang, rest) => self.triple_quoted(c),
+                '@' | '$' if lang == Lang::TextBlocks && verbatim_opener(rest) > 0 => {
+                    self.verbatim(verbatim_opener(rest));
+                }
+                // A here-string, or C++'s `<<<`: no heredoc starts at its second `<`.
+                '<' if rest.starts_with("<<<") => self.pos += 3,
+                '<' if heredoc_opener(lang, rest).is_some() => self.heredoc(rest),
+                '\n' if !self.heredocs.is_empty() => self.heredoc_bodies(),
+                '#' if lang == Lang::Shell && (word_start.is_some() || self.after_dollar()) => {
+                    self.bump();
+                }
+                '#' if !slash => self.line_comment(1),
+                '/' if slash && rest.starts_with("//") => self.line_comment(2),
+                '/' if slash && rest.starts_with("/*") => self.block_comment(),
+                'r' | 'b' if lang == Lang::Rust && raw_string_hashes(rest).is_some() => {
+                    self.raw_string();
+                }
+                '"' => self.quoted('"'),
+                '\'' if lang == Lang::Rust => self.rust_quote(),
+                '\'' => self.quoted('\''),
                 _ => {
                     let at = self.pos;
                     self.bump();
@@ -106,11 +192,20 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// True when the character before the lexer is `$` or `{` (shell: `$#`, `${#x}`).
+    fn after_dollar(&self) -> bool {
+        self.text
+            .get(..self.pos)
+            .is_some_and(|before| before.ends_with(['$', '{']))
+    }
+
     fn line_comment(&mut self, opener: usize) {
         self.pos += opener;
         let rest = self.rest();
         let end = rest.find('\n').unwrap_or(rest.len());
-        let doc = self.lang == Lang::Rust && rest.starts_with(['/', '!']);
+        // rustc: `///` (but not `////`) and `//!` open doc comments.
+        let doc = self.lang == Lang::Rust
+            && (rest.starts_with('!') || (rest.starts_with('/') && !rest.starts_with("//")));
         if !doc {
             self.out.push((self.line, rest.get(..end).unwrap_or("")));
         }
@@ -120,8 +215,10 @@ impl<'a> Lexer<'a> {
     fn block_comment(&mut self) {
         self.pos += 2;
         let rest = self.rest();
+        // rustc: `/*!` and `/**` (but not `/***` or the empty `/**/`) open doc comments.
         self.doc = self.lang == Lang::Rust
-            && (rest.starts_with('!') || (rest.starts_with('*') && !rest.starts_with("*/")));
+            && (rest.starts_with('!')
+                || (rest.starts_with('*') && !rest.starts_with("*/") && !rest.starts_with("**")));
         let mut depth = 1usize;
         let mut piece_start = self.pos;
         while depth > 0 {
@@ -166,8 +263,96 @@ impl<'a> Lexer<'a> {
         while let Some(c) = self.bump() {
             if c == '\\' {
                 self.bump();
-            } else if c == quote || (c == '\n' && self.lang == Lang::CLike) {
+            } else if c == quote || (c == '\n' && self.lang.strings_end_with_line()) {
                 break;
+            }
+        }
+    }
+
+    /// A template literal's text, from after its opening `` ` `` (or the `}` that closes one of
+    /// its substitutions) to its closing `` ` ``, or to a `${`, where code resumes until the
+    /// matching `}` ([`Self::substitution_brace`]).
+    fn template_text(&mut self) {
+        while let Some(c) = self.bump() {
+            match c {
+                '\\' => {
+                    self.bump();
+                }
+                '`' => return,
+                '$' if self.rest().starts_with('{') => {
+                    self.bump();
+                    self.templates.push(0);
+                    return;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A `{` or `}` in the code of a template literal's `${…}`: the `}` that matches its `${`
+    /// resumes the template's text.
+    fn substitution_brace(&mut self, c: char) {
+        self.bump();
+        let open = self.templates.pop().unwrap_or_default();
+        match (c, open) {
+            ('{', _) => self.templates.push(open + 1),
+            (_, 0) => self.template_text(),
+            _ => self.templates.push(open - 1),
+        }
+    }
+
+    /// A triple-quoted string (`'''…'''` or `"""…"""`, with backslash escapes), which may span
+    /// lines.
+    fn triple_quoted(&mut self, quote: char) {
+        self.pos += 3;
+        let closer = if quote == '"' { "\"\"" } else { "''" };
+        while let Some(c) = self.bump() {
+            if c == '\\' {
+                self.bump();
+            } else if c == quote && self.rest().starts_with(closer) {
+                self.pos += 2;
+                return;
+            }
+        }
+    }
+
+    /// A C# verbatim string after its opener of `opener` bytes (`@"`, `@$"`, `$@"`): no escapes,
+    /// `""` is a quote, lines may break inside.
+    fn verbatim(&mut self, opener: usize) {
+        self.pos += opener;
+        while let Some(c) = self.bump() {
+            if c == '"' && !self.rest().starts_with('"') {
+                return;
+            }
+            if c == '"' {
+                self.bump();
+            }
+        }
+    }
+
+    /// A heredoc opener (`<<EOF`, `<<-'EOF'`, `<<~EOF`) at the start of `rest`: its terminator
+    /// waits for the end of the line, after which its body starts.
+    fn heredoc(&mut self, rest: &'a str) {
+        let (terminator, indented, length) = heredoc_opener(self.lang, rest).unwrap_or_default();
+        self.heredocs.push((terminator, indented));
+        self.pos += length;
+    }
+
+    /// At the line break that ends a line with heredoc openers: skips each heredoc's body, up to
+    /// and including its terminator line (to the end of the file when there is none).
+    fn heredoc_bodies(&mut self) {
+        self.bump();
+        for (terminator, indented) in std::mem::take(&mut self.heredocs) {
+            while !self.rest().is_empty() {
+                let rest = self.rest();
+                let end = rest.find('\n').unwrap_or(rest.len());
+                let line = rest.get(..end).unwrap_or_default().trim_end_matches('\r');
+                let line = if indented { line.trim_start() } else { line };
+                self.pos += end;
+                self.bump();
+                if line == terminator {
+                    break;
+                }
             }
         }
     }
@@ -214,6 +399,67 @@ impl<'a> Lexer<'a> {
     }
 }
 
+/// True when `rest` opens a triple-quoted string in `lang`: `'''` or `"""` in Python and the
+/// text-block languages.
+fn triple_quoted(lang: Lang, rest: &str) -> bool {
+    matches!(lang, Lang::Python | Lang::TextBlocks)
+        && (rest.starts_with("'''") || rest.starts_with("\"\"\""))
+}
+
+/// The length of a C# verbatim string's opener at the start of `rest` (`@"`, `@$"`, `$@"`), or
+/// 0 when there is none.
+fn verbatim_opener(rest: &str) -> usize {
+    ["@\"", "@$\"", "$@\""]
+        .iter()
+        .find(|opener| rest.starts_with(**opener))
+        .map_or(0, |opener| opener.len())
+}
+
+/// The longest heredoc terminator read: a longer word after `<<` is not taken for one.
+const MAX_TERMINATOR: usize = 64;
+
+/// For a heredoc opener at the start of `rest` in a shell, Ruby or Perl file: `<<`, then `-` or
+/// `~` (the terminator line may be indented), then (shell only: after spaces) a word, bare or
+/// in quotes (`'EOF'`, `"EOF"`, `` `EOF` ``, shell's `\EOF`). Returns the terminator, whether it
+/// may be indented, and the opener's length; `None` for a shift (`1 << 2`, `x << y`) or
+/// anything else.
+fn heredoc_opener(lang: Lang, rest: &str) -> Option<(&str, bool, usize)> {
+    if !matches!(lang, Lang::Shell | Lang::RubyPerl) {
+        return None;
+    }
+    let after = rest.strip_prefix("<<")?;
+    let word = after.strip_prefix(['-', '~']).unwrap_or(after);
+    let indented = word.len() < after.len();
+    let word = if lang == Lang::Shell {
+        word.trim_start_matches([' ', '\t'])
+    } else {
+        word
+    };
+    let quote = word.chars().next().filter(|q| "'\"`\\".contains(*q));
+    let name = word.get(usize::from(quote.is_some())..).unwrap_or_default();
+    let length = name
+        .bytes()
+        .take(MAX_TERMINATOR + 1)
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count();
+    let terminator = name.get(..length).unwrap_or_default();
+    let closed = match quote {
+        Some(q) if q != '\\' => name.get(length..).is_some_and(|r| r.starts_with(q)),
+        _ => true,
+    };
+    let valid = closed
+        && (1..=MAX_TERMINATOR).contains(&length)
+        && !terminator.starts_with(|c: char| c.is_ascii_digit());
+    let close = usize::from(quote.is_some_and(|q| q != '\\'));
+    valid.then(|| {
+        let used = rest.len() - name.len() + length + close;
+        (terminator, indented, used)
+    })
+}
+
+/// The longest delimiter of a C++ raw string literal, in characters (bytes: they are ASCII).
+const MAX_DELIMITER: usize = 16;
+
 /// For a C++ raw string literal `R"delim(`, `u8R"delim(`, `uR"`, `UR"`, `LR"`: the delimiter
 /// (at most 16 characters, none of them a space, a parenthesis, a backslash or a quote); `None`
 /// when `text` does not open one.
@@ -221,8 +467,15 @@ pub(super) fn cpp_raw_delimiter(text: &str) -> Option<&str> {
     let after_prefix = ["R\"", "u8R\"", "uR\"", "UR\"", "LR\""]
         .iter()
         .find_map(|prefix| text.strip_prefix(prefix))?;
-    let (delimiter, _) = after_prefix.split_once('(')?;
-    let valid = delimiter.len() <= 16 && !delimiter.contains([' ', ')', '\\', '"', '\n', '\t']);
+    // Only the 17 bytes a delimiter and its `(` can fill are looked at: a scan to the next `(`
+    // would cross the whole file at each of a million `R"`s.
+    let window = after_prefix
+        .as_bytes()
+        .get(..=MAX_DELIMITER)
+        .unwrap_or(after_prefix.as_bytes());
+    let length = window.iter().position(|&b| b == b'(')?;
+    let delimiter = after_prefix.get(..length).unwrap_or_default();
+    let valid = !delimiter.contains([' ', ')', '\\', '"', '\n', '\t']);
     valid.then_some(delimiter)
 }
 
@@ -235,3 +488,8 @@ pub(super) fn raw_string_hashes(text: &str) -> Option<usize> {
     let hashes = after_r.len() - after_hashes.len();
     after_hashes.starts_with('"').then_some(hashes)
 }
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+#[path = "lexer_tests.rs"]
+mod tests;

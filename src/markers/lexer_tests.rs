@@ -1,0 +1,207 @@
+//! The lexers' string syntaxes: a marker in a literal is text, one in a comment counts.
+
+use super::*;
+
+/// The lines of the comments that hold `MARK`.
+fn marked(text: &str, lang: Lang) -> Vec<u32> {
+    comments(text, lang)
+        .into_iter()
+        .filter(|(_, comment)| comment.contains("MARK"))
+        .map(|(line, _)| line)
+        .collect()
+}
+
+#[test]
+fn languages_by_extension() {
+    let cases = [
+        ("a.rs", Lang::Rust),
+        ("a.c", Lang::CLike),
+        ("a.hpp", Lang::CLike),
+        ("a.js", Lang::JavaScript),
+        ("a.tsx", Lang::JavaScript),
+        ("a.go", Lang::Go),
+        ("A.java", Lang::TextBlocks),
+        ("a.kt", Lang::TextBlocks),
+        ("a.cs", Lang::TextBlocks),
+        ("a.py", Lang::Python),
+        ("a.sh", Lang::Shell),
+        ("a.rb", Lang::RubyPerl),
+        ("a.pl", Lang::RubyPerl),
+        ("a.R", Lang::Hash),
+        ("a.lua", Lang::Unknown),
+        ("a.php", Lang::Unknown),
+        ("Makefile", Lang::Unknown),
+    ];
+    for (path, lang) in cases {
+        assert_eq!(Lang::of(path), lang, "{path}");
+    }
+}
+
+#[test]
+fn javascript_template_literals_span_lines_and_nest() {
+    let text = "const banner = `\n  // MARK 2\n`;\nrun(); // MARK 4\n\
+                const f = `a ${ x /* MARK 5 */ + `in ${ {a: 1}.a } // MARK 5` } // MARK 5\n\
+                ${ '}' } still text // MARK 6\n` // MARK 7\n\
+                const e = `\\` // MARK 8\n` + '`' // MARK 9\n";
+    assert_eq!(marked(text, Lang::JavaScript), [4, 5, 7, 9]);
+    // Code resumes after the template: the `//` of a URL in it is text.
+    let text = "const u = `http://x/${id}`; // MARK 1\nconst v = `a` + `//b`;\n";
+    assert_eq!(marked(text, Lang::JavaScript), [1]);
+    // In C, a backtick is no string.
+    assert_eq!(marked("x = `a; // MARK 1\n", Lang::CLike), [1]);
+}
+
+#[test]
+fn go_raw_strings_span_lines_without_escapes() {
+    let text = "q := `SELECT 1 -- // MARK 1\n-- // MARK 2\n\\` // MARK 3\nreturn 1 // MARK 4\n";
+    assert_eq!(marked(text, Lang::Go), [3, 4]);
+}
+
+#[test]
+fn text_blocks_and_verbatim_strings() {
+    let text = "String s = \"\"\"\n  // MARK 2\n  \\\"\"\" // MARK 3\n  \"\"\"; // MARK 4\n\
+                var v = @\"a \"\" // MARK 5\n// MARK 6\"; // MARK 6\n\
+                var w = $@\"x\n// MARK 8\"; var z = @$\"y // MARK 8\"; // MARK 8\n\
+                var d = '''\n// MARK 10\n'''; // MARK 11\n";
+    assert_eq!(marked(text, Lang::TextBlocks), [4, 6, 8, 11]);
+}
+
+#[test]
+fn python_triple_quoted_strings_with_any_prefix() {
+    let text = "'''Don't\n# MARK 2\n'''\nx = 1 # MARK 4\n\
+                s = rb\"\"\"\\\"\"\" # MARK 5\n\"\"\" # MARK 6\n\
+                t = f'it''s' # MARK 7\n\
+                u = 'open # MARK 8\nv = 2 # MARK 9\n\
+                w = \"\"\"a\"\"\" \"\" # MARK 10\n";
+    assert_eq!(marked(text, Lang::Python), [4, 6, 7, 9, 10]);
+}
+
+#[test]
+fn shell_heredocs_and_words_with_hashes() {
+    let text = "cat <<EOF # MARK 1\n# MARK 2\nEOF\n\
+                cat <<- 'END' >x; cat << \"TWO\" # MARK 4\n\t# MARK 5\n\tEND\n# MARK 7\nTWO\n\
+                echo a#b ${#x} $# # MARK 9\n\
+                x=$((1 << 2)) # MARK 10\ncat <<<word # MARK 11\n\
+                cat <<\\RAW\n# MARK 13\nRAW\n# MARK 15\n";
+    assert_eq!(marked(text, Lang::Shell), [1, 4, 9, 10, 11, 15]);
+    // A `#` inside a word is no comment.
+    let words = comments("echo a#MARK b\n", Lang::Shell);
+    assert!(words.is_empty(), "{words:?}");
+}
+
+#[test]
+fn ruby_and_perl_heredocs() {
+    let text = "s = <<~EOS # MARK 1\n  # MARK 2\n  EOS\n\
+                list << item # MARK 4\nclass << self # MARK 5\nend\n\
+                print <<\"EOF\";\n# MARK 8\nEOF\n# MARK 10\n\
+                t = <<EOS\n  EOS\n# MARK 13\nEOS\n# MARK 15\n";
+    assert_eq!(marked(text, Lang::RubyPerl), [1, 4, 5, 10, 15]);
+    // An open heredoc runs to the end; a word too long for a terminator opens none.
+    assert!(marked("x = <<EOF\n# MARK 2\n", Lang::RubyPerl).is_empty());
+    let long = format!("x = <<{} # MARK 1\n# MARK 2\n", "A".repeat(65));
+    assert_eq!(marked(&long, Lang::RubyPerl), [1, 2]);
+    // A quote that is never closed opens none.
+    assert_eq!(
+        marked("x = <<'EOF # MARK 1\n", Lang::RubyPerl),
+        Vec::<u32>::new()
+    );
+    assert_eq!(
+        marked("x = <<\"EOF\n# MARK 2\n", Lang::Shell),
+        Vec::<u32>::new()
+    );
+}
+
+#[test]
+fn rust_doc_comments_follow_rustc() {
+    let text = "//// MARK 1\n/// MARK 2\n//! MARK 3\n/*** MARK 4 */\n/** MARK 5 */\n\
+                /**/ // MARK 6\n/*! MARK 7 */\n/* MARK 8 */\n";
+    assert_eq!(marked(text, Lang::Rust), [1, 4, 6, 8]);
+}
+
+#[test]
+fn cpp_raw_delimiters_are_looked_for_in_16_characters_only() {
+    assert_eq!(
+        cpp_raw_delimiter("R\"0123456789abcdef(x)"),
+        Some("0123456789abcdef")
+    );
+    assert_eq!(cpp_raw_delimiter("R\"0123456789abcdefg(x)"), None);
+    assert_eq!(cpp_raw_delimiter("R\"a b(x)"), None);
+    assert_eq!(cpp_raw_delimiter("R\"ab"), None);
+}
+
+/// Every lookahead is bounded or consumes what it looks at: 4 MiB of each pathological
+/// pattern is lexed in linear work. (`R"R"` took 14.5 s per MiB in a debug build, each `R"`
+/// looking for a `(` to the end of the file.)
+#[test]
+fn pathological_inputs_cost_linear_time() {
+    let size = 4 << 20;
+    let patterns: [(&str, Lang); 12] = [
+        ("R\"R\"", Lang::CLike),
+        ("u8R\"", Lang::CLike),
+        ("1'", Lang::CLike),
+        ("r#", Lang::Rust),
+        ("br##", Lang::Rust),
+        ("`${", Lang::JavaScript),
+        ("${`", Lang::JavaScript),
+        ("\"\"\"'", Lang::Python),
+        ("<<-", Lang::Shell),
+        ("<<A\n", Lang::RubyPerl),
+        ("@\"\"", Lang::TextBlocks),
+        ("/*", Lang::Rust),
+    ];
+    let started = std::time::Instant::now();
+    for (pattern, lang) in patterns {
+        let mut text = pattern.repeat(size / pattern.len());
+        text.push_str("\n// MARK\n# MARK\n");
+        let _ = comments(&text, lang);
+    }
+    // Linear work takes well under a second each, even in a debug build on a loaded machine;
+    // quadratic work on 4 MiB takes hours.
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+    let text = format!("{}\n// MARK\n", "R\"R\"".repeat(size / 4));
+    assert_eq!(marked(&text, Lang::CLike), [2]);
+}
+
+#[test]
+fn a_marker_in_a_language_of_unknown_strings_is_an_error_not_honoured() {
+    use crate::markers::scan;
+    use crate::policy::Family;
+    let text = "local s = [[\n-- // LCOV_EXCL_LINE\n]]\nreturn 1\n";
+    let e = scan("a.lua", text, Lang::Unknown, &Family::ALL, true).unwrap_err();
+    let e = e.to_string();
+    assert!(
+        e.starts_with(
+            "a.lua:2: a marker in a file of a language whose string literals covgate \
+                       does not know"
+        ),
+        "{e}"
+    );
+    // Without a marker, nothing to report.
+    let plain = scan(
+        "a.lua",
+        "return 1 // fine\n",
+        Lang::Unknown,
+        &Family::ALL,
+        true,
+    )
+    .unwrap();
+    assert!(plain.is_empty());
+}
+
+#[test]
+fn a_reason_that_shows_nothing_is_no_reason() {
+    use crate::markers::scan;
+    use crate::policy::Family;
+    for reason in ["", " ", "\u{200b}", "\u{feff} \u{2060}", "\u{3164}"] {
+        let text = format!("fn f() {{}} // covgate:ignore -- {reason}\n");
+        let e = scan("a.rs", &text, Lang::Rust, &Family::ALL, true).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("a.rs:1: covgate marker without a reason"),
+            "{reason:?}: {e}"
+        );
+    }
+    let text = "fn f() {} // covgate:ignore -- \u{200b}why\n";
+    let ignores = scan("a.rs", text, Lang::Rust, &Family::ALL, true).unwrap();
+    assert_eq!(ignores.lines.iter().copied().collect::<Vec<_>>(), [1]);
+}
