@@ -10,11 +10,10 @@
 //! | `lcov` | `LCOV_EXCL_LINE` | — | `LCOV_EXCL_START` … `LCOV_EXCL_STOP` | `LCOV_EXCL_BR_LINE` |
 //! | `grcov` | `grcov-excl-line` | — | `grcov-excl-start` … `grcov-excl-stop` | `grcov-excl-br-line` |
 //!
-//! Markers count only inside comments: a marker in a string literal or a Rust doc comment is
-//! text. Comments are found
-//! by a small lexer per language: Rust (`//`, nested `/* */`, strings, raw strings, chars and
-//! lifetimes), C-like languages (`//`, `/* */`, strings and chars, which end with their line,
-//! C++ raw strings `R"d(…)d"`, digit separators `1'000`) and `#`-comment languages.
+//! Markers count only inside comments: a marker in a string literal (one that spans lines too)
+//! or a Rust doc comment is text. Comments are found by a small lexer per language, chosen by
+//! extension ([`Lang`]), which knows its string syntaxes; a marker in a file of another
+//! language ([`Lang::Unknown`]) is an error, since it cannot be told from text in a string.
 //! A covgate marker needs a reason after ` -- ` when `require-reason` is on (the default).
 //! A range start without its end, an end without a start, or a start inside an open range of the
 //! same family is an error naming the file and line, as is a near-miss of a marker of an enabled
