@@ -12,11 +12,19 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let text = String::from_utf8_lossy(rest);
-    let lang = match flags % 3 {
-        0 => Lang::Rust,
-        1 => Lang::CLike,
-        _ => Lang::Hash,
-    };
+    let langs = [
+        Lang::Rust,
+        Lang::CLike,
+        Lang::Hash,
+        Lang::JavaScript,
+        Lang::Go,
+        Lang::TextBlocks,
+        Lang::Python,
+        Lang::Shell,
+        Lang::RubyPerl,
+        Lang::Unknown,
+    ];
+    let lang = langs[usize::from(flags) % langs.len()];
     let families: Vec<Family> = Family::ALL
         .into_iter()
         .enumerate()
