@@ -23,6 +23,7 @@ use cargo_metadata::{Metadata, MetadataCommand, TargetKind};
 
 use crate::error::{Error, Result};
 use crate::paths::{self, Resolver};
+use crate::source::{self, Refused};
 
 /// What a target is, as cargo classifies it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -146,13 +147,36 @@ pub(crate) struct Workspace {
     pub features: BTreeSet<String>,
 }
 
+/// Refuses a `Cargo.toml` at or above `root` that cargo would hang on or read without end
+/// before cargo is run: one that is not a regular file (a FIFO, a link to `/dev/zero`) or is
+/// larger than [`source::MAX_MANIFEST`]. A missing one is cargo's to report.
+///
+/// Errors (exit 2): the manifest, named, and what it is.
+fn check_manifests(root: &str) -> Result<()> {
+    for dir in std::path::Path::new(root).ancestors() {
+        let manifest = dir.join("Cargo.toml");
+        match source::read(&manifest, source::MAX_MANIFEST) {
+            Ok(_) | Err(Refused::Io(_)) => {}
+            Err(why) => {
+                return Err(Error::new(format!(
+                    "{}: the [[suite]] roster runs cargo, which reads this manifest, but {why}",
+                    manifest.display()
+                )))
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Workspace {
     /// Runs `cargo metadata --no-deps --offline` in `root` (cargo is `$CARGO`, else `cargo`
     /// on PATH) and reads the workspace that holds it.
     ///
-    /// Errors (exit 2): cargo cannot be started, fails (no `Cargo.toml` in `root` or above, a
-    /// bad manifest), or prints what `cargo_metadata` cannot read.
+    /// Errors (exit 2): a `Cargo.toml` at or above `root` that cargo would block on or read
+    /// without end ([`check_manifests`]); cargo cannot be started, fails (no `Cargo.toml` in
+    /// `root` or above, a bad manifest), or prints what `cargo_metadata` cannot read.
     pub(crate) fn load(root: &str) -> Result<Workspace> {
+        check_manifests(root)?;
         let metadata = MetadataCommand::new()
             .current_dir(root)
             .no_deps()
@@ -416,6 +440,24 @@ mod tests {
         // A cargo older than 1.71 does not list default members: every member is one.
         let old = Workspace::from_metadata(&metadata(false), "/ws");
         assert_eq!(old.defaults, ["alpha", "beta"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_manifest_cargo_would_hang_on_is_refused_before_cargo_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("crate");
+        std::fs::create_dir(&root).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", dir.path().join("Cargo.toml")).unwrap();
+        let err = Workspace::load(&root.display().to_string()).unwrap_err();
+        assert_eq!(
+            err.message(),
+            format!(
+                "{}/Cargo.toml: the [[suite]] roster runs cargo, which reads this manifest, but \
+                 it is a device, not a regular file",
+                dir.path().display()
+            )
+        );
     }
 
     #[test]
