@@ -41,12 +41,12 @@ const BLANK: [char; 6] = [
 /// or a format character (category Cf: bidi controls such as U+202E, zero-width characters
 /// such as U+200B, the byte-order mark U+FEFF).
 pub(crate) fn is_hidden(c: char) -> bool {
-    // Below the first format character (U+00AD), only control characters: a path of 10 MiB of
-    // ASCII is checked at the cost of `is_control`.
+    // Every control character (C0, DEL, C1) lies below the first format character (U+00AD):
+    // a path of 10 MiB of ASCII is checked at the cost of `is_control`.
     if c < '\u{ad}' {
         return c.is_control();
     }
-    c.is_control() || FORMAT.iter().any(|&(low, high)| (low..=high).contains(&c))
+    FORMAT.iter().any(|&(low, high)| (low..=high).contains(&c))
 }
 
 /// True when `text` shows nothing: empty, or only white space, [`is_hidden`] characters and

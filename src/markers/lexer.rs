@@ -321,11 +321,12 @@ impl<'a> Lexer<'a> {
     fn verbatim(&mut self, opener: usize) {
         self.pos += opener;
         while let Some(c) = self.bump() {
-            if c == '"' && !self.rest().starts_with('"') {
-                return;
-            }
-            if c == '"' {
-                self.bump();
+            match c {
+                '"' if self.rest().starts_with('"') => {
+                    self.bump();
+                }
+                '"' => return,
+                _ => {}
             }
         }
     }

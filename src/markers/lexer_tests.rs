@@ -45,7 +45,7 @@ fn javascript_template_literals_span_lines_and_nest() {
                 const e = `\\` // MARK 8\n` + '`' // MARK 9\n";
     assert_eq!(marked(text, Lang::JavaScript), [4, 5, 7, 9]);
     // Code resumes after the template: the `//` of a URL in it is text.
-    let text = "const u = `http://x/${id}`; // MARK 1\nconst v = `a` + `//b`;\n";
+    let text = "const u = `http://x/${id} costs $5 // {`; // MARK 1\nconst v = `a` + `//b`;\n";
     assert_eq!(marked(text, Lang::JavaScript), [1]);
     // In C, a backtick is no string.
     assert_eq!(marked("x = `a; // MARK 1\n", Lang::CLike), [1]);
@@ -62,8 +62,13 @@ fn text_blocks_and_verbatim_strings() {
     let text = "String s = \"\"\"\n  // MARK 2\n  \\\"\"\" // MARK 3\n  \"\"\"; // MARK 4\n\
                 var v = @\"a \"\" // MARK 5\n// MARK 6\"; // MARK 6\n\
                 var w = $@\"x\n// MARK 8\"; var z = @$\"y // MARK 8\"; // MARK 8\n\
-                var d = '''\n// MARK 10\n'''; // MARK 11\n";
-    assert_eq!(marked(text, Lang::TextBlocks), [4, 6, 8, 11]);
+                var d = '''\n// MARK 10\n'''; // MARK 11\n\
+                @Override void f() { g($x); } // MARK 12\n";
+    assert_eq!(marked(text, Lang::TextBlocks), [4, 6, 8, 11, 12]);
+    // An open verbatim string runs to the end.
+    assert!(marked("var v = @\"open\n// MARK 2\n", Lang::TextBlocks).is_empty());
+    // `@` and `$` open nothing elsewhere.
+    assert_eq!(marked("echo $HOME @x # MARK 1\n", Lang::Shell), [1]);
 }
 
 #[test]
