@@ -461,6 +461,20 @@ mod tests {
     }
 
     #[test]
+    fn a_workspace_with_regular_manifests_loads() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("Cargo.toml"),
+            "[package]\nname = \"solo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+        )
+        .unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/lib.rs"), "").unwrap();
+        let ws = Workspace::load(&dir.path().display().to_string()).unwrap();
+        assert_eq!(ws.members, ["solo"]);
+    }
+
+    #[test]
     fn loading_needs_a_cargo_workspace() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().display().to_string();
