@@ -11,7 +11,7 @@
 
 use super::count::Count;
 use super::digits;
-use super::record::{ids_fit, Branch, RawRecord, Region};
+use super::record::{ids_fit, spare_regions, Branch, RawRecord, Region};
 use super::wire::{CountsJson, FileEntry, SummaryJson};
 use super::Span;
 
@@ -456,7 +456,11 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[&str]) -> bool) -> Option<(Re
         }
         "count" => once(&mut count, scan.uint()?),
         "regions" => {
-            let mut read = Vec::with_capacity(if skipping { 0 } else { 32 });
+            let mut read = if skipping {
+                Vec::new()
+            } else {
+                spare_regions()
+            };
             scan.array(&mut |scan| {
                 let region = scan.region()?;
                 let expanded = if region.kind == 1 {

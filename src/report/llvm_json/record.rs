@@ -20,6 +20,29 @@ use super::{BranchSide, CoveredItems, FunctionStats, Instances, Kept, RecordItem
 
 /// Region kind of an expansion (macro use site) region.
 const EXPANSION: u32 = 1;
+
+/// Most regions whose room a spare vector keeps between records ([`spare_regions`]).
+const SPARE_ROOM: usize = 1 << 12;
+
+thread_local! {
+    /// The regions' vector of the last record reduced on this thread, emptied.
+    static SPARE_REGIONS: std::cell::Cell<Vec<Region>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// An empty vector for a record's regions, with the room of the last record reduced on this
+/// thread ([`RawRecord::into_stats`] gives it back): most records are read, reduced and
+/// dropped on one thread, one after the other, and a fresh vector each time cost an
+/// allocation of 1 kB and its first touch.
+pub(super) fn spare_regions() -> Vec<Region> {
+    SPARE_REGIONS.with(std::cell::Cell::take)
+}
+
+/// Keeps the room of `regions` (at most [`SPARE_ROOM`] regions of it) for the next record.
+fn give_back(mut regions: Vec<Region>) {
+    regions.clear();
+    regions.shrink_to(SPARE_ROOM);
+    SPARE_REGIONS.with(|spare| spare.set(regions));
+}
 /// Region kind of a code region.
 const CODE: u32 = 0;
 
@@ -228,6 +251,7 @@ impl RawRecord {
             }),
         };
         let count = self.count.0;
+        give_back(std::mem::take(&mut self.regions));
         // Names are kept for records with misses too: item lists name the instantiation an
         // uncovered item comes from.
         let stats = FunctionStats {
