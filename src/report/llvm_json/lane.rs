@@ -11,7 +11,7 @@
 
 use super::count::Count;
 use super::digits;
-use super::record::{ids_fit, spare_regions, Branch, RawRecord, Region};
+use super::record::{ids_fit, spare_filenames, spare_regions, Branch, RawRecord, Region};
 use super::wire::{CountsJson, FileEntry, SummaryJson};
 use super::Span;
 
@@ -437,16 +437,29 @@ pub(super) enum Record {
     },
 }
 
+/// What the reader wants of a function record, told by its `filenames`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Want {
+    /// Nothing: none of its files keeps records (the record is checked, not kept).
+    Nothing,
+    /// The whole record.
+    Whole,
+    /// The whole record but the text of its file names, which are left empty (the reader
+    /// knows its file already): a copy of a long name per record spared.
+    Unnamed,
+}
+
 /// A function record at the start of `bytes` and its length, when it is in the lane's subset.
 ///
-/// `skip` is asked about the record's `filenames` once they are read: when it says none of
-/// them keeps records, the rest of the record is checked without being kept (exports write
-/// `filenames` before `name` and `regions`, the bulk of a record).
-pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[&str]) -> bool) -> Option<(Record, usize)> {
+/// `want` is asked about the record's `filenames` once they are read: when it wants nothing,
+/// the rest of the record is checked without being kept (exports write `filenames` before
+/// `name` and `regions`, the bulk of a record).
+pub(super) fn record(bytes: &[u8], want: &dyn Fn(&[&str]) -> Want) -> Option<(Record, usize)> {
     let mut scan = Scan { bytes, pos: 0 };
     let (mut name, mut count, mut regions, mut branches, mut mcdc, mut filenames) =
         (None, None, None, None, None, None);
     let mut skipping = false;
+    let mut unnamed = false;
     // The largest file id a region, expansion or branch names (checked against `filenames`).
     let mut largest: Option<u32> = None;
     scan.object(&mut |scan, key| match key {
@@ -498,7 +511,9 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[&str]) -> bool) -> Option<(Re
                 read.push(scan.str()?);
                 Some(())
             })?;
-            skipping = skip(&read);
+            let wanted = want(&read);
+            skipping = wanted == Want::Nothing;
+            unnamed = wanted == Want::Unnamed;
             once(&mut filenames, read)
         }
         _ => scan.skip(1),
@@ -514,13 +529,28 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[&str]) -> bool) -> Option<(Re
             regions,
             branches,
             mcdc_records: mcdc.map(|()| Vec::new()),
-            filenames: filenames.iter().map(|name| name.to_string()).collect(),
+            filenames: copied(&filenames, unnamed),
         }),
         _ => Record::Skipped {
             has_branches: !branches.is_empty(),
         },
     };
     Some((record, scan.pos))
+}
+
+/// A record's file names as it keeps them, in a vector whose room is reused ([`spare_filenames`]):
+/// copied, or left empty when `unnamed` ([`Want::Unnamed`]).
+fn copied(names: &[&str], unnamed: bool) -> Vec<String> {
+    let mut kept = spare_filenames();
+    let copy = |name: &&str| {
+        if unnamed {
+            String::new()
+        } else {
+            name.to_string()
+        }
+    };
+    kept.extend(names.iter().map(copy));
+    kept
 }
 
 /// A `files[]` entry (its filename and summary; the rest skipped) at the start of `bytes` and

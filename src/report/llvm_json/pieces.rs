@@ -225,17 +225,26 @@ impl Element for Records {
 
     fn parse(&self, bytes: &[u8], last: bool) -> Parsed<RecordOut> {
         // A record of one file (the common case) has it for its main file: its look-up, made
-        // for `skip`, is kept for the record (names are long: hashing them twice showed).
+        // for `want`, is kept for the record (names are long: hashing them twice showed), and
+        // the record names its file by its index in `files[]` (`keep` is there when `all` is
+        // not set), so its file name is not copied.
         let known = std::cell::Cell::new(None);
-        let skip = |names: &[&str]| match names {
+        let want = |names: &[&str]| match names {
             [name] if !self.all => {
-                let found = self.find(name);
-                known.set(Some(found));
-                found.1 == Kept::Nothing
+                let (at, kept) = self.find(name);
+                known.set(Some((at, kept)));
+                if kept == Kept::Nothing {
+                    lane::Want::Nothing
+                } else {
+                    lane::Want::Unnamed
+                }
             }
-            _ => !self.all && names.iter().all(|name| self.kept(name) == Kept::Nothing),
+            _ if !self.all && names.iter().all(|name| self.kept(name) == Kept::Nothing) => {
+                lane::Want::Nothing
+            }
+            _ => lane::Want::Whole,
         };
-        match lane::record(bytes, &skip) {
+        match lane::record(bytes, &want) {
             Some((lane::Record::Read(record), len)) => {
                 return Parsed::Done(self.reduced(record, known.get()), len)
             }
