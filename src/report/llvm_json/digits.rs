@@ -38,23 +38,50 @@ pub(super) fn uint_at(bytes: &[u8], at: usize) -> Option<(u64, usize)> {
 
 /// `N` unsigned integers as `[a,b,…]` without blank space (regions and branches) at the start
 /// of `bytes`, and the array's length; `None` for anything else.
+///
+/// Read through one slice iterator (a pointer and its end), each number with the byte after
+/// it: reading each byte by its offset (`uint_at`) took a third more instructions here, the
+/// lane's hottest loop.
 #[inline(always)]
 pub(super) fn packed<const N: usize>(bytes: &[u8]) -> Option<([u64; N], usize)> {
-    if bytes.first() != Some(&b'[') {
-        return None;
-    }
-    let mut at = 1;
+    let mut rest = bytes.strip_prefix(b"[")?.iter();
     let mut values = [0; N];
     for (index, value) in values.iter_mut().enumerate() {
-        let (number, len) = uint_at(bytes, at)?;
+        let (number, after) = uint_then(&mut rest)?;
         let separator = if index + 1 == N { b']' } else { b',' };
-        if bytes.get(at + len) != Some(&separator) {
+        if after != separator {
             return None;
         }
         *value = number;
-        at += len + 1;
     }
-    Some((values, at))
+    Some((values, bytes.len() - rest.as_slice().len()))
+}
+
+/// The unsigned integer at the start of `rest` (as [`uint_at`] reads it) and the byte after
+/// it, both consumed; `None` when there is no digit, more than 19, or no byte after them. A
+/// leading zero gives `0` and the digit after it, which no caller takes for a separator.
+#[inline(always)]
+fn uint_then(rest: &mut std::slice::Iter<'_, u8>) -> Option<(u64, u8)> {
+    let first = rest.next()?.wrapping_sub(b'0');
+    if first > 9 {
+        return None;
+    }
+    let mut after = *rest.next()?;
+    if first == 0 {
+        return Some((0, after));
+    }
+    let mut value = u64::from(first);
+    let mut digits = 1;
+    loop {
+        let digit = after.wrapping_sub(b'0');
+        if digit > 9 {
+            break;
+        }
+        value = value.wrapping_mul(10).wrapping_add(u64::from(digit));
+        digits += 1;
+        after = *rest.next()?;
+    }
+    (digits <= 19).then_some((value, after))
 }
 
 /// The length of the flat array at the start of `bytes`: unsigned integers (of any length) and

@@ -64,6 +64,44 @@ fn digit_runs_are_found_and_valued_at_every_length() {
 }
 
 #[test]
+fn packed_arrays_read_as_the_plain_rule_says() {
+    // Every array of three values from a small alphabet, compared with `uint_at` per value.
+    let values = [
+        "0",
+        "7",
+        "00",
+        "07",
+        "12",
+        "1234567890123456789",
+        "12345678901234567890",
+        "",
+        "x",
+    ];
+    let reference = |text: &str| -> Option<[u64; 3]> {
+        let body = text.strip_prefix('[')?.strip_suffix(']')?;
+        let parts: Vec<&str> = body.split(',').collect();
+        let mut out = [0; 3];
+        (parts.len() == 3).then_some(())?;
+        for (slot, part) in out.iter_mut().zip(&parts) {
+            let (value, len) = uint_at(part.as_bytes(), 0)?;
+            (len == part.len()).then_some(())?;
+            *slot = value;
+        }
+        Some(out)
+    };
+    for a in values {
+        for b in values {
+            for c in values {
+                let text = format!("[{a},{b},{c}]");
+                let read = packed::<3>(text.as_bytes());
+                assert_eq!(read.map(|(v, _)| v), reference(&text), "{text}");
+                assert!(read.is_none_or(|(_, len)| len == text.len()), "{text}");
+            }
+        }
+    }
+}
+
+#[test]
 fn packed_arrays_need_exact_separators() {
     assert_eq!(packed::<3>(b"[0,7,123]"), Some(([0, 7, 123], 9)));
     assert_eq!(
@@ -81,6 +119,11 @@ fn packed_arrays_need_exact_separators() {
         "[1,2.5,3]",
         "[1;2,3]",
         "[1,2,3}",
+        "[1,2,12345678901234567890]",
+        "[1,2,1234567890123456789",
+        "[1,2,]",
+        "[1,2,0",
+        "[",
         "",
     ] {
         assert_eq!(packed::<3>(declined.as_bytes()), None, "{declined}");

@@ -17,16 +17,31 @@ pub(super) struct RecordOut {
     /// True when the record lists a branch.
     pub(super) has_branches: bool,
     /// The main file, the reduced record and what its file keeps, when kept.
-    pub(super) kept: Option<(String, FunctionStats, Kept)>,
+    pub(super) kept: Option<(MainFile, FunctionStats, Kept)>,
+}
+
+/// The main file of a kept record.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum MainFile {
+    /// The file at this index of the export's `files[]` (named when the records are handed
+    /// over, [`KeptRecords::into_parts`]): the record's own copy of the name is dropped on the
+    /// thread that read it, not sent on to be dropped by another (freeing memory of another
+    /// thread cost more in the allocator than the whole look-up of the name).
+    At(u32),
+    /// A file named by the record (its export's `files[]` was not read yet).
+    Named(String),
 }
 
 /// The kept records by main file, gathered in order as they are read.
 #[derive(Default)]
 pub(super) struct KeptRecords {
-    /// Each main file and its records, in the order of their first record.
+    /// Each main file and its records, in the order of their first record (a file given by
+    /// its index in `files[]` is named at the end: its name here is empty until then).
     files: Vec<(String, FileRecords)>,
     /// Places in `files`, found by name (hashed with `hasher`).
     places: HashTable<usize>,
+    /// Places in `files` by index in `files[]` ([`MainFile::At`]; `usize::MAX`: none yet).
+    at: Vec<usize>,
     hasher: DefaultHashBuilder,
     /// The place of the file of the last record added: records of one file mostly come one
     /// after the other, and a comparison of names is cheaper than a look-up.
@@ -51,6 +66,8 @@ struct FileRecords {
     best: HashMap<usize, [(u64, u64); 4]>,
     /// True when the file is kept for its misses (its records are groups, see [`settle`]).
     misses: bool,
+    /// The file's index in `files[]` when it was given by it ([`MainFile::At`]).
+    index: Option<u32>,
 }
 
 /// Pushes `record`, growing `records` by a quarter rather than doubling it: a failing
@@ -77,11 +94,10 @@ impl KeptRecords {
         let Some((file, stats, kept)) = record.kept else {
             return;
         };
-        let at = self
-            .last
-            .filter(|&at| self.files.get(at).is_some_and(|(name, _)| *name == file))
-            .unwrap_or_else(|| self.place(file));
-        self.last = Some(at);
+        let at = match file {
+            MainFile::At(index) => self.place_at(index),
+            MainFile::Named(name) => self.place_named(name),
+        };
         let names = &mut self.names;
         // `at` is a place in `files` (`place` made it).
         self.files
@@ -89,6 +105,38 @@ impl KeptRecords {
             .into_iter()
             .zip([stats])
             .for_each(|((_, file), stats)| add_to(file, stats, kept, names));
+    }
+
+    /// The place of the file at `index` of `files[]`, made when the file is new.
+    fn place_at(&mut self, index: u32) -> usize {
+        let slot = index as usize;
+        if slot >= self.at.len() {
+            self.at.resize(slot + 1, usize::MAX);
+        }
+        let known = self.at.get(slot).copied().unwrap_or(usize::MAX);
+        if known != usize::MAX {
+            return known;
+        }
+        let place = self.files.len();
+        let file = FileRecords {
+            index: Some(index),
+            ..FileRecords::default()
+        };
+        self.files.push((String::new(), file));
+        self.at.get_mut(slot).into_iter().for_each(|at| *at = place);
+        place
+    }
+
+    /// The place of the file `name` in `files`, made when the file is new (the last file's
+    /// place first: records of one file mostly come one after the other, and a comparison of
+    /// names is cheaper than a look-up).
+    fn place_named(&mut self, name: String) -> usize {
+        let last = self
+            .last
+            .filter(|&at| self.files.get(at).is_some_and(|(known, _)| *known == name));
+        let at = last.unwrap_or_else(|| self.place(name));
+        self.last = Some(at);
+        at
     }
 
     /// The place of the file `name` in `files`, made when the file is new.
@@ -110,14 +158,17 @@ impl KeptRecords {
         }
     }
 
-    /// The records by main file, and whether any record lists a branch.
+    /// The records by main file, and whether any record lists a branch; `name_of` names a
+    /// file given by its index in `files[]`.
     pub(super) fn into_parts(
         self,
+        name_of: &dyn Fn(u32) -> String,
     ) -> (std::collections::HashMap<String, Vec<FunctionStats>>, bool) {
         let by_file = self
             .files
             .into_iter()
             .map(|(name, file)| {
+                let name = file.index.map_or(name, name_of);
                 let mut records = file.records;
                 if file.misses {
                     records.iter_mut().for_each(settle);

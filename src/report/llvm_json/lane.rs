@@ -11,7 +11,7 @@
 
 use super::count::Count;
 use super::digits;
-use super::record::{ids_fit, Branch, RawRecord, Region};
+use super::record::{ids_fit, spare_filenames, spare_regions, Branch, RawRecord, Region};
 use super::wire::{CountsJson, FileEntry, SummaryJson};
 use super::Span;
 
@@ -280,12 +280,20 @@ impl<'a> Scan<'a> {
     fn region(&mut self) -> Option<Region> {
         let [line_start, col_start, line_end, col_end, count, file_id, expanded, kind] =
             self.uints::<8>()?;
+        let [line_start, col_start, line_end, col_end, file_id, expanded, kind] = narrow([
+            line_start, col_start, line_end, col_end, file_id, expanded, kind,
+        ])?;
         Some(Region {
-            span: span([line_start, col_start, line_end, col_end])?,
+            span: Span {
+                line_start,
+                col_start,
+                line_end,
+                col_end,
+            },
             count,
-            file_id: u32::try_from(file_id).ok()?,
-            expanded_file_id: u32::try_from(expanded).ok()?,
-            kind: u32::try_from(kind).ok()?,
+            file_id,
+            expanded_file_id: expanded,
+            kind,
         })
     }
 
@@ -293,13 +301,19 @@ impl<'a> Scan<'a> {
     fn branch(&mut self) -> Option<Branch> {
         let [line_start, col_start, line_end, col_end, true_count, false_count, file_id, expanded, kind] =
             self.uints::<9>()?;
-        u32::try_from(expanded).ok()?;
-        u32::try_from(kind).ok()?;
+        let [line_start, col_start, line_end, col_end, file_id, _, _] = narrow([
+            line_start, col_start, line_end, col_end, file_id, expanded, kind,
+        ])?;
         Some(Branch {
-            span: span([line_start, col_start, line_end, col_end])?,
+            span: Span {
+                line_start,
+                col_start,
+                line_end,
+                col_end,
+            },
             true_count,
             false_count,
-            file_id: u32::try_from(file_id).ok()?,
+            file_id,
         })
     }
 
@@ -350,14 +364,14 @@ fn short_quote(body: &[u8]) -> Option<usize> {
     (zero != 0).then(|| (zero.trailing_zeros() / 8) as usize)
 }
 
-/// A span from four positions, each at most `u32::MAX`.
-fn span([line_start, col_start, line_end, col_end]: [u64; 4]) -> Option<Span> {
-    Some(Span {
-        line_start: u32::try_from(line_start).ok()?,
-        col_start: u32::try_from(col_start).ok()?,
-        line_end: u32::try_from(line_end).ok()?,
-        col_end: u32::try_from(col_end).ok()?,
-    })
+/// `values` as `u32`s, when every one is at most `u32::MAX`: checked at once (a conversion
+/// checked per value cost a tenth of the lane's reading of a region).
+#[inline(always)]
+fn narrow<const N: usize>(values: [u64; N]) -> Option<[u32; N]> {
+    let all = values.iter().fold(0, |all, value| all | value);
+    // Taken only when every value fits, so none is cut short.
+    let narrowed = values.map(|value| value as u32);
+    (all <= u64::from(u32::MAX)).then_some(narrowed)
 }
 
 /// Most keys besides [`KNOWN_KEYS`] an object read by the lane may have (llvm-cov writes none).
@@ -437,16 +451,29 @@ pub(super) enum Record {
     },
 }
 
+/// What the reader wants of a function record, told by its `filenames`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Want {
+    /// Nothing: none of its files keeps records (the record is checked, not kept).
+    Nothing,
+    /// The whole record.
+    Whole,
+    /// The whole record but the text of its file names, which are left empty (the reader
+    /// knows its file already): a copy of a long name per record spared.
+    Unnamed,
+}
+
 /// A function record at the start of `bytes` and its length, when it is in the lane's subset.
 ///
-/// `skip` is asked about the record's `filenames` once they are read: when it says none of
-/// them keeps records, the rest of the record is checked without being kept (exports write
-/// `filenames` before `name` and `regions`, the bulk of a record).
-pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[&str]) -> bool) -> Option<(Record, usize)> {
+/// `want` is asked about the record's `filenames` once they are read: when it wants nothing,
+/// the rest of the record is checked without being kept (exports write `filenames` before
+/// `name` and `regions`, the bulk of a record).
+pub(super) fn record(bytes: &[u8], want: &dyn Fn(&[&str]) -> Want) -> Option<(Record, usize)> {
     let mut scan = Scan { bytes, pos: 0 };
     let (mut name, mut count, mut regions, mut branches, mut mcdc, mut filenames) =
         (None, None, None, None, None, None);
     let mut skipping = false;
+    let mut unnamed = false;
     // The largest file id a region, expansion or branch names (checked against `filenames`).
     let mut largest: Option<u32> = None;
     scan.object(&mut |scan, key| match key {
@@ -456,7 +483,11 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[&str]) -> bool) -> Option<(Re
         }
         "count" => once(&mut count, scan.uint()?),
         "regions" => {
-            let mut read = Vec::with_capacity(if skipping { 0 } else { 32 });
+            let mut read = if skipping {
+                Vec::new()
+            } else {
+                spare_regions()
+            };
             scan.array(&mut |scan| {
                 let region = scan.region()?;
                 let expanded = if region.kind == 1 {
@@ -494,7 +525,9 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[&str]) -> bool) -> Option<(Re
                 read.push(scan.str()?);
                 Some(())
             })?;
-            skipping = skip(&read);
+            let wanted = want(&read);
+            skipping = wanted == Want::Nothing;
+            unnamed = wanted == Want::Unnamed;
             once(&mut filenames, read)
         }
         _ => scan.skip(1),
@@ -510,13 +543,28 @@ pub(super) fn record(bytes: &[u8], skip: &dyn Fn(&[&str]) -> bool) -> Option<(Re
             regions,
             branches,
             mcdc_records: mcdc.map(|()| Vec::new()),
-            filenames: filenames.iter().map(|name| name.to_string()).collect(),
+            filenames: copied(&filenames, unnamed),
         }),
         _ => Record::Skipped {
             has_branches: !branches.is_empty(),
         },
     };
     Some((record, scan.pos))
+}
+
+/// A record's file names as it keeps them, in a vector whose room is reused ([`spare_filenames`]):
+/// copied, or left empty when `unnamed` ([`Want::Unnamed`]).
+fn copied(names: &[&str], unnamed: bool) -> Vec<String> {
+    let mut kept = spare_filenames();
+    let copy = |name: &&str| {
+        if unnamed {
+            String::new()
+        } else {
+            name.to_string()
+        }
+    };
+    kept.extend(names.iter().map(copy));
+    kept
 }
 
 /// A `files[]` entry (its filename and summary; the rest skipped) at the start of `bytes` and

@@ -140,7 +140,7 @@ fn keys_are_checked_once_each_within_limits() {
 #[test]
 fn records_and_entries_read_as_serde_reads_them() {
     let record_text = r#"{"branches":[[3,8,3,14,1,0,0,0,4]],"mcdc_records":[],"count":2,"filenames":["/s/a.rs","/s/m.rs"],"name":"_RNvC1a1f","regions":[[1,1,9,2,2,0,0,0],[3,5,3,9,0,0,1,1],[1,1,1,5,0,1,0,0]],"x":{"y":[1.5]}} tail"#;
-    let keep_all = |_: &[&str]| false;
+    let keep_all = |_: &[&str]| Want::Whole;
     let (Record::Read(fast), len) = record(record_text.as_bytes(), &keep_all).expect("in the lane")
     else {
         panic!("read whole");
@@ -219,7 +219,7 @@ fn known_keys_are_found_by_their_bytes_and_others_read_as_strings() {
 #[test]
 fn records_of_files_that_keep_nothing_are_checked_not_stored() {
     let text = r#"{"branches":[[3,8,3,14,1,0,0,0,4]],"count":2,"filenames":["/s/a.rs"],"name":"f","regions":[[1,1,9,2,2,0,0,0]]}"#;
-    let skip_all = |_: &[&str]| true;
+    let skip_all = |_: &[&str]| Want::Nothing;
     let Some((Record::Skipped { has_branches }, len)) = record(text.as_bytes(), &skip_all) else {
         panic!("skipped");
     };
@@ -243,7 +243,7 @@ fn records_of_files_that_keep_nothing_are_checked_not_stored() {
 #[test]
 fn blank_space_takes_the_general_path() {
     let spaced = "{ \"name\" : \"f\" , \"count\" : 1 , \"filenames\" : [ \"a\" ] ,\n \"regions\" : [ [ 1 , 1 , 2 , 2 , 1 , 0 , 0 , 0 ] ] , \"branches\" : [ [ 1 , 1 , 1 , 5 , 0 , 1 , 0 , 0 , 4 ] ] }";
-    let keep_all = |_: &[&str]| false;
+    let keep_all = |_: &[&str]| Want::Whole;
     let (Record::Read(fast), len) = record(spaced.as_bytes(), &keep_all).expect("in the lane")
     else {
         panic!("read whole");
@@ -336,7 +336,7 @@ fn incomplete_or_oversized_parts_are_declined() {
         let text = format!("{{{}}}", present.join(","));
         assert!(scan(&text).summary().is_none(), "{missing}");
     }
-    let keep_all = |_: &[&str]| false;
+    let keep_all = |_: &[&str]| Want::Whole;
     for text in [
         r#"{"name":"f","filenames":[],"regions":[]}"#,
         r#"{"name":"f","count":1,"filenames":[]}"#,
@@ -375,4 +375,25 @@ fn a_short_quote_is_found_as_a_byte_search_finds_it() {
     }
     assert_eq!(short_quote(b"count\":1,\"covered\":2}"), Some(5));
     assert_eq!(short_quote(b"abcdefghijklmnopq\""), None);
+}
+
+#[test]
+fn records_whose_file_is_known_keep_their_file_names_empty() {
+    let text =
+        r#"{"count":2,"filenames":["/s/a.rs","/s/b.rs"],"name":"f","regions":[[1,1,9,2,2,0,0,0]]}"#;
+    let unnamed = |names: &[&str]| {
+        assert_eq!(names, ["/s/a.rs", "/s/b.rs"]);
+        Want::Unnamed
+    };
+    let Some((Record::Read(read), len)) = record(text.as_bytes(), &unnamed) else {
+        panic!("read");
+    };
+    assert_eq!(
+        (read.filenames, len),
+        (vec![String::new(), String::new()], text.len())
+    );
+    let Some((Record::Read(read), _)) = record(text.as_bytes(), &|_: &[&str]| Want::Whole) else {
+        panic!("read");
+    };
+    assert_eq!(read.filenames, ["/s/a.rs", "/s/b.rs"]);
 }

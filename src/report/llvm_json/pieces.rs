@@ -21,7 +21,7 @@ use serde::Deserialize;
 use serde_json::Deserializer;
 
 use super::export::{check_filename, Kind};
-use super::groups::RecordOut;
+use super::groups::{MainFile, RecordOut};
 use super::lane;
 use super::record::{RawRecord, RecordHead, FILE_ID_PAST_FILENAMES};
 use super::unique::Unique;
@@ -132,9 +132,10 @@ impl Element for Files {
 
 /// `functions[]`: records reduced for the files that keep detail.
 pub(super) struct Records {
-    /// Every file of `files[]`, with what it keeps of its records; `None` when `functions`
-    /// comes before `files` (every record is then kept whole; see [`Records::skipped`]).
-    keep: Option<HashMap<String, Kept>>,
+    /// Every file of `files[]`, with its index there (the last of a name written twice) and
+    /// what it keeps of its records; `None` when `functions` comes before `files` (every
+    /// record is then kept whole; see [`Records::skipped`]).
+    keep: Option<HashMap<String, (u32, Kept)>>,
     /// True when every file keeps its records (no need to read a record's head first).
     all: bool,
 }
@@ -142,24 +143,32 @@ pub(super) struct Records {
 impl Records {
     /// What the records of `files` keep (`None`: not known yet).
     pub(super) fn new(files: Option<&[(String, LlvmSummary)]>, detail: &Detail<'_>) -> Records {
-        let keep: Option<HashMap<String, Kept>> = files.map(|files| {
-            files
-                .iter()
-                .map(|(name, summary)| (name.clone(), detail.kept(name, summary)))
+        let keep: Option<HashMap<String, (u32, Kept)>> = files.map(|files| {
+            (0..u32::MAX)
+                .zip(files)
+                .map(|(at, (name, summary))| (name.clone(), (at, detail.kept(name, summary))))
                 .collect()
         });
         let all = keep
             .as_ref()
-            .is_none_or(|keep| keep.values().all(|kept| *kept == Kept::Everything));
+            .is_none_or(|keep| keep.values().all(|(_, kept)| *kept == Kept::Everything));
         Records { keep, all }
+    }
+
+    /// What the records of the file `name` keep (nothing for a file not in `files[]`), and
+    /// its index in `files[]` when known.
+    fn find(&self, name: &str) -> (Option<u32>, Kept) {
+        match &self.keep {
+            Some(keep) => keep
+                .get(name)
+                .map_or((None, Kept::Nothing), |&(at, kept)| (Some(at), kept)),
+            None => (None, Kept::Everything),
+        }
     }
 
     /// What the records of the file `name` keep: nothing for a file not in `files[]`.
     fn kept(&self, name: &str) -> Kept {
-        match &self.keep {
-            Some(keep) => keep.get(name).copied().unwrap_or(Kept::Nothing),
-            None => Kept::Everything,
-        }
+        self.find(name).1
     }
 
     /// The files of `files` whose records are not kept (asking `detail` only when the records
@@ -186,20 +195,25 @@ impl Records {
             Parsed::Done(record, len) if !record.file_ids_fit() => {
                 Parsed::Bad(Reason::Custom(FILE_ID_PAST_FILENAMES.to_string(), len))
             }
-            Parsed::Done(record, len) => Parsed::Done(self.reduced(record), len),
+            Parsed::Done(record, len) => Parsed::Done(self.reduced(record, None), len),
             Parsed::Eof => Parsed::Eof,
             Parsed::Bad(reason) => Parsed::Bad(reason),
         }
     }
 
     /// A record's contribution: reduced as its main file asks (not at all for a file that
-    /// keeps nothing, or one that is not in `files[]`).
-    fn reduced(&self, record: RawRecord) -> RecordOut {
+    /// keeps nothing, or one that is not in `files[]`). `known`: what [`Records::find`] said
+    /// of the record's one file, when it was asked already.
+    fn reduced(&self, record: RawRecord, known: Option<(Option<u32>, Kept)>) -> RecordOut {
         let has_branches = record.has_branches();
-        let kept = match record.main_file_name().map(|main| self.kept(main)) {
-            Some(kept) if kept != Kept::Nothing => record
-                .into_stats(kept)
-                .map(|(file, stats)| (file, stats, kept)),
+        let main = record.main_file_name();
+        let kept = match main.map(|main| known.unwrap_or_else(|| self.find(main))) {
+            Some((at, kept)) if kept != Kept::Nothing => {
+                record.into_stats(kept).map(|(file, stats)| {
+                    let main = at.map_or(MainFile::Named(file), MainFile::At);
+                    (main, stats, kept)
+                })
+            }
             _ => None,
         };
         RecordOut { has_branches, kept }
@@ -210,11 +224,29 @@ impl Element for Records {
     type Out = RecordOut;
 
     fn parse(&self, bytes: &[u8], last: bool) -> Parsed<RecordOut> {
-        let skip =
-            |names: &[&str]| !self.all && names.iter().all(|name| self.kept(name) == Kept::Nothing);
-        match lane::record(bytes, &skip) {
+        // A record of one file (the common case) has it for its main file: its look-up, made
+        // for `want`, is kept for the record (names are long: hashing them twice showed), and
+        // the record names its file by its index in `files[]` (`keep` is there when `all` is
+        // not set), so its file name is not copied.
+        let known = std::cell::Cell::new(None);
+        let want = |names: &[&str]| match names {
+            [name] if !self.all => {
+                let (at, kept) = self.find(name);
+                known.set(Some((at, kept)));
+                if kept == Kept::Nothing {
+                    lane::Want::Nothing
+                } else {
+                    lane::Want::Unnamed
+                }
+            }
+            _ if !self.all && names.iter().all(|name| self.kept(name) == Kept::Nothing) => {
+                lane::Want::Nothing
+            }
+            _ => lane::Want::Whole,
+        };
+        match lane::record(bytes, &want) {
             Some((lane::Record::Read(record), len)) => {
-                return Parsed::Done(self.reduced(record), len)
+                return Parsed::Done(self.reduced(record, known.get()), len)
             }
             Some((lane::Record::Skipped { has_branches }, len)) => {
                 let out = RecordOut {
@@ -270,6 +302,16 @@ struct Run<T> {
     end: End,
 }
 
+/// Most elements a run makes room for at once ([`expected`]).
+const EXPECTED_MOST: usize = 1 << 10;
+
+/// The number of elements a run of `bytes` bytes is expected to hold when its first element
+/// took `first` bytes (at most [`EXPECTED_MOST`]): made room for at once, since growing a
+/// vector of records (some 150 bytes each) step by step copied each of them several times.
+fn expected(bytes: usize, first: usize) -> usize {
+    (bytes / first.max(1) + 1).min(EXPECTED_MOST)
+}
+
 /// Parses elements from `start` while they start before `limit` (offsets into `window`).
 fn run<E: Element>(element: &E, window: &[u8], start: usize, limit: usize) -> Run<E::Out> {
     let mut items = Vec::new();
@@ -284,6 +326,9 @@ fn run<E: Element>(element: &E, window: &[u8], start: usize, limit: usize) -> Ru
             Parsed::Eof => break End::Short(at),
             Parsed::Bad(reason) => break End::Bad(at, reason),
         };
+        if items.capacity() == 0 {
+            items.reserve(expected(limit - at, len));
+        }
         let after = at + len;
         let rest = window.get(after..).unwrap_or_default();
         let blank = rest.iter().take_while(|b| is_blank(**b)).count();

@@ -158,3 +158,10 @@ fn values_are_cut_bad_or_done_as_the_input_may_go_on() {
     assert!(parse(r#"{"k":"x"} "#, false).starts_with("bad invalid type"));
     assert_eq!(parse(r#"{"k":7} "#, false), "done 7 7");
 }
+
+#[test]
+fn a_run_makes_room_for_the_elements_its_first_one_suggests_up_to_a_bound() {
+    assert_eq!(expected(1000, 100), 11);
+    assert_eq!(expected(99, 100), 1);
+    assert_eq!(expected(256 << 10, 10), EXPECTED_MOST);
+}

@@ -20,6 +20,41 @@ use super::{BranchSide, CoveredItems, FunctionStats, Instances, Kept, RecordItem
 
 /// Region kind of an expansion (macro use site) region.
 const EXPANSION: u32 = 1;
+
+/// Most regions whose room a spare vector keeps between records ([`spare_regions`]).
+const SPARE_ROOM: usize = 1 << 12;
+
+thread_local! {
+    /// The regions' vector of the last record reduced on this thread, emptied.
+    static SPARE_REGIONS: std::cell::Cell<Vec<Region>> = const { std::cell::Cell::new(Vec::new()) };
+    /// The file names' vector of the last record reduced on this thread, emptied.
+    static SPARE_FILENAMES: std::cell::Cell<Vec<String>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// An empty vector for a record's regions, with the room of the last record reduced on this
+/// thread ([`RawRecord::into_stats`] gives it back): most records are read, reduced and
+/// dropped on one thread, one after the other, and a fresh vector each time cost an
+/// allocation of 1 kB and its first touch.
+pub(super) fn spare_regions() -> Vec<Region> {
+    SPARE_REGIONS.with(std::cell::Cell::take)
+}
+
+/// An empty vector for a record's file names, as [`spare_regions`].
+pub(super) fn spare_filenames() -> Vec<String> {
+    SPARE_FILENAMES.with(std::cell::Cell::take)
+}
+
+/// Keeps the room of a record's vectors (at most [`SPARE_ROOM`] elements of each) for the
+/// next record.
+fn give_back(mut regions: Vec<Region>, mut filenames: Vec<String>) {
+    regions.clear();
+    regions.shrink_to(SPARE_ROOM);
+    SPARE_REGIONS.with(|spare| spare.set(regions));
+    filenames.clear();
+    filenames.shrink_to(SPARE_ROOM);
+    SPARE_FILENAMES.with(|spare| spare.set(filenames));
+}
+
 /// Region kind of a code region.
 const CODE: u32 = 0;
 
@@ -228,6 +263,10 @@ impl RawRecord {
             }),
         };
         let count = self.count.0;
+        give_back(
+            std::mem::take(&mut self.regions),
+            std::mem::take(&mut self.filenames),
+        );
         // Names are kept for records with misses too: item lists name the instantiation an
         // uncovered item comes from.
         let stats = FunctionStats {

@@ -586,7 +586,11 @@ impl<'i> Reader<'i> {
         };
         let (skipped, functions, has_branch_records) = match functions {
             Some((records, kept)) => {
-                let (by_file, has_branches) = kept.into_parts();
+                let name_of = |at: u32| {
+                    let file = files.get(at as usize);
+                    file.map(|(name, _)| name.clone()).unwrap_or_default()
+                };
+                let (by_file, has_branches) = kept.into_parts(&name_of);
                 (records.skipped(&files, detail), Some(by_file), has_branches)
             }
             None => Default::default(),

@@ -745,3 +745,13 @@ fn short_and_interrupted_reads_ahead_read_the_same() {
         streamed(text.as_bytes(), &Detail::All, sizes)
     );
 }
+
+#[test]
+fn a_record_of_several_files_none_of_which_keeps_records_is_not_kept() {
+    let both = r#"{"count":0,"filenames":["a.rs","c.rs"],"name":"f2","regions":[[1,1,1,9,0,0,0,0],[2,1,2,9,0,1,0,0]]}"#;
+    let text = doc(&standard()).replace(r#""functions":["#, &format!(r#""functions":[{both},"#));
+    for sizes in [SIZES, SMALL] {
+        assert_eq!(outcome(&text, &NONE_MARKED, sizes), "a.rs:- b.rs:1");
+        assert_eq!(outcome(&text, &Detail::All, sizes), "a.rs:3 b.rs:2");
+    }
+}
