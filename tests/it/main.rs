@@ -15,6 +15,7 @@ mod cov_output_render;
 mod debt;
 mod debt_e2e;
 mod docs_paths;
+mod identity_breaks;
 mod identity_properties;
 mod ignore_properties;
 mod lcov_reader;

@@ -1,0 +1,61 @@
+//! False passes in file identity found by a newcomer's break test (session 11): Windows verbatim
+//! prefixes, skipped folders that hide in-scope files, glob case for reports recorded on a
+//! case-insensitive system, file names that are not UTF-8, and Unicode normalisation.
+
+use crate::common;
+
+use common::{metric, status, Sandbox};
+
+const FUNCTIONS_LINES: &str =
+    "[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"functions\", \"lines\"]\n";
+
+/// An LCOV section for `path`: one function `name` at line 1 and lines 1–3, all run `hits` times.
+fn section(path: &str, name: &str, hits: u32) -> String {
+    format!(
+        "SF:{path}\nFN:1,{name}\nFNDA:{hits},{name}\nDA:1,{hits}\nDA:2,{hits}\nDA:3,{hits}\nend_of_record\n"
+    )
+}
+
+#[test]
+fn a_verbatim_windows_path_names_the_file_its_plain_form_names() {
+    let sb = Sandbox::new();
+    sb.policy(FUNCTIONS_LINES);
+    sb.write("src/lib.rs", "pub fn a() -> u32 {\n    1\n}\n");
+    sb.write("src/b.rs", "pub fn b(x: u32) -> u32 {\n    x\n}\n");
+    let report =
+        section(r"D:\a\proj\src\lib.rs", "a", 1) + &section(r"\\?\D:\a\proj\src\b.rs", "b", 0);
+    sb.write("cov.info", &report);
+    // Without the walk: b.rs is below the root, measured at 0%.
+    let run = sb.run(&[
+        "check",
+        "cov.info",
+        "--root",
+        r"D:\a\proj",
+        "--no-walk",
+        "--format",
+        "json",
+        "--show",
+        "all",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "src/b.rs", "lines"), "0/3 fail");
+    assert_eq!(doc["summary"]["measured"], 2);
+    assert_eq!(doc["dropped"].as_array().map(Vec::len), Some(0), "{doc:#}");
+    // With the walk and a remap: the same file, measured (not "in no report").
+    let run = sb.run(&[
+        "check",
+        "cov.info",
+        "--remap-path-prefix",
+        r"D:\a\proj=.",
+        "--format",
+        "json",
+        "--show",
+        "all",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(status(&doc, "src/b.rs"), "fail");
+    assert_eq!(metric(&doc, "src/b.rs", "functions"), "0/1 fail");
+    assert_eq!(doc["dropped"].as_array().map(Vec::len), Some(0), "{doc:#}");
+}
