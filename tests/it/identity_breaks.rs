@@ -59,3 +59,62 @@ fn a_verbatim_windows_path_names_the_file_its_plain_form_names() {
     assert_eq!(metric(&doc, "src/b.rs", "functions"), "0/1 fail");
     assert_eq!(doc["dropped"].as_array().map(Vec::len), Some(0), "{doc:#}");
 }
+
+/// The cachedir-tag-hides case: `src/lib.rs` covered, `src/extra/untested.rs` in no report.
+fn cache_case(tag: &str) -> Sandbox {
+    let sb = Sandbox::new();
+    sb.policy(FUNCTIONS_LINES);
+    sb.write("src/lib.rs", "pub fn a() -> u32 {\n    1\n}\n");
+    sb.write(
+        "src/extra/untested.rs",
+        "pub fn never(x: u32) -> u32 {\n    x * 2\n}\n",
+    );
+    sb.write("src/extra/CACHEDIR.TAG", tag);
+    sb.write(
+        "cov.info",
+        &format!("TN:\n{}", section("src/lib.rs", "a", 1)),
+    );
+    sb
+}
+
+#[test]
+fn an_unsigned_cachedir_tag_hides_nothing() {
+    let sb = cache_case("");
+    let run = sb.run(&["check", "cov.info", "--format", "json", "--show", "all"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(status(&doc, "src/extra/untested.rs"), "unmeasured");
+    assert_eq!(doc["summary"]["unmeasured"], 1);
+}
+
+#[test]
+fn files_the_include_selects_in_skipped_folders_are_named_in_a_warning() {
+    let sb = cache_case("Signature: 8a477f597d28d172789f06886806bc55\n");
+    sb.write("src/.gen/hidden.rs", "pub fn h() -> u32 {\n    2\n}\n");
+    sb.write("src/.gen/notes.txt", "not selected\n");
+    let run = sb.run(&["check", "cov.info", "--show", "all"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        all.contains(
+            "src/.gen: a hidden folder, skipped by the walk, holds 1 file(s) that `include` \
+             selects (src/.gen/hidden.rs): they are not measured unless a report names them"
+        ),
+        "{all}"
+    );
+    assert!(
+        all.contains(
+            "src/extra: a cache folder (CACHEDIR.TAG), skipped by the walk, holds 1 file(s) that \
+             `include` selects (src/extra/untested.rs)"
+        ),
+        "{all}"
+    );
+    let doc = sb.run(&["check", "cov.info", "--format", "json"]).json();
+    assert_eq!(doc["summary"]["measured"], 1);
+    let warnings = doc.to_string();
+    assert_eq!(
+        warnings.matches("skipped by the walk, holds").count(),
+        2,
+        "{doc:#}"
+    );
+}
