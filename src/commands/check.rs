@@ -198,6 +198,7 @@ fn judge_with(
         parts,
         spellings,
         unevidenced,
+        folded,
     } = match resolve_parts(&reports, setup, opts, &identity) {
         // Rare: one export names one file twice, and a spelling at 100% kept no records
         // (none seemed needed), which its merge needs.
@@ -219,6 +220,7 @@ fn judge_with(
         Path::new(&root),
         opts.walk,
         identity.walked(),
+        &folded,
     )?;
     reclassify(&mut scope, &unevidenced, Path::new(&root));
     // What the spellings tell is taken now: they are freed before the files are measured.
@@ -579,6 +581,8 @@ struct Resolved<'a> {
     parts: BTreeMap<Location, Vec<Part<'a>>>,
     spellings: Spellings<'a>,
     unevidenced: Unevidenced,
+    /// The root-relative names that a report recorded on a case-insensitive system gives.
+    folded: BTreeSet<String>,
 }
 
 /// Names every file of every report, each report with its own resolver (see
@@ -620,6 +624,7 @@ fn resolve_parts<'a>(
             .or_insert_with(|| location.clone());
         *kept = (&*kept).max(location).clone();
     }
+    let mut folded_names = BTreeSet::new();
     let mut located: Vec<(Location, &Report, &FileData)> = named
         .into_iter()
         .map(|(report, file, location, folds)| {
@@ -628,6 +633,9 @@ fn resolve_parts<'a>(
             } else {
                 location
             };
+            if let (true, Location::Inside(rel)) = (folds, &location) {
+                folded_names.insert(rel.clone());
+            }
             (location, report, file)
         })
         .collect();
@@ -667,6 +675,7 @@ fn resolve_parts<'a>(
         parts: parts.into_iter().collect(),
         spellings: spellings.into_iter().collect(),
         unevidenced: unevidenced.into_iter().collect(),
+        folded: folded_names,
     })
 }
 

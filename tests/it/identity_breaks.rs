@@ -118,3 +118,51 @@ fn files_the_include_selects_in_skipped_folders_are_named_in_a_warning() {
         "{doc:#}"
     );
 }
+
+#[test]
+fn globs_match_without_case_the_paths_of_a_report_recorded_on_windows() {
+    let sb = Sandbox::new();
+    sb.policy(&format!(
+        "{FUNCTIONS_LINES}[[exclude]]\npath = \"src/gen.rs\"\nreason = \"generated\"\n"
+    ));
+    let report = section(r"D:\a\proj\src\lib.rs", "a", 1)
+        + &section(r"D:\a\proj\Src\Util.rs", "b", 0)
+        + &section(r"D:\a\proj\src\Gen.rs", "c", 0);
+    sb.write("cov.info", &report);
+    let args = [
+        "check",
+        "cov.info",
+        "--root",
+        r"D:\a\proj",
+        "--no-walk",
+        "--format",
+        "json",
+        "--show",
+        "all",
+    ];
+    let run = sb.run(&args);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    // `Src\Util.rs` is the file `src/**/*.rs` selects on Windows: measured, at 0%.
+    assert_eq!(metric(&doc, "Src/Util.rs", "functions"), "0/1 fail");
+    assert_eq!(status(&doc, "src/Gen.rs"), "excluded");
+    assert_eq!(doc["summary"]["measured"], 2);
+    assert_eq!(doc["summary"]["outside_include"], 0);
+    // A report recorded on a case-sensitive system keeps case-sensitive globs.
+    let run = sb.run(&[
+        "check",
+        "cov.info",
+        "--root",
+        r"D:\a\proj",
+        "--no-walk",
+        "--path-case",
+        "sensitive",
+        "--format",
+        "json",
+        "--show",
+        "all",
+    ]);
+    let doc = run.json();
+    assert_eq!(doc["summary"]["outside_include"], 1, "{doc:#}");
+    assert_eq!(status(&doc, "src/Gen.rs"), "fail");
+}
