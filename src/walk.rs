@@ -3,8 +3,8 @@
 //! roster walks for the `.rs` files of the workspace's targets. A check with `[[suite]]` entries
 //! walks once for both ([`Walked::select`]).
 
-use std::collections::BTreeSet;
-use std::path::Path;
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf, MAIN_SEPARATOR};
 
 use walkdir::{DirEntry, WalkDir};
 
@@ -136,7 +136,9 @@ pub(crate) fn walk(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walke
         .into_iter()
         .filter_entry(|e| !root_target(e));
     // The skipped folder the walk is in, if any.
-    let mut within: Option<std::path::PathBuf> = None;
+    let mut within: Option<PathBuf> = None;
+    // The files whose name is not their path as written (not UTF-8, a `\\` on POSIX), by name.
+    let mut renamed: HashMap<String, PathBuf> = HashMap::new();
     for entry in walker {
         let path = entry.as_ref().map_or_else(|e| e.path(), |e| Some(e.path()));
         if within
@@ -176,6 +178,15 @@ pub(crate) fn walk(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walke
         match kind {
             _ if !included(&rel) => {}
             Ok(()) => {
+                let spelled = entry.path().strip_prefix(root).unwrap_or(entry.path());
+                if found.files.contains(&rel) {
+                    let first = renamed.get(&rel).map_or(Path::new(&rel), PathBuf::as_path);
+                    return Err(one_name(root, &rel, first, spelled));
+                }
+                let plain = spelled.to_str().map(|s| s.replace(MAIN_SEPARATOR, "/"));
+                if plain.as_ref() != Some(&rel) {
+                    renamed.insert(rel.clone(), spelled.to_path_buf());
+                }
                 found.files.insert(rel);
             }
             Err(kind) => found.special.push((rel, kind)),
@@ -183,6 +194,19 @@ pub(crate) fn walk(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walke
     }
     found.skipped.retain(|s| !s.files.is_empty());
     Ok(found)
+}
+
+/// The error for two files the walk gives one name `name`: `first` and `second`, root-relative
+/// as on disk.
+fn one_name(root: &Path, name: &str, first: &Path, second: &Path) -> Error {
+    Error::new(format!(
+        "walking {}: two files get one name, `{name}` (covgate names files in UTF-8 with `/` \
+         separators: bytes that are not UTF-8 become U+FFFD, a `\\` a separator): {:?} and \
+         {:?}; rename one of them, so that both are measured",
+        root.display(),
+        first,
+        second
+    ))
 }
 
 /// Notes `entry`, met inside the last skipped folder, when it is a file `included` selects.
@@ -462,6 +486,45 @@ mod tests {
             let err = walked.unwrap_err();
             assert!(err.message().contains("Permission denied"), "{err}");
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn two_files_the_walk_would_give_one_name_are_an_error() {
+        use std::ffi::OsStr;
+        use std::os::unix::ffi::OsStrExt;
+        let message = |names: &[&[u8]]| {
+            let dir = tempfile::tempdir().expect("tempdir");
+            std::fs::create_dir_all(dir.path().join("a")).expect("mkdir");
+            for name in names {
+                std::fs::write(dir.path().join(OsStr::from_bytes(name)), "").expect("write");
+            }
+            let err = walk(dir.path(), &rust).expect_err("one name");
+            let prefix = format!("walking {}: two files get one name, ", dir.path().display());
+            err.message()
+                .strip_prefix(&prefix)
+                .expect("walking")
+                .to_string()
+        };
+        // A `\` in a name on a POSIX system is a separator to covgate.
+        let err = message(&[b"a\\b.rs", b"a/b.rs"]);
+        assert!(
+            err.starts_with("`a/b.rs` (covgate names files in UTF-8"),
+            "{err}"
+        );
+        assert!(
+            err.contains(r#""a/b.rs""#) && err.contains(r#""a\\b.rs""#),
+            "{err}"
+        );
+        let err = message(&[b"x\xff.rs", b"x\xfe.rs"]);
+        assert!(
+            err.contains(r#""x\xFF.rs""#) && err.contains(r#""x\xFE.rs""#),
+            "{err}"
+        );
+        assert!(
+            err.ends_with("; rename one of them, so that both are measured"),
+            "{err}"
+        );
     }
 
     #[test]

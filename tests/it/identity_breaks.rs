@@ -166,3 +166,53 @@ fn globs_match_without_case_the_paths_of_a_report_recorded_on_windows() {
     assert_eq!(doc["summary"]["outside_include"], 1, "{doc:#}");
     assert_eq!(status(&doc, "src/Gen.rs"), "fail");
 }
+
+/// Writes `src/<name>` (raw bytes) in `sb`.
+#[cfg(unix)]
+fn write_raw(sb: &Sandbox, name: &[u8], text: &str) {
+    use std::os::unix::ffi::OsStrExt;
+    let path = sb
+        .path()
+        .join("src")
+        .join(std::ffi::OsStr::from_bytes(name));
+    std::fs::create_dir_all(path.parent().expect("src")).expect("mkdir");
+    std::fs::write(path, text).expect("write");
+}
+
+#[cfg(unix)]
+#[test]
+fn two_file_names_that_are_one_name_once_read_as_utf8_are_an_error() {
+    for (first, second) in [
+        (&b"a\xff.rs"[..], &b"a\xfe.rs"[..]),
+        (b"a\xef\xbf\xbd.rs", b"a\xff.rs"),
+    ] {
+        let sb = Sandbox::new();
+        sb.policy(FUNCTIONS_LINES);
+        write_raw(&sb, first, "pub fn a() -> u32 {\n    1\n}\n");
+        write_raw(&sb, second, "pub fn b(x: u32) -> u32 {\n    x + 1\n}\n");
+        // The report names the first file (a lossy name, or the valid U+FFFD one).
+        sb.write(
+            "cov.info",
+            &format!("TN:\n{}", section("src/a\u{FFFD}.rs", "a", 1)),
+        );
+        let run = sb.run(&["check", "cov.info", "--show", "all"]);
+        assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+        let quoted = |name: &[u8]| {
+            format!(
+                "{:?}",
+                Path::new("src").join(std::ffi::OsStr::from_bytes(name))
+            )
+        };
+        use std::os::unix::ffi::OsStrExt;
+        use std::path::Path;
+        assert!(
+            run.stderr
+                .contains("two files get one name, `src/a\u{FFFD}.rs`"),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stderr.contains(&quoted(first)), "{}", run.stderr);
+        assert!(run.stderr.contains(&quoted(second)), "{}", run.stderr);
+        assert!(run.stderr.contains("rename one of them"), "{}", run.stderr);
+    }
+}
