@@ -216,3 +216,59 @@ fn two_file_names_that_are_one_name_once_read_as_utf8_are_an_error() {
         assert!(run.stderr.contains("rename one of them"), "{}", run.stderr);
     }
 }
+
+#[test]
+fn a_report_name_in_nfd_is_the_nfc_file_on_disk() {
+    let sb = Sandbox::new();
+    sb.policy(&format!(
+        "{FUNCTIONS_LINES}[[exclude]]\npath = \"src/caf\u{e9}.rs\"\nreason = \"generated\"\n"
+    ));
+    sb.write("src/lib.rs", "pub fn a() -> u32 {\n    1\n}\n");
+    sb.write("src/caf\u{e9}.rs", "pub fn c() -> u32 {\n    3\n}\n");
+    let report = section("/Users/me/proj/src/lib.rs", "a", 1)
+        + &section("/Users/me/proj/src/cafe\u{301}.rs", "c", 0);
+    sb.write("cov.info", &report);
+    for walk in [&[][..], &["--no-walk"]] {
+        let mut args = vec![
+            "check",
+            "cov.info",
+            "--remap-path-prefix",
+            "/Users/me/proj=.",
+            "--format",
+            "json",
+            "--show",
+            "all",
+        ];
+        args.extend_from_slice(walk);
+        let run = sb.run(&args);
+        assert_eq!(run.code, 0, "{walk:?}: {}{}", run.stdout, run.stderr);
+        let doc = run.json();
+        assert_eq!(doc["files"].as_array().map(Vec::len), Some(2), "{doc:#}");
+        assert_eq!(status(&doc, "src/caf\u{e9}.rs"), "excluded");
+        assert_eq!(doc["summary"]["measured"], 1);
+    }
+}
+
+#[test]
+fn a_folder_with_two_normalisations_of_a_name_keeps_the_reports_spelling() {
+    // ẹ́ three ways: NFC, NFD, and with its marks in another order (neither form).
+    let (nfc, nfd, other) = ("\u{1eb9}\u{301}", "e\u{323}\u{301}", "e\u{301}\u{323}");
+    let sb = Sandbox::new();
+    sb.policy(FUNCTIONS_LINES);
+    sb.write(&format!("src/{nfc}.rs"), "pub fn a() -> u32 {\n    1\n}\n");
+    sb.write(&format!("src/{nfd}.rs"), "pub fn b() -> u32 {\n    2\n}\n");
+    sb.write("cov.info", &section(&format!("src/{other}.rs"), "a", 1));
+    let run = sb.run(&[
+        "check",
+        "cov.info",
+        "--no-walk",
+        "--format",
+        "json",
+        "--show",
+        "all",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(status(&doc, &format!("src/{other}.rs")), "pass");
+    assert_eq!(doc["summary"]["measured"], 1);
+}
