@@ -46,6 +46,33 @@ pub fn normalize(raw: &str) -> String {
     }
 }
 
+/// True when `raw` climbs out of a folder it names: a `..` after a named component
+/// (`src/gen/../x.rs`; not a leading `../x.rs`). Spelled lexically, such a path names
+/// `src/x.rs`; the kernel names what is beside the target of `gen` when `gen` is a link.
+pub(crate) fn climbs_out(raw: &str) -> bool {
+    let unified = raw.replace('\\', "/");
+    let mut named = false;
+    for part in split_prefix(&unified).1.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if named => return true,
+            ".." => {}
+            _ => named = true,
+        }
+    }
+    false
+}
+
+/// The message for a policy path that [`climbs_out`] of a folder it names.
+pub(crate) fn climb_error(raw: &str) -> String {
+    format!(
+        "`{raw}`: a `..` after a folder name is ambiguous (through a symbolic link it climbs out \
+         of the link's target, not back to where it was written); write the path without it, \
+         e.g. `{}`",
+        normalize(raw)
+    )
+}
+
 /// Removes the last component for `..`, keeping leading `..` on relative paths.
 fn pop_parent(parts: &mut Vec<&str>, absolute: bool) {
     match parts.last() {
@@ -365,6 +392,22 @@ mod tests {
         assert_eq!(normalize(&normalize("x/../c:/y")), "C:/y");
         assert_eq!(normalize("../../a/./b"), "../../a/b");
         assert_eq!(normalize("1:/x//y"), "1:/x/y");
+    }
+
+    #[test]
+    fn a_climb_is_a_dotdot_after_a_named_component() {
+        assert!(climbs_out("src/gen/../x.rs"));
+        assert!(climbs_out(r"C:\a\..\b"));
+        assert!(climbs_out("/a/./../b"));
+        assert!(!climbs_out("../../x.rs"));
+        assert!(!climbs_out("/../x/./y"));
+        assert!(!climbs_out("src//x.rs"));
+        assert_eq!(
+            climb_error("a/b/../c"),
+            "`a/b/../c`: a `..` after a folder name is ambiguous (through a symbolic link it \
+             climbs out of the link's target, not back to where it was written); write the path \
+             without it, e.g. `a/c`"
+        );
     }
 
     #[test]

@@ -392,7 +392,12 @@ fn compile_all(globs: &[Spanned<String>], here: &Locate) -> Result<Vec<Pattern>>
 
 /// Compiles a glob after normalising it as report paths are normalised ([`paths::normalize`]:
 /// `\\` is a separator, `./` and repeated `/` go), so `./src\\lib.rs` matches `src/lib.rs`.
+///
+/// Errors: a glob that [`paths::climbs_out`] of a folder it names (`src/gen/../x.rs`).
 fn pattern(glob: &Spanned<String>, here: &Locate) -> Result<Pattern> {
+    if paths::climbs_out(glob.get_ref()) {
+        return Err(here(glob.span(), paths::climb_error(glob.get_ref())));
+    }
     let matcher =
         compile(&paths::normalize(glob.get_ref())).map_err(|msg| here(glob.span(), msg))?;
     Ok(Pattern {

@@ -545,7 +545,26 @@ fn root_folder(opts: &CheckOptions, policy: &Policy) -> String {
         (None, Some(root)) => within(&opts.cwd.join(policy.folder()), Path::new(root)),
         (None, None) => opts.cwd.join(policy.folder()),
     };
-    paths::normalize(&folder.to_string_lossy())
+    let spelled = folder.to_string_lossy();
+    physical_root(&spelled).unwrap_or_else(|| paths::normalize(&spelled))
+}
+
+/// The root the kernel opens when `spelled` climbs out of a folder it names (`link/..` is the
+/// folder above the link's target, not the folder that holds the link), as for report paths:
+/// the part up to the last `..`, canonical, and the rest as spelled. `None` when it does not
+/// climb, or that part does not exist.
+fn physical_root(spelled: &str) -> Option<String> {
+    let unified = spelled.replace('\\', "/");
+    let parts: Vec<&str> = unified.split('/').collect();
+    let cut = parts
+        .iter()
+        .rposition(|p| *p == "..")
+        .map_or(0, |at| at + 1);
+    let (head, tail) = parts.split_at(cut);
+    paths::climbs_out(spelled)
+        .then(|| std::fs::canonicalize(head.join("/")).ok())
+        .flatten()
+        .map(|real| paths::join(&paths::normalize(&real.to_string_lossy()), &tail.join("/")))
 }
 
 /// `path` taken relative to `base` unless it is absolute, on this system or as a Windows path

@@ -175,6 +175,12 @@ fn entries(shown: &str, text: &str, metrics: &[Metric]) -> Result<Vec<Entry>> {
                 "a [[debt]] needs a non-empty `path`".to_string(),
             ));
         }
+        if paths::climbs_out(entry.path.get_ref()) {
+            return Err(here(
+                entry.path.span(),
+                paths::climb_error(entry.path.get_ref()),
+            ));
+        }
         if path.contains(['*', '?', '[', '{']) {
             return Err(here(
                 entry.path.span(),

@@ -272,3 +272,58 @@ fn a_folder_with_two_normalisations_of_a_name_keeps_the_reports_spelling() {
     assert_eq!(status(&doc, &format!("src/{other}.rs")), "pass");
     assert_eq!(doc["summary"]["measured"], 1);
 }
+
+#[cfg(unix)]
+#[test]
+fn a_root_that_climbs_out_of_a_link_is_the_folder_the_kernel_opens() {
+    let sb = Sandbox::new();
+    sb.write("elsewhere/sub/.keep", "");
+    sb.write("elsewhere/src/lib.rs", "pub fn a() -> u32 {\n    1\n}\n");
+    sb.write("proj/src/lib.rs", "pub fn a() -> u32 {\n    1\n}\n");
+    sb.write(
+        "proj/src/untested.rs",
+        "pub fn u(x: u32) -> u32 {\n    x * 2\n}\n",
+    );
+    std::os::unix::fs::symlink("../elsewhere/sub", sb.path().join("proj/link")).expect("link");
+    sb.write("proj/coverage-policy.toml", FUNCTIONS_LINES);
+    sb.write(
+        "proj/cov.info",
+        &format!("TN:\n{}", section("src/lib.rs", "a", 1)),
+    );
+    let proj = sb.path().join("proj");
+    for root in ["link/..", "link/../src/.."] {
+        let run = common::covgate(
+            &proj,
+            &["check", "cov.info", "--root", root, "--format", "json"],
+        );
+        assert_eq!(run.code, 0, "{root}: {}{}", run.stdout, run.stderr);
+        let doc = run.json();
+        assert_eq!(doc["summary"]["measured"], 1);
+        assert_eq!(doc["summary"]["unmeasured"], 0, "{doc:#}");
+    }
+}
+
+#[test]
+fn a_policy_path_that_climbs_out_of_a_folder_it_names_is_an_error() {
+    for entry in [
+        "[[exclude]]\npath = \"src/shared/../helper.rs\"\nreason = \"r\"\n",
+        "[[debt]]\npath = \"src/shared/../helper.rs\"\nreason = \"r\"\nlines = 1\n",
+    ] {
+        let sb = Sandbox::new();
+        sb.policy(&format!("{FUNCTIONS_LINES}{entry}"));
+        sb.write("src/lib.rs", "pub fn a() -> u32 {\n    1\n}\n");
+        sb.write(
+            "cov.info",
+            &format!("TN:\n{}", section("src/lib.rs", "a", 1)),
+        );
+        let run = sb.run(&["check", "cov.info"]);
+        assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr
+                .contains("`src/shared/../helper.rs`: a `..` after a folder name is ambiguous")
+                && run.stderr.contains("e.g. `src/helper.rs`"),
+            "{}",
+            run.stderr
+        );
+    }
+}
