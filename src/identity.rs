@@ -5,7 +5,9 @@
 //!
 //! 1. A report recorded on a case-insensitive system (see [`PathCase`]) takes the on-disk
 //!    spelling: each component is looked up case-insensitively in its folder. Two entries of one
-//!    folder that differ only by case are an error naming both.
+//!    folder that differ only by case are an error naming both. Any other report's path that is
+//!    not on disk as spelled, and is not ASCII, is looked up the same way but with case: names
+//!    compare in Unicode normalisation form C (a macOS report's NFD name is the NFC file).
 //! 2. A path that exists is replaced by its canonical path (symbolic links resolved), as the root
 //!    and every walked file are. Two spellings of one real file are therefore one file. (The
 //!    `canonical` submodule answers as `canonicalize` does, from one listing per folder.) A path
