@@ -334,6 +334,10 @@ mod tests {
         std::fs::write(dir.path().join("build/CACHEDIR.TAG"), tag).unwrap();
         std::fs::write(dir.path().join("cache/CACHEDIR.TAG"), "").unwrap();
         std::fs::write(dir.path().join("short/CACHEDIR.TAG"), "Signature: 8a47").unwrap();
+        std::fs::create_dir_all(dir.path().join("other")).unwrap();
+        std::fs::write(dir.path().join("other/o.rs"), "").unwrap();
+        let unsigned = "Signature: 00000000000000000000000000000000\n";
+        std::fs::write(dir.path().join("other/CACHEDIR.TAG"), unsigned).unwrap();
         let walked = walk(dir.path(), &rust).unwrap();
         let found: Vec<&str> = walked.files.iter().map(String::as_str).collect();
         // An empty or short CACHEDIR.TAG (or a folder of that name) tags nothing.
@@ -342,6 +346,7 @@ mod tests {
             [
                 "cache/w.rs",
                 "fake/f.rs",
+                "other/o.rs",
                 "short/s.rs",
                 "sub/target/kept.rs",
                 "tests/a.rs",
