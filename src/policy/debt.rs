@@ -302,6 +302,8 @@ mod tests {
             entry("path = \"src/*.rs\"\nreason = \"r\""),
             "d/p.toml:2:8: `src/*.rs`: a [[debt]] names one file, not a glob; write one entry per file"
         );
+        assert!(entry("path = \"src/x/../b.rs\"\nreason = \"r\"")
+            .starts_with("d/p.toml:2:8: `src/x/../b.rs`: a `..` after a folder name is ambiguous"));
         assert_eq!(
             entry("path = \"a\"\nreason = \"\""),
             "d/p.toml:3:10: a [[debt]] needs a non-empty `reason` saying why the file may miss items"
