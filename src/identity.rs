@@ -5,7 +5,9 @@
 //!
 //! 1. A report recorded on a case-insensitive system (see [`PathCase`]) takes the on-disk
 //!    spelling: each component is looked up case-insensitively in its folder. Two entries of one
-//!    folder that differ only by case are an error naming both.
+//!    folder that differ only by case are an error naming both. Any other report's path that is
+//!    not on disk as spelled, and is not ASCII, is looked up the same way but with case: names
+//!    compare in Unicode normalisation form C (a macOS report's NFD name is the NFC file).
 //! 2. A path that exists is replaced by its canonical path (symbolic links resolved), as the root
 //!    and every walked file are. Two spellings of one real file are therefore one file. (The
 //!    `canonical` submodule answers as `canonicalize` does, from one listing per folder.) A path
@@ -19,6 +21,7 @@
 //! Each report is resolved with its own hints ([`Identity::resolver`]): whether it folds case,
 //! and where its relative paths are anchored.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
@@ -29,6 +32,7 @@ use crate::paths::{self, Location, PathCase, Remap, Resolver};
 use crate::report::Report;
 use crate::source;
 use rayon::prelude::*;
+use unicode_normalization::UnicodeNormalization;
 
 mod canonical;
 
@@ -201,20 +205,27 @@ impl Known {
         })
     }
 
-    /// The absolute local path of `raw`, spelled as on disk when the resolver folds case.
+    /// The absolute local path of `raw`, spelled as on disk when the resolver folds case, or
+    /// when it is not on disk as spelled and holds a character that is not ASCII (a name
+    /// spelled in another Unicode normalisation form: macOS records NFD, git checks out NFC).
     fn spelled(&self, caches: &Caches, resolver: &Resolver, raw: &str) -> Result<String> {
         let absolute = resolver.absolute(raw);
-        if resolver.folds() {
-            self.on_disk(caches, &absolute)
+        let fold = resolver.folds();
+        if fold || !(absolute.is_ascii() || Path::new(&absolute).exists()) {
+            self.on_disk(caches, &absolute, fold)
         } else {
             Ok(absolute)
         }
     }
 
-    /// `absolute` with each component spelled as on disk, found case-insensitively; from the
-    /// first component not on disk on, the spelling is kept. Below the root only the part
-    /// after the root is looked up (the root is spelled by the user, not by the report).
-    fn on_disk(&self, caches: &Caches, absolute: &str) -> Result<String> {
+    /// `absolute` with each component spelled as on disk, found by [`same_name`] (without
+    /// case when `fold` is set); from the first component not on disk on, the spelling is kept.
+    /// Below the root only the part after the root is looked up (the root is spelled by the
+    /// user, not by the report).
+    ///
+    /// Errors: with `fold`, two entries of a folder match a component. (Without `fold`, such
+    /// a component, an NFC and an NFD name side by side, keeps its spelling.)
+    fn on_disk(&self, caches: &Caches, absolute: &str, fold: bool) -> Result<String> {
         let (prefix, rest) = match paths::strip_base(absolute, &self.root) {
             Some(rel) => (self.root.clone(), rel),
             None => paths::split_prefix(absolute),
@@ -222,18 +233,18 @@ impl Known {
         let parts: Vec<&str> = rest.split('/').filter(|p| !p.is_empty()).collect();
         let mut path = prefix;
         for (at, part) in parts.iter().enumerate() {
-            match caches.matching(&path, part).as_slice() {
+            match caches.matching(&path, part, fold).as_slice() {
                 [only] => path = paths::join(&path, only),
-                [first, second, ..] => {
+                [first, second, ..] if fold => {
                     return Err(Error::new(format!(
                         "the path is recorded on a case-insensitive system, and two files on disk \
-                         differ from it only by case: {} and {}; rename one, or pass \
-                         --path-case sensitive",
+                         differ from it only by case (or Unicode normalisation): {} and {}; \
+                         rename one, or pass --path-case sensitive",
                         paths::join(&path, first),
                         paths::join(&path, second)
                     )))
                 }
-                [] => {
+                _ => {
                     let tail = parts.get(at..).unwrap_or_default().join("/");
                     return Ok(paths::join(&path, &tail));
                 }
@@ -244,17 +255,33 @@ impl Known {
 }
 
 impl Caches {
-    /// The entries of the folder `dir` equal to `name` but for case, sorted.
-    fn matching(&self, dir: &str, name: &str) -> Vec<String> {
+    /// The entries of the folder `dir` that are `name` by [`same_name`], sorted.
+    fn matching(&self, dir: &str, name: &str, fold: bool) -> Vec<String> {
         let mut listings = self.listings.borrow_mut();
         let names = listings
             .entry(dir.to_string())
             .or_insert_with(|| listing(dir));
         names
             .iter()
-            .filter(|n| paths::eq_folded(n, name))
+            .filter(|n| same_name(n, name, fold))
             .cloned()
             .collect()
+    }
+}
+
+/// True when two file names are one name under Unicode normalisation (NFC), and, when `fold`
+/// is set, but for case: as APFS and NTFS compare names.
+fn same_name(a: &str, b: &str, fold: bool) -> bool {
+    let (a, b) = (nfc(a), nfc(b));
+    a == b || (fold && paths::eq_folded(&a, &b))
+}
+
+/// `name` in Unicode normalisation form C (composed: `e` + U+0301 becomes `é`).
+fn nfc(name: &str) -> Cow<'_, str> {
+    if name.is_ascii() {
+        Cow::Borrowed(name)
+    } else {
+        Cow::Owned(name.nfc().collect())
     }
 }
 

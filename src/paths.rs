@@ -46,6 +46,33 @@ pub fn normalize(raw: &str) -> String {
     }
 }
 
+/// True when `raw` climbs out of a folder it names: a `..` after a named component
+/// (`src/gen/../x.rs`; not a leading `../x.rs`). Spelled lexically, such a path names
+/// `src/x.rs`; the kernel names what is beside the target of `gen` when `gen` is a link.
+pub(crate) fn climbs_out(raw: &str) -> bool {
+    let unified = raw.replace('\\', "/");
+    let mut named = false;
+    for part in split_prefix(&unified).1.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if named => return true,
+            ".." => {}
+            _ => named = true,
+        }
+    }
+    false
+}
+
+/// The message for a policy path that [`climbs_out`] of a folder it names.
+pub(crate) fn climb_error(raw: &str) -> String {
+    format!(
+        "`{raw}`: a `..` after a folder name is ambiguous (through a symbolic link it climbs out \
+         of the link's target, not back to where it was written); write the path without it, \
+         e.g. `{}`",
+        normalize(raw)
+    )
+}
+
 /// Removes the last component for `..`, keeping leading `..` on relative paths.
 fn pop_parent(parts: &mut Vec<&str>, absolute: bool) {
     match parts.last() {
@@ -58,7 +85,17 @@ fn pop_parent(parts: &mut Vec<&str>, absolute: bool) {
 }
 
 /// Splits a `/`-separated path into its root prefix (`/`, `C:/`, or `""`) and the rest.
+///
+/// A Windows verbatim or device prefix (`//?/`, `//./`, as `\\?\` and `\\.\` read once `\`
+/// is `/`) names what its plain form names: `//?/C:/x` is `C:/x`, `//?/UNC/srv/share/x` is
+/// `//srv/share/x` (that is, `/srv/share/x`), and any other (`//?/Volume{…}/x`) is absolute.
 pub(crate) fn split_prefix(path: &str) -> (String, &str) {
+    if let Some(rest) = verbatim(path) {
+        return match split_prefix(rest) {
+            (prefix, _) if prefix.is_empty() => ("/".to_string(), rest),
+            plain => plain,
+        };
+    }
     let bytes = path.as_bytes();
     if let [drive, b':', rest @ ..] = bytes {
         if drive.is_ascii_alphabetic() {
@@ -74,6 +111,18 @@ pub(crate) fn split_prefix(path: &str) -> (String, &str) {
         Some(rest) => ("/".to_string(), rest.trim_start_matches('/')),
         None => (String::new(), path),
     }
+}
+
+/// What follows a Windows verbatim or device prefix (`//?/`, `//./`), with a `UNC/` after it
+/// dropped (`//?/UNC/srv/share` → `srv/share`); `None` for a path without one.
+fn verbatim(path: &str) -> Option<&str> {
+    let rest = path
+        .strip_prefix("//?/")
+        .or_else(|| path.strip_prefix("//./"))?;
+    Some(match rest.get(..4) {
+        Some(unc) if unc.eq_ignore_ascii_case("UNC/") => rest.get(4..).unwrap_or_default(),
+        _ => rest,
+    })
 }
 
 /// True when a normalised path is absolute (`/…` or `X:…`).
@@ -121,9 +170,11 @@ pub(crate) fn eq_folded(a: &str, b: &str) -> bool {
 }
 
 /// True when a raw report path was written on a case-insensitive system (Windows): it starts
-/// with a drive letter (`C:`) or uses `\` separators.
+/// with a drive letter (`C:`) or a verbatim prefix (`//?/`), or uses `\` separators.
 pub(crate) fn recorded_on_windows(raw: &str) -> bool {
-    raw.contains('\\') || matches!(raw.as_bytes(), [drive, b':', ..] if drive.is_ascii_alphabetic())
+    raw.contains('\\')
+        || verbatim(raw).is_some()
+        || matches!(raw.as_bytes(), [drive, b':', ..] if drive.is_ascii_alphabetic())
 }
 
 /// How report paths are compared with each other and with the files on disk
@@ -344,6 +395,46 @@ mod tests {
     }
 
     #[test]
+    fn a_climb_is_a_dotdot_after_a_named_component() {
+        assert!(climbs_out("src/gen/../x.rs"));
+        assert!(climbs_out(r"C:\a\..\b"));
+        assert!(climbs_out("/a/./../b"));
+        assert!(!climbs_out("../../x.rs"));
+        assert!(!climbs_out("/../x/./y"));
+        assert!(!climbs_out("src//x.rs"));
+        assert_eq!(
+            climb_error("a/b/../c"),
+            "`a/b/../c`: a `..` after a folder name is ambiguous (through a symbolic link it \
+             climbs out of the link's target, not back to where it was written); write the path \
+             without it, e.g. `a/c`"
+        );
+    }
+
+    #[test]
+    fn verbatim_and_device_prefixes_name_their_plain_forms() {
+        assert_eq!(normalize(r"\\?\d:\a\src\b.rs"), "D:/a/src/b.rs");
+        assert_eq!(normalize(r"\\.\C:\a\..\b.rs"), "C:/b.rs");
+        assert_eq!(normalize(r"\\?\UNC\srv\share\x.rs"), "/srv/share/x.rs");
+        assert_eq!(
+            normalize(r"\\?\unc\srv\share\x.rs"),
+            normalize(r"\\srv\share\x.rs")
+        );
+        assert_eq!(normalize("//?/Volume{1}/x/../y"), "/Volume{1}/y");
+        assert_eq!(normalize("//?/UNC"), "/UNC");
+        assert_eq!(normalize("//?/"), "/");
+        assert!(is_absolute(&normalize(r"\\.\pipe\p")));
+        let res = Resolver::new("D:/a/proj", vec![], None);
+        assert_eq!(
+            res.resolve(r"\\?\D:\a\proj\src\b.rs"),
+            Location::Inside("src/b.rs".into())
+        );
+        assert_eq!(
+            res.physical(r"\\?\D:\a\proj\gen\..\b.rs").as_deref(),
+            Some("D:/a/proj/gen/../b.rs")
+        );
+    }
+
+    #[test]
     fn strip_base_respects_components() {
         assert_eq!(strip_base("/ws/a/src/x.rs", "/ws/a"), Some("src/x.rs"));
         assert_eq!(strip_base("/ws/ab/x.rs", "/ws/a"), None);
@@ -370,6 +461,7 @@ mod tests {
         assert!(recorded_on_windows("d:/a/lib.rs"));
         assert!(!recorded_on_windows("/ci/src/lib.rs"));
         assert!(!recorded_on_windows("1:/x"));
+        assert!(recorded_on_windows("//?/d:/a/lib.rs"));
         let paths = || ["/a", r"C:\a"].into_iter();
         assert!(PathCase::Auto.folds(paths()));
         assert!(!PathCase::Auto.folds(["/a"].into_iter()));

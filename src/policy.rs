@@ -158,13 +158,31 @@ pub struct Pattern {
     pub glob: String,
     /// Where it is written: `file:line:col`.
     pub location: String,
-    matcher: GlobMatcher,
+    matcher: Matchers,
+}
+
+/// A glob compiled twice: to match as written, and to match without case.
+#[derive(Debug, Clone)]
+struct Matchers {
+    exact: GlobMatcher,
+    folded: GlobMatcher,
 }
 
 impl Pattern {
     /// True when the root-relative, `/`-separated `path` matches.
     pub fn is_match(&self, path: &str) -> bool {
-        self.matcher.is_match(path)
+        self.matcher.exact.is_match(path)
+    }
+
+    /// True when `path` matches, ignoring case when `fold` is set: for a path a report recorded
+    /// on a case-insensitive system names (see [`crate::paths::PathCase`]), where `Src/A.rs`
+    /// is the file `src/a.rs` names.
+    pub fn matches(&self, path: &str, fold: bool) -> bool {
+        if fold {
+            self.matcher.folded.is_match(path)
+        } else {
+            self.is_match(path)
+        }
     }
 }
 
@@ -228,7 +246,13 @@ impl Policy {
 
     /// True when an `include` glob selects the root-relative path `rel`.
     pub fn includes(&self, rel: &str) -> bool {
-        self.include.iter().any(|g| g.is_match(rel))
+        self.selects(rel, false)
+    }
+
+    /// True when an `include` glob selects `rel`, ignoring case when `fold` is set (see
+    /// [`Pattern::matches`]).
+    pub fn selects(&self, rel: &str, fold: bool) -> bool {
+        self.include.iter().any(|g| g.matches(rel, fold))
     }
 
     /// The folder that `root` is relative to (the policy file's folder).
@@ -348,12 +372,17 @@ impl Policy {
 
 type Locate<'a> = dyn Fn(Range<usize>, String) -> Error + 'a;
 
-fn compile(glob: &str) -> std::result::Result<GlobMatcher, String> {
-    GlobBuilder::new(glob)
-        .literal_separator(true)
-        .backslash_escape(true)
-        .build()
-        .map(|g: Glob| g.compile_matcher())
+fn compile(glob: &str) -> std::result::Result<Matchers, String> {
+    let build = |fold: bool| {
+        GlobBuilder::new(glob)
+            .literal_separator(true)
+            .backslash_escape(true)
+            .case_insensitive(fold)
+            .build()
+            .map(|g: Glob| g.compile_matcher())
+    };
+    build(false)
+        .and_then(|exact| build(true).map(|folded| Matchers { exact, folded }))
         .map_err(|e| format!("bad glob `{glob}`: {}", e.kind()))
 }
 
@@ -363,7 +392,12 @@ fn compile_all(globs: &[Spanned<String>], here: &Locate) -> Result<Vec<Pattern>>
 
 /// Compiles a glob after normalising it as report paths are normalised ([`paths::normalize`]:
 /// `\\` is a separator, `./` and repeated `/` go), so `./src\\lib.rs` matches `src/lib.rs`.
+///
+/// Errors: a glob that [`paths::climbs_out`] of a folder it names (`src/gen/../x.rs`).
 fn pattern(glob: &Spanned<String>, here: &Locate) -> Result<Pattern> {
+    if paths::climbs_out(glob.get_ref()) {
+        return Err(here(glob.span(), paths::climb_error(glob.get_ref())));
+    }
     let matcher =
         compile(&paths::normalize(glob.get_ref())).map_err(|msg| here(glob.span(), msg))?;
     Ok(Pattern {

@@ -67,11 +67,24 @@ pub(crate) struct Scope {
     pub files: BTreeMap<String, Class>,
     /// Report files that are outside the root or match no include glob, with why.
     pub outside_include: BTreeMap<Location, Why>,
+    /// The in-scope files a report recorded on a case-insensitive system names: globs match
+    /// them without case ([`Scope::matches`]).
+    pub folded: BTreeSet<String>,
+}
+
+impl Scope {
+    /// True when `pattern` matches the in-scope file `rel`, without case when a report recorded
+    /// on a case-insensitive system names it.
+    pub(crate) fn matches(&self, pattern: &Pattern, rel: &str) -> bool {
+        pattern.matches(rel, self.folded.contains(rel))
+    }
 }
 
 /// Classifies the report files and, when `walk` is set, the files on disk under `root` (the
 /// files [`walk`] finds, or `walked` when the caller has walked the root already).
 /// Only the `[[exclude]]` entries active on this leg (their `activation`) exclude files.
+/// Globs match the report files in `folded` (root-relative names that a report recorded on a
+/// case-insensitive system gives) without case, as that system would.
 ///
 /// Errors (exit 2), in this order:
 /// - with `walk`, the root is not a folder (checked first: a wrong root also makes the report
@@ -90,8 +103,10 @@ pub(crate) fn resolve(
     root: &Path,
     walk: bool,
     walked: Option<&BTreeSet<String>>,
+    folded: &BTreeSet<String>,
 ) -> Result<Scope> {
     let included = |p: &str| policy.includes(p);
+    let fold = |p: &str| folded.contains(p);
     let active: Vec<&Exclude> = policy
         .excludes
         .iter()
@@ -106,7 +121,7 @@ pub(crate) fn resolve(
     let mut reported: Vec<&str> = Vec::new();
     for location in report_files.keys() {
         match location {
-            Location::Inside(rel) if included(rel) => reported.push(rel),
+            Location::Inside(rel) if policy.selects(rel, fold(rel)) => reported.push(rel),
             Location::Inside(_) => {
                 scope
                     .outside_include
@@ -139,7 +154,7 @@ pub(crate) fn resolve(
     // (inserted in order, they are half full).
     scope.files = files
         .map(|(rel, is_reported)| {
-            let excluded = active.iter().find(|e| e.pattern.is_match(rel));
+            let excluded = active.iter().find(|e| e.pattern.matches(rel, fold(rel)));
             let class = match excluded {
                 Some(exclude) => Class::Excluded(exclude.reason.clone()),
                 None if is_reported => Class::Measured,
@@ -147,6 +162,11 @@ pub(crate) fn resolve(
             };
             (rel.to_string(), class)
         })
+        .collect();
+    scope.folded = reported
+        .iter()
+        .filter(|rel| fold(rel))
+        .map(|rel| rel.to_string())
         .collect();
     if walk {
         check_globs(&scope, policy, &active)?;
@@ -224,7 +244,7 @@ fn remap_example(
 /// matches none is stale. A file that two exclusions match is excluded by the first, and neither
 /// of them is stale. An inactive exclusion is never stale.
 fn check_globs(scope: &Scope, policy: &Policy, active: &[&Exclude]) -> Result<()> {
-    let matches_a_file = |pattern: &Pattern| scope.files.keys().any(|f| pattern.is_match(f));
+    let matches_a_file = |pattern: &Pattern| scope.files.keys().any(|f| scope.matches(pattern, f));
     let dead: Vec<String> = policy
         .include
         .iter()
@@ -499,19 +519,42 @@ mod tests {
         .into();
         // Inactive: the unconditional third entry excludes the file; the second is not stale.
         let inactive = decided(&[false, false]);
-        let scope = resolve(&reported, &inactive, dir.path(), true, None).expect("scope");
+        let scope = resolve(
+            &reported,
+            &inactive,
+            dir.path(),
+            true,
+            None,
+            &BTreeSet::new(),
+        )
+        .expect("scope");
         assert_eq!(
             scope.files["src/win.rs"],
             Class::Excluded("all".to_string())
         );
         // Active (or as parsed, undecided): the first entry excludes, the second is stale.
-        let err = resolve(&reported, &decided(&[true]), dir.path(), true, None).expect_err("stale");
+        let err = resolve(
+            &reported,
+            &decided(&[true]),
+            dir.path(),
+            true,
+            None,
+            &BTreeSet::new(),
+        )
+        .expect_err("stale");
         assert!(
             err.message().contains("  p.toml:6:8: `src/gone.rs` (g)"),
             "{err}"
         );
-        let scope = resolve(&reported, &decided(&[true, true]), dir.path(), false, None)
-            .expect("no walk, no staleness");
+        let scope = resolve(
+            &reported,
+            &decided(&[true, true]),
+            dir.path(),
+            false,
+            None,
+            &BTreeSet::new(),
+        )
+        .expect("no walk, no staleness");
         assert_eq!(scope.files["src/win.rs"], Class::Excluded("w".to_string()));
     }
 }

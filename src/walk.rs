@@ -3,8 +3,8 @@
 //! roster walks for the `.rs` files of the workspace's targets. A check with `[[suite]]` entries
 //! walks once for both ([`Walked::select`]).
 
-use std::collections::BTreeSet;
-use std::path::Path;
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf, MAIN_SEPARATOR};
 
 use walkdir::{DirEntry, WalkDir};
 
@@ -25,11 +25,31 @@ pub(crate) struct Walked {
     /// Each selected path that is a symbolic link the walk cannot follow (a loop, a link to
     /// nothing), with why, in walk order: such a path holds no source and is skipped.
     pub links: Vec<(String, String)>,
+    /// Each folder the walk skips (hidden, or tagged as a cache) that holds selected files, in
+    /// walk order: such files are not walked, and each folder gets a note.
+    pub skipped: Vec<Skipped>,
 }
 
+/// A folder the walk skips that holds files the walk's selection takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Skipped {
+    /// The folder, root-relative.
+    pub folder: String,
+    /// Why it is skipped: `a hidden folder`, `a cache folder (CACHEDIR.TAG)`.
+    pub why: &'static str,
+    /// The selected files in it, root-relative, in walk order.
+    pub files: Vec<String>,
+}
+
+/// How many of a skipped folder's files its note names.
+const NAMED: usize = 3;
+
+/// The signature a `CACHEDIR.TAG` begins with (<https://bford.info/cachedir/>).
+const SIGNATURE: &[u8; 43] = b"Signature: 8a477f597d28d172789f06886806bc55";
+
 impl Walked {
-    /// A note for each path in [`Walked::special`], then for each in [`Walked::links`], each
-    /// in walk order.
+    /// A note for each path in [`Walked::special`], then for each in [`Walked::links`], then
+    /// for each folder in [`Walked::skipped`], each in walk order.
     pub(crate) fn notes(&self) -> Vec<String> {
         let special = self.special.iter().map(|(rel, kind)| {
             format!("{rel}: {kind}, not a regular file: skipped by the walk (not read)")
@@ -38,7 +58,20 @@ impl Walked {
             .links
             .iter()
             .map(|(rel, why)| format!("{rel}: {why}: skipped by the walk"));
-        special.chain(links).collect()
+        let skipped = self.skipped.iter().map(|s| {
+            let named: Vec<&str> = s.files.iter().take(NAMED).map(String::as_str).collect();
+            let more = if s.files.len() > NAMED { ", …" } else { "" };
+            format!(
+                "{}: {}, skipped by the walk, holds {} file(s) that `include` selects ({}{more}): \
+                 they are not measured unless a report names them; move them out of the folder, \
+                 or narrow `include` or `[[exclude]]` them",
+                s.folder,
+                s.why,
+                s.files.len(),
+                named.join(", ")
+            )
+        });
+        special.chain(links).chain(skipped).collect()
     }
 
     /// What a walk for the paths that satisfy `keep` alone would have found.
@@ -56,6 +89,15 @@ impl Walked {
                 .iter()
                 .filter(|(rel, _)| keep(rel))
                 .cloned()
+                .collect(),
+            skipped: self
+                .skipped
+                .iter()
+                .map(|s| Skipped {
+                    files: s.files.iter().filter(|f| keep(f)).cloned().collect(),
+                    ..s.clone()
+                })
+                .filter(|s| !s.files.is_empty())
                 .collect(),
         }
     }
@@ -75,8 +117,10 @@ pub(crate) fn folder(root: &Path) -> Result<()> {
 }
 
 /// The files under `root` whose root-relative, `/`-separated path satisfies `included`.
-/// Hidden folders, `target/` at the root and any folder holding a `CACHEDIR.TAG` (cargo's build
-/// folders) are skipped; symbolic links are followed (a link counts as what it points to),
+/// `target/` at the root is skipped unseen; hidden folders and any folder holding a
+/// `CACHEDIR.TAG` that begins with the cache signature (cargo's build folders) are skipped too,
+/// but looked through for files `included` selects, which are listed in [`Walked::skipped`]
+/// (nothing else inside them counts: their errors and links are not reported); symbolic links are followed (a link counts as what it points to),
 /// except a link that cannot be followed: into a loop (a link to itself, a chain of links back
 /// to one, a link to a folder that holds it) or to nothing (a missing target, a path through a
 /// file); such a link holds no source, and one that `included` selects gets a note
@@ -90,8 +134,21 @@ pub(crate) fn walk(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walke
     let walker = WalkDir::new(root)
         .follow_links(true)
         .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !skipped(e));
+        .filter_entry(|e| !root_target(e));
+    // The skipped folder the walk is in, if any.
+    let mut within: Option<PathBuf> = None;
+    // The files whose name is not their path as written (not UTF-8, a `\\` on POSIX), by name.
+    let mut renamed: HashMap<String, PathBuf> = HashMap::new();
     for entry in walker {
+        let path = entry.as_ref().map_or_else(|e| e.path(), |e| Some(e.path()));
+        if within
+            .as_ref()
+            .is_some_and(|dir| path.is_some_and(|p| p.starts_with(dir)))
+        {
+            note_skipped(&mut found, root, entry.ok(), included);
+            continue;
+        }
+        within = None;
         let entry = match entry {
             Ok(entry) => entry,
             Err(e) => {
@@ -105,6 +162,15 @@ pub(crate) fn walk(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walke
                 continue;
             }
         };
+        if let Some(why) = skip(&entry) {
+            within = Some(entry.path().to_path_buf());
+            found.skipped.push(Skipped {
+                folder: relative(root, entry.path()),
+                why,
+                files: Vec::new(),
+            });
+            continue;
+        }
         let Some(kind) = source_kind(&entry) else {
             continue;
         };
@@ -112,12 +178,51 @@ pub(crate) fn walk(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walke
         match kind {
             _ if !included(&rel) => {}
             Ok(()) => {
+                let spelled = entry.path().strip_prefix(root).unwrap_or(entry.path());
+                if found.files.contains(&rel) {
+                    let first = renamed.get(&rel).map_or(Path::new(&rel), PathBuf::as_path);
+                    return Err(one_name(root, &rel, first, spelled));
+                }
+                let plain = spelled.to_str().map(|s| s.replace(MAIN_SEPARATOR, "/"));
+                if plain.as_ref() != Some(&rel) {
+                    renamed.insert(rel.clone(), spelled.to_path_buf());
+                }
                 found.files.insert(rel);
             }
             Err(kind) => found.special.push((rel, kind)),
         }
     }
+    found.skipped.retain(|s| !s.files.is_empty());
     Ok(found)
+}
+
+/// The error for two files the walk gives one name `name`: `first` and `second`, root-relative
+/// as on disk.
+fn one_name(root: &Path, name: &str, first: &Path, second: &Path) -> Error {
+    Error::new(format!(
+        "walking {}: two files get one name, `{name}` (covgate names files in UTF-8 with `/` \
+         separators: bytes that are not UTF-8 become U+FFFD, a `\\` a separator): {:?} and \
+         {:?}; rename one of them, so that both are measured",
+        root.display(),
+        first,
+        second
+    ))
+}
+
+/// Notes `entry`, met inside the last skipped folder, when it is a file `included` selects.
+fn note_skipped(
+    found: &mut Walked,
+    root: &Path,
+    entry: Option<DirEntry>,
+    included: &dyn Fn(&str) -> bool,
+) {
+    let Some(entry) = entry.filter(|e| e.file_type().is_file()) else {
+        return;
+    };
+    let rel = relative(root, entry.path());
+    if let (true, Some(skipped)) = (included(&rel), found.skipped.last_mut()) {
+        skipped.files.push(rel);
+    }
 }
 
 /// `path` relative to `root`, `/`-separated.
@@ -165,13 +270,30 @@ fn broken_link(error: &walkdir::Error) -> Option<(&Path, String)> {
     })
 }
 
-fn skipped(entry: &DirEntry) -> bool {
-    let is_dir = entry.file_type().is_dir();
-    let name = entry.file_name().to_string_lossy();
-    is_dir
-        && (name.starts_with('.')
-            || (entry.depth() == 1 && name == "target")
-            || entry.path().join("CACHEDIR.TAG").exists())
+/// True for `target/` at the root: skipped unseen.
+fn root_target(entry: &DirEntry) -> bool {
+    entry.depth() == 1 && entry.file_type().is_dir() && entry.file_name() == "target"
+}
+
+/// Why the walk skips the folder `entry` (not the root): hidden, or tagged as a cache.
+fn skip(entry: &DirEntry) -> Option<&'static str> {
+    if entry.depth() == 0 || !entry.file_type().is_dir() {
+        return None;
+    }
+    if entry.file_name().to_string_lossy().starts_with('.') {
+        return Some("a hidden folder");
+    }
+    tagged(&entry.path().join("CACHEDIR.TAG")).then_some("a cache folder (CACHEDIR.TAG)")
+}
+
+/// True when `tag` is a regular file that begins with the cache signature (an empty or other
+/// `CACHEDIR.TAG` tags nothing, as the specification says). Never opens anything else.
+fn tagged(tag: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; SIGNATURE.len()];
+    std::fs::metadata(tag).is_ok_and(|m| m.is_file())
+        && std::fs::File::open(tag).is_ok_and(|mut f| f.read_exact(&mut head).is_ok())
+        && &head == SIGNATURE
 }
 
 #[cfg(test)]
@@ -193,16 +315,61 @@ mod tests {
             ".hidden/x.rs",
             "target/debug/y.rs",
             "sub/target/kept.rs",
-            "build/CACHEDIR.TAG",
             "build/z.rs",
+            "build/.deep/d.rs",
+            "build/notes.txt",
+            "cache/CACHEDIR.TAG",
+            "cache/w.rs",
+            "short/CACHEDIR.TAG",
+            "short/s.rs",
+            "fake/CACHEDIR.TAG/x.txt",
+            "fake/f.rs",
+            ".empty/x.txt",
         ] {
             let path = dir.path().join(rel);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, "").unwrap();
         }
+        let tag = "Signature: 8a477f597d28d172789f06886806bc55\n# a cache\n";
+        std::fs::write(dir.path().join("build/CACHEDIR.TAG"), tag).unwrap();
+        std::fs::write(dir.path().join("cache/CACHEDIR.TAG"), "").unwrap();
+        std::fs::write(dir.path().join("short/CACHEDIR.TAG"), "Signature: 8a47").unwrap();
+        std::fs::create_dir_all(dir.path().join("other")).unwrap();
+        std::fs::write(dir.path().join("other/o.rs"), "").unwrap();
+        let unsigned = "Signature: 00000000000000000000000000000000\n";
+        std::fs::write(dir.path().join("other/CACHEDIR.TAG"), unsigned).unwrap();
         let walked = walk(dir.path(), &rust).unwrap();
         let found: Vec<&str> = walked.files.iter().map(String::as_str).collect();
-        assert_eq!(found, ["sub/target/kept.rs", "tests/a.rs", "tests/a/b.rs"]);
+        // An empty or short CACHEDIR.TAG (or a folder of that name) tags nothing.
+        assert_eq!(
+            found,
+            [
+                "cache/w.rs",
+                "fake/f.rs",
+                "other/o.rs",
+                "short/s.rs",
+                "sub/target/kept.rs",
+                "tests/a.rs",
+                "tests/a/b.rs"
+            ]
+        );
+        let mut notes = walked.notes();
+        notes.sort();
+        assert_eq!(
+            notes,
+            [
+                ".hidden: a hidden folder, skipped by the walk, holds 1 file(s) that `include` \
+                 selects (.hidden/x.rs): they are not measured unless a report names them; move \
+                 them out of the folder, or narrow `include` or `[[exclude]]` them",
+                "build: a cache folder (CACHEDIR.TAG), skipped by the walk, holds 2 file(s) that \
+                 `include` selects (build/.deep/d.rs, build/z.rs): they are not measured unless a \
+                 report names them; move them out of the folder, or narrow `include` or \
+                 `[[exclude]]` them",
+            ]
+        );
+        let one = walked.select(&|p: &str| p == "build/z.rs");
+        assert_eq!(one.skipped.len(), 1);
+        assert_eq!(one.skipped[0].files, ["build/z.rs"]);
         folder(dir.path()).unwrap();
         let err = folder(&dir.path().join("tests/a.rs")).unwrap_err();
         assert!(err
@@ -326,6 +493,45 @@ mod tests {
         }
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn two_files_the_walk_would_give_one_name_are_an_error() {
+        use std::ffi::OsStr;
+        use std::os::unix::ffi::OsStrExt;
+        let message = |names: &[&[u8]]| {
+            let dir = tempfile::tempdir().expect("tempdir");
+            std::fs::create_dir_all(dir.path().join("a")).expect("mkdir");
+            for name in names {
+                std::fs::write(dir.path().join(OsStr::from_bytes(name)), "").expect("write");
+            }
+            let err = walk(dir.path(), &rust).expect_err("one name");
+            let prefix = format!("walking {}: two files get one name, ", dir.path().display());
+            err.message()
+                .strip_prefix(&prefix)
+                .expect("walking")
+                .to_string()
+        };
+        // A `\` in a name on a POSIX system is a separator to covgate.
+        let err = message(&[b"a\\b.rs", b"a/b.rs"]);
+        assert!(
+            err.starts_with("`a/b.rs` (covgate names files in UTF-8"),
+            "{err}"
+        );
+        assert!(
+            err.contains(r#""a/b.rs""#) && err.contains(r#""a\\b.rs""#),
+            "{err}"
+        );
+        let err = message(&[b"x\xff.rs", b"x\xfe.rs"]);
+        assert!(
+            err.contains(r#""x\xFF.rs""#) && err.contains(r#""x\xFE.rs""#),
+            "{err}"
+        );
+        assert!(
+            err.ends_with("; rename one of them, so that both are measured"),
+            "{err}"
+        );
+    }
+
     #[test]
     fn a_selection_keeps_the_files_and_notes_of_its_paths() {
         let walked = Walked {
@@ -335,12 +541,26 @@ mod tests {
                 ("g.c".to_string(), "a device"),
             ],
             links: Vec::new(),
+            skipped: vec![Skipped {
+                folder: ".g".to_string(),
+                why: "a hidden folder",
+                files: ["a", "b", "c", "d.rs"].map(|f| format!(".g/{f}")).to_vec(),
+            }],
         };
+        assert!(walked.notes()[2].starts_with(
+            ".g: a hidden folder, skipped by the walk, holds 4 file(s) that `include` selects \
+             (.g/a, .g/b, .g/c, …): "
+        ));
         let rs = walked.select(&rust);
         assert_eq!(rs.files, BTreeSet::from(["a.rs".to_string()]));
         assert_eq!(
-            rs.notes(),
-            ["f.rs: a FIFO, not a regular file: skipped by the walk (not read)"]
+            rs.notes()[..2],
+            [
+                "f.rs: a FIFO, not a regular file: skipped by the walk (not read)",
+                ".g: a hidden folder, skipped by the walk, holds 1 file(s) that `include` selects \
+                 (.g/d.rs): they are not measured unless a report names them; move them out of \
+                 the folder, or narrow `include` or `[[exclude]]` them"
+            ]
         );
     }
 }

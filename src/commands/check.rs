@@ -198,6 +198,7 @@ fn judge_with(
         parts,
         spellings,
         unevidenced,
+        folded,
     } = match resolve_parts(&reports, setup, opts, &identity) {
         // Rare: one export names one file twice, and a spelling at 100% kept no records
         // (none seemed needed), which its merge needs.
@@ -219,6 +220,7 @@ fn judge_with(
         Path::new(&root),
         opts.walk,
         identity.walked(),
+        &folded,
     )?;
     reclassify(&mut scope, &unevidenced, Path::new(&root));
     // What the spellings tell is taken now: they are freed before the files are measured.
@@ -543,7 +545,26 @@ fn root_folder(opts: &CheckOptions, policy: &Policy) -> String {
         (None, Some(root)) => within(&opts.cwd.join(policy.folder()), Path::new(root)),
         (None, None) => opts.cwd.join(policy.folder()),
     };
-    paths::normalize(&folder.to_string_lossy())
+    let spelled = folder.to_string_lossy();
+    physical_root(&spelled).unwrap_or_else(|| paths::normalize(&spelled))
+}
+
+/// The root the kernel opens when `spelled` climbs out of a folder it names (`link/..` is the
+/// folder above the link's target, not the folder that holds the link), as for report paths:
+/// the part up to the last `..`, canonical, and the rest as spelled. `None` when it does not
+/// climb, or that part does not exist.
+fn physical_root(spelled: &str) -> Option<String> {
+    let unified = spelled.replace('\\', "/");
+    let parts: Vec<&str> = unified.split('/').collect();
+    let cut = parts
+        .iter()
+        .rposition(|p| *p == "..")
+        .map_or(0, |at| at + 1);
+    let (head, tail) = parts.split_at(cut);
+    paths::climbs_out(spelled)
+        .then(|| std::fs::canonicalize(head.join("/")).ok())
+        .flatten()
+        .map(|real| paths::join(&paths::normalize(&real.to_string_lossy()), &tail.join("/")))
 }
 
 /// `path` taken relative to `base` unless it is absolute, on this system or as a Windows path
@@ -579,6 +600,8 @@ struct Resolved<'a> {
     parts: BTreeMap<Location, Vec<Part<'a>>>,
     spellings: Spellings<'a>,
     unevidenced: Unevidenced,
+    /// The root-relative names that a report recorded on a case-insensitive system gives.
+    folded: BTreeSet<String>,
 }
 
 /// Names every file of every report, each report with its own resolver (see
@@ -620,6 +643,7 @@ fn resolve_parts<'a>(
             .or_insert_with(|| location.clone());
         *kept = (&*kept).max(location).clone();
     }
+    let mut folded_names = BTreeSet::new();
     let mut located: Vec<(Location, &Report, &FileData)> = named
         .into_iter()
         .map(|(report, file, location, folds)| {
@@ -628,6 +652,9 @@ fn resolve_parts<'a>(
             } else {
                 location
             };
+            if let (true, Location::Inside(rel)) = (folds, &location) {
+                folded_names.insert(rel.clone());
+            }
             (location, report, file)
         })
         .collect();
@@ -667,6 +694,7 @@ fn resolve_parts<'a>(
         parts: parts.into_iter().collect(),
         spellings: spellings.into_iter().collect(),
         unevidenced: unevidenced.into_iter().collect(),
+        folded: folded_names,
     })
 }
 

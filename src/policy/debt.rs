@@ -175,6 +175,12 @@ fn entries(shown: &str, text: &str, metrics: &[Metric]) -> Result<Vec<Entry>> {
                 "a [[debt]] needs a non-empty `path`".to_string(),
             ));
         }
+        if paths::climbs_out(entry.path.get_ref()) {
+            return Err(here(
+                entry.path.span(),
+                paths::climb_error(entry.path.get_ref()),
+            ));
+        }
         if path.contains(['*', '?', '[', '{']) {
             return Err(here(
                 entry.path.span(),
@@ -296,6 +302,8 @@ mod tests {
             entry("path = \"src/*.rs\"\nreason = \"r\""),
             "d/p.toml:2:8: `src/*.rs`: a [[debt]] names one file, not a glob; write one entry per file"
         );
+        assert!(entry("path = \"src/x/../b.rs\"\nreason = \"r\"")
+            .starts_with("d/p.toml:2:8: `src/x/../b.rs`: a `..` after a folder name is ambiguous"));
         assert_eq!(
             entry("path = \"a\"\nreason = \"\""),
             "d/p.toml:3:10: a [[debt]] needs a non-empty `reason` saying why the file may miss items"

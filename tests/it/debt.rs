@@ -625,7 +625,8 @@ fn allowances_past_u64_saturate_instead_of_panicking() {
 
 #[test]
 fn debt_paths_are_normalised_as_exclude_paths() {
-    for spelled in ["src//b.rs", "src/../src/b.rs", "src\\\\b.rs", "./src/b.rs"] {
+    // (`src/../src/b.rs` is an error: see identity_breaks.)
+    for spelled in ["src//b.rs", "src\\\\b.rs", "./src/b.rs"] {
         let sandbox = sandbox(&format!(
             "[[debt]]\npath = \"{spelled}\"\nlines = 1\nreason = \"r\"\n"
         ));

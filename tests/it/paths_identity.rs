@@ -184,8 +184,8 @@ fn two_files_on_disk_that_differ_only_by_case_are_an_error_naming_both() {
         run.stderr,
         format!(
             "covgate: error: {}: `D:\\a\\wpaths\\wpaths\\src\\util\\text.rs`: the path is recorded \
-             on a case-insensitive system, and two files on disk differ from it only by case: \
-             {root}/src/util/Text.rs and {root}/src/util/text.rs; rename one, or pass \
+             on a case-insensitive system, and two files on disk differ from it only by case \
+             (or Unicode normalisation): {root}/src/util/Text.rs and {root}/src/util/text.rs; rename one, or pass \
              --path-case sensitive\n",
             input(C07, "input.info")
         )
