@@ -42,6 +42,9 @@ pub(crate) enum CSource {
     /// A macro call that may define functions (`DEFINE_HANDLER(foo)` outside a function) is
     /// seen at this 1-based line.
     MacroCall(u64),
+    /// A construct that begins at this 1-based line is not recognised as a declaration (the
+    /// text says what it is): it may be code, so it counts as code.
+    Unrecognised(u64, &'static str),
     /// The text ends inside a comment or a raw string literal; the message says where it began.
     Unparsable(String),
 }
@@ -54,13 +57,50 @@ pub(crate) fn is_c_family(extension: &str) -> bool {
     EXTENSIONS.iter().any(|e| e.eq_ignore_ascii_case(extension))
 }
 
-/// Words before a parenthesised group that is not a parameter list.
-const ATTRIBUTE_WORDS: [&[u8]; 5] = [
+/// Words before a parenthesised group that is not a parameter list (attributes, and a
+/// `requires` clause's condition or parameters).
+const ATTRIBUTE_WORDS: [&[u8]; 6] = [
     b"__attribute__",
     b"__attribute",
     b"__declspec",
     b"alignas",
     b"_Alignas",
+    b"requires",
+];
+
+/// Words before a parenthesised group that is a whole statement without `;` (`_Pragma("once")`).
+const PRAGMA_WORDS: [&[u8]; 2] = [b"_Pragma", b"__pragma"];
+
+/// Storage classes and qualifiers: first in a statement, the word after them is still the one
+/// that may name a macro (`static DEFINE_OP(add, +)` is a macro call, as `DEFINE_OP(add, +)`).
+const SPECIFIER_WORDS: [&[u8]; 14] = [
+    b"static",
+    b"extern",
+    b"inline",
+    b"__inline",
+    b"__inline__",
+    b"const",
+    b"volatile",
+    b"constexpr",
+    b"consteval",
+    b"constinit",
+    b"thread_local",
+    b"_Thread_local",
+    b"register",
+    b"__extension__",
+];
+
+/// The preprocessor conditionals: one inside a declaration may hide its end or its body
+/// (`int f(int a)` / `#ifdef X` / `;` / `#else` / `{ … }` / `#endif`).
+const CONDITIONAL_DIRECTIVES: [&[u8]; 8] = [
+    b"if",
+    b"ifdef",
+    b"ifndef",
+    b"elif",
+    b"elifdef",
+    b"elifndef",
+    b"else",
+    b"endif",
 ];
 
 /// Words that begin a declaration: after them, a `{` opens no function body until another
@@ -100,6 +140,27 @@ const TYPE_WORDS: [&[u8]; 17] = [
     b"char32_t",
     b"__int128",
 ];
+
+/// True when `word` begins a declaration: one of [`DECLARATION_WORDS`], [`STATEMENT_WORDS`]
+/// or [`TYPE_WORDS`].
+fn begins_statement(word: &[u8]) -> bool {
+    in_any(&[&DECLARATION_WORDS, &STATEMENT_WORDS, &TYPE_WORDS], word)
+}
+
+/// True when `word` is a keyword (or a built-in type name, an attribute word) of any list here.
+fn is_keyword(word: &[u8]) -> bool {
+    begins_statement(word)
+        || in_any(
+            &[
+                &NOT_CALL_WORDS,
+                &QUALIFIER_WORDS,
+                &SPECIFIER_WORDS,
+                &ATTRIBUTE_WORDS,
+                &PRAGMA_WORDS,
+            ],
+            word,
+        )
+}
 
 /// True when `word` is in one of `lists`.
 fn in_any(lists: &[&[&[u8]]], word: &[u8]) -> bool {
@@ -169,10 +230,17 @@ enum Last {
     Word {
         /// One of [`ATTRIBUTE_WORDS`].
         attribute: bool,
+        /// One of [`PRAGMA_WORDS`].
+        pragma: bool,
         /// Starts with a digit (then `'` is a digit separator, as in `1'000`).
         number: bool,
     },
-    CloseBracket,
+    /// A `]`; `double`: right after another `]` (the end of an attribute `[[…]]`).
+    CloseBracket {
+        double: bool,
+    },
+    /// The `)` of a parameter list, outside any parentheses.
+    CloseParams,
 }
 
 /// What a parenthesised group was opened after.
@@ -180,6 +248,8 @@ enum Last {
 enum Group {
     /// After `__attribute__` and the like, or inside such a group.
     Attribute,
+    /// After `_Pragma`: the statement ends with its `)`.
+    Pragma,
     /// After `]`: a lambda's parameters.
     Lambda,
     /// Inside an initialiser: a call or a compound literal's type.
@@ -209,6 +279,8 @@ enum Scope {
 enum Statement {
     /// Before its first token.
     Start,
+    /// After storage classes and qualifiers only ([`SPECIFIER_WORDS`]).
+    Specifiers,
     /// After its first token, a word that may name a macro.
     FirstWord,
     /// Further on.
@@ -265,6 +337,14 @@ struct Scanner {
     tail: Tail,
     /// The line where the last `NAME(…)` that began a statement closed.
     call_line: u64,
+    /// The line where the current statement began.
+    begun: u64,
+    /// The line of the current statement's first word that may name a macro.
+    first_line: u64,
+    /// That word is no keyword (an identifier, perhaps an object-like macro).
+    first_unknown: bool,
+    /// A construct found not to be a declaration: its line and what it is.
+    unrecognised: Option<(u64, &'static str)>,
 }
 
 /// Classifies C or C++ source text (bytes; any encoding that keeps ASCII as ASCII).
@@ -282,6 +362,10 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
         declares: None,
         tail: Tail::None,
         call_line: 0,
+        begun: 1,
+        first_line: 1,
+        first_unknown: false,
+        unrecognised: None,
     };
     let mut i = 0;
     let mut line_start = true;
@@ -292,6 +376,12 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
             Last::Word { number, .. } => b == b'"' || (b == b'\'' && !number),
             _ => b == b'"' || b == b'\'',
         };
+        if b == b'#' && line_start && s.in_declaration() && is_conditional(text, i + 1) {
+            return CSource::Unrecognised(
+                s.line,
+                "a preprocessor conditional inside a declaration",
+            );
+        }
         let skipped = match (b, next) {
             (b'/', Some(b'/')) => Some((skip_line(text, i, &mut s.line), true)),
             (b'/', Some(b'*')) => Some((skip_block_comment(text, i, &mut s.line), line_start)),
@@ -306,6 +396,7 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
                 ));
             }
             if literal {
+                s.begin(start_line);
                 s.token(Last::Other);
                 s.statement = Statement::Later;
                 if s.follow_call(Token::Literal) {
@@ -322,6 +413,7 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
             i += 1;
             continue;
         }
+        s.begin(s.line);
         if is_word_byte(b) {
             let end = word_end(text, i);
             let word = text.get(i..end).unwrap_or_default();
@@ -342,6 +434,9 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
             if s.word(word) {
                 return CSource::MacroCall(s.call_line);
             }
+            if let Some((line, what)) = s.unrecognised {
+                return CSource::Unrecognised(line, what);
+            }
             i = if word == b"operator" {
                 skip_operator_symbol(text, end, &mut s.line)
             } else {
@@ -349,12 +444,18 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
             };
             continue;
         }
+        if is_digraph(text, i) {
+            return CSource::Unrecognised(s.line, "a digraph or trigraph");
+        }
         if s.punct(b, next) {
             return if b == b'{' {
                 CSource::HasCode(s.line)
             } else {
                 CSource::MacroCall(s.call_line)
             };
+        }
+        if let Some((line, what)) = s.unrecognised {
+            return CSource::Unrecognised(line, what);
         }
         i += if b == b'-' && next == Some(b'>') {
             2
@@ -365,10 +466,39 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
     if s.follow_call(Token::End) {
         return CSource::MacroCall(s.call_line);
     }
+    if s.statement != Statement::Start {
+        return CSource::Unrecognised(s.begun, "a construct that does not end like a declaration");
+    }
+    if !s.groups.is_empty() || s.overflow > 0 || !s.scopes.is_empty() || s.scope_overflow > 0 {
+        return CSource::Unrecognised(s.line, "the text ends inside braces or parentheses");
+    }
     CSource::NoCode
 }
 
 impl Scanner {
+    /// Notes that a token at `line` is read: the line where a statement begins.
+    fn begin(&mut self, line: u64) {
+        if self.statement == Statement::Start {
+            self.begun = line;
+        }
+    }
+
+    /// Records the first construct found not to be a declaration.
+    fn unrecognise(&mut self, line: u64, what: &'static str) {
+        self.unrecognised = self.unrecognised.or(Some((line, what)));
+    }
+
+    /// True when a declaration (at file, namespace or class level) is under way.
+    fn in_declaration(&self) -> bool {
+        self.scope() != Scope::Other
+            && (self.statement != Statement::Start || !self.groups.is_empty())
+    }
+
+    /// True outside parentheses and initialisers, at file, namespace or class level.
+    fn at_level(&self) -> bool {
+        self.groups.is_empty() && !self.in_initializer && self.scope() != Scope::Other
+    }
+
     /// Records a token that ends a parameter list's tail.
     fn token(&mut self, last: Last) {
         self.after_params = false;
@@ -383,7 +513,7 @@ impl Scanner {
     /// when its name is on a later line); a word that begins a statement after its parameter
     /// list, a `}` or the end of the text show a macro call.
     fn follow_call(&mut self, token: Token) -> bool {
-        let begins = |w: &[u8]| in_any(&[&DECLARATION_WORDS, &STATEMENT_WORDS, &TYPE_WORDS], w);
+        let begins = begins_statement;
         let outside = self.groups.is_empty();
         let ends = outside && matches!(token, Token::Punct(b';' | b'='));
         match (self.tail, token) {
@@ -426,8 +556,18 @@ impl Scanner {
         if self.follow_call(Token::Word(word)) {
             return true;
         }
+        if begins_statement(word) && self.at_level() {
+            self.check_begins();
+        }
         self.statement = match self.statement {
-            Statement::Start if !in_any(&[&NOT_CALL_WORDS, &TYPE_WORDS], word) => {
+            Statement::Start | Statement::Specifiers if SPECIFIER_WORDS.contains(&word) => {
+                Statement::Specifiers
+            }
+            Statement::Start | Statement::Specifiers
+                if !in_any(&[&NOT_CALL_WORDS, &TYPE_WORDS], word) =>
+            {
+                self.first_line = self.line;
+                self.first_unknown = !is_keyword(word);
                 Statement::FirstWord
             }
             _ => Statement::Later,
@@ -441,6 +581,7 @@ impl Scanner {
         self.declares = self.declares.max(declares);
         let last = Last::Word {
             attribute: ATTRIBUTE_WORDS.contains(&word),
+            pragma: PRAGMA_WORDS.contains(&word),
             number: word.first().is_some_and(u8::is_ascii_digit),
         };
         if DECLARATION_WORDS.contains(&word) {
@@ -450,6 +591,30 @@ impl Scanner {
         // initialisers or a macro) leave a parameter list's tail open.
         self.last = last;
         false
+    }
+
+    /// Checks a word that begins a declaration (`int`, `static`, `struct`, …), at file,
+    /// namespace or class level, against what came before it in the statement: right after a
+    /// parameter list (`T DEFINE_OP(mul, *)` without `;`, a K&R definition `int f(a) int a;`),
+    /// or on a later line than a first word that is no keyword (an object-like macro on a line
+    /// of its own, `IMPLEMENT_TESTS`), it shows that the statement is no declaration.
+    fn check_begins(&mut self) {
+        if self.last == Last::CloseParams {
+            self.unrecognise(
+                self.begun,
+                "a parameter list followed by another declaration's first word",
+            );
+        }
+        let alone = self.statement == Statement::FirstWord
+            && self.first_unknown
+            && self.line > self.first_line
+            && self.scope() == Scope::Namespace;
+        if alone {
+            self.unrecognise(
+                self.first_line,
+                "a name on a line of its own (an object-like macro may expand to functions)",
+            );
+        }
     }
 
     /// The braces the scan is in.
@@ -474,7 +639,8 @@ impl Scanner {
                     attribute: true, ..
                 },
             ) => Group::Attribute,
-            (_, Last::CloseBracket) => Group::Lambda,
+            (_, Last::Word { pragma: true, .. }) => Group::Pragma,
+            (_, Last::CloseBracket { .. }) => Group::Lambda,
             _ if self.in_initializer => Group::Initializer,
             _ if call => Group::Call,
             _ => Group::Plain,
@@ -488,8 +654,8 @@ impl Scanner {
         self.last = Last::Other;
     }
 
-    /// A `)`.
-    fn close(&mut self) {
+    /// A `)`; true when it ends a statement (`_Pragma("once")`).
+    fn close(&mut self) -> bool {
         let closed = if self.overflow > 0 {
             self.overflow -= 1;
             Some(Group::Plain)
@@ -502,7 +668,11 @@ impl Scanner {
             _ => false,
         };
         self.after_params |= params;
-        self.last = Last::Other;
+        self.last = if params && self.groups.is_empty() {
+            Last::CloseParams
+        } else {
+            Last::Other
+        };
         if let (Tail::Declared { same_line, .. }, true) = (self.tail, params) {
             self.tail = Tail::Declared {
                 params: true,
@@ -515,6 +685,7 @@ impl Scanner {
             };
             self.call_line = self.line;
         }
+        closed == Some(Group::Pragma) && self.groups.is_empty()
     }
 
     /// Handles one punctuation byte; true when it opens a function body or shows a macro
@@ -523,6 +694,7 @@ impl Scanner {
         if self.follow_call(Token::Punct(b)) {
             return true;
         }
+        let mut ends = b == b';';
         match b {
             b'(' => {
                 let keep = self.after_params;
@@ -530,16 +702,26 @@ impl Scanner {
                 // `noexcept(…)`, `throw(…)` and initialisers `a(1)` keep the tail open.
                 self.after_params = keep;
             }
-            b')' => self.close(),
+            b')' => ends = self.close(),
             b'{' => return self.brace(),
-            b'}' => self.close_brace(),
-            b']' => self.last = Last::CloseBracket,
+            b'}' => ends = self.close_brace(),
+            b']' => {
+                let double = matches!(self.last, Last::CloseBracket { .. });
+                self.last = Last::CloseBracket { double };
+            }
             _ => self.other(b, next),
         }
+        if b == b';' && self.statement == Statement::FirstWord && self.first_unknown {
+            // `DECLARE_STUFF;`: a name alone declares nothing.
+            self.unrecognise(
+                self.first_line,
+                "a name alone (a macro may expand to functions)",
+            );
+        }
         self.statement = match (self.statement, b, next) {
+            _ if ends => Statement::Start,
             // `public:`, `private:`, `protected:` begin a statement; `::` does not.
             (Statement::FirstWord, b':', Some(after)) if after != b':' => Statement::Start,
-            (_, b';' | b'}', _) => Statement::Start,
             _ => Statement::Later,
         };
         if b == b';' || b == b'}' {
@@ -548,21 +730,41 @@ impl Scanner {
         false
     }
 
-    /// A `}`: leaves the innermost braces.
-    fn close_brace(&mut self) {
-        if self.scope_overflow > 0 {
+    /// A `}`: leaves the innermost braces; true when it ends a statement (a namespace's or an
+    /// `extern "C"` block's, not a struct's or an initialiser's). A member or declaration
+    /// left open before a namespace's or a class's `}` is no declaration (`struct S { F };`).
+    fn close_brace(&mut self) -> bool {
+        let closed = if self.scope_overflow > 0 {
             self.scope_overflow -= 1;
+            None
         } else {
-            self.scopes.pop();
+            Some(self.scopes.pop().unwrap_or(Scope::Namespace))
+        };
+        let member_open = self.statement != Statement::Start || !self.groups.is_empty();
+        if member_open && closed.is_some_and(|scope| scope != Scope::Other) {
+            self.unrecognise(
+                self.begun,
+                "a construct that does not end like a declaration",
+            );
         }
         self.token(Last::Other);
+        !matches!(closed, Some(Scope::Class | Scope::Other))
     }
 
-    /// A `{`: true when it opens a function body or a lambda's.
+    /// A `{`: true when it opens a function body or a lambda's, or is not recognised as a
+    /// declaration's: at file, namespace or class level, a `{` that no `struct`, `class`,
+    /// `union`, `enum`, `namespace` or `extern` declares is a brace initialiser only after a
+    /// name or an array's `]` (`S s{1};`, `int a[2]{1, 2};`); after anything else (`;` as in
+    /// a K&R definition, `>` of a trailing return type, `]]` of an attribute) it is a body.
     fn brace(&mut self) -> bool {
-        let lambda = self.last == Last::CloseBracket
+        let lambda = matches!(self.last, Last::CloseBracket { .. })
             && (self.in_initializer || !self.groups.is_empty() || self.scope() == Scope::Other);
-        if self.after_params || lambda {
+        let initialiser = matches!(
+            self.last,
+            Last::Word { .. } | Last::CloseBracket { double: false }
+        );
+        let bare = self.declares.is_none() && self.at_level() && !initialiser;
+        if self.after_params || lambda || bare {
             return true;
         }
         let scope = match self.declares {
@@ -631,6 +833,34 @@ fn skip_operator_symbol(text: &[u8], i: usize, line: &mut u64) -> usize {
         .take_while(|b| OPERATOR_BYTES.contains(b))
         .count();
     j + length
+}
+
+/// True when the preprocessor line whose `#` is just before `i` is a conditional
+/// ([`CONDITIONAL_DIRECTIVES`]; blanks may stand between the `#` and its name).
+fn is_conditional(text: &[u8], i: usize) -> bool {
+    let rest = text.get(i..).unwrap_or_default();
+    let blanks = rest
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    let start = i + blanks;
+    let name = text.get(start..word_end(text, start)).unwrap_or_default();
+    CONDITIONAL_DIRECTIVES.contains(&name)
+}
+
+/// True when a digraph (`<%`, `%>`, `<:`, `:>`, `%:`) or a trigraph (`??<`, `??=`, …) starts at
+/// `i`: the scan does not follow their braces and brackets, so they count as code. `<::` not
+/// followed by `:` or `>` is `<` and `::` (C++11), as in `std::vector<::id>`.
+fn is_digraph(text: &[u8], i: usize) -> bool {
+    let at = |k: usize| text.get(i + k).copied();
+    match (at(0), at(1)) {
+        (Some(b'<'), Some(b':')) => at(2) != Some(b':') || matches!(at(3), Some(b':' | b'>')),
+        (Some(b'<'), Some(b'%')) | (Some(b'%'), Some(b'>' | b':')) | (Some(b':'), Some(b'>')) => {
+            true
+        }
+        (Some(b'?'), Some(b'?')) => at(2).is_some_and(|b| b"=/'()!<>-".contains(&b)),
+        _ => false,
+    }
 }
 
 /// `R`, `u8R`, `uR`, `UR`, `LR`: the prefixes of a C++ raw string literal.
