@@ -204,7 +204,8 @@ impl LcovFile {
     /// Merges another section (or shard, or report) of the same file into this one.
     ///
     /// `DA` counts are summed per line, `BRDA` per (line, block, branch) (`-` + `-` = `-`,
-    /// `-` + n = n), functions per (start line, name). Declared totals are dropped once two
+    /// `-` + n = n), functions per (start line, name); a function that only `FNDA` named joins
+    /// the function of its name with a start line, as lcov merges them (by name). Declared totals are dropped once two
     /// non-empty files merge, since they cannot be combined, unless both sides declare the same
     /// totals over the same items covered alike (a tracefile merged with itself), which the
     /// merge leaves as they were. A merge of llvm-cov sections that llvm-cov's own count of the
@@ -241,10 +242,47 @@ impl LcovFile {
         for function in other.functions.into_vec() {
             self.add_function(function);
         }
+        self.fold_unplaced();
         if !same {
             self.declared = DeclaredTotals::default();
         }
         self.sections = self.sections.saturating_add(other.sections);
+    }
+
+    /// Folds each function that only `FNDA` named (no start line) into the first function of
+    /// the same name with a start line, adding its count, as lcov does: it keys a file's
+    /// functions by name, so `lcov -a` of a section with `FN:1,foo` and `FNDA:0,foo` and one
+    /// with only `FNDA:5,foo` gives `foo` covered, 1 of 1 (lcov 1.16; lcov 2 refuses an `FNDA`
+    /// without its `FN` as an unknown function). The index is built again after a fold.
+    fn fold_unplaced(&mut self) {
+        let functions = self.functions.opened();
+        let folds: Vec<(usize, usize)> = functions
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.start.is_none())
+            .filter_map(|(from, f)| {
+                let placed = |g: &Function| g.start.is_some() && g.name == f.name;
+                functions.iter().position(placed).map(|to| (from, to))
+            })
+            .collect();
+        if folds.is_empty() {
+            return;
+        }
+        let mut functions = std::mem::take(&mut self.functions).into_vec();
+        for &(from, to) in &folds {
+            let count = functions.get(from).map_or(0, |f| f.count);
+            if let Some(target) = functions.get_mut(to) {
+                target.count = target.count.saturating_add(count);
+            }
+        }
+        let mut at = 0;
+        functions.retain(|_| {
+            at += 1;
+            !folds.iter().any(|&(from, _)| from == at - 1)
+        });
+        self.functions = functions.into();
+        self.function_index = Index::default();
+        self.indexed();
     }
 
     /// True when `self` and `other` have the same items, each covered alike: lines, branch
