@@ -27,10 +27,34 @@
 //! another statement (`int`, `struct`, `static`). Keywords with an operand (`static_assert(…)`,
 //! `decltype(…)`, `_Pragma(…)`, `asm(…)`), built-in type names and function pointers
 //! (`my_t (*fp)(int);`) begin no such statement. In a class, `NAME(…)` followed by `;`, `=`,
-//! `:`, `{` or qualifiers is a constructor's declaration. Macro calls in an `enum` or an
-//! initialiser expand to values. Text inside `#if 0` is read like any other, so it can only make
-//! a file count as code, never hide code. Not recognised: K&R-style definitions (`int f(a) int a;
-//! {`), removed from the language in C23.
+//! `:`, `{` or qualifiers is a constructor's declaration; storage classes and qualifiers before
+//! `NAME(…)` change nothing (`static DEFINE_OP(add, +)` is a macro call). Macro calls in an
+//! `enum` or an initialiser expand to values.
+//!
+//! No code is said only when every construct at file, namespace and class level is recognised
+//! as a declaration; anything else counts as code ([`CSource::Unrecognised`]), since it may be
+//! (erring on the side of code, a declarations-only file may be called code, never the reverse):
+//!
+//! - a construct that does not end like a declaration, with `;` (or a namespace's `}`), at the
+//!   end of the text or of its namespace or class (`T DEFINE_OP(mul, *)`, an object-like macro
+//!   `F` that expands to a definition, `struct S { F };`);
+//! - a parameter list followed by a word that begins a declaration (`T M(x)` then `int y;`; a
+//!   K&R definition `int f(a) int a; {`);
+//! - a first word that is no keyword, alone before `;` (`DECLARE_STUFF;`) or, at file or
+//!   namespace level, followed on a later line by a word that begins a declaration
+//!   (`IMPLEMENT_TESTS` then `int x;`);
+//! - a `{` that no `struct`, `class`, `union`, `enum`, `namespace` or `extern` declares and
+//!   that follows neither a name nor an array's `]` (a brace initialiser, `S s{1};`): after
+//!   `;` (a K&R parameter's declaration), `>` (a trailing return type), `]]` (an attribute) it
+//!   is a function body;
+//! - a preprocessor conditional (`#if`, `#ifdef`, `#else`, `#endif`, …) inside a declaration,
+//!   which may hide its end or its body (`int f(int a)` / `#ifdef X` / `;` / `#else` / `{…}`);
+//!   in an `enum` or an initialiser's braces it only chooses values;
+//! - a digraph or trigraph (`<%`, `%>`, `<:`, `??<`), and text that ends inside braces or
+//!   parentheses.
+//!
+//! The scan does not preprocess: text inside `#if 0` is read like any other, so it can only make
+//! a file count as code, never hide code.
 
 /// What a C or C++ source file holds, as far as coverage is concerned.
 #[derive(Debug, Clone, PartialEq, Eq)]
