@@ -636,7 +636,7 @@ impl Scanner {
         if alone {
             self.unrecognise(
                 self.first_line,
-                "a name on a line of its own (an object-like macro may expand to functions)",
+                "a name alone on its line, which may be a macro that expands to functions",
             );
         }
     }
@@ -739,7 +739,7 @@ impl Scanner {
             // `DECLARE_STUFF;`: a name alone declares nothing.
             self.unrecognise(
                 self.first_line,
-                "a name alone (a macro may expand to functions)",
+                "a name alone before `;`, which may be a macro that expands to functions",
             );
         }
         self.statement = match (self.statement, b, next) {

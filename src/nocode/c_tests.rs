@@ -342,8 +342,8 @@ const NOT_ENDED: &str = "a construct that does not end like a declaration";
 const PARAMS_THEN_DECLARATION: &str =
     "a parameter list followed by another declaration's first word";
 const ALONE_ON_LINE: &str =
-    "a name on a line of its own (an object-like macro may expand to functions)";
-const NAME_ALONE: &str = "a name alone (a macro may expand to functions)";
+    "a name alone on its line, which may be a macro that expands to functions";
+const NAME_ALONE: &str = "a name alone before `;`, which may be a macro that expands to functions";
 const CONDITIONAL: &str = "a preprocessor conditional inside a declaration";
 const DIGRAPH: &str = "a digraph or trigraph";
 const UNBALANCED: &str = "the text ends inside braces or parentheses";
