@@ -493,7 +493,8 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
     if s.statement != Statement::Start {
         return CSource::Unrecognised(s.begun, "a construct that does not end like a declaration");
     }
-    if !s.groups.is_empty() || s.overflow > 0 || !s.scopes.is_empty() || s.scope_overflow > 0 {
+    // (Groups and braces beyond those remembered come after full stacks.)
+    if !s.groups.is_empty() || !s.scopes.is_empty() {
         return CSource::Unrecognised(s.line, "the text ends inside braces or parentheses");
     }
     CSource::NoCode

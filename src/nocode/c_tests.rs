@@ -205,6 +205,15 @@ const TABLE: &[(&str, CSource)] = &[
          enum E {\n  A,\n#if X\n  B,\n#endif\n};\nint arr[] = {\n#if X\n  1,\n#endif\n  2};\n",
         CSource::NoCode,
     ),
+    // Type words in initialisers, a keyword first on its line before a type, a name first in a
+    // class before a member, `_Pragma` in parentheses, a `#define` inside a declaration, `??`
+    // that is no trigraph.
+    (
+        "int x = int(1) + sizeof(long);\nS s{int(1)};\ntypedef\nunsigned long T;\n\
+         struct S {\n  FOO\n  int x;\n};\nS s(_Pragma(\"x\") 1);\nint a =\n#define X 1\n  2;\n\
+         int q = b ?? c;\ntypedef;\n",
+        CSource::NoCode,
+    ),
     // A preprocessor line continued over several lines.
     ("#define BODY \\\n  int f(void) { \\\n  return 0; }\nint g(void);\n", CSource::NoCode),
 ];
@@ -320,6 +329,7 @@ const UNRECOGNISED: &[(&str, u64, &str)] = &[
         2,
         CONDITIONAL,
     ),
+    ("int f(int a;\n#if X\nint b);\n#endif\n", 2, CONDITIONAL),
     // Digraphs and trigraphs.
     ("int f(void) <% return 1; %>\n", 1, DIGRAPH),
     ("int f(void) ??< return 1; ??>\n", 1, DIGRAPH),

@@ -256,29 +256,33 @@ impl LcovFile {
     /// without its `FN` as an unknown function). The index is built again after a fold.
     fn fold_unplaced(&mut self) {
         let functions = self.functions.opened();
-        let folds: Vec<(usize, usize)> = functions
+        // (from, to, count): the unplaced function, the placed one of its name, its count.
+        let folds: Vec<(usize, usize, u64)> = functions
             .iter()
             .enumerate()
             .filter(|(_, f)| f.start.is_none())
             .filter_map(|(from, f)| {
                 let placed = |g: &Function| g.start.is_some() && g.name == f.name;
-                functions.iter().position(placed).map(|to| (from, to))
+                functions
+                    .iter()
+                    .position(placed)
+                    .map(|to| (from, to, f.count))
             })
             .collect();
         if folds.is_empty() {
             return;
         }
         let mut functions = std::mem::take(&mut self.functions).into_vec();
-        for &(from, to) in &folds {
-            let count = functions.get(from).map_or(0, |f| f.count);
-            if let Some(target) = functions.get_mut(to) {
-                target.count = target.count.saturating_add(count);
-            }
+        for (at, f) in functions.iter_mut().enumerate() {
+            f.count = folds
+                .iter()
+                .filter(|fold| fold.1 == at)
+                .fold(f.count, |sum, fold| sum.saturating_add(fold.2));
         }
         let mut at = 0;
         functions.retain(|_| {
             at += 1;
-            !folds.iter().any(|&(from, _)| from == at - 1)
+            !folds.iter().any(|fold| fold.0 == at - 1)
         });
         self.functions = functions.into();
         self.function_index = Index::default();
