@@ -50,11 +50,15 @@
 //! - a preprocessor conditional (`#if`, `#ifdef`, `#else`, `#endif`, …) inside a declaration,
 //!   which may hide its end or its body (`int f(int a)` / `#ifdef X` / `;` / `#else` / `{…}`);
 //!   in an `enum` or an initialiser's braces it only chooses values;
+//! - a use of a macro that the file itself `#define`s with a `{` in its expansion, outside an
+//!   initialiser or an `enum` (`#define F int f(void) { … }` then `F int x;`);
 //! - a digraph or trigraph (`<%`, `%>`, `<:`, `??<`), and text that ends inside braces or
 //!   parentheses.
 //!
 //! The scan does not preprocess: text inside `#if 0` is read like any other, so it can only make
 //! a file count as code, never hide code.
+
+use std::collections::HashSet;
 
 /// What a C or C++ source file holds, as far as coverage is concerned.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -369,6 +373,8 @@ struct Scanner {
     first_unknown: bool,
     /// A construct found not to be a declaration: its line and what it is.
     unrecognised: Option<(u64, &'static str)>,
+    /// The macros this file `#define`s with a `{` in their expansion (a function body, perhaps).
+    bodied: HashSet<Vec<u8>>,
 }
 
 /// Classifies C or C++ source text (bytes; any encoding that keeps ASCII as ASCII).
@@ -390,6 +396,7 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
         first_line: 1,
         first_unknown: false,
         unrecognised: None,
+        bodied: HashSet::new(),
     };
     let mut i = 0;
     let mut line_start = true;
@@ -400,11 +407,14 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
             Last::Word { number, .. } => b == b'"' || (b == b'\'' && !number),
             _ => b == b'"' || b == b'\'',
         };
-        if b == b'#' && line_start && s.in_declaration() && is_conditional(text, i + 1) {
-            return CSource::Unrecognised(
-                s.line,
-                "a preprocessor conditional inside a declaration",
-            );
+        if b == b'#' && line_start {
+            if s.in_declaration() && is_conditional(text, i + 1) {
+                return CSource::Unrecognised(
+                    s.line,
+                    "a preprocessor conditional inside a declaration",
+                );
+            }
+            s.note_define(text, i + 1);
         }
         let skipped = match (b, next) {
             (b'/', Some(b'/')) => Some((skip_line(text, i, &mut s.line), true)),
@@ -508,6 +518,24 @@ impl Scanner {
         }
     }
 
+    /// Notes the macro that the preprocessor line whose `#` is just before `i` defines, when it
+    /// is a `#define` with a `{` in its expansion: a use of it outside an initialiser or an
+    /// `enum` may define a function (`#define F int f(void) { … }` then `F int x;`).
+    fn note_define(&mut self, text: &[u8], i: usize) {
+        let (directive, after) = directive(text, i);
+        if directive != b"define" {
+            return;
+        }
+        let start = after + blanks(text, after);
+        let end = word_end(text, start);
+        let line_end = skip_line(text, end, &mut 0);
+        let expansion = text.get(end..line_end).unwrap_or_default();
+        if expansion.contains(&b'{') {
+            let name = text.get(start..end).unwrap_or_default();
+            self.bodied.insert(name.to_vec());
+        }
+    }
+
     /// Records the first construct found not to be a declaration.
     fn unrecognise(&mut self, line: u64, what: &'static str) {
         self.unrecognised = self.unrecognised.or(Some((line, what)));
@@ -583,6 +611,9 @@ impl Scanner {
         }
         if begins_statement(word) && self.at_level() {
             self.check_begins();
+        }
+        if self.scope() != Scope::Other && !self.in_initializer && self.bodied.contains(word) {
+            self.unrecognise(self.line, "a macro that this file defines with a `{`");
         }
         self.statement = match self.statement {
             Statement::Start | Statement::Specifiers if SPECIFIER_WORDS.contains(&word) => {
@@ -863,14 +894,23 @@ fn skip_operator_symbol(text: &[u8], i: usize, line: &mut u64) -> usize {
 /// True when the preprocessor line whose `#` is just before `i` is a conditional
 /// ([`CONDITIONAL_DIRECTIVES`]; blanks may stand between the `#` and its name).
 fn is_conditional(text: &[u8], i: usize) -> bool {
+    CONDITIONAL_DIRECTIVES.contains(&directive(text, i).0)
+}
+
+/// The name of the preprocessor directive whose `#` is just before `i` (blanks may stand
+/// between), and the index just past it.
+fn directive(text: &[u8], i: usize) -> (&[u8], usize) {
+    let start = i + blanks(text, i);
+    let end = word_end(text, start);
+    (text.get(start..end).unwrap_or_default(), end)
+}
+
+/// How many spaces and tabs start at `i`.
+fn blanks(text: &[u8], i: usize) -> usize {
     let rest = text.get(i..).unwrap_or_default();
-    let blanks = rest
-        .iter()
+    rest.iter()
         .take_while(|&&b| b == b' ' || b == b'\t')
-        .count();
-    let start = i + blanks;
-    let name = text.get(start..word_end(text, start)).unwrap_or_default();
-    CONDITIONAL_DIRECTIVES.contains(&name)
+        .count()
 }
 
 /// True when a digraph (`<%`, `%>`, `<:`, `:>`, `%:`) or a trigraph (`??<`, `??=`, …) starts at

@@ -211,7 +211,8 @@ const TABLE: &[(&str, CSource)] = &[
     (
         "int x = int(1) + sizeof(long);\nS s{int(1)};\ntypedef\nunsigned long T;\n\
          struct S {\n  FOO\n  int x;\n};\nS s(_Pragma(\"x\") 1);\nint a =\n#define X 1\n  2;\n\
-         int q = b ?? c;\ntypedef;\n",
+         int q = b ?? c;\ntypedef;\n#define INIT { 1, 2 }\nint i[] = INIT;\n\
+         struct P p = { INIT };\n#define\n#pragma once\n",
         CSource::NoCode,
     ),
     // A preprocessor line continued over several lines.
@@ -301,7 +302,8 @@ const UNRECOGNISED: &[(&str, u64, &str)] = &[
     ("namespace n {\nT M(x)\n}\n", 2, NOT_ENDED),
     ("struct S {\n  F\n};\n", 2, NOT_ENDED),
     // An object-like macro used at file scope (`#define F int f(…) {…}` then `F`).
-    ("#define F int f(int a) { return a; }\nF\n", 2, NOT_ENDED),
+    ("#define F int f(int a) { return a; }\nF\n", 2, BODIED),
+    ("F\n", 1, NOT_ENDED),
     ("IMPLEMENT_TESTS\nint x;\n", 1, ALONE_ON_LINE),
     ("IMPLEMENT_TESTS\nstatic struct s *p;\n", 1, ALONE_ON_LINE),
     ("int a;\nDECLARE_STUFF;\n", 2, NAME_ALONE),
@@ -330,6 +332,18 @@ const UNRECOGNISED: &[(&str, u64, &str)] = &[
         CONDITIONAL,
     ),
     ("int f(int a;\n#if X\nint b);\n#endif\n", 2, CONDITIONAL),
+    // A use of a macro that this file defines with a `{`, in a declaration's shape.
+    ("#define F int f(void) { return 1; }\nF int x;\n", 2, BODIED),
+    (
+        "#define M(x) x(void) { return 3; }\ntypedef int T;\nT M(m);\n",
+        3,
+        BODIED,
+    ),
+    (
+        "# define M(x) \\\n  int x(void) { return 1; }\nstruct S { M(b); };\n",
+        3,
+        BODIED,
+    ),
     // Digraphs and trigraphs.
     ("int f(void) <% return 1; %>\n", 1, DIGRAPH),
     ("int f(void) ??< return 1; ??>\n", 1, DIGRAPH),
@@ -355,6 +369,7 @@ const ALONE_ON_LINE: &str =
     "a name alone on its line, which may be a macro that expands to functions";
 const NAME_ALONE: &str = "a name alone before `;`, which may be a macro that expands to functions";
 const CONDITIONAL: &str = "a preprocessor conditional inside a declaration";
+const BODIED: &str = "a macro that this file defines with a `{`";
 const DIGRAPH: &str = "a digraph or trigraph";
 const UNBALANCED: &str = "the text ends inside braces or parentheses";
 
