@@ -9,9 +9,9 @@
 //! any function body has code.
 //!
 //! The question is narrow (is there any function body?), so it is answered in one pass over the
-//! bytes, in memory independent of the file's size, without preprocessing: comments, string and
-//! character literals (raw strings too) and preprocessor lines are skipped, and a `{` is a
-//! function body when it follows a parameter list `(…)` (with qualifiers such as `const`,
+//! bytes (in memory that grows only with the names of the macros the file defines with a `{`),
+//! without preprocessing: comments, string and character literals (raw strings too) and
+//! preprocessor lines are skipped, and a `{` is a function body when it follows a parameter list `(…)` (with qualifiers such as `const`,
 //! `noexcept`, `override`, a trailing return type or a constructor's initialisers in between) or
 //! opens a lambda. An operator function's symbol (`operator==`, `operator<<`, `operator()`) is
 //! part of its name, not an initialiser's `=` or a template's `<`. A parenthesised group that
