@@ -11,12 +11,13 @@
 //! The question is narrow (is there any function body?), so it is answered in one pass over the
 //! bytes (in memory that grows only with the names of the macros the file defines with a `{`),
 //! without preprocessing: comments, string and character literals (raw strings too) and
-//! preprocessor lines are skipped, and a `{` is a function body when it follows a parameter list `(…)` (with qualifiers such as `const`,
-//! `noexcept`, `override`, a trailing return type or a constructor's initialisers in between) or
-//! opens a lambda. An operator function's symbol (`operator==`, `operator<<`, `operator()`) is
-//! part of its name, not an initialiser's `=` or a template's `<`. A parenthesised group that
-//! follows `__attribute__`, `__declspec`, `alignas` or `_Alignas` is not a parameter list, and
-//! neither is a group inside an initialiser (`= (T){…}` is a compound literal).
+//! preprocessor lines are skipped, and a `{` is a function body when it follows a parameter
+//! list `(…)` (with qualifiers such as `const`, `noexcept`, `override`, a trailing return type or
+//! a constructor's initialisers in between) or opens a lambda. An operator function's symbol
+//! (`operator==`, `operator<<`, `operator()`) is part of its name, not an initialiser's `=` or a
+//! template's `<`. A parenthesised group that follows `__attribute__`, `__declspec`, `alignas`
+//! or `_Alignas` is not a parameter list, and neither is a group inside an initialiser
+//! (`= (T){…}` is a compound literal).
 //!
 //! The rule errs on the side of code: a statement that begins `NAME(…)` outside a function is a
 //! macro call that may define functions (`DEFINE_HANDLER(foo)`, `TEST(a, b)`, with or without

@@ -206,9 +206,9 @@ impl LcovFile {
     /// `DA` counts are summed per line, `BRDA` per (line, block, branch) (`-` + `-` = `-`,
     /// `-` + n = n), functions per (start line, name) (a function that only `FNDA` named is
     /// counted as the function of its name with a start line: see `counted_functions`).
-    /// Declared totals are dropped once two non-empty files merge, since they cannot be combined, unless both sides declare the same
-    /// totals over the same items covered alike (a tracefile merged with itself), which the
-    /// merge leaves as they were. A merge of llvm-cov sections that llvm-cov's own count of the
+    /// Declared totals are dropped once two non-empty files merge, since they cannot be
+    /// combined, unless both sides declare the same totals over the same items covered alike (a
+    /// tracefile merged with itself), which the merge leaves as they were. A merge of llvm-cov sections that llvm-cov's own count of the
     /// merged profiles may contradict is marked ([`merge_conflict`](Self::merge_conflict)).
     /// Merging into or from an empty (default) value keeps the other side unchanged. (The
     /// reader leaves out sections without records, and `covgate check` files without records,
