@@ -325,6 +325,10 @@ fn classify_c(file: &Path) -> Class {
         Ok(CSource::MacroCall(line)) => Class::Unmeasured(format!(
             "in no report, but has code (a macro call at line {line}, which may define functions)"
         )),
+        Ok(CSource::Unrecognised(line, what)) => Class::Unmeasured(format!(
+            "in no report, and may have code (not recognised as a declaration at line {line}: \
+             {what})"
+        )),
         Ok(CSource::Unparsable(why)) => Class::Unmeasured(format!(
             "in no report, and cannot be read as C or C++ ({why})"
         )),

@@ -9,14 +9,15 @@
 //! any function body has code.
 //!
 //! The question is narrow (is there any function body?), so it is answered in one pass over the
-//! bytes, in memory independent of the file's size, without preprocessing: comments, string and
-//! character literals (raw strings too) and preprocessor lines are skipped, and a `{` is a
-//! function body when it follows a parameter list `(…)` (with qualifiers such as `const`,
-//! `noexcept`, `override`, a trailing return type or a constructor's initialisers in between) or
-//! opens a lambda. An operator function's symbol (`operator==`, `operator<<`, `operator()`) is
-//! part of its name, not an initialiser's `=` or a template's `<`. A parenthesised group that
-//! follows `__attribute__`, `__declspec`, `alignas` or `_Alignas` is not a parameter list, and
-//! neither is a group inside an initialiser (`= (T){…}` is a compound literal).
+//! bytes (in memory that grows only with the names of the macros the file defines with a `{`),
+//! without preprocessing: comments, string and character literals (raw strings too) and
+//! preprocessor lines are skipped, and a `{` is a function body when it follows a parameter
+//! list `(…)` (with qualifiers such as `const`, `noexcept`, `override`, a trailing return type or
+//! a constructor's initialisers in between) or opens a lambda. An operator function's symbol
+//! (`operator==`, `operator<<`, `operator()`) is part of its name, not an initialiser's `=` or a
+//! template's `<`. A parenthesised group that follows `__attribute__`, `__declspec`, `alignas`
+//! or `_Alignas` is not a parameter list, and neither is a group inside an initialiser
+//! (`= (T){…}` is a compound literal).
 //!
 //! The rule errs on the side of code: a statement that begins `NAME(…)` outside a function is a
 //! macro call that may define functions (`DEFINE_HANDLER(foo)`, `TEST(a, b)`, with or without
@@ -27,10 +28,45 @@
 //! another statement (`int`, `struct`, `static`). Keywords with an operand (`static_assert(…)`,
 //! `decltype(…)`, `_Pragma(…)`, `asm(…)`), built-in type names and function pointers
 //! (`my_t (*fp)(int);`) begin no such statement. In a class, `NAME(…)` followed by `;`, `=`,
-//! `:`, `{` or qualifiers is a constructor's declaration. Macro calls in an `enum` or an
-//! initialiser expand to values. Text inside `#if 0` is read like any other, so it can only make
-//! a file count as code, never hide code. Not recognised: K&R-style definitions (`int f(a) int a;
-//! {`), removed from the language in C23.
+//! `:`, `{` or qualifiers is a constructor's declaration; storage classes and qualifiers before
+//! `NAME(…)` change nothing (`static DEFINE_OP(add, +)` is a macro call). Macro calls in an
+//! `enum` or an initialiser expand to values.
+//!
+//! No code is said only when every construct at file, namespace and class level is recognised
+//! as a declaration; anything else counts as code ([`CSource::Unrecognised`]), since it may be
+//! (erring on the side of code, a declarations-only file may be called code, never the reverse):
+//!
+//! - a construct that does not end like a declaration, with `;` (or a namespace's `}`), at the
+//!   end of the text or of its namespace or class (`T DEFINE_OP(mul, *)`, an object-like macro
+//!   `F` that expands to a definition, `struct S { F };`);
+//! - a parameter list followed by a word that begins a declaration (`T M(x)` then `int y;`; a
+//!   K&R definition `int f(a) int a; {`);
+//! - a first word that is no keyword, alone before `;` (`DECLARE_STUFF;`) or, at file or
+//!   namespace level, followed on a later line by a word that begins a declaration
+//!   (`IMPLEMENT_TESTS` then `int x;`);
+//! - a `{` that no `struct`, `class`, `union`, `enum`, `namespace` or `extern` declares and
+//!   that follows neither a name nor an array's `]` (a brace initialiser, `S s{1};`): after
+//!   `;` (a K&R parameter's declaration), `>` (a trailing return type), `]]` (an attribute) it
+//!   is a function body;
+//! - a preprocessor conditional (`#if`, `#ifdef`, `#else`, `#endif`, …) inside a declaration,
+//!   which may hide its end or its body (`int f(int a)` / `#ifdef X` / `;` / `#else` / `{…}`);
+//!   in an `enum` or an initialiser's braces it only chooses values;
+//! - a use of a macro that the file itself `#define`s with a `{` in its expansion, outside an
+//!   initialiser or an `enum` (`#define F int f(void) { … }` then `F int x;`);
+//! - a digraph or trigraph (`<%`, `%>`, `<:`, `??<`), and text that ends inside braces or
+//!   parentheses.
+//!
+//! The scan does not preprocess: text inside `#if 0` is read like any other, so it can only make
+//! a file count as code, never hide code.
+
+use std::collections::HashSet;
+
+mod lex;
+
+use lex::{
+    blanks, directive, is_conditional, is_digraph, is_raw_prefix, is_word_byte, skip_block_comment,
+    skip_line, skip_operator_symbol, skip_quoted, skip_raw_string, word_end,
+};
 
 /// What a C or C++ source file holds, as far as coverage is concerned.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +78,9 @@ pub(crate) enum CSource {
     /// A macro call that may define functions (`DEFINE_HANDLER(foo)` outside a function) is
     /// seen at this 1-based line.
     MacroCall(u64),
+    /// A construct that begins at this 1-based line is not recognised as a declaration (the
+    /// text says what it is): it may be code, so it counts as code.
+    Unrecognised(u64, &'static str),
     /// The text ends inside a comment or a raw string literal; the message says where it began.
     Unparsable(String),
 }
@@ -54,13 +93,37 @@ pub(crate) fn is_c_family(extension: &str) -> bool {
     EXTENSIONS.iter().any(|e| e.eq_ignore_ascii_case(extension))
 }
 
-/// Words before a parenthesised group that is not a parameter list.
-const ATTRIBUTE_WORDS: [&[u8]; 5] = [
+/// Words before a parenthesised group that is not a parameter list (attributes, and a
+/// `requires` clause's condition or parameters).
+const ATTRIBUTE_WORDS: [&[u8]; 6] = [
     b"__attribute__",
     b"__attribute",
     b"__declspec",
     b"alignas",
     b"_Alignas",
+    b"requires",
+];
+
+/// Words before a parenthesised group that is a whole statement without `;` (`_Pragma("once")`).
+const PRAGMA_WORDS: [&[u8]; 2] = [b"_Pragma", b"__pragma"];
+
+/// Storage classes and qualifiers: first in a statement, the word after them is still the one
+/// that may name a macro (`static DEFINE_OP(add, +)` is a macro call, as `DEFINE_OP(add, +)`).
+const SPECIFIER_WORDS: [&[u8]; 14] = [
+    b"static",
+    b"extern",
+    b"inline",
+    b"__inline",
+    b"__inline__",
+    b"const",
+    b"volatile",
+    b"constexpr",
+    b"consteval",
+    b"constinit",
+    b"thread_local",
+    b"_Thread_local",
+    b"register",
+    b"__extension__",
 ];
 
 /// Words that begin a declaration: after them, a `{` opens no function body until another
@@ -100,6 +163,27 @@ const TYPE_WORDS: [&[u8]; 17] = [
     b"char32_t",
     b"__int128",
 ];
+
+/// True when `word` begins a declaration: one of [`DECLARATION_WORDS`], [`STATEMENT_WORDS`]
+/// or [`TYPE_WORDS`].
+fn begins_statement(word: &[u8]) -> bool {
+    in_any(&[&DECLARATION_WORDS, &STATEMENT_WORDS, &TYPE_WORDS], word)
+}
+
+/// True when `word` is a keyword (or a built-in type name, an attribute word) of any list here.
+fn is_keyword(word: &[u8]) -> bool {
+    begins_statement(word)
+        || in_any(
+            &[
+                &NOT_CALL_WORDS,
+                &QUALIFIER_WORDS,
+                &SPECIFIER_WORDS,
+                &ATTRIBUTE_WORDS,
+                &PRAGMA_WORDS,
+            ],
+            word,
+        )
+}
 
 /// True when `word` is in one of `lists`.
 fn in_any(lists: &[&[&[u8]]], word: &[u8]) -> bool {
@@ -154,9 +238,6 @@ const QUALIFIER_WORDS: [&[u8]; 6] = [
     b"throw",
 ];
 
-/// The bytes of an overloaded operator's symbol after `operator` (`operator<<=`, `operator->*`).
-const OPERATOR_BYTES: &[u8] = b"+-*/%^&|~!=<>,";
-
 /// How deep parenthesised groups and braces are remembered; deeper groups count as plain ones,
 /// deeper braces as [`Scope::Other`].
 const MAX_GROUPS: usize = 256;
@@ -169,10 +250,17 @@ enum Last {
     Word {
         /// One of [`ATTRIBUTE_WORDS`].
         attribute: bool,
+        /// One of [`PRAGMA_WORDS`].
+        pragma: bool,
         /// Starts with a digit (then `'` is a digit separator, as in `1'000`).
         number: bool,
     },
-    CloseBracket,
+    /// A `]`; `double`: right after another `]` (the end of an attribute `[[…]]`).
+    CloseBracket {
+        double: bool,
+    },
+    /// The `)` of a parameter list, outside any parentheses.
+    CloseParams,
 }
 
 /// What a parenthesised group was opened after.
@@ -180,6 +268,8 @@ enum Last {
 enum Group {
     /// After `__attribute__` and the like, or inside such a group.
     Attribute,
+    /// After `_Pragma`: the statement ends with its `)`.
+    Pragma,
     /// After `]`: a lambda's parameters.
     Lambda,
     /// Inside an initialiser: a call or a compound literal's type.
@@ -209,6 +299,8 @@ enum Scope {
 enum Statement {
     /// Before its first token.
     Start,
+    /// After storage classes and qualifiers only ([`SPECIFIER_WORDS`]).
+    Specifiers,
     /// After its first token, a word that may name a macro.
     FirstWord,
     /// Further on.
@@ -265,6 +357,16 @@ struct Scanner {
     tail: Tail,
     /// The line where the last `NAME(…)` that began a statement closed.
     call_line: u64,
+    /// The line where the current statement began.
+    begun: u64,
+    /// The line of the current statement's first word that may name a macro.
+    first_line: u64,
+    /// That word is no keyword (an identifier, perhaps an object-like macro).
+    first_unknown: bool,
+    /// A construct found not to be a declaration: its line and what it is.
+    unrecognised: Option<(u64, &'static str)>,
+    /// The macros this file `#define`s with a `{` in their expansion (a function body, perhaps).
+    bodied: HashSet<Vec<u8>>,
 }
 
 /// Classifies C or C++ source text (bytes; any encoding that keeps ASCII as ASCII).
@@ -282,6 +384,11 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
         declares: None,
         tail: Tail::None,
         call_line: 0,
+        begun: 1,
+        first_line: 1,
+        first_unknown: false,
+        unrecognised: None,
+        bodied: HashSet::new(),
     };
     let mut i = 0;
     let mut line_start = true;
@@ -292,6 +399,15 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
             Last::Word { number, .. } => b == b'"' || (b == b'\'' && !number),
             _ => b == b'"' || b == b'\'',
         };
+        if b == b'#' && line_start {
+            if s.in_declaration() && is_conditional(text, i + 1) {
+                return CSource::Unrecognised(
+                    s.line,
+                    "a preprocessor conditional inside a declaration",
+                );
+            }
+            s.note_define(text, i + 1);
+        }
         let skipped = match (b, next) {
             (b'/', Some(b'/')) => Some((skip_line(text, i, &mut s.line), true)),
             (b'/', Some(b'*')) => Some((skip_block_comment(text, i, &mut s.line), line_start)),
@@ -306,6 +422,7 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
                 ));
             }
             if literal {
+                s.begin(start_line);
                 s.token(Last::Other);
                 s.statement = Statement::Later;
                 if s.follow_call(Token::Literal) {
@@ -322,6 +439,7 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
             i += 1;
             continue;
         }
+        s.begin(s.line);
         if is_word_byte(b) {
             let end = word_end(text, i);
             let word = text.get(i..end).unwrap_or_default();
@@ -343,6 +461,9 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
             if s.word(word) {
                 return CSource::MacroCall(s.call_line);
             }
+            if let Some((line, what)) = s.unrecognised {
+                return CSource::Unrecognised(line, what);
+            }
             i = if word == b"operator" {
                 skip_operator_symbol(text, end, &mut s.line)
             } else {
@@ -350,12 +471,18 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
             };
             continue;
         }
+        if is_digraph(text, i) {
+            return CSource::Unrecognised(s.line, "a digraph or trigraph");
+        }
         if s.punct(b, next) {
             return if b == b'{' {
                 CSource::HasCode(s.line)
             } else {
                 CSource::MacroCall(s.call_line)
             };
+        }
+        if let Some((line, what)) = s.unrecognised {
+            return CSource::Unrecognised(line, what);
         }
         i += if b == b'-' && next == Some(b'>') {
             2
@@ -366,10 +493,58 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
     if s.follow_call(Token::End) {
         return CSource::MacroCall(s.call_line);
     }
+    if s.statement != Statement::Start {
+        return CSource::Unrecognised(s.begun, "a construct that does not end like a declaration");
+    }
+    // (Groups and braces beyond those remembered come after full stacks.)
+    if !s.groups.is_empty() || !s.scopes.is_empty() {
+        return CSource::Unrecognised(s.line, "the text ends inside braces or parentheses");
+    }
     CSource::NoCode
 }
 
 impl Scanner {
+    /// Notes that a token at `line` is read: the line where a statement begins.
+    fn begin(&mut self, line: u64) {
+        if self.statement == Statement::Start {
+            self.begun = line;
+        }
+    }
+
+    /// Notes the macro that the preprocessor line whose `#` is just before `i` defines, when it
+    /// is a `#define` with a `{` in its expansion: a use of it outside an initialiser or an
+    /// `enum` may define a function (`#define F int f(void) { … }` then `F int x;`).
+    fn note_define(&mut self, text: &[u8], i: usize) {
+        let (directive, after) = directive(text, i);
+        if directive != b"define" {
+            return;
+        }
+        let start = after + blanks(text, after);
+        let end = word_end(text, start);
+        let line_end = skip_line(text, end, &mut 0);
+        let expansion = text.get(end..line_end).unwrap_or_default();
+        if expansion.contains(&b'{') {
+            let name = text.get(start..end).unwrap_or_default();
+            self.bodied.insert(name.to_vec());
+        }
+    }
+
+    /// Records the first construct found not to be a declaration.
+    fn unrecognise(&mut self, line: u64, what: &'static str) {
+        self.unrecognised = self.unrecognised.or(Some((line, what)));
+    }
+
+    /// True when a declaration (at file, namespace or class level) is under way.
+    fn in_declaration(&self) -> bool {
+        self.scope() != Scope::Other
+            && (self.statement != Statement::Start || !self.groups.is_empty())
+    }
+
+    /// True outside parentheses and initialisers, at file, namespace or class level.
+    fn at_level(&self) -> bool {
+        self.groups.is_empty() && !self.in_initializer && self.scope() != Scope::Other
+    }
+
     /// Records a token that ends a parameter list's tail.
     fn token(&mut self, last: Last) {
         self.after_params = false;
@@ -384,7 +559,7 @@ impl Scanner {
     /// when its name is on a later line); a word that begins a statement after its parameter
     /// list, a `}` or the end of the text show a macro call.
     fn follow_call(&mut self, token: Token) -> bool {
-        let begins = |w: &[u8]| in_any(&[&DECLARATION_WORDS, &STATEMENT_WORDS, &TYPE_WORDS], w);
+        let begins = begins_statement;
         let outside = self.groups.is_empty();
         let ends = outside && matches!(token, Token::Punct(b';' | b'='));
         match (self.tail, token) {
@@ -427,8 +602,21 @@ impl Scanner {
         if self.follow_call(Token::Word(word)) {
             return true;
         }
+        if begins_statement(word) && self.at_level() {
+            self.check_begins();
+        }
+        if self.scope() != Scope::Other && !self.in_initializer && self.bodied.contains(word) {
+            self.unrecognise(self.line, "a macro that this file defines with a `{`");
+        }
         self.statement = match self.statement {
-            Statement::Start if !in_any(&[&NOT_CALL_WORDS, &TYPE_WORDS], word) => {
+            Statement::Start | Statement::Specifiers if SPECIFIER_WORDS.contains(&word) => {
+                Statement::Specifiers
+            }
+            Statement::Start | Statement::Specifiers
+                if !in_any(&[&NOT_CALL_WORDS, &TYPE_WORDS], word) =>
+            {
+                self.first_line = self.line;
+                self.first_unknown = !is_keyword(word);
                 Statement::FirstWord
             }
             _ => Statement::Later,
@@ -442,6 +630,7 @@ impl Scanner {
         self.declares = self.declares.max(declares);
         let last = Last::Word {
             attribute: ATTRIBUTE_WORDS.contains(&word),
+            pragma: PRAGMA_WORDS.contains(&word),
             number: word.first().is_some_and(u8::is_ascii_digit),
         };
         if DECLARATION_WORDS.contains(&word) {
@@ -451,6 +640,30 @@ impl Scanner {
         // initialisers or a macro) leave a parameter list's tail open.
         self.last = last;
         false
+    }
+
+    /// Checks a word that begins a declaration (`int`, `static`, `struct`, …), at file,
+    /// namespace or class level, against what came before it in the statement: right after a
+    /// parameter list (`T DEFINE_OP(mul, *)` without `;`, a K&R definition `int f(a) int a;`),
+    /// or on a later line than a first word that is no keyword (an object-like macro on a line
+    /// of its own, `IMPLEMENT_TESTS`), it shows that the statement is no declaration.
+    fn check_begins(&mut self) {
+        if self.last == Last::CloseParams {
+            self.unrecognise(
+                self.begun,
+                "a parameter list followed by another declaration's first word",
+            );
+        }
+        let alone = self.statement == Statement::FirstWord
+            && self.first_unknown
+            && self.line > self.first_line
+            && self.scope() == Scope::Namespace;
+        if alone {
+            self.unrecognise(
+                self.first_line,
+                "a name alone on its line, which may be a macro that expands to functions",
+            );
+        }
     }
 
     /// The braces the scan is in.
@@ -475,7 +688,8 @@ impl Scanner {
                     attribute: true, ..
                 },
             ) => Group::Attribute,
-            (_, Last::CloseBracket) => Group::Lambda,
+            (_, Last::Word { pragma: true, .. }) => Group::Pragma,
+            (_, Last::CloseBracket { .. }) => Group::Lambda,
             _ if self.in_initializer => Group::Initializer,
             _ if call => Group::Call,
             _ => Group::Plain,
@@ -489,8 +703,8 @@ impl Scanner {
         self.last = Last::Other;
     }
 
-    /// A `)`.
-    fn close(&mut self) {
+    /// A `)`; true when it ends a statement (`_Pragma("once")`).
+    fn close(&mut self) -> bool {
         let closed = if self.overflow > 0 {
             self.overflow -= 1;
             Some(Group::Plain)
@@ -503,7 +717,11 @@ impl Scanner {
             _ => false,
         };
         self.after_params |= params;
-        self.last = Last::Other;
+        self.last = if params && self.groups.is_empty() {
+            Last::CloseParams
+        } else {
+            Last::Other
+        };
         if let (Tail::Declared { same_line, .. }, true) = (self.tail, params) {
             self.tail = Tail::Declared {
                 params: true,
@@ -516,6 +734,7 @@ impl Scanner {
             };
             self.call_line = self.line;
         }
+        closed == Some(Group::Pragma) && self.groups.is_empty()
     }
 
     /// Handles one punctuation byte; true when it opens a function body or shows a macro
@@ -524,6 +743,7 @@ impl Scanner {
         if self.follow_call(Token::Punct(b)) {
             return true;
         }
+        let mut ends = b == b';';
         match b {
             b'(' => {
                 let keep = self.after_params;
@@ -531,16 +751,26 @@ impl Scanner {
                 // `noexcept(…)`, `throw(…)` and initialisers `a(1)` keep the tail open.
                 self.after_params = keep;
             }
-            b')' => self.close(),
+            b')' => ends = self.close(),
             b'{' => return self.brace(),
-            b'}' => self.close_brace(),
-            b']' => self.last = Last::CloseBracket,
+            b'}' => ends = self.close_brace(),
+            b']' => {
+                let double = matches!(self.last, Last::CloseBracket { .. });
+                self.last = Last::CloseBracket { double };
+            }
             _ => self.other(b, next),
         }
+        if b == b';' && self.statement == Statement::FirstWord && self.first_unknown {
+            // `DECLARE_STUFF;`: a name alone declares nothing.
+            self.unrecognise(
+                self.first_line,
+                "a name alone before `;`, which may be a macro that expands to functions",
+            );
+        }
         self.statement = match (self.statement, b, next) {
+            _ if ends => Statement::Start,
             // `public:`, `private:`, `protected:` begin a statement; `::` does not.
             (Statement::FirstWord, b':', Some(after)) if after != b':' => Statement::Start,
-            (_, b';' | b'}', _) => Statement::Start,
             _ => Statement::Later,
         };
         if b == b';' || b == b'}' {
@@ -549,21 +779,41 @@ impl Scanner {
         false
     }
 
-    /// A `}`: leaves the innermost braces.
-    fn close_brace(&mut self) {
-        if self.scope_overflow > 0 {
+    /// A `}`: leaves the innermost braces; true when it ends a statement (a namespace's or an
+    /// `extern "C"` block's, not a struct's or an initialiser's). A member or declaration
+    /// left open before a namespace's or a class's `}` is no declaration (`struct S { F };`).
+    fn close_brace(&mut self) -> bool {
+        let closed = if self.scope_overflow > 0 {
             self.scope_overflow -= 1;
+            None
         } else {
-            self.scopes.pop();
+            Some(self.scopes.pop().unwrap_or(Scope::Namespace))
+        };
+        let member_open = self.statement != Statement::Start || !self.groups.is_empty();
+        if member_open && closed.is_some_and(|scope| scope != Scope::Other) {
+            self.unrecognise(
+                self.begun,
+                "a construct that does not end like a declaration",
+            );
         }
         self.token(Last::Other);
+        !matches!(closed, Some(Scope::Class | Scope::Other))
     }
 
-    /// A `{`: true when it opens a function body or a lambda's.
+    /// A `{`: true when it opens a function body or a lambda's, or is not recognised as a
+    /// declaration's: at file, namespace or class level, a `{` that no `struct`, `class`,
+    /// `union`, `enum`, `namespace` or `extern` declares is a brace initialiser only after a
+    /// name or an array's `]` (`S s{1};`, `int a[2]{1, 2};`); after anything else (`;` as in
+    /// a K&R definition, `>` of a trailing return type, `]]` of an attribute) it is a body.
     fn brace(&mut self) -> bool {
-        let lambda = self.last == Last::CloseBracket
+        let lambda = matches!(self.last, Last::CloseBracket { .. })
             && (self.in_initializer || !self.groups.is_empty() || self.scope() == Scope::Other);
-        if self.after_params || lambda {
+        let initialiser = matches!(
+            self.last,
+            Last::Word { .. } | Last::CloseBracket { double: false }
+        );
+        let bare = self.declares.is_none() && self.at_level() && !initialiser;
+        if self.after_params || lambda || bare {
             return true;
         }
         let scope = match self.declares {
@@ -598,121 +848,6 @@ impl Scanner {
         }
         self.token(Last::Other);
     }
-}
-
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
-}
-
-fn word_end(text: &[u8], start: usize) -> usize {
-    let mut end = start;
-    while text.get(end).is_some_and(|&b| is_word_byte(b)) {
-        end += 1;
-    }
-    end
-}
-
-/// The index just past an overloaded operator's symbol after the word `operator` that ends at
-/// `i` (`==`, `<<=`, `->*`, `()`, `[]`), so that `=`, `<` and `>` in it are not read as an
-/// initialiser or a template's brackets; just past the white space before a conversion
-/// operator's type or `new`, `delete`, `""`. Counts the line breaks passed.
-fn skip_operator_symbol(text: &[u8], i: usize, line: &mut u64) -> usize {
-    let mut j = i;
-    while let Some(&b) = text.get(j).filter(|b| b.is_ascii_whitespace()) {
-        *line += u64::from(b == b'\n');
-        j += 1;
-    }
-    let pair = |open: u8, close: u8| text.get(j) == Some(&open) && text.get(j + 1) == Some(&close);
-    if pair(b'(', b')') || pair(b'[', b']') {
-        return j + 2;
-    }
-    let symbol = text.get(j..).unwrap_or_default();
-    let length = symbol
-        .iter()
-        .take_while(|b| OPERATOR_BYTES.contains(b))
-        .count();
-    j + length
-}
-
-/// `R`, `u8R`, `uR`, `UR`, `LR`: the prefixes of a C++ raw string literal.
-fn is_raw_prefix(word: &[u8]) -> bool {
-    [&b"R"[..], b"u8R", b"uR", b"UR", b"LR"].contains(&word)
-}
-
-/// The index just past the end of the line that starts at or before `i` (a `\` before the line
-/// break continues it, as in preprocessor lines and `//` comments); counts the breaks passed.
-fn skip_line(text: &[u8], mut i: usize, line: &mut u64) -> usize {
-    let mut escaped = false;
-    while let Some(&b) = text.get(i) {
-        if b == b'\n' {
-            *line += 1;
-            if !escaped {
-                return i + 1;
-            }
-        }
-        escaped = b == b'\\' || (escaped && b == b'\r');
-        i += 1;
-    }
-    i
-}
-
-/// The index just past the `*/` that ends the comment starting at `i`, or `usize::MAX` when the
-/// text ends first.
-fn skip_block_comment(text: &[u8], i: usize, line: &mut u64) -> usize {
-    let mut j = i + 2;
-    while let Some(&b) = text.get(j) {
-        if b == b'*' && text.get(j + 1) == Some(&b'/') {
-            return j + 2;
-        }
-        *line += u64::from(b == b'\n');
-        j += 1;
-    }
-    usize::MAX
-}
-
-/// The index just past a string or character literal that starts at `i` with `quote`. A literal
-/// left open at the end of its line ends there (the compiler would reject it; the scan goes on).
-fn skip_quoted(text: &[u8], i: usize, quote: u8, line: &mut u64) -> usize {
-    let mut j = i + 1;
-    while let Some(&b) = text.get(j) {
-        match b {
-            b'\\' => j += 2,
-            b'\n' => {
-                *line += 1;
-                return j + 1;
-            }
-            _ if b == quote => return j + 1,
-            _ => j += 1,
-        }
-    }
-    j
-}
-
-/// The index just past a raw string literal whose `"` is at `quote` (`R"delim( … )delim"`), or
-/// `None` when the text ends first or the delimiter is not one: longer than 16 characters, or
-/// holding a space, `)`, `\\` or `"`. Only those 17 bytes are looked at for the `(`, so a file of
-/// `R"`s costs linear time, and each `)` in the body is compared with at most 16 bytes.
-fn skip_raw_string(text: &[u8], quote: usize, line: &mut u64) -> Option<usize> {
-    let rest = text.get(quote + 1..).unwrap_or_default();
-    let window = rest.get(..=16).unwrap_or(rest);
-    let length = window.iter().position(|&b| b == b'(')?;
-    let delimiter = rest.get(..length).unwrap_or_default();
-    if delimiter.iter().any(|b| b" )\\\"\t\n".contains(b)) {
-        return None;
-    }
-    let open = quote + 1 + length;
-    let mut j = open + 1;
-    while let Some(&b) = text.get(j) {
-        if b == b')'
-            && text.get(j + 1..j + 1 + delimiter.len()) == Some(delimiter)
-            && text.get(j + 1 + delimiter.len()) == Some(&b'"')
-        {
-            return Some(j + 2 + delimiter.len());
-        }
-        *line += u64::from(b == b'\n');
-        j += 1;
-    }
-    None
 }
 
 #[cfg(test)]

@@ -171,6 +171,50 @@ const TABLE: &[(&str, CSource)] = &[
          const char *r4 = LR\"x( )xy )x\";\n/* a * b */\nint f(void) {}\n",
         CSource::HasCode(9),
     ),
+    // A macro call after storage classes or qualifiers is a macro call.
+    ("static DEFINE_OP(add, +)\nextern DEFINE_OP(sub, -)\n", CSource::MacroCall(1)),
+    ("extern DEFINE_OP(sub, -)\n", CSource::MacroCall(1)),
+    ("static inline M(x)\n", CSource::MacroCall(1)),
+    ("const M(x)\n", CSource::MacroCall(1)),
+    ("static DEFINE_OP(add, +);\n", CSource::MacroCall(1)),
+    ("int a;\nstatic __extension__ M(x)\nint b;\n", CSource::MacroCall(2)),
+    // A body whose `{` follows no parameter list: after a K&R parameter's declaration, a `;`,
+    // a trailing return type's `>`, an attribute's `]]`.
+    ("int kr(a) foo_t a; { return a + 1; }\n", CSource::HasCode(1)),
+    ("int f(int a)\n;\n{ return a; }\n", CSource::HasCode(3)),
+    ("{ }\n", CSource::HasCode(1)),
+    ("auto f() -> std::array<int, (1 > 0) ? 2 : 3> { return {}; }\n", CSource::HasCode(1)),
+    ("int f() [[gnu::cold]] { return 1; }\n", CSource::HasCode(1)),
+    ("struct S {\n  int f() [[gnu::cold]] { return 1; }\n};\n", CSource::HasCode(2)),
+    ("auto l = [x = a[1]] { return x; };\n", CSource::HasCode(1)),
+    // Declarations that stay no code: storage classes before declarations, constructors after
+    // `constexpr`, brace initialisers, trailing return types, requires clauses, `_Pragma`, a
+    // name and its declarator on one line, conditionals between declarations and members,
+    // `<::` in a template argument.
+    (
+        "static const int a = 1;\nextern int (*fp)(int);\nstatic my_t (*gp)(int);\n\
+         extern API(int) f(void);\ninline namespace v1 { int x; }\nstatic_assert(1, \"x\");\n\
+         struct S {\n  constexpr S(int) noexcept;\n  constexpr S() = default;\n\
+         static constexpr int k{4};\n  int m[2]{1, 2};\n  int g() [[gnu::cold]];\n\
+         #ifdef X\n  int h;\n#endif\n public:\n  int i;\n};\n\
+         auto t() -> int;\nauto u() -> std::array<int, 2>;\n\
+         template <class T> requires (sizeof(T) > 1) void v(T);\n\
+         template <class T, int (*F)(int)> void w();\n\
+         _Pragma(\"GCC diagnostic push\")\nint after_pragma;\n__pragma(warning(push))\n\
+         EXPORT int exported(void);\nfoo_t\nfoo_create(void);\nstd::vector<::id> ids;\n\
+         enum E {\n  A,\n#if X\n  B,\n#endif\n};\nint arr[] = {\n#if X\n  1,\n#endif\n  2};\n",
+        CSource::NoCode,
+    ),
+    // Type words in initialisers, a keyword first on its line before a type, a name first in a
+    // class before a member, `_Pragma` in parentheses, a `#define` inside a declaration, `??`
+    // that is no trigraph.
+    (
+        "int x = int(1) + sizeof(long);\nS s{int(1)};\ntypedef\nunsigned long T;\n\
+         struct S {\n  FOO\n  int x;\n};\nS s(_Pragma(\"x\") 1);\nint a =\n#define X 1\n  2;\n\
+         int q = b ?? c;\ntypedef;\n#define INIT { 1, 2 }\nint i[] = INIT;\n\
+         struct P p = { INIT };\n#define\n#pragma once\n",
+        CSource::NoCode,
+    ),
     // A preprocessor line continued over several lines.
     ("#define BODY \\\n  int f(void) { \\\n  return 0; }\nint g(void);\n", CSource::NoCode),
 ];
@@ -244,8 +288,103 @@ fn strings_left_open_end_at_their_line() {
 fn text_ending_inside_a_line_comment_or_a_literal() {
     assert_eq!(classify(b"int a; // end"), CSource::NoCode);
     assert_eq!(classify(b"#define X 1"), CSource::NoCode);
-    assert_eq!(classify(b"const char *s = \"open"), CSource::NoCode);
-    assert_eq!(classify(b"const char c = '\\"), CSource::NoCode);
+    // A declaration cut off by the end of the text is not recognised.
+    let open = CSource::Unrecognised(1, "a construct that does not end like a declaration");
+    assert_eq!(classify(b"const char *s = \"open"), open);
+    assert_eq!(classify(b"const char c = '\\"), open);
+}
+
+/// Not recognised as a declaration: each counts as code (line, what).
+const UNRECOGNISED: &[(&str, u64, &str)] = &[
+    // A macro call after storage classes or qualifiers, or after a type, without `;`: the
+    // macro may define a function (`#define DEFINE_OP(n, op) int n(int a, int b) { … }`).
+    ("T DEFINE_OP(mul, *)\n", 1, NOT_ENDED),
+    ("typedef int T;\nT DEFINE_OP(mul, *)\n", 2, NOT_ENDED),
+    ("T M(x)\nint y;\n", 1, PARAMS_THEN_DECLARATION),
+    ("struct S { int a; }\n", 1, NOT_ENDED),
+    ("namespace n {\nT M(x)\n}\n", 2, NOT_ENDED),
+    ("struct S {\n  F\n};\n", 2, NOT_ENDED),
+    // An object-like macro used at file scope (`#define F int f(…) {…}` then `F`).
+    ("#define F int f(int a) { return a; }\nF\n", 2, BODIED),
+    ("F\n", 1, NOT_ENDED),
+    ("IMPLEMENT_TESTS\nint x;\n", 1, ALONE_ON_LINE),
+    ("IMPLEMENT_TESTS\nstatic struct s *p;\n", 1, ALONE_ON_LINE),
+    ("int a;\nDECLARE_STUFF;\n", 2, NAME_ALONE),
+    ("struct S {\n  DECLARE_MEMBERS;\n};\n", 2, NAME_ALONE),
+    // A K&R definition whose parameter is declared with a built-in type.
+    (
+        "int kr(a) int a; { return a + 1; }\n",
+        1,
+        PARAMS_THEN_DECLARATION,
+    ),
+    (
+        "int kr(a, b) char *b; { return a; }\n",
+        1,
+        PARAMS_THEN_DECLARATION,
+    ),
+    // A preprocessor conditional inside a declaration may hide its end or its body.
+    (
+        "int split(int a)\n#ifdef NO_BODY\n;\n#else\n{\n  return a * 2;\n}\n#endif\n",
+        2,
+        CONDITIONAL,
+    ),
+    ("static\n#if A\nint f(void);\n#endif\n", 2, CONDITIONAL),
+    (
+        "int g(int a,\n  # if X\n  int b);\n  #endif\n",
+        2,
+        CONDITIONAL,
+    ),
+    ("int f(int a;\n#if X\nint b);\n#endif\n", 2, CONDITIONAL),
+    // A use of a macro that this file defines with a `{`, in a declaration's shape.
+    ("#define F int f(void) { return 1; }\nF int x;\n", 2, BODIED),
+    (
+        "#define M(x) x(void) { return 3; }\ntypedef int T;\nT M(m);\n",
+        3,
+        BODIED,
+    ),
+    (
+        "# define M(x) \\\n  int x(void) { return 1; }\nstruct S { M(b); };\n",
+        3,
+        BODIED,
+    ),
+    // Digraphs and trigraphs.
+    ("int f(void) <% return 1; %>\n", 1, DIGRAPH),
+    ("int f(void) ??< return 1; ??>\n", 1, DIGRAPH),
+    ("int a<:2:> = {1, 2};\n", 1, DIGRAPH),
+    ("%:define X 1\n", 1, DIGRAPH),
+    ("int a; int b[1] :> ;\n", 1, DIGRAPH),
+    ("std::vector<:::x> v;\n", 1, DIGRAPH),
+    ("std::vector<::> v;\n", 1, DIGRAPH),
+    // Unbalanced braces or parentheses at the end.
+    ("namespace n {\nint x;\n", 3, UNBALANCED),
+    ("int f(int a;\n", 2, UNBALANCED),
+    (
+        "#if A\nnamespace a {\n#else\nnamespace b {\n#endif\n}\n",
+        7,
+        UNBALANCED,
+    ),
+];
+
+const NOT_ENDED: &str = "a construct that does not end like a declaration";
+const PARAMS_THEN_DECLARATION: &str =
+    "a parameter list followed by another declaration's first word";
+const ALONE_ON_LINE: &str =
+    "a name alone on its line, which may be a macro that expands to functions";
+const NAME_ALONE: &str = "a name alone before `;`, which may be a macro that expands to functions";
+const CONDITIONAL: &str = "a preprocessor conditional inside a declaration";
+const BODIED: &str = "a macro that this file defines with a `{`";
+const DIGRAPH: &str = "a digraph or trigraph";
+const UNBALANCED: &str = "the text ends inside braces or parentheses";
+
+#[test]
+fn constructs_not_recognised_as_declarations_count_as_code() {
+    for &(source, line, what) in UNRECOGNISED {
+        assert_eq!(
+            classify(source.as_bytes()),
+            CSource::Unrecognised(line, what),
+            "source:\n{source}"
+        );
+    }
 }
 
 #[test]

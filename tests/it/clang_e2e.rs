@@ -396,3 +396,86 @@ fn a_file_built_without_mcdc_in_an_mcdc_build_is_unavailable() {
     let notes = doc["summary"]["notes"].to_string();
     assert!(notes.contains("-fcoverage-mcdc"), "{notes}");
 }
+
+/// Sources whose functions the no-code rule once missed, each with a function that llvm-cov
+/// counts when it is built: a macro call after `static`, `extern`, `static inline`, `const` or a
+/// typedef name, an object-like macro used alone, a K&R definition, a body behind `#ifdef`, a
+/// digraph body, a trailing return type with `>` in its template argument, an attribute after
+/// the declarator.
+const HIDDEN_BODIES: &[(&str, &str)] = &[
+    (
+        "op_static.c",
+        "#define DEFINE_OP(name, op) int name(int a, int b) { return a op b; }\n\
+         static DEFINE_OP(op_add, +)\n",
+    ),
+    (
+        "op_extern.c",
+        "#define DEFINE_OP(name, op) int name(int a, int b) { return a op b; }\n\
+         extern DEFINE_OP(op_sub, -)\n",
+    ),
+    (
+        "op_inline.c",
+        "#define M(x) int x(void) { return 1; }\nstatic inline M(m_inline)\n",
+    ),
+    (
+        "op_const.c",
+        "#define M(x) int x(void) { return 2; }\nconst M(m_const)\n",
+    ),
+    (
+        "op_typedef.c",
+        "typedef int T;\n#define M(x) x(void) { return 3; }\nT M(m_typedef)\n",
+    ),
+    (
+        "object_like.c",
+        "#define F int object_like(int a) { if (a > 1) { return 2; } return 1; }\nF\n",
+    ),
+    ("kr.c", "int kr(a) int a; { return a + 1; }\n"),
+    (
+        "split.c",
+        "int split(int a)\n#ifdef NO_BODY\n;\n#else\n{\n  return a * 2;\n}\n#endif\n",
+    ),
+    ("digraph.c", "int digraph(void) <% return 1; %>\n"),
+    (
+        "trailing.cpp",
+        "template <int N> struct A { int v[N]; };\n\
+         auto trailing() -> A<(1 > 0) ? 2 : 3> { return {}; }\n",
+    ),
+    ("cold.cpp", "int cold() [[gnu::cold]] { return 1; }\n"),
+];
+
+#[test]
+fn files_whose_functions_llvm_cov_counts_are_never_no_code() {
+    let Some(t) = tools() else {
+        eprintln!("skipped: no clang-N with llvm-profdata-N and llvm-cov-N (N = 18..22) installed; `.ci/run` installs clang-19 and llvm-19");
+        return;
+    };
+    let mut files = vec![("main.c", "int main(void) { return 0; }\n")];
+    files.extend_from_slice(HIDDEN_BODIES);
+    let (_keep, dir) = scratch(&files);
+    let sources: Vec<&str> = files.iter().map(|(name, _)| *name).collect();
+    let rows = report_rows(&build_and_export(&t, &dir, &sources, &[]));
+    for (name, _) in HIDDEN_BODIES {
+        let (_, row) = rows
+            .iter()
+            .find(|(row, _)| Path::new(row).ends_with(name))
+            .unwrap_or_else(|| panic!("{name} not in llvm-cov's report: {rows:?}"));
+        assert!(
+            row[1].1 >= 1,
+            "{name}: llvm-cov counts no function: {row:?}"
+        );
+    }
+    // Built without them, the files are in no report: covgate calls each unmeasured.
+    build_and_export(&t, &dir, &["main.c"], &[]);
+    std::fs::write(
+        dir.join("coverage-policy.toml"),
+        "[measure]\ninclude = [\"*.c\", \"*.cpp\"]\nmetrics = [\"functions\"]\n",
+    )
+    .expect("policy");
+    let run = common::covgate(&dir, &["check", "export.json", "--format", "json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    for (name, _) in HIDDEN_BODIES {
+        assert_eq!(common::status(&doc, name), "unmeasured", "{name}: {doc:#}");
+    }
+    assert_eq!(doc["summary"]["no_code"], 0, "{doc:#}");
+}

@@ -733,6 +733,10 @@ fn unreported_files_count_as_code_when_anything_in_them_may_generate_it() {
     );
     sb.write("src/ext.rs", "pub struct Foo;\nimpl Foo { my_macro!(); }\n");
     sb.write(
+        "src/split.c",
+        "int split(int a)\n#ifdef NO_BODY\n;\n#else\n{ return a; }\n#endif\n",
+    );
+    sb.write(
         "src/consts.rs",
         "pub const V: &str = env!(\"CARGO_PKG_VERSION\");\n",
     );
@@ -762,4 +766,9 @@ fn unreported_files_count_as_code_when_anything_in_them_may_generate_it() {
         "in no report, but has code (a function body at line 2)"
     );
     assert_eq!(reason("src/ext.rs"), "in no report, but has code");
+    assert_eq!(
+        reason("src/split.c"),
+        "in no report, and may have code (not recognised as a declaration at line 2: a \
+         preprocessor conditional inside a declaration)"
+    );
 }

@@ -318,3 +318,68 @@ fn two_spellings_of_one_file_in_one_export_merge_by_the_instantiation_rule() {
         piped.stderr
     );
 }
+
+/// lcov keys a file's functions by name: an `FNDA` without its `FN` in one section counts for
+/// the function that another section places with `FN` (`lcov -a` of lcov 1.16: `foo` covered,
+/// 1 of 1), whichever report comes first. Before, covgate counted two functions, 1 of 2.
+#[test]
+fn an_fnda_without_its_fn_joins_the_function_of_its_name_from_another_section() {
+    let sb = Sandbox::new();
+    sb.policy("[measure]\ninclude = [\"src/**\"]\nmetrics = [\"functions\"]\n");
+    sb.write("src/a.c", "int foo(void) { return 0; }\n");
+    sb.write(
+        "a.info",
+        "TN:\nSF:src/a.c\nFN:1,foo\nFNDA:0,foo\nDA:1,0\nend_of_record\n",
+    );
+    sb.write(
+        "b.info",
+        "TN:\nSF:src/a.c\nFNDA:5,foo\nDA:1,5\nend_of_record\n",
+    );
+    sb.write(
+        "c.info",
+        "TN:\nSF:src/a.c\nFNDA:0,bar\nDA:1,5\nend_of_record\n",
+    );
+    for [first, second] in [["a.info", "b.info"], ["b.info", "a.info"]] {
+        let run = sb.run(&["check", first, second, "--format", "json"]);
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        assert_eq!(metric(&run.json(), "src/a.c", "functions"), "1/1 pass");
+    }
+    // With two functions of the name at different lines, the count goes to the lower line,
+    // whatever the order of the reports (merging stays commutative and associative).
+    sb.write(
+        "x3.info",
+        "TN:\nSF:src/a.c\nFN:3,x\nFNDA:0,x\nend_of_record\n",
+    );
+    sb.write(
+        "x5.info",
+        "TN:\nSF:src/a.c\nFN:5,x\nFNDA:0,x\nend_of_record\n",
+    );
+    sb.write("xn.info", "TN:\nSF:src/a.c\nFNDA:1,x\nend_of_record\n");
+    for order in [
+        ["xn.info", "x5.info", "x3.info"],
+        ["x5.info", "xn.info", "x3.info"],
+        ["x3.info", "x5.info", "xn.info"],
+    ] {
+        let mut args = vec!["check"];
+        args.extend(order);
+        args.extend(["--format", "json"]);
+        let run = sb.run(&args);
+        let doc = run.json();
+        assert_eq!(
+            metric(&doc, "src/a.c", "functions"),
+            "1/2 fail",
+            "{order:?}"
+        );
+        let missed = &common::file(&doc, "src/a.c")["uncovered"]["functions"];
+        assert_eq!(
+            missed.to_string().matches("x").count(),
+            1,
+            "{order:?}: {missed}"
+        );
+        assert!(missed.to_string().contains('5'), "{order:?}: {missed}");
+    }
+    // An `FNDA` of another name stays a function of its own (lcov: `bar`, never run).
+    let run = sb.run(&["check", "a.info", "b.info", "c.info", "--format", "json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(metric(&run.json(), "src/a.c", "functions"), "1/2 fail");
+}

@@ -204,10 +204,11 @@ impl LcovFile {
     /// Merges another section (or shard, or report) of the same file into this one.
     ///
     /// `DA` counts are summed per line, `BRDA` per (line, block, branch) (`-` + `-` = `-`,
-    /// `-` + n = n), functions per (start line, name). Declared totals are dropped once two
-    /// non-empty files merge, since they cannot be combined, unless both sides declare the same
-    /// totals over the same items covered alike (a tracefile merged with itself), which the
-    /// merge leaves as they were. A merge of llvm-cov sections that llvm-cov's own count of the
+    /// `-` + n = n), functions per (start line, name) (a function that only `FNDA` named is
+    /// counted as the function of its name with a start line: see `counted_functions`).
+    /// Declared totals are dropped once two non-empty files merge, since they cannot be
+    /// combined, unless both sides declare the same totals over the same items covered alike (a
+    /// tracefile merged with itself), which the merge leaves as they were. A merge of llvm-cov sections that llvm-cov's own count of the
     /// merged profiles may contradict is marked ([`merge_conflict`](Self::merge_conflict)).
     /// Merging into or from an empty (default) value keeps the other side unchanged. (The
     /// reader leaves out sections without records, and `covgate check` files without records,
@@ -306,7 +307,7 @@ impl LcovFile {
     /// parameters and generic arguments), in start-line order.
     pub fn missed_functions(&self) -> Vec<(Option<u32>, String)> {
         // (start, identity) → (the first record's name, records, any ran).
-        let functions = self.functions();
+        let functions = self.counted_functions();
         let mut groups: BTreeMap<(Option<u32>, String), (&str, usize, bool)> = BTreeMap::new();
         for f in functions.iter() {
             let group = groups
@@ -353,6 +354,46 @@ impl LcovFile {
         self.functions.list()
     }
 
+    /// The functions as counted: a function that only `FNDA` named (no start line) is the
+    /// function of its name that has a start line, as lcov keys a file's functions by name
+    /// (`lcov -a` of a section with `FN:1,foo` and `FNDA:0,foo` and one with only
+    /// `FNDA:5,foo` gives `foo` covered, 1 of 1, in lcov 1.16; lcov 2 refuses an `FNDA`
+    /// without its `FN`). Its count goes to the one of that name with the lowest start line,
+    /// so that the counts do not depend on the order of the merged sections or reports.
+    fn counted_functions(&self) -> Cow<'_, [Function]> {
+        let functions = self.functions.list();
+        // (from, to, count): the unplaced function, the placed one of its name, its count.
+        let folds: Vec<(usize, usize, u64)> = functions
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.start.is_none())
+            .filter_map(|(from, f)| {
+                functions
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, g)| g.start.is_some() && g.name == f.name)
+                    .min_by_key(|(_, g)| g.start)
+                    .map(|(to, _)| (from, to, f.count))
+            })
+            .collect();
+        if folds.is_empty() {
+            return functions;
+        }
+        let mut functions = functions.into_owned();
+        for (at, f) in functions.iter_mut().enumerate() {
+            f.count = folds
+                .iter()
+                .filter(|fold| fold.1 == at)
+                .fold(f.count, |sum, fold| sum.saturating_add(fold.2));
+        }
+        let mut at = 0;
+        functions.retain(|_| {
+            at += 1;
+            !folds.iter().any(|fold| fold.0 == at - 1)
+        });
+        Cow::Owned(functions)
+    }
+
     /// The `DA` lines whose summed count is 0, ascending.
     ///
     /// When [`summary`](Self::summary) uses a declared `LH` that reports more missed lines than
@@ -376,7 +417,7 @@ impl LcovFile {
     /// appearance; each says whether another record on its start line ran (see
     /// [`UncoveredFunction::shares_line_with_executed`]).
     pub fn uncovered_functions(&self) -> Vec<UncoveredFunction> {
-        let functions = self.functions();
+        let functions = self.counted_functions();
         let executed = executed_start_lines(&functions);
         let mut list: Vec<UncoveredFunction> = functions
             .iter()
@@ -484,7 +525,7 @@ impl LcovFile {
     ///
     /// Only records that share a start line need their identity (a demangling) worked out.
     pub(super) fn detail_functions(&self) -> Counts {
-        let functions = self.functions();
+        let functions = self.counted_functions();
         let mut by_start: Vec<&Function> = functions.iter().collect();
         by_start.sort_by_key(|f| f.start);
         let (mut covered, mut total) = (0u64, 0u64);
