@@ -171,6 +171,18 @@ fn begins_statement(word: &[u8]) -> bool {
 }
 
 /// True when `word` is a keyword (or a built-in type name, an attribute word) of any list here.
+/// True for the conventional macros that open and close a header's C linkage block
+/// (`__BEGIN_DECLS`, `G_BEGIN_DECLS`, `BEGIN_C_DECLS`, and their `END` forms: glibc, GLib,
+/// gnulib), which expand to `extern "C" {` / `}` in C++ and to nothing in C.
+fn is_decls_bracket(word: &[u8]) -> bool {
+    let word = word.strip_prefix(b"__").unwrap_or(word);
+    let word = word.strip_prefix(b"G_").unwrap_or(word);
+    matches!(
+        word,
+        b"BEGIN_DECLS" | b"END_DECLS" | b"BEGIN_C_DECLS" | b"END_C_DECLS"
+    )
+}
+
 fn is_keyword(word: &[u8]) -> bool {
     begins_statement(word)
         || in_any(
@@ -601,6 +613,10 @@ impl Scanner {
     fn word(&mut self, word: &[u8]) -> bool {
         if self.follow_call(Token::Word(word)) {
             return true;
+        }
+        if self.statement == Statement::Start && is_decls_bracket(word) {
+            // `__BEGIN_DECLS`: `extern "C" {` in C++, nothing in C; it begins no statement.
+            return false;
         }
         if begins_statement(word) && self.at_level() {
             self.check_begins();

@@ -416,3 +416,24 @@ fn raw_string_delimiters_are_bounded_so_hostile_text_costs_linear_time() {
     );
     assert!(started.elapsed().as_secs() < 4, "{:?}", started.elapsed());
 }
+
+#[test]
+fn c_linkage_bracket_macros_begin_no_statement() {
+    for source in [
+        "__BEGIN_DECLS\nint f(void);\n__END_DECLS\n",
+        "G_BEGIN_DECLS\ntypedef struct s S;\nG_END_DECLS\n",
+        "BEGIN_C_DECLS\nextern int x;\nEND_C_DECLS\n",
+    ] {
+        assert_eq!(classify(source.as_bytes()), CSource::NoCode, "{source}");
+    }
+    // Only those names: another name alone on its line still counts as code, and a bracket
+    // macro does not hide a body after it.
+    assert_eq!(
+        classify(b"MY_BEGIN\nint f(void);\n"),
+        CSource::Unrecognised(1, ALONE_ON_LINE)
+    );
+    assert_eq!(
+        classify(b"__BEGIN_DECLS\nint f(void) { return 1; }\n"),
+        CSource::HasCode(2)
+    );
+}
