@@ -65,7 +65,7 @@ mod lex;
 
 use lex::{
     blanks, directive, is_conditional, is_digraph, is_raw_prefix, is_word_byte, skip_block_comment,
-    skip_line, skip_operator_symbol, skip_quoted, skip_raw_string, word_end,
+    skip_directive, skip_line, skip_operator_symbol, skip_quoted, skip_raw_string, word_end,
 };
 
 /// What a C or C++ source file holds, as far as coverage is concerned.
@@ -423,7 +423,7 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
         let skipped = match (b, next) {
             (b'/', Some(b'/')) => Some((skip_line(text, i, &mut s.line), true)),
             (b'/', Some(b'*')) => Some((skip_block_comment(text, i, &mut s.line), line_start)),
-            (b'#', _) if line_start => Some((skip_line(text, i, &mut s.line), true)),
+            (b'#', _) if line_start => Some((skip_directive(text, i, &mut s.line), true)),
             _ if literal => Some((skip_quoted(text, i, b, &mut s.line), false)),
             _ => None,
         };

@@ -437,3 +437,27 @@ fn c_linkage_bracket_macros_begin_no_statement() {
         CSource::HasCode(2)
     );
 }
+
+#[test]
+fn a_block_comment_that_spans_lines_continues_its_directive() {
+    // glibc's `# define NO_DATA 4 /* Valid name, … ⏎ type.  */` then `#ifdef`.
+    let spans = "#define A 1 /* a comment,\n that's not code */\n#ifdef X\nint x;\n#endif\n";
+    assert_eq!(classify(spans.as_bytes()), CSource::NoCode);
+    // What follows the comment on its last line is still the directive's.
+    let after = "#define A 1 /* x\n */ + 2\nint f(void) { return 1; }\n";
+    assert_eq!(classify(after.as_bytes()), CSource::HasCode(3));
+    // A `/*` in a string opens no comment; an apostrophe left open ends at its line.
+    let quoted = "#define S \"/*\"\nint f(void) { return 1; }\n";
+    assert_eq!(classify(quoted.as_bytes()), CSource::HasCode(2));
+    let apostrophe = "#error don't\nint f(void) { return 1; }\n";
+    assert_eq!(classify(apostrophe.as_bytes()), CSource::HasCode(2));
+    // A line comment and an escaped newline end or continue it as before.
+    let line = "#define A 1 // c\nint f(void) { return 1; }\n";
+    assert_eq!(classify(line.as_bytes()), CSource::HasCode(2));
+    let continued = "#define A 1 \\\n + 2\nint f(void) { return 1; }\n";
+    assert_eq!(classify(continued.as_bytes()), CSource::HasCode(3));
+    assert!(matches!(
+        classify(b"int x;\n#define A /* open"),
+        CSource::Unparsable(_)
+    ));
+}

@@ -111,6 +111,44 @@ pub(super) fn skip_line(text: &[u8], mut i: usize, line: &mut u64) -> usize {
     i
 }
 
+/// The index just past the preprocessor line whose `#` is at `i`. It ends at a newline that is
+/// not escaped and not inside a block comment: comments are replaced by a space before
+/// directives are read (C17 5.1.1.2, phases 3 and 4), so a `/* … */` that spans lines continues
+/// the directive (`#define A 1 /* … ⏎ … */`). A `/*` inside a string literal (`#define S "/*"`)
+/// opens no comment; a literal left open ends at its line, and so does the directive.
+/// `usize::MAX` when the text ends inside a block comment.
+pub(super) fn skip_directive(text: &[u8], mut i: usize, line: &mut u64) -> usize {
+    let mut escaped = false;
+    while let Some(&b) = text.get(i) {
+        let next = text.get(i + 1).copied();
+        match (b, next) {
+            (b'\n', _) if !escaped => {
+                *line += 1;
+                return i + 1;
+            }
+            (b'/', Some(b'*')) => {
+                i = skip_block_comment(text, i, line);
+                if i == usize::MAX {
+                    return i;
+                }
+            }
+            (b'/', Some(b'/')) => return skip_line(text, i, line),
+            (b'"' | b'\'', _) => {
+                i = skip_quoted(text, i, b, line);
+                if text.get(i.wrapping_sub(1)) == Some(&b'\n') {
+                    return i;
+                }
+            }
+            _ => {
+                *line += u64::from(b == b'\n');
+                i += 1;
+            }
+        }
+        escaped = b == b'\\' || (escaped && b == b'\r');
+    }
+    i
+}
+
 /// The index just past the `*/` that ends the comment starting at `i`, or `usize::MAX` when the
 /// text ends first.
 pub(super) fn skip_block_comment(text: &[u8], i: usize, line: &mut u64) -> usize {
