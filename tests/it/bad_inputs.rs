@@ -617,6 +617,7 @@ fn channels_and_near_misses() -> Vec<Row> {
             sb.write("t.info", TRACEFILE);
             args(&["check", "t.info"])
         }),
+        policy("a misspelt cfg name inside not()", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/lib.rs\"\nreason = \"r\"\nwhen = \"cfg(not(widows))\"\n", 2, "coverage-policy.toml:6:8: `widows` in the condition `cfg(not(widows))` is not a cfg name rustc knows; did you mean `windows`?"),
         policy("an unknown cfg value inside not()", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/lib.rs\"\nreason = \"r\"\nwhen = 'cfg(not(target_os = \"windos\"))'\n", 2, "coverage-policy.toml:6:8: `target_os = \"windos\"` in the condition `cfg(not(target_os = \"windos\"))` holds on no known target"),
         policy("an unknown cfg value inside any()", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/lib.rs\"\nreason = \"r\"\nwhen = 'cfg(any(unix, target_arch = \"x86-64\"))'\n", 2, "`target_arch = \"x86-64\"` in the condition"),
         policy("an unknown cfg value inside all()", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/lib.rs\"\nreason = \"r\"\nwhen = 'cfg(all(unix, not(target_env = \"gnux\")))'\n", 2, "`target_env = \"gnux\"` in the condition"),
