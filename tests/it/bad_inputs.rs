@@ -997,3 +997,40 @@ fn a_tracefile_cut_inside_a_section_does_not_pass() {
         "10/15 fail"
     );
 }
+
+/// A truncated tracefile with another appended (`cat shard1.info shard2.info`, the first cut
+/// inside `src/lib.rs`'s section): the next `SF:` comes before the `end_of_record`. The cut
+/// section is ignored as a cut-short last one is, so `src/lib.rs` (10 of 15 lines in whole) is
+/// unmeasured (exit 1), where it passed on the 5 lines left before the cut.
+#[test]
+fn a_tracefile_cut_inside_a_section_then_another_appended_does_not_pass() {
+    let sb = Sandbox::new();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    common::copy_dir(&demo.join("src"), &sb.path().join("demo/src"));
+    let full = std::fs::read_to_string(demo.join("coverage.info")).expect("demo tracefile");
+    let lines: Vec<&str> = full.lines().collect();
+    let joined = [&lines[13..27], &lines[..13]].concat().join("\n") + "\n";
+    sb.write("all.info", &joined);
+    sb.write("demo/p.toml", "[measure]\nmetrics = [\"lines\"]\n");
+    let run = sb.run(&[
+        "check",
+        "all.info",
+        "--policy",
+        "demo/p.toml",
+        "--remap-path-prefix",
+        "/ws/tiny=demo",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(
+            "all.info:15: `SF` before the `end_of_record` of `/ws/tiny/src/lib.rs`: its section is ignored"
+        ),
+        "{}",
+        run.stderr
+    );
+    let doc = run.json();
+    assert_eq!(common::status(&doc, "src/lib.rs"), "unmeasured");
+    assert_eq!(common::status(&doc, "src/covered.rs"), "pass");
+}
