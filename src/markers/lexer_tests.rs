@@ -210,3 +210,30 @@ fn a_reason_that_shows_nothing_is_no_reason() {
     let ignores = scan("a.rs", text, Lang::Rust, &Family::ALL, true).unwrap();
     assert_eq!(ignores.lines.iter().copied().collect::<Vec<_>>(), [1]);
 }
+
+#[test]
+fn a_lone_cr_ends_a_line_where_the_compiler_says_so() {
+    use std::borrow::Cow;
+    // CR LF stays one line end; a text without a lone CR is not copied.
+    assert!(matches!(
+        as_compiled("a\r\nb\n", Lang::CLike),
+        Cow::Borrowed(_)
+    ));
+    assert_eq!(as_compiled("a\rb\r\nc\r", Lang::CLike), "a\nb\r\nc\n");
+    assert_eq!(as_compiled("é\r€", Lang::JavaScript), "é\n€");
+    assert_eq!(as_compiled("a\rb", Lang::TextBlocks), "a\nb");
+    assert_eq!(as_compiled("a\rb", Lang::Python), "a\nb");
+    for lang in [
+        Lang::Rust,
+        Lang::Go,
+        Lang::Shell,
+        Lang::RubyPerl,
+        Lang::Hash,
+    ] {
+        assert_eq!(as_compiled("a\rb", lang), "a\rb", "{lang:?}");
+    }
+    assert_eq!(
+        marked(&as_compiled("x\r// MARK", Lang::CLike), Lang::CLike),
+        [2]
+    );
+}
