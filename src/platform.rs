@@ -48,13 +48,21 @@ pub struct PlatformOptions {
     pub features: Vec<String>,
 }
 
-/// A parsed, satisfiable `when` condition.
+/// A parsed, satisfiable `when` condition. Two are equal when they are written alike.
 #[derive(Debug, Clone)]
 pub struct Cfg {
     /// The condition as written in the policy.
     pub text: String,
     expr: Expression,
 }
+
+impl PartialEq for Cfg {
+    fn eq(&self, other: &Cfg) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for Cfg {}
 
 impl Cfg {
     /// Parses a condition in Rust's cfg syntax (`cfg(...)`, or the predicate alone).
@@ -674,6 +682,9 @@ mod tests {
                 "{err}"
             );
         }
+        // Conditions are equal when written alike.
+        assert_eq!(Cfg::parse("unix"), Cfg::parse("unix"));
+        assert_ne!(Cfg::parse("unix"), Cfg::parse("cfg(unix)"));
         // A custom name a few edits from a well-known one is a misspelling: `not(widows)` would
         // hold on every leg, the Windows one included.
         for (text, key, near) in [

@@ -242,6 +242,7 @@ impl Policy {
         for suite in &mut self.suites {
             suite.activation = platform.activation(suite.when.as_ref(), &suite.when_missing);
         }
+        self.debt.decide(platform);
     }
 
     /// True when an `include` glob selects the root-relative path `rel`.
@@ -330,6 +331,7 @@ impl Policy {
     pub(crate) fn has_when(&self) -> bool {
         self.excludes.iter().any(|e| e.when.is_some())
             || self.suites.iter().any(|s| s.when.is_some())
+            || self.debt.entries.iter().any(|e| e.when.is_some())
     }
 
     /// Reads and parses the policy at `path`.
