@@ -811,3 +811,36 @@ fn a_debt_entry_with_when_is_judged_only_on_its_legs() {
         run.stderr
     );
 }
+
+/// A package whose library root is in its own folder (`[lib] path = "lib.rs"`) with a build
+/// script: the include `*.rs` selects `build.rs`, which no report measures (no test runs it). The
+/// policy `init` writes excludes it outright, so the first check passes.
+#[test]
+fn init_excludes_a_build_script_the_include_selects() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "Cargo.toml",
+        "[package]\nname = \"flat\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[lib]\npath = \"lib.rs\"\n",
+    );
+    sandbox.write("lib.rs", "pub fn f() {}\n");
+    sandbox.write("build.rs", "fn main() {}\n");
+    sandbox.write(
+        "cov.info",
+        "SF:lib.rs\nFN:1,f\nFNDA:1,f\nDA:1,1\nend_of_record\n",
+    );
+    let run = sandbox.run(&["init", "cov.info"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "wrote coverage-policy.toml: 0 [[debt]] entries (0 missed items allowed), 0 suggested exclusions (commented out)\nnext: covgate check cov.info\n"
+    );
+    let policy = std::fs::read_to_string(sandbox.path().join("coverage-policy.toml")).unwrap();
+    assert!(
+        policy.contains(
+            "\n[[exclude]]\npath = \"build.rs\"\nreason = \"a build script: no test runs it, and cargo llvm-cov reports none\"\n"
+        ),
+        "{policy}"
+    );
+    let run = sandbox.run(&["check", "cov.info", "--target", TARGET]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
