@@ -65,6 +65,21 @@ pub(crate) fn is_blank(text: &str) -> bool {
         .all(|c| c.is_whitespace() || is_hidden(c) || BLANK.contains(&c))
 }
 
+/// `bytes` with each carriage return that no line feed follows made a line feed (one byte for
+/// one, so offsets stay; a CR is a whole character in UTF-8, and so is the LF): lines as clang,
+/// GCC and the specifications of C-family languages end them, at LF, CR LF or a lone CR. Bytes
+/// without a lone CR are returned as they are.
+pub(crate) fn lone_cr_as_lf(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let lone_cr = |at: usize| bytes.get(at) == Some(&b'\r') && bytes.get(at + 1) != Some(&b'\n');
+    if !(0..bytes.len()).any(lone_cr) {
+        return std::borrow::Cow::Borrowed(bytes);
+    }
+    (0..bytes.len())
+        .zip(bytes)
+        .map(|(at, &byte)| if lone_cr(at) { b'\n' } else { byte })
+        .collect()
+}
+
 #[cfg(test)]
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
@@ -109,5 +124,12 @@ mod tests {
         for text in ["x", "\u{200b}why", "-"] {
             assert!(!is_blank(text), "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_lone_cr_ends_a_line() {
+        use std::borrow::Cow;
+        assert!(matches!(lone_cr_as_lf(b"a\r\nb\n"), Cow::Borrowed(_)));
+        assert_eq!(&*lone_cr_as_lf(b"a\rb\r\nc\r"), b"a\nb\r\nc\n");
     }
 }

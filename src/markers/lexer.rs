@@ -98,17 +98,15 @@ impl Lang {
 /// (one byte for one, so offsets stay), and the line numbers of [`comments`] are the ones the
 /// coverage report uses. A file that holds no lone CR is returned as it is.
 pub fn as_compiled(text: &str, lang: Lang) -> std::borrow::Cow<'_, str> {
-    let bytes = text.as_bytes();
-    let lone_cr = |at: usize| bytes.get(at) == Some(&b'\r') && bytes.get(at + 1) != Some(&b'\n');
-    if !lang.lone_cr_ends_line() || !text.match_indices('\r').any(|(at, _)| lone_cr(at)) {
-        return std::borrow::Cow::Borrowed(text);
+    use std::borrow::Cow;
+    if !lang.lone_cr_ends_line() {
+        return Cow::Borrowed(text);
     }
-    let lines: Vec<u8> = (0..bytes.len())
-        .zip(bytes)
-        .map(|(at, &byte)| if lone_cr(at) { b'\n' } else { byte })
-        .collect();
-    // A CR byte is a whole character in UTF-8, and so is the LF that replaces it.
-    std::borrow::Cow::Owned(String::from_utf8(lines).unwrap_or_default())
+    match crate::text::lone_cr_as_lf(text.as_bytes()) {
+        Cow::Borrowed(_) => Cow::Borrowed(text),
+        // Only CR bytes became LF bytes: still UTF-8.
+        Cow::Owned(lines) => Cow::Owned(String::from_utf8(lines).unwrap_or_default()),
+    }
 }
 
 /// The comment text of a source file, as (1-based line, text of the comment on that line)

@@ -461,3 +461,18 @@ fn a_block_comment_that_spans_lines_continues_its_directive() {
         CSource::Unparsable(_)
     ));
 }
+
+#[test]
+fn a_lone_cr_ends_a_directive_and_a_line_comment() {
+    // clang ends a line at a lone CR: the function after the `#include` is code, on line 2.
+    assert_eq!(
+        classify(b"#include <stdio.h>\rint untested(int a) { return a * 3; }\n"),
+        CSource::HasCode(2)
+    );
+    // A classic-Mac file (CR only): its `//` comment ends with its line.
+    assert_eq!(
+        classify(b"// one\rint f(void);\rint g(void) { return 1; }\r"),
+        CSource::HasCode(3)
+    );
+    assert_eq!(classify(b"// one\r\nint f(void);\r\n"), CSource::NoCode);
+}
