@@ -56,6 +56,17 @@ pub struct Cfg {
     expr: Expression,
 }
 
+impl Cfg {
+    /// True when the condition names a cfg that no target sets (a feature, `test`, a custom
+    /// cfg): its truth on a leg comes from the `--features` and `--cfg` given to covgate, which
+    /// must be the ones the leg gave cargo.
+    pub fn names_free_cfgs(&self) -> bool {
+        self.expr
+            .predicates()
+            .any(|pred| matches!(atom(&pred), Atom::Free(_)))
+    }
+}
+
 impl PartialEq for Cfg {
     fn eq(&self, other: &Cfg) -> bool {
         self.text == other.text

@@ -19,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::nocode::c::CSource;
 use crate::nocode::{self, RustSource};
 use crate::paths::{self, Location};
+use crate::platform::Cfg;
 use crate::policy::{Exclude, Pattern, Policy};
 use crate::source::{self, Refused};
 use crate::walk;
@@ -163,6 +164,7 @@ pub(crate) fn resolve(
             (rel.to_string(), class)
         })
         .collect();
+    check_compiled(&reported, &active, &fold)?;
     scope.folded = reported
         .iter()
         .filter(|rel| fold(rel))
@@ -243,6 +245,55 @@ fn remap_example(
 /// glob that matches none is dead; an active `[[exclude]]` (in `active`) whose glob
 /// matches none is stale. A file that two exclusions match is excluded by the first, and neither
 /// of them is stale. An inactive exclusion is never stale.
+/// Refuses a report file that only exclusions whose `when` names a feature or custom cfg
+/// exempt (`when = 'cfg(not(feature = "extra"))'`): the report shows the leg compiled it, so the
+/// condition holds only because covgate was not given the leg's `--features` or `--cfg`, and
+/// the exclusion would hide a file the leg measured. Exclusions by target predicates or
+/// `when-missing` are what the leg is, and exempt measured files as unconditional ones do.
+///
+/// Errors (exit 2): each such file, with the exclusion and its condition.
+fn check_compiled(
+    reported: &[&str],
+    active: &[&Exclude],
+    fold: &dyn Fn(&str) -> bool,
+) -> Result<()> {
+    fn by_flags(e: &Exclude) -> Option<&Cfg> {
+        e.when.as_ref().filter(|w| w.names_free_cfgs())
+    }
+    let flagged: Vec<(&Exclude, &Cfg)> = active
+        .iter()
+        .filter_map(|e| by_flags(e).map(|when| (*e, when)))
+        .collect();
+    if flagged.is_empty() {
+        return Ok(());
+    }
+    let others: Vec<&&Exclude> = active.iter().filter(|e| by_flags(e).is_none()).collect();
+    let problems: Vec<String> = reported
+        .iter()
+        .filter(|rel| !others.iter().any(|e| e.pattern.matches(rel, fold(rel))))
+        .filter_map(|rel| {
+            let (e, when) = flagged
+                .iter()
+                .find(|(e, _)| e.pattern.matches(rel, fold(rel)))?;
+            Some(format!(
+                "  {rel}: the [[exclude]] at {} (`{}`)",
+                e.pattern.location, when.text
+            ))
+        })
+        .collect();
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let mut lines = vec![
+        "a report measures these files, so this leg compiled them, but an [[exclude]] whose \
+         `when` holds only for the --features and --cfg given to covgate exempts them: give \
+         covgate the leg's --features and --cfg (those given to cargo), or fix the condition:"
+            .to_string(),
+    ];
+    lines.extend(problems);
+    Err(Error::lines(lines))
+}
+
 fn check_globs(scope: &Scope, policy: &Policy, active: &[&Exclude]) -> Result<()> {
     let matches_a_file = |pattern: &Pattern| scope.files.keys().any(|f| scope.matches(pattern, f));
     let dead: Vec<String> = policy
