@@ -294,13 +294,28 @@ fn check_compiled(
     Err(Error::lines(lines))
 }
 
+/// For a dead `include` glob that names a hidden folder (`.ci/**/*.rs`): why it selects
+/// nothing though such files may exist (the walk skips hidden folders, [`walk::walk`]); empty
+/// for any other glob.
+fn hidden_hint(glob: &str) -> &'static str {
+    let hidden = glob
+        .split('/')
+        .any(|part| part.starts_with('.') && part != "." && part != "..");
+    if hidden {
+        " (it names a hidden folder, which the walk skips: its files are measured only when a \
+         report names them)"
+    } else {
+        ""
+    }
+}
+
 fn check_globs(scope: &Scope, policy: &Policy, active: &[&Exclude]) -> Result<()> {
     let matches_a_file = |pattern: &Pattern| scope.files.keys().any(|f| scope.matches(pattern, f));
     let dead: Vec<String> = policy
         .include
         .iter()
         .filter(|p| !matches_a_file(p))
-        .map(|p| format!("  {}: `{}`", p.location, p.glob))
+        .map(|p| format!("  {}: `{}`{}", p.location, p.glob, hidden_hint(&p.glob)))
         .collect();
     let stale: Vec<String> = active
         .iter()

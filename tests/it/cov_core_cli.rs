@@ -692,6 +692,19 @@ fn an_include_glob_that_matches_no_file_is_an_error_when_walking() {
         ),
     );
 
+    // A glob that names a hidden folder selects nothing the walk finds: the error says why.
+    sb.write(".ci/gen.rs", "pub fn g() {}\n");
+    sb.policy("[measure]\ninclude = [\"src/**/*.rs\", \".ci/*.rs\"]\n");
+    let run = walk_run(&sb, &[]);
+    assert_exact_error(
+        &run,
+        &format!(
+            "dead `include` globs match no file, on disk or in the report(s); fix or remove them:\n  \
+             {policy}:2:27: `.ci/*.rs` (it names a hidden folder, which the walk skips: its files \
+             are measured only when a report names them)"
+        ),
+    );
+
     // With every glob live the check gives its verdict.
     sb.policy("[measure]\ninclude = [\"src/**/*.rs\", \"shared/*.rs\", \"extra/*.rs\"]\n");
     let run = walk_run(&sb, &[]);
