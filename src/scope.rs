@@ -171,7 +171,7 @@ pub(crate) fn resolve(
         .map(|rel| rel.to_string())
         .collect();
     if walk {
-        check_globs(&scope, policy, &active)?;
+        check_globs(&scope, policy, &active, root)?;
     }
     Ok(scope)
 }
@@ -294,6 +294,22 @@ fn check_compiled(
     Err(Error::lines(lines))
 }
 
+/// For a stale `[[exclude]]` whose path is a symbolic link on disk (`src/gen.rs` → `real.rs`):
+/// the name covgate gives the file instead (the link's target, root-relative, as the walk and
+/// the reports meet it); empty for any other path.
+fn link_hint(root: &Path, glob: &str) -> String {
+    let path = root.join(glob);
+    let is_link = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
+    let target = is_link.then(|| std::fs::canonicalize(&path).ok()).flatten();
+    match (target, std::fs::canonicalize(root)) {
+        (Some(target), Ok(root)) => format!(
+            " (it is a link to `{}`: covgate names a linked file by its target; exclude that path)",
+            target.strip_prefix(&root).unwrap_or(&target).display()
+        ),
+        _ => String::new(),
+    }
+}
+
 /// For a dead `include` glob that names a hidden folder (`.ci/**/*.rs`): why it selects
 /// nothing though such files may exist (the walk skips hidden folders, [`walk::walk`]); empty
 /// for any other glob.
@@ -309,7 +325,7 @@ fn hidden_hint(glob: &str) -> &'static str {
     }
 }
 
-fn check_globs(scope: &Scope, policy: &Policy, active: &[&Exclude]) -> Result<()> {
+fn check_globs(scope: &Scope, policy: &Policy, active: &[&Exclude], root: &Path) -> Result<()> {
     let matches_a_file = |pattern: &Pattern| scope.files.keys().any(|f| scope.matches(pattern, f));
     let dead: Vec<String> = policy
         .include
@@ -322,8 +338,11 @@ fn check_globs(scope: &Scope, policy: &Policy, active: &[&Exclude]) -> Result<()
         .filter(|e| !matches_a_file(&e.pattern))
         .map(|e| {
             format!(
-                "  {}: `{}` ({})",
-                e.pattern.location, e.pattern.glob, e.reason
+                "  {}: `{}` ({}){}",
+                e.pattern.location,
+                e.pattern.glob,
+                e.reason,
+                link_hint(root, &e.pattern.glob)
             )
         })
         .collect();
@@ -424,7 +443,7 @@ mod tests {
     #[test]
     fn the_default_include_is_checked_like_a_written_one() {
         let policy = Policy::parse(Path::new("p.toml"), "").expect("the empty policy");
-        let err = check_globs(&Scope::default(), &policy, &[]).expect_err("dead");
+        let err = check_globs(&Scope::default(), &policy, &[], Path::new(".")).expect_err("dead");
         assert_eq!(
             err.message(),
             "dead `include` globs match no file, on disk or in the report(s); fix or remove them:\n  \
@@ -434,7 +453,7 @@ mod tests {
         scope
             .files
             .insert("src/a/b.rs".to_string(), Class::Measured);
-        assert_eq!(check_globs(&scope, &policy, &[]), Ok(()));
+        assert_eq!(check_globs(&scope, &policy, &[], Path::new(".")), Ok(()));
     }
 
     #[test]
