@@ -137,7 +137,11 @@ pub(crate) fn resolve(
     }
     let on_disk = match (walk, walked) {
         (true, Some(walked)) => walked.clone(),
-        (true, None) => walk::walk(root, &included)?.files,
+        (true, None) => {
+            let mut walked = walk::walk(root, &included)?;
+            walked.admit(&|folder| policy.names_folder_above(folder));
+            walked.files
+        }
         (false, _) => BTreeSet::new(),
     };
     if reported.is_empty() {
