@@ -258,7 +258,9 @@ impl Policy {
                 .collect();
             // The last literal part names a file unless a wildcard part follows it.
             let whole = literal.len() == pattern.glob.split('/').count();
-            let folders = &literal[..literal.len() - usize::from(whole)];
+            let folders = literal
+                .get(..literal.len() - usize::from(whole))
+                .unwrap_or_default();
             !folders.is_empty() && folder.starts_with(&format!("{}/", folders.join("/")))
         })
     }
