@@ -170,6 +170,8 @@ fn check(args: &CheckArgs) -> ExitCode {
                         .map(Into::into)
                 }),
                 link_base: args.link_base.clone(),
+                annotation_prefix: args.annotation_prefix.clone(),
+                workspace: std::env::var("GITHUB_WORKSPACE").ok(),
             };
             if let Err(err) = output::emit(&outcome, &outputs, &mut std::io::stdout()) {
                 return failed(&err);

@@ -186,6 +186,11 @@ pub(crate) struct CheckArgs {
     /// at the commit under test, e.g. https://github.com/OWNER/REPO/blob/SHA.
     #[arg(long, value_name = "URL")]
     pub link_base: Option<String>,
+    /// With --format github: the root's path relative to the repository root, put before each
+    /// annotation's file (GitHub resolves it against the repository). Default: from
+    /// GITHUB_WORKSPACE when the root lies below it; "" for none.
+    #[arg(long, value_name = "DIR")]
+    pub annotation_prefix: Option<String>,
     /// First rewrite the debt ledger to the measured counts: lower allowances that went down
     /// (never up), drop entries at zero or stale, keep comments and layout; then check. With
     /// --file, only those files' entries are rewritten.
