@@ -35,24 +35,56 @@ pub(crate) struct Section {
     pub body: String,
 }
 
-/// A leg name safe inside an HTML comment and a Markdown line: ASCII letters, digits, `.`, `_`,
-/// `/` and single `-` are kept, any other run of characters becomes one `-`, at most 80
-/// characters; an empty name becomes `default`.
+/// A leg name safe inside an HTML comment and a Markdown line, and distinct for distinct names:
+/// ASCII letters, digits, `.`, `_`, `/`, `(`, `)`, `+`, `,`, `:`, a single `-` and a space
+/// between words are kept; every other byte (a second `-` in a row, `%`, `<`, `>`, `*`, `@`,
+/// `#`, a space at either end, non-ASCII text) becomes `%XX`, as in a URL. A name longer than
+/// [`LEG_MAX`] characters keeps its first 71 and then `~` and 8 hex digits of a hash of the whole
+/// name (FNV-1a), so long names that share a beginning stay apart. An empty name is `default`.
 pub(crate) fn leg_name(raw: &str) -> String {
+    let bytes = raw.as_bytes();
     let mut out = String::new();
-    for c in raw.chars() {
-        let keep = c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '/');
+    for (i, &b) in bytes.iter().enumerate() {
+        let edge = i == 0 || i + 1 == bytes.len();
+        let keep = b.is_ascii_alphanumeric()
+            || b"._/()+,:".contains(&b)
+            || (b == b'-' && !out.ends_with('-'))
+            || (b == b' ' && !edge);
         if keep {
-            out.push(c);
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
         }
     }
-    let trimmed: String = out.trim_end_matches('-').chars().take(80).collect();
-    if trimmed.is_empty() {
+    if out.len() > LEG_MAX {
+        let hash = bytes.iter().fold(0x811c_9dc5_u32, |h, &b| {
+            (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+        });
+        out = format!("{}~{hash:08x}", out.get(..LEG_MAX - 9).unwrap_or_default());
+    }
+    if out.is_empty() {
         "default".to_string()
     } else {
-        trimmed
+        out
+    }
+}
+
+/// The longest leg name, in characters.
+const LEG_MAX: usize = 80;
+
+/// A leg name as read from an existing comment: kept as written when [`leg_name`] could have
+/// written it (only the characters it keeps, `%` and `~`, within [`LEG_MAX`]), so names stay
+/// the same from one leg to the next; anything else is spelled anew.
+fn stored_leg_name(name: &str) -> String {
+    let spelled = !name.is_empty()
+        && name.len() <= LEG_MAX
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._/()+,:-%~ ".contains(&b));
+    if spelled {
+        name.to_string()
+    } else {
+        leg_name(name)
     }
 }
 
@@ -115,7 +147,7 @@ pub(crate) fn parse(body: &str) -> Vec<Section> {
         match (opened, &mut open) {
             (Some(leg), _) => {
                 open = Some(Section {
-                    leg: leg_name(leg),
+                    leg: stored_leg_name(leg),
                     body: String::new(),
                 })
             }
@@ -305,11 +337,27 @@ mod tests {
     #[test]
     fn leg_names_are_safe_in_comments() {
         assert_eq!(leg_name("ubuntu-latest"), "ubuntu-latest");
-        assert_eq!(leg_name("windows (x86_64)"), "windows-x86_64");
-        assert_eq!(leg_name("a-->b"), "a-b");
-        assert_eq!(leg_name("--x--"), "x");
-        assert_eq!(leg_name("<>"), "default");
-        assert_eq!(leg_name(&"y".repeat(200)).len(), 80);
+        // Names that differ stay apart (they once folded into `windows-x86_64`).
+        assert_eq!(leg_name("windows (x86_64)"), "windows (x86_64)");
+        assert_eq!(leg_name("windows x86_64"), "windows x86_64");
+        assert_eq!(leg_name("windows-x86_64"), "windows-x86_64");
+        assert_eq!(leg_name("a-->b"), "a-%2D%3Eb");
+        assert_eq!(leg_name("--x--"), "-%2Dx-%2D");
+        assert_eq!(leg_name("<>"), "%3C%3E");
+        assert_eq!(leg_name(" @me #1 *é\n"), "%20%40me %231 %2A%C3%A9%0A");
+        assert_eq!(leg_name("%3C"), "%253C");
+        assert_eq!(leg_name(""), "default");
+        let long = leg_name(&"y".repeat(200));
+        assert_eq!(long.len(), 80);
+        assert_eq!(long, format!("{}~e8433edd", "y".repeat(71)));
+        assert_ne!(long, leg_name(&"y".repeat(201)));
+        // Names read back from a comment are kept as written, or spelled anew.
+        for name in ["Linux x86_64 920cdc9f", "a-%2Db", &long] {
+            assert_eq!(stored_leg_name(name), name);
+        }
+        assert_eq!(stored_leg_name("a<b"), "a%3Cb");
+        assert_eq!(stored_leg_name(""), "default");
+        assert_eq!(stored_leg_name(&"z".repeat(81)).len(), 80);
     }
 
     #[test]
