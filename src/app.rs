@@ -68,6 +68,7 @@ fn comment(args: &CommentArgs) -> ExitCode {
         comments: args.comments.clone(),
         author: args.author.clone(),
         body_out: args.body_out.clone(),
+        writer: args.writer.clone(),
     };
     match crate::comment::run(&opts) {
         Ok(action) => printed(&format!("{action}\n"), 0),

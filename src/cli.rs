@@ -55,6 +55,11 @@ pub(crate) struct CommentArgs {
     /// Where the new comment body is written.
     #[arg(long, value_name = "PATH")]
     pub body_out: PathBuf,
+    /// Who writes the section: `RUN/JOB` (the action passes GITHUB_RUN_ID.GITHUB_RUN_ATTEMPT and
+    /// the runner's name). A section of the same name written in the same RUN by another JOB is
+    /// a collision of two legs: the new section says so.
+    #[arg(long, value_name = "RUN/JOB", default_value = "")]
+    pub writer: String,
 }
 
 /// Arguments of `covgate init`.

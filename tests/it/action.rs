@@ -153,6 +153,9 @@ fn run_steps(api: &Api, leg: &Leg, check_env: &[(&str, &str)], extra_env: &[(&st
             .env("RUNNER_TEMP", work.path())
             .env("RUNNER_OS", "Linux")
             .env("GITHUB_JOB", "coverage")
+            .env_remove("GITHUB_RUN_ID")
+            .env_remove("GITHUB_RUN_ATTEMPT")
+            .env_remove("RUNNER_NAME")
             .env("FAKE_GH_STATE", api.state())
             .env_remove("GITHUB_SERVER_URL")
             .env_remove("GITHUB_REPOSITORY")
@@ -747,4 +750,33 @@ fn default_leg_names_tell_legs_with_other_args_apart() {
         body.contains(&format!("✅ **{}**: covgate passed", passed.outputs["leg"])),
         "{body}"
     );
+}
+
+/// Two legs of one run given the same `leg` name: the second's section says that it replaced
+/// another leg's (the runner's name tells the jobs apart), rather than hiding the failure.
+#[cfg(unix)]
+#[test]
+fn two_legs_of_one_run_with_one_name_are_told() {
+    let passing = passing_crate();
+    let api = Api::new();
+    let mut legs = legs(&passing);
+    legs.truncate(2);
+    for leg in &mut legs {
+        leg.name = "same";
+    }
+    let runner = |name: &'static str| [("GITHUB_RUN_ID", "77"), ("RUNNER_NAME", name)];
+    assert_eq!(run_leg(&api, &legs[0], &runner("one")).outputs["code"], "1");
+    assert_eq!(run_leg(&api, &legs[1], &runner("two")).outputs["code"], "0");
+    let body = api.comments()[0]["body"].as_str().unwrap().to_string();
+    assert!(
+        body.contains(
+            "<!-- covgate:leg=same by=77.1/coverage two -->\n⚠️ **same**: another leg of this \
+             run (77.1/coverage one) wrote a section of this name, and this leg replaced it"
+        ),
+        "{body}"
+    );
+    // The same leg again (same job and runner): a plain update, without the warning.
+    run_leg(&api, &legs[1], &runner("two"));
+    let body = api.comments()[0]["body"].as_str().unwrap().to_string();
+    assert!(!body.contains("another leg of this run"), "{body}");
 }
