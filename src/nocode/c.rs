@@ -662,6 +662,7 @@ impl Scanner {
 
     /// Handles a word; true when it shows that a `NAME(…)` before it was a macro call.
     fn word(&mut self, word: &[u8]) -> bool {
+        let tail = self.tail;
         if self.follow_call(Token::Word(word)) {
             return true;
         }
@@ -695,7 +696,7 @@ impl Scanner {
             _ => None,
         };
         self.declares = self.declares.max(declares);
-        self.note_trailing(word);
+        self.note_trailing(word, tail);
         let last = Last::Word {
             attribute: ATTRIBUTE_WORDS.contains(&word),
             pragma: PRAGMA_WORDS.contains(&word),
@@ -712,9 +713,16 @@ impl Scanner {
 
     /// Notes what a word at file, namespace or class level tells about the statement's
     /// declarator: `static`, the start of a trailing return type or a `requires` clause, or a
-    /// name that is no keyword right after the parameter list (`int f(void) NAME`).
-    fn note_trailing(&mut self, word: &[u8]) {
-        if !self.groups.is_empty() || self.in_initializer {
+    /// name that is no keyword right after the parameter list (`int f(void) NAME`). `tail`: where
+    /// a statement that began `NAME(…)` was before the word; the names of a declaration with a
+    /// macro for its type (`API(int) f`, `ElfW(Addr) a, b`) are declarators, not such names,
+    /// until its own parameter list closes.
+    fn note_trailing(&mut self, word: &[u8], tail: Tail) {
+        let macro_type = matches!(
+            tail,
+            Tail::AfterCall { class: false } | Tail::Declared { params: false, .. }
+        );
+        if !self.groups.is_empty() || self.in_initializer || macro_type {
             return;
         }
         self.is_static |= word == b"static";

@@ -496,6 +496,7 @@ fn names_after_a_parameter_list_in_a_header_are_attribute_macros() {
         "int f(void) __attribute__((noreturn));\nvoid g() const noexcept override;\n",
         "int f(void) asm(\"other\");\nstatic int g(void);\nint S::h();\nint x = f() + y;\n",
         "void f() throw(std::bad_alloc);\nint g() = delete;\n",
+        "API(int) f(void);\nElfW(Addr) a, b;\nstatic API(int) g(int);\nElfW(Addr) *p;\n",
     ];
     for source in both {
         for unit in [Unit::Header, Unit::Source] {
@@ -527,6 +528,9 @@ fn names_after_a_parameter_list_that_may_be_bodies_are_unrecognised() {
             IN_SOURCE,
         ),
         ("void die(void) NORETURN;\n", Unit::Source, 1, IN_SOURCE),
+        ("API(int) f(void) BODY;\n", Unit::Source, 1, IN_SOURCE),
+        ("static API(int) f(void) BODY;\n", Unit::Header, 1, STATIC),
+        ("struct S {\n  S() BODY;\n};\n", Unit::Source, 2, IN_SOURCE),
         ("int S::f() BODY;\n", Unit::Header, 1, QUALIFIED),
         (
             "namespace n {\nint S<int>::f()\n  const BODY;\n}\n",
