@@ -4,7 +4,7 @@
 # `--output-markdown` and `--output-json`. Always exits 0: the code goes to the step's outputs
 # (`code`, `leg`, `dir`), so the comment is written before the last step fails with it.
 # In: COVGATE_REPORTS and COVGATE_ARGS (lists: see `entries`), COVGATE_POLICY,
-# COVGATE_LEG, COVGATE_LINK_BASE (`none`: no links; empty: GITHUB_SERVER_URL/GITHUB_REPOSITORY/
+# COVGATE_LEG, GITHUB_JOB, COVGATE_LINK_BASE (`none`: no links; empty: GITHUB_SERVER_URL/GITHUB_REPOSITORY/
 # blob/COVGATE_SHA when those are set), RUNNER_OS, RUNNER_TEMP, GITHUB_OUTPUT.
 set -uo pipefail
 out="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/covgate"
@@ -28,7 +28,8 @@ while IFS= read -r word; do
     extra+=("$word")
 done < <(entries "${COVGATE_ARGS:-}")
 
-# The leg: as given, else the runner's OS and the target (--target in args, else the host's).
+# The leg: as given, else the runner's OS, the target (--target in args, else the host's) and
+# a hash of what else tells the legs apart.
 target=""
 for ((i = 0; i < ${#extra[@]}; i++)); do
     case "${extra[$i]}" in
@@ -39,7 +40,12 @@ done
 if [ -z "$target" ]; then
     target=$(rustc -vV 2>/dev/null | sed -n 's/^host: //p')
 fi
-leg="${COVGATE_LEG:-${RUNNER_OS:-local} ${target:-unknown target}}"
+# The default leg name ends with a short hash (8 hex digits, POSIX cksum) of the job's id and the
+# args: legs of one OS and target that differ by features or other arguments get sections of
+# their own, and the same leg keeps its name from run to run.
+ident=$(printf '%s\n' "${GITHUB_JOB:-}" ${extra[@]+"${extra[@]}"} | cksum)
+ident=$(printf '%08x' "${ident%% *}")
+leg="${COVGATE_LEG:-${RUNNER_OS:-local} ${target:-unknown target} ${ident}}"
 leg="${leg//[$'\r\n']/ }"
 
 # Ends the step with the code in its outputs (the last step fails with it).

@@ -6,7 +6,8 @@
 # outside a pull request, on a fork's pull request (the job's token cannot write there), or when
 # the API refuses, it says why and leaves the result in the step summary.
 # In: GH_TOKEN, COVGATE_REPO, COVGATE_PR, COVGATE_HEAD_REPO, COVGATE_AUTHOR, COVGATE_CODE,
-# COVGATE_LEG, COVGATE_OUT, GITHUB_STEP_SUMMARY.
+# COVGATE_LEG, COVGATE_OUT, GITHUB_STEP_SUMMARY, GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT, GITHUB_JOB,
+# RUNNER_NAME.
 set -uo pipefail
 out="${COVGATE_OUT:-${RUNNER_TEMP:-${TMPDIR:-/tmp}}/covgate}"
 mkdir -p "$out"
@@ -28,9 +29,16 @@ if ! gh api --paginate "repos/$COVGATE_REPO/issues/$COVGATE_PR/comments" >"$out/
     say "no pull-request comment: the comments could not be listed (does the token have pull-requests write?); the result is in this step summary"
     exit 0
 fi
+# Who writes: the run and its attempt, then the job and the runner. Another job of the same run
+# attempt that wrote a section of this leg's name is a collision, which the section then shows.
+writer=""
+if [ -n "${GITHUB_RUN_ID:-}" ]; then
+    writer="$GITHUB_RUN_ID.${GITHUB_RUN_ATTEMPT:-1}/${GITHUB_JOB:-} ${RUNNER_NAME:-}"
+fi
 if ! action=$(covgate comment --leg "${COVGATE_LEG:-default}" --code "${COVGATE_CODE:-2}" \
     --markdown "$out/result.md" --comments "$out/comments.json" \
-    --author "${COVGATE_AUTHOR-github-actions[bot]}" --body-out "$out/body.md"); then
+    --author "${COVGATE_AUTHOR-github-actions[bot]}" --body-out "$out/body.md" \
+    --writer "$writer"); then
     say "no pull-request comment: covgate could not compose it (see the log)"
     exit 0
 fi

@@ -68,6 +68,7 @@ fn comment(args: &CommentArgs) -> ExitCode {
         comments: args.comments.clone(),
         author: args.author.clone(),
         body_out: args.body_out.clone(),
+        writer: args.writer.clone(),
     };
     match crate::comment::run(&opts) {
         Ok(action) => printed(&format!("{action}\n"), 0),
@@ -170,6 +171,8 @@ fn check(args: &CheckArgs) -> ExitCode {
                         .map(Into::into)
                 }),
                 link_base: args.link_base.clone(),
+                annotation_prefix: args.annotation_prefix.clone(),
+                workspace: std::env::var("GITHUB_WORKSPACE").ok(),
             };
             if let Err(err) = output::emit(&outcome, &outputs, &mut std::io::stdout()) {
                 return failed(&err);

@@ -55,6 +55,11 @@ pub(crate) struct CommentArgs {
     /// Where the new comment body is written.
     #[arg(long, value_name = "PATH")]
     pub body_out: PathBuf,
+    /// Who writes the section: `RUN/JOB` (the action passes GITHUB_RUN_ID.GITHUB_RUN_ATTEMPT and
+    /// the runner's name). A section of the same name written in the same RUN by another JOB is
+    /// a collision of two legs: the new section says so.
+    #[arg(long, value_name = "RUN/JOB", default_value = "")]
+    pub writer: String,
 }
 
 /// Arguments of `covgate init`.
@@ -186,6 +191,11 @@ pub(crate) struct CheckArgs {
     /// at the commit under test, e.g. https://github.com/OWNER/REPO/blob/SHA.
     #[arg(long, value_name = "URL")]
     pub link_base: Option<String>,
+    /// With --format github: the root's path relative to the repository root, put before each
+    /// annotation's file (GitHub resolves it against the repository). Default: from
+    /// GITHUB_WORKSPACE when the root lies below it; "" for none.
+    #[arg(long, value_name = "DIR")]
+    pub annotation_prefix: Option<String>,
     /// First rewrite the debt ledger to the measured counts: lower allowances that went down
     /// (never up), drop entries at zero or stale, keep comments and layout; then check. With
     /// --file, only those files' entries are rewritten.

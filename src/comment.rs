@@ -39,26 +39,60 @@ pub(crate) struct Section {
     pub leg: String,
     /// The section's Markdown.
     pub body: String,
+    /// Who wrote it, `RUN/JOB` as [`stored_leg_name`] keeps it (empty: not said).
+    pub writer: String,
 }
 
-/// A leg name safe inside an HTML comment and a Markdown line: ASCII letters, digits, `.`, `_`,
-/// `/` and single `-` are kept, any other run of characters becomes one `-`, at most 80
-/// characters; an empty name becomes `default`.
+/// A leg name safe inside an HTML comment and a Markdown line, and distinct for distinct names:
+/// ASCII letters, digits, `.`, `_`, `/`, `(`, `)`, `+`, `,`, `:`, a single `-` and a space
+/// between words are kept; every other byte (a second `-` in a row, `%`, `<`, `>`, `*`, `@`,
+/// `#`, a space at either end, non-ASCII text) becomes `%XX`, as in a URL. A name longer than
+/// [`LEG_MAX`] characters keeps its first 71 and then `~` and 8 hex digits of a hash of the whole
+/// name (FNV-1a), so long names that share a beginning stay apart. An empty name is `default`.
 pub(crate) fn leg_name(raw: &str) -> String {
+    let bytes = raw.as_bytes();
     let mut out = String::new();
-    for c in raw.chars() {
-        let keep = c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '/');
+    for (i, &b) in bytes.iter().enumerate() {
+        let edge = i == 0 || i + 1 == bytes.len();
+        let keep = b.is_ascii_alphanumeric()
+            || b"._/()+,:".contains(&b)
+            || (b == b'-' && !out.ends_with('-'))
+            || (b == b' ' && !edge);
         if keep {
-            out.push(c);
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
         }
     }
-    let trimmed: String = out.trim_end_matches('-').chars().take(80).collect();
-    if trimmed.is_empty() {
+    if out.len() > LEG_MAX {
+        let hash = bytes.iter().fold(0x811c_9dc5_u32, |h, &b| {
+            (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+        });
+        out = format!("{}~{hash:08x}", out.get(..LEG_MAX - 9).unwrap_or_default());
+    }
+    if out.is_empty() {
         "default".to_string()
     } else {
-        trimmed
+        out
+    }
+}
+
+/// The longest leg name, in characters.
+const LEG_MAX: usize = 80;
+
+/// A leg name as read from an existing comment: kept as written when [`leg_name`] could have
+/// written it (only the characters it keeps, `%` and `~`, within [`LEG_MAX`]), so names stay
+/// the same from one leg to the next; anything else is spelled anew.
+fn stored_leg_name(name: &str) -> String {
+    let spelled = !name.is_empty()
+        && name.len() <= LEG_MAX
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._/()+,:-%~ ".contains(&b));
+    if spelled {
+        name.to_string()
+    } else {
+        leg_name(name)
     }
 }
 
@@ -84,7 +118,11 @@ pub(crate) fn section(leg: &str, code: i32, markdown: Option<&str>) -> Section {
             "⚠️ **{leg}**: covgate could not judge this leg (exit code {code}); see the job log\n"
         ),
     };
-    Section { leg, body }
+    Section {
+        leg,
+        body,
+        writer: String::new(),
+    }
 }
 
 /// The line of covgate's Markdown that counts the files (`2 measured: 1 passed, …`).
@@ -119,10 +157,12 @@ pub(crate) fn parse(body: &str) -> Vec<Section> {
             .strip_prefix(LEG_OPEN)
             .and_then(|rest| rest.strip_suffix(LEG_CLOSE));
         match (opened, &mut open) {
-            (Some(leg), _) => {
+            (Some(marker), _) => {
+                let (leg, writer) = marker.split_once(WRITER).unwrap_or((marker, ""));
                 open = Some(Section {
-                    leg: leg_name(leg),
+                    leg: stored_leg_name(leg),
                     body: String::new(),
+                    writer: written_by(writer),
                 })
             }
             (None, Some(_)) if line == LEG_END => sections.extend(open.take()),
@@ -136,8 +176,38 @@ pub(crate) fn parse(body: &str) -> Vec<Section> {
     sections
 }
 
-/// Replaces (or adds) `new`'s section among `existing`, ordered by leg name.
-pub(crate) fn merge(mut existing: Vec<Section>, new: Section) -> Vec<Section> {
+/// Between a section's leg name and its writer in the marker (a name holds no `=`).
+const WRITER: &str = " by=";
+
+/// A writer as read from a marker: as [`stored_leg_name`] keeps it, empty when not said.
+fn written_by(writer: &str) -> String {
+    if writer.is_empty() {
+        String::new()
+    } else {
+        stored_leg_name(writer)
+    }
+}
+
+/// True when `old` and `new` (`RUN/JOB`) are two jobs of one run: two legs gave one name.
+fn collides(old: &str, new: &str) -> bool {
+    let run = |w: &str| w.split_once('/').map(|(run, _)| run.to_string());
+    old != new && run(old).is_some() && run(old) == run(new)
+}
+
+/// Replaces (or adds) `new`'s section among `existing`, ordered by leg name. When the section
+/// it replaces was written in the same run by another job, two legs share the name: the new
+/// section begins with a warning that says so, rather than hiding the other leg's result.
+pub(crate) fn merge(mut existing: Vec<Section>, mut new: Section) -> Vec<Section> {
+    let other = existing
+        .iter()
+        .find(|s| s.leg == new.leg && collides(&s.writer, &new.writer));
+    if let Some(other) = other {
+        new.body = format!(
+            "⚠️ **{}**: another leg of this run ({}) wrote a section of this name, and this leg \
+             replaced it: give each leg its own `leg` name.\n\n{}",
+            new.leg, other.writer, new.body
+        );
+    }
     existing.retain(|s| s.leg != new.leg);
     existing.push(new);
     existing.sort_by(|a, b| a.leg.cmp(&b.leg));
@@ -167,8 +237,12 @@ pub(crate) fn compose(sections: &[Section], limit: usize) -> String {
 fn assemble(parts: &[(&Section, String)]) -> String {
     let mut out = format!("{MARKER}\n## covgate\n\n");
     for (section, body) in parts {
+        let writer = match section.writer.as_str() {
+            "" => String::new(),
+            writer => format!("{WRITER}{writer}"),
+        };
         out.push_str(&format!(
-            "{LEG_OPEN}{}{LEG_CLOSE}\n{body}{LEG_END}\n\n",
+            "{LEG_OPEN}{}{writer}{LEG_CLOSE}\n{body}{LEG_END}\n\n",
             section.leg
         ));
     }
@@ -263,6 +337,8 @@ pub(crate) struct CommentOptions {
     pub author: String,
     /// Where the new body is written.
     pub body_out: std::path::PathBuf,
+    /// Who writes the section, `RUN/JOB` (any text; spelled by [`leg_name`]); empty: not said.
+    pub writer: String,
 }
 
 /// Composes the comment for one leg: reads the existing comment (if any) from the listing,
@@ -284,7 +360,13 @@ pub(crate) fn run(opts: &CommentOptions) -> Result<String> {
         .flatten();
     let existing = find(listing.as_deref().unwrap_or("[]"), &opts.author)?;
     let sections = parse(existing.as_ref().map_or("", |(_, body)| body.as_str()));
-    let new = section(&opts.leg, opts.code, markdown.as_deref());
+    let new = Section {
+        writer: match opts.writer.as_str() {
+            "" => String::new(),
+            writer => leg_name(writer),
+        },
+        ..section(&opts.leg, opts.code, markdown.as_deref())
+    };
     let body = compose(&merge(sections, new), LIMIT);
     std::fs::write(&opts.body_out, body)
         .map_err(|e| Error::new(format!("cannot write {}: {e}", opts.body_out.display())))?;
@@ -319,11 +401,27 @@ mod tests {
     #[test]
     fn leg_names_are_safe_in_comments() {
         assert_eq!(leg_name("ubuntu-latest"), "ubuntu-latest");
-        assert_eq!(leg_name("windows (x86_64)"), "windows-x86_64");
-        assert_eq!(leg_name("a-->b"), "a-b");
-        assert_eq!(leg_name("--x--"), "x");
-        assert_eq!(leg_name("<>"), "default");
-        assert_eq!(leg_name(&"y".repeat(200)).len(), 80);
+        // Names that differ stay apart (they once folded into `windows-x86_64`).
+        assert_eq!(leg_name("windows (x86_64)"), "windows (x86_64)");
+        assert_eq!(leg_name("windows x86_64"), "windows x86_64");
+        assert_eq!(leg_name("windows-x86_64"), "windows-x86_64");
+        assert_eq!(leg_name("a-->b"), "a-%2D%3Eb");
+        assert_eq!(leg_name("--x--"), "-%2Dx-%2D");
+        assert_eq!(leg_name("<>"), "%3C%3E");
+        assert_eq!(leg_name(" @me #1 *é\n"), "%20%40me %231 %2A%C3%A9%0A");
+        assert_eq!(leg_name("%3C"), "%253C");
+        assert_eq!(leg_name(""), "default");
+        let long = leg_name(&"y".repeat(200));
+        assert_eq!(long.len(), 80);
+        assert_eq!(long, format!("{}~e8433edd", "y".repeat(71)));
+        assert_ne!(long, leg_name(&"y".repeat(201)));
+        // Names read back from a comment are kept as written, or spelled anew.
+        for name in ["Linux x86_64 920cdc9f", "a-%2Db", &long] {
+            assert_eq!(stored_leg_name(name), name);
+        }
+        assert_eq!(stored_leg_name("a<b"), "a%3Cb");
+        assert_eq!(stored_leg_name(""), "default");
+        assert_eq!(stored_leg_name(&"z".repeat(81)).len(), 80);
     }
 
     #[test]
@@ -391,7 +489,8 @@ mod tests {
             parse(body),
             vec![Section {
                 leg: "x".into(),
-                body: "kept\n".into()
+                body: "kept\n".into(),
+                writer: String::new(),
             }]
         );
     }
@@ -469,6 +568,7 @@ mod run_tests {
             comments: Some(dir.path().join("absent.json")),
             author: "bot".into(),
             body_out: dir.path().join("body.md"),
+            writer: "41.1/cov GitHub Actions 2".into(),
         };
         assert_eq!(run(&opts).unwrap(), "create");
         let body = std::fs::read_to_string(&opts.body_out).unwrap();
@@ -481,6 +581,52 @@ mod run_tests {
         assert_eq!(run(&opts).unwrap(), "update 7");
         let body = std::fs::read_to_string(&opts.body_out).unwrap();
         assert_eq!(parse(&body).len(), 2, "{body}");
+        assert!(
+            body.contains("<!-- covgate:leg=linux by=41.1/cov GitHub Actions 2 -->\n"),
+            "{body}"
+        );
+        // Another job of run 41 writes a section named `linux`: the collision shows.
+        let listing = serde_json::json!([{"id": 7, "body": body, "user": {"login": "bot"}}]);
+        std::fs::write(opts.comments.as_ref().unwrap(), listing.to_string()).unwrap();
+        opts.leg = "linux".into();
+        opts.writer = "41.1/cov GitHub Actions 3".into();
+        assert_eq!(run(&opts).unwrap(), "update 7");
+        let body = std::fs::read_to_string(&opts.body_out).unwrap();
+        let linux = &parse(&body)[0];
+        assert_eq!(
+            linux.body,
+            "⚠️ **linux**: another leg of this run (41.1/cov GitHub Actions 2) wrote a section of \
+             this name, and this leg replaced it: give each leg its own `leg` name.\n\n\
+             ✅ **linux**: covgate passed — 1 measured: 0 passed, 1 failed\n"
+        );
+        assert_eq!(linux.writer, "41.1/cov GitHub Actions 3");
+    }
+
+    #[test]
+    fn only_another_job_of_the_same_run_collides() {
+        let by = |writer: &str| Section {
+            writer: writer.to_string(),
+            ..section("linux", 1, Some("x\n"))
+        };
+        let warned = |old: &str, new: &str| {
+            merge(vec![by(old)], by(new))[0]
+                .body
+                .starts_with("⚠️ **linux**: another leg of this run")
+        };
+        assert!(warned("9.1/a", "9.1/b"));
+        // The same job again, a later run or attempt, or a writer not said: a plain update.
+        assert!(!warned("9.1/a", "9.1/a"));
+        assert!(!warned("9.1/a", "9.2/b"));
+        assert!(!warned("8.1/a", "9.1/a"));
+        assert!(!warned("", "9.1/a"));
+        assert!(!warned("9.1/a", ""));
+        assert!(!warned("x", "x/y"));
+        // A marker's writer is read back as written, or spelled anew.
+        let body = "<!-- covgate:leg=l by=9.1/a b -->\nx\n<!-- covgate:end -->\n\
+                    <!-- covgate:leg=m by=<b> -->\ny\n<!-- covgate:end -->\n";
+        let sections = parse(body);
+        assert_eq!(sections[0].writer, "9.1/a b");
+        assert_eq!(sections[1].writer, "%3Cb%3E");
     }
 
     #[test]

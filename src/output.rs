@@ -40,6 +40,12 @@ pub struct OutputOptions {
     /// `--link-base`: the URL of the root folder at the commit under test, for links in the
     /// Markdown result (checked by [`markdown::check_link_base`]).
     pub link_base: Option<String>,
+    /// With `--format github`: the root's path relative to the repository root, put before each
+    /// annotation's file (`--annotation-prefix`; see [`github::file_prefix`]).
+    pub annotation_prefix: Option<String>,
+    /// `$GITHUB_WORKSPACE` (the repository's checkout), for the annotations' prefix when
+    /// `annotation_prefix` is not given.
+    pub workspace: Option<String>,
 }
 
 /// Colour for the table: only on a terminal, and never when `NO_COLOR` is set (any value), as
@@ -88,7 +94,15 @@ pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> 
                 append(path, &summary)?;
             }
             (
-                github::render(facts, verdict),
+                github::render(
+                    facts,
+                    verdict,
+                    &github::file_prefix(
+                        opts.annotation_prefix.as_deref(),
+                        opts.workspace.as_deref(),
+                        &facts.root,
+                    ),
+                ),
                 table::render(facts, verdict, metrics, &opts.table),
             )
         }

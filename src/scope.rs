@@ -379,7 +379,7 @@ pub(crate) fn classify_unreported(file: &Path) -> Class {
     if extension == "rs" {
         classify_rust(file)
     } else if nocode::c::is_c_family(extension) {
-        classify_c(file)
+        classify_c(file, nocode::c::unit_of(extension))
     } else {
         Class::Unmeasured(
             "in no report (covgate tells whether a file has code only for Rust, C and C++ sources)"
@@ -405,8 +405,8 @@ fn classify_rust(file: &Path) -> Class {
     }
 }
 
-fn classify_c(file: &Path) -> Class {
-    match source::read(file, source::MAX_SOURCE).map(|bytes| nocode::c::classify(&bytes)) {
+fn classify_c(file: &Path, unit: nocode::c::Unit) -> Class {
+    match source::read(file, source::MAX_SOURCE).map(|bytes| nocode::c::classify(&bytes, unit)) {
         Ok(CSource::NoCode) => Class::NoCode,
         Ok(CSource::HasCode(line)) => Class::Unmeasured(format!(
             "in no report, but has code (a function body at line {line})"

@@ -102,6 +102,10 @@ pub(crate) struct Target {
     pub kind: Kind,
     /// Its root file: root-relative, or absolute when outside the root (`/`-separated).
     pub src: String,
+    /// `cargo test` runs it when no target is named (the manifest's `test` flag, `"test"` in
+    /// `cargo metadata`: true by default for libraries, binaries and tests, false for benches
+    /// and examples unless `test = true`).
+    pub tested: bool,
 }
 
 impl Target {
@@ -296,6 +300,7 @@ impl Workspace {
                         name: t.name.clone(),
                         kind: Kind::of(&t.kind),
                         src: resolver.resolve(t.src_path.as_str()).as_str().to_string(),
+                        tested: t.test,
                     })
                 })
                 .collect(),
@@ -350,6 +355,7 @@ mod tests {
             name: "t".to_string(),
             kind: Kind::Test,
             src: src.to_string(),
+            tested: true,
         }
     }
 

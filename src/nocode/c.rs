@@ -93,6 +93,35 @@ pub(crate) fn is_c_family(extension: &str) -> bool {
     EXTENSIONS.iter().any(|e| e.eq_ignore_ascii_case(extension))
 }
 
+/// What kind of file a text comes from: the rule for a name after a parameter list depends on
+/// it (attribute macros such as `NORETURN` or `__THROW` belong in headers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unit {
+    /// A header (`.h`, `.hpp`, `.hh`, `.hxx`, `.inl`): `int f(void) NAME;` is a declaration
+    /// with an attribute macro, except for a qualified name outside a class or a `static`
+    /// function.
+    Header,
+    /// A file compiled on its own (`.c`, `.cc`, `.cpp`, `.cxx`): `int f(void) NAME;` may be a
+    /// definition whose body is the macro `NAME` (a stray `;` after a body is valid).
+    Source,
+}
+
+/// The header extensions among [`EXTENSIONS`].
+const HEADER_EXTENSIONS: [&str; 5] = ["h", "hpp", "hh", "hxx", "inl"];
+
+/// The kind of file that `extension` (without the dot, any case) names: a header for the
+/// [`HEADER_EXTENSIONS`], a source for anything else.
+pub(crate) fn unit_of(extension: &str) -> Unit {
+    if HEADER_EXTENSIONS
+        .iter()
+        .any(|e| e.eq_ignore_ascii_case(extension))
+    {
+        Unit::Header
+    } else {
+        Unit::Source
+    }
+}
+
 /// Words before a parenthesised group that is not a parameter list (attributes, and a
 /// `requires` clause's condition or parameters).
 const ATTRIBUTE_WORDS: [&[u8]; 6] = [
@@ -379,10 +408,25 @@ struct Scanner {
     unrecognised: Option<(u64, &'static str)>,
     /// The macros this file `#define`s with a `{` in their expansion (a function body, perhaps).
     bodied: HashSet<Vec<u8>>,
+    /// The kind of file the text comes from.
+    unit: Unit,
+    /// The word just read was preceded by `::` (`S::f`).
+    qualified_word: bool,
+    /// The current statement's parameter list belongs to a qualified name (`int S::f()`).
+    qualified: bool,
+    /// The current statement holds `static` (outside parentheses).
+    is_static: bool,
+    /// A trailing return type (`->`) or a `requires` clause began after the parameter list:
+    /// names there are types, not attribute macros.
+    trailing_type: bool,
+    /// The line of a name that is no keyword right after the statement's parameter list and its
+    /// qualifiers (`int f(void) NAME`): an attribute macro, or a macro that expands to a body.
+    trailing_name: Option<u64>,
 }
 
-/// Classifies C or C++ source text (bytes; any encoding that keeps ASCII as ASCII).
-pub(crate) fn classify(text: &[u8]) -> CSource {
+/// Classifies C or C++ source text (bytes; any encoding that keeps ASCII as ASCII) from a file
+/// of the kind `unit`.
+pub(crate) fn classify(text: &[u8], unit: Unit) -> CSource {
     // A lone CR ends a line for clang and GCC: a directive or `//` comment ends there.
     let lines = crate::text::lone_cr_as_lf(text);
     let text: &[u8] = &lines;
@@ -404,6 +448,12 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
         first_unknown: false,
         unrecognised: None,
         bodied: HashSet::new(),
+        unit,
+        qualified_word: false,
+        qualified: false,
+        is_static: false,
+        trailing_type: false,
+        trailing_name: None,
     };
     let mut i = 0;
     let mut line_start = true;
@@ -473,6 +523,7 @@ pub(crate) fn classify(text: &[u8]) -> CSource {
                 i = after;
                 continue;
             }
+            s.qualified_word = text.get(i.wrapping_sub(2)..i) == Some(b"::".as_slice());
             if s.word(word) {
                 return CSource::MacroCall(s.call_line);
             }
@@ -614,6 +665,7 @@ impl Scanner {
 
     /// Handles a word; true when it shows that a `NAME(…)` before it was a macro call.
     fn word(&mut self, word: &[u8]) -> bool {
+        let tail = self.tail;
         if self.follow_call(Token::Word(word)) {
             return true;
         }
@@ -647,6 +699,7 @@ impl Scanner {
             _ => None,
         };
         self.declares = self.declares.max(declares);
+        self.note_trailing(word, tail);
         let last = Last::Word {
             attribute: ATTRIBUTE_WORDS.contains(&word),
             pragma: PRAGMA_WORDS.contains(&word),
@@ -659,6 +712,68 @@ impl Scanner {
         // initialisers or a macro) leave a parameter list's tail open.
         self.last = last;
         false
+    }
+
+    /// Notes what a word at file, namespace or class level tells about the statement's
+    /// declarator: `static`, the start of a trailing return type or a `requires` clause, or a
+    /// name that is no keyword right after the parameter list (`int f(void) NAME`). `tail`: where
+    /// a statement that began `NAME(…)` was before the word; the names of a declaration with a
+    /// macro for its type (`API(int) f`, `ElfW(Addr) a, b`) are declarators, not such names,
+    /// until its own parameter list closes.
+    fn note_trailing(&mut self, word: &[u8], tail: Tail) {
+        let macro_type = matches!(
+            tail,
+            Tail::AfterCall { class: false } | Tail::Declared { params: false, .. }
+        );
+        if !self.groups.is_empty() || self.in_initializer || macro_type {
+            return;
+        }
+        self.is_static |= word == b"static";
+        self.trailing_type |= word == b"requires";
+        let name = !is_keyword(word) && !word.first().is_some_and(u8::is_ascii_digit);
+        if name && self.after_params && !self.trailing_type {
+            self.trailing_name = self.trailing_name.or(Some(self.line));
+        }
+    }
+
+    /// At a statement's `;`: a name after its parameter list (`int f(void) NAME;`) may be a
+    /// macro that expands to the function's body (`{ … };` is a definition and a stray `;`).
+    /// It is taken for an attribute macro (`NORETURN`, `__THROW`) only in a header, outside a
+    /// class, for a function that is neither `static` (declared and never defined in the
+    /// file: a definition, or an error) nor named with a qualified name (`int S::f()` outside
+    /// its class can only be a definition); in a class every such member is a declaration.
+    fn check_trailing(&mut self) {
+        let Some(line) = self.trailing_name else {
+            return;
+        };
+        let outside_class = self.scope() == Scope::Namespace;
+        if self.unit == Unit::Source {
+            self.unrecognise(
+                line,
+                "a name after a parameter list in a source file, which may be a macro that \
+                 expands to the function's body",
+            );
+        } else if outside_class && self.qualified {
+            self.unrecognise(
+                line,
+                "a name after the parameter list of a qualified name outside its class, which \
+                 can only be a definition whose body is that macro",
+            );
+        } else if outside_class && self.is_static {
+            self.unrecognise(
+                line,
+                "a name after the parameter list of a `static` function, which may be a macro \
+                 that expands to its body",
+            );
+        }
+    }
+
+    /// Forgets what the statement that just ended told about its declarator.
+    fn end_declarator(&mut self) {
+        self.qualified = false;
+        self.is_static = false;
+        self.trailing_type = false;
+        self.trailing_name = None;
     }
 
     /// Checks a word that begins a declaration (`int`, `static`, `struct`, …), at file,
@@ -699,6 +814,9 @@ impl Scanner {
         let call = self.statement == Statement::FirstWord
             && self.scope() != Scope::Other
             && !matches!(next, Some(b'*' | b'&' | b'^'));
+        let declarator = self.groups.is_empty() && !self.in_initializer;
+        self.qualified |=
+            declarator && matches!(self.last, Last::Word { .. }) && self.qualified_word;
         let inner = match (self.groups.last(), self.last) {
             (Some(Group::Attribute), _)
             | (
@@ -792,8 +910,12 @@ impl Scanner {
             (Statement::FirstWord, b':', Some(after)) if after != b':' => Statement::Start,
             _ => Statement::Later,
         };
+        if b == b';' && self.groups.is_empty() {
+            self.check_trailing();
+        }
         if b == b';' || b == b'}' {
             self.declares = None;
+            self.end_declarator();
         }
         false
     }
@@ -847,6 +969,7 @@ impl Scanner {
         }
         self.statement = Statement::Start;
         self.declares = None;
+        self.end_declarator();
         self.token(Last::Other);
         false
     }
@@ -859,6 +982,7 @@ impl Scanner {
         let arrow = b == b'-' && next == Some(b'>');
         let tail = self.after_params && b":*&<>,".contains(&b);
         if arrow || tail {
+            self.trailing_type |= arrow;
             self.last = Last::Other;
             return;
         }

@@ -2,6 +2,11 @@
 
 use super::*;
 
+/// The rule for a header: most tables hold declarations as a header would.
+fn classify(text: &[u8]) -> CSource {
+    super::classify(text, Unit::Header)
+}
+
 /// (source, expected): the answer, with the line where code begins.
 const TABLE: &[(&str, CSource)] = &[
     // Declarations only.
@@ -475,4 +480,114 @@ fn a_lone_cr_ends_a_directive_and_a_line_comment() {
         CSource::HasCode(3)
     );
     assert_eq!(classify(b"// one\r\nint f(void);\r\n"), CSource::NoCode);
+}
+
+const IN_SOURCE: &str =
+    "a name after a parameter list in a source file, which may be a macro that \
+                         expands to the function's body";
+const QUALIFIED: &str = "a name after the parameter list of a qualified name outside its class, \
+                         which can only be a definition whose body is that macro";
+const STATIC: &str = "a name after the parameter list of a `static` function, which may be a \
+                      macro that expands to its body";
+
+/// Declarations with a name after the parameter list that stay no code in a header and in a
+/// source (attribute macros in a header; keywords, trailing return types, `requires`).
+#[test]
+fn names_after_a_parameter_list_in_a_header_are_attribute_macros() {
+    let header = [
+        "void die(void) NORETURN;\n",
+        "extern int atoi (const char *__nptr)\n     __THROW __attribute_pure__ __nonnull ((1)) __wur;\n",
+        "int g(void) G_GNUC_CONST;\nint (h)(void) ATTR;\n",
+        "class S {\n  int f() BODY;\n  static int g() ATTR;\n};\n",
+        "namespace n { extern \"C\" { int f(int) NOEXCEPT; } }\n",
+        "template <class T> T at(T *p) MAY_ALIAS;\nstd::string name() ATTR;\n",
+    ];
+    for source in header {
+        assert_eq!(classify(source.as_bytes()), CSource::NoCode, "{source}");
+    }
+    let both = [
+        "auto t() -> Foo;\nauto u() -> std::vector<Bar>;\n",
+        "template <class T> void v(T) requires Small<T>;\n",
+        "int f(void) __attribute__((noreturn));\nvoid g() const noexcept override;\n",
+        "int f(void) asm(\"other\");\nstatic int g(void);\nint S::h();\nint x = f() + y;\n",
+        "void f() throw(std::bad_alloc);\nint g() = delete;\n",
+        "API(int) f(void);\nElfW(Addr) a, b;\nstatic API(int) g(int);\nElfW(Addr) *p;\n",
+    ];
+    for source in both {
+        for unit in [Unit::Header, Unit::Source] {
+            assert_eq!(
+                super::classify(source.as_bytes(), unit),
+                CSource::NoCode,
+                "{unit:?}: {source}"
+            );
+        }
+    }
+}
+
+/// A name after a parameter list that may be a macro expanding to the body (`int f(void)
+/// STUB_BODY;` with `#define STUB_BODY { … }`): unrecognised in a source file, and in a header
+/// for a qualified name outside its class or a `static` function.
+#[test]
+fn names_after_a_parameter_list_that_may_be_bodies_are_unrecognised() {
+    let cases: &[(&str, Unit, u64, &str)] = &[
+        (
+            "#include \"body.h\"\nint stub_open(void) STUB_BODY;\n",
+            Unit::Source,
+            2,
+            IN_SOURCE,
+        ),
+        (
+            "class S {\n  int f() BODY;\n};\n",
+            Unit::Source,
+            2,
+            IN_SOURCE,
+        ),
+        ("void die(void) NORETURN;\n", Unit::Source, 1, IN_SOURCE),
+        ("API(int) f(void) BODY;\n", Unit::Source, 1, IN_SOURCE),
+        ("static API(int) f(void) BODY;\n", Unit::Header, 1, STATIC),
+        ("struct S {\n  S() BODY;\n};\n", Unit::Source, 2, IN_SOURCE),
+        ("int S::f() BODY;\n", Unit::Header, 1, QUALIFIED),
+        (
+            "namespace n {\nint S<int>::f()\n  const BODY;\n}\n",
+            Unit::Header,
+            3,
+            QUALIFIED,
+        ),
+        ("static int f(void) BODY;\n", Unit::Header, 1, STATIC),
+        (
+            "int a;\nstatic int (f)(void)\n  BODY;\n",
+            Unit::Header,
+            3,
+            STATIC,
+        ),
+    ];
+    for &(source, unit, line, what) in cases {
+        assert_eq!(
+            super::classify(source.as_bytes(), unit),
+            CSource::Unrecognised(line, what),
+            "{unit:?}: {source}"
+        );
+    }
+    // Not followed by `;`, a body still says so.
+    assert_eq!(
+        super::classify(b"int f(void) ATTR {\n}\n", Unit::Source),
+        CSource::HasCode(1)
+    );
+}
+
+#[test]
+fn headers_and_sources_are_told_by_their_extension() {
+    for (extension, unit) in [
+        ("h", Unit::Header),
+        ("HPP", Unit::Header),
+        ("hh", Unit::Header),
+        ("hxx", Unit::Header),
+        ("inl", Unit::Header),
+        ("c", Unit::Source),
+        ("cc", Unit::Source),
+        ("CPP", Unit::Source),
+        ("cxx", Unit::Source),
+    ] {
+        assert_eq!(unit_of(extension), unit, "{extension}");
+    }
 }

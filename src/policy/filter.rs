@@ -209,6 +209,7 @@ mod tests {
             name: name.to_string(),
             kind,
             src: format!("{package}/tests/{name}.rs"),
+            tested: true,
         }
     }
 

@@ -8,7 +8,9 @@
 //! runner requires: in messages `%`, CR and LF become `%25`, `%0D`, `%0A`; in properties `:` and
 //! `,` also become `%3A` and `%2C`. Annotations are bounded: at most [`PER_FILE`] per file
 //! (shared fairly by the kinds of item it lists) and [`TOTAL`] in all (GitHub shows only a few
-//! per step anyway); a closing `::notice` says how many were dropped. Paths are root-relative, as GitHub expects when the root is the checkout.
+//! //! per step anyway); a closing `::notice` says how many were dropped. GitHub resolves `file=`
+//! against the repository root (`$GITHUB_WORKSPACE`), so each path is the root-relative path
+//! after a prefix: the root's path below the repository ([`file_prefix`]).
 
 use crate::judge::{FileStatus, FileVerdict, MetricStatus, MetricVerdict, Verdict};
 use crate::model::LineRange;
@@ -48,13 +50,38 @@ pub(crate) fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
+/// The prefix of every annotation's file: the root's path relative to the repository root,
+/// with a trailing `/` (`""` when the root is the repository). `explicit`
+/// (`--annotation-prefix`, `.`, `./x/` and `x` spelled as `x/`) wins; otherwise it is the
+/// normalised `root` below the normalised `workspace` (`$GITHUB_WORKSPACE`), and `""` when
+/// there is no workspace or the root does not lie below it (compared as spelled, after
+/// [`crate::paths::normalize`]; symbolic links are not followed).
+pub fn file_prefix(explicit: Option<&str>, workspace: Option<&str>, root: &str) -> String {
+    let below = match (explicit, workspace) {
+        (Some(dir), _) => crate::paths::normalize(dir),
+        (None, Some(workspace)) if !workspace.is_empty() => {
+            let base = format!("{}/", crate::paths::normalize(workspace));
+            let base = base.replace("//", "/");
+            let root = format!("{}/", crate::paths::normalize(root));
+            let inner = root.strip_prefix(&base).unwrap_or_default();
+            inner.trim_end_matches('/').to_string()
+        }
+        _ => String::new(),
+    };
+    if below.is_empty() {
+        below
+    } else {
+        format!("{below}/")
+    }
+}
+
 /// Renders a `::notice` with the facts, then the annotations for every failing and unmeasured
-/// file.
-pub fn render(facts: &Facts, verdict: &Verdict) -> String {
+/// file, each named by `prefix` (see [`file_prefix`]) and its root-relative path.
+pub fn render(facts: &Facts, verdict: &Verdict, prefix: &str) -> String {
     let mut wanted = 0;
     let mut kept: Vec<String> = Vec::new();
     for file in verdict.files.iter().filter(|f| f.status.fails()) {
-        let (annotations, all) = annotations(file);
+        let (annotations, all) = annotations(file, prefix);
         wanted += all;
         kept.extend(annotations);
     }
@@ -124,8 +151,8 @@ const KINDS: [Metric; 5] = [
 /// the room fairly ([`quotas`]), so every kind listed shows; then one `below the bar`
 /// annotation for the failing metrics that name no item, and one `tighten` annotation for the
 /// loose ones. Only the items written are formatted: a file can list millions.
-fn annotations(file: &FileVerdict) -> (Vec<String>, usize) {
-    let path = escape_property(&file.path);
+fn annotations(file: &FileVerdict, prefix: &str) -> (Vec<String>, usize) {
+    let path = escape_property(&format!("{prefix}{}", file.path));
     if file.status == FileStatus::Unmeasured {
         let why = file.reason.as_deref().unwrap_or("in no report");
         let one = format!(
@@ -329,6 +356,39 @@ mod tests {
     }
 
     #[test]
+    fn annotation_files_are_named_from_the_repository_root() {
+        let prefix = file_prefix;
+        assert_eq!(prefix(None, Some("/ws/repo"), "/ws/repo/demo"), "demo/");
+        assert_eq!(prefix(None, Some("/ws/repo/"), "/ws/repo/a/b"), "a/b/");
+        assert_eq!(
+            prefix(None, Some(r"D:\a\r\r"), "D:/a/r/r/crates/u"),
+            "crates/u/"
+        );
+        assert_eq!(prefix(None, Some("/"), "/ws"), "ws/");
+        assert_eq!(prefix(None, Some("/ws/repo"), "/ws/repo"), "");
+        assert_eq!(prefix(None, Some("/ws/repo"), "/ws/repo2/x"), "");
+        assert_eq!(prefix(None, Some("/ws/repo"), "/tmp/x"), "");
+        assert_eq!(prefix(None, Some(""), "/ws/repo/demo"), "");
+        assert_eq!(prefix(None, None, "/ws/repo/demo"), "");
+        assert_eq!(
+            prefix(Some("./crates/u/"), Some("/ws"), "/ws/x"),
+            "crates/u/"
+        );
+        assert_eq!(prefix(Some("."), Some("/ws"), "/ws/x"), "");
+        let file = FileVerdict {
+            path: "src/a.rs".to_string(),
+            status: FileStatus::Unmeasured,
+            ..failing(Uncovered::default(), Vec::new())
+        };
+        let (out, all) = annotations(&file, "demo/");
+        assert_eq!(all, 1);
+        assert_eq!(
+            out,
+            ["::error file=demo/src/a.rs,title=covgate%3A unmeasured::src/a.rs is in scope but unmeasured: in no report"]
+        );
+    }
+
+    #[test]
     fn every_kind_of_item_is_annotated_naming_its_instantiation() {
         let span = |line_start, col_start, line_end, col_end| Span {
             line_start,
@@ -379,7 +439,7 @@ mod tests {
             notes: Vec::new(),
         };
         let file = failing(uncovered, Vec::new());
-        let (out, all) = annotations(&file);
+        let (out, all) = annotations(&file, "");
         assert_eq!(all, 7);
         let p = "::error file=src/a%2Cb.rs";
         assert_eq!(
@@ -419,7 +479,7 @@ mod tests {
             metric(Metric::Branches, None, MetricStatus::Unavailable),
             loose,
         ];
-        let (out, all) = annotations(&failing(uncovered, metrics));
+        let (out, all) = annotations(&failing(uncovered, metrics), "");
         assert_eq!(all, 23);
         assert_eq!(out.len(), PER_FILE);
         // 7 lines and the function in the 8 places left by the two summaries.

@@ -10,9 +10,12 @@
 //!   `PKG::bench/NAME`, `PKG::example/NAME`).
 //! - nextest, plain: `-p PKG... --test NAME... -E binary_id(=PKG::NAME)|...`: the roster's
 //!   targets are built, and the filterset keeps exactly their binaries.
-//! - cargo, instrumented: `--workspace --lib --bins --test NAME...` listing every other test
-//!   target (`--lib`/`--bins` only when a member has one). An explicit list leaves out doc
-//!   tests; run them apart (`cargo test --doc`).
+//! - cargo, instrumented: `--workspace --lib --bins --test NAME... --bench NAME...
+//!   --example NAME...` listing every other target that `cargo test` runs when none is named
+//!   (`--lib`/`--bins` only when a member has one; tests, benches and examples whose manifest
+//!   `test` flag is set, as `cargo metadata` reports it: examples and benches with
+//!   `test = true`, tests without `test = false`). An explicit list leaves out doc tests; run
+//!   them apart (`cargo test --doc`).
 //! - cargo, plain: `-p PKG... --test NAME...`. cargo selects targets by name across the chosen
 //!   packages, so a roster target whose name another package's target of the same kind also
 //!   has cannot be told apart: that is an error; use nextest.
@@ -120,7 +123,8 @@ fn selection(targets: &[&Target]) -> Vec<String> {
     words
 }
 
-/// `--workspace --lib --bins --test NAME...` for every test target but the roster's.
+/// `--workspace --lib --bins`, then `--test NAME`, `--bench NAME` and `--example NAME` for
+/// every target but the roster's that `cargo test` runs by default (its `test` flag is set).
 fn instrumented_cargo(roster: &Roster, others: &[&Target]) -> Result<Vec<String>, String> {
     let mut words = vec!["--workspace".to_string()];
     for (kind, flag) in [(Kind::Lib, "--lib"), (Kind::Bin, "--bins")] {
@@ -128,11 +132,16 @@ fn instrumented_cargo(roster: &Roster, others: &[&Target]) -> Result<Vec<String>
             words.push(flag.to_string());
         }
     }
-    for target in others.iter().filter(|t| t.kind == Kind::Test) {
-        if !words.contains(&target.name) {
-            words.extend(["--test".to_string(), target.name.clone()]);
+    let mut named: Vec<[String; 2]> = Vec::new();
+    for kind in [Kind::Test, Kind::Bench, Kind::Example] {
+        for target in others.iter().filter(|t| t.kind == kind && t.tested) {
+            let pair = [kind.flag().to_string(), target.name.clone()];
+            if !named.contains(&pair) {
+                named.push(pair);
+            }
         }
     }
+    words.extend(named.into_iter().flatten());
     if words.len() == 1 {
         return Err(
             "every test target of the workspace is in the roster and it has no library or binary: \
@@ -156,6 +165,7 @@ mod tests {
             name: name.to_string(),
             kind,
             src: String::new(),
+            tested: !matches!(kind, Kind::Bench | Kind::Example),
         }
     }
 
@@ -240,6 +250,35 @@ mod tests {
         assert_eq!(
             line(&r, Run::Plain, Runner::Cargo),
             "-p alpha -p beta-pkg --test heavy --test slow"
+        );
+        // Benches and examples that `cargo test` runs (`test = true`) are listed, the others
+        // not; a test with `test = false` neither; a name shared by two kinds is listed for
+        // each, and by two packages once.
+        let mut more = usual();
+        more.extend([
+            Target {
+                tested: true,
+                ..target("alpha", "ex", Kind::Example)
+            },
+            target("alpha", "demo", Kind::Example),
+            Target {
+                tested: true,
+                ..target("beta-pkg", "fast", Kind::Bench)
+            },
+            Target {
+                tested: true,
+                ..target("beta-pkg", "ex", Kind::Example)
+            },
+            Target {
+                tested: false,
+                ..target("beta-pkg", "manual", Kind::Test)
+            },
+        ]);
+        let r = roster(more, &[("alpha", "heavy"), ("beta-pkg", "slow")], true);
+        assert_eq!(
+            line(&r, Run::Instrumented, Runner::Cargo),
+            "--workspace --lib --bins --test fast --test folder --test other --bench fast \
+             --example ex"
         );
         // Without a library or binaries, only the test targets are listed.
         let tests_only = vec![

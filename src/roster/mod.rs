@@ -263,6 +263,7 @@ mod tests {
             name: name.to_string(),
             kind: Kind::Test,
             src: src.to_string(),
+            tested: true,
         }
     }
 

@@ -152,6 +152,10 @@ fn run_steps(api: &Api, leg: &Leg, check_env: &[(&str, &str)], extra_env: &[(&st
             .env("GITHUB_STEP_SUMMARY", &summary)
             .env("RUNNER_TEMP", work.path())
             .env("RUNNER_OS", "Linux")
+            .env("GITHUB_JOB", "coverage")
+            .env_remove("GITHUB_RUN_ID")
+            .env_remove("GITHUB_RUN_ATTEMPT")
+            .env_remove("RUNNER_NAME")
             .env("FAKE_GH_STATE", api.state())
             .env_remove("GITHUB_SERVER_URL")
             .env_remove("GITHUB_REPOSITORY")
@@ -685,7 +689,14 @@ fn args_on_several_lines_are_separate_arguments_never_globs() {
     );
     let ran = run_leg(&api, &sharded_leg(&sandbox, "", reports.clone(), args), &[]);
     assert_eq!(ran.outputs["code"], "0", "{}", ran.log);
-    assert_eq!(ran.outputs["leg"], "Linux x86_64-pc-windows-msvc");
+    // The default leg name: the OS, the target, and a hash of the job and the args (which hold
+    // the sandbox's path here, so only its shape is known).
+    let leg = ran.outputs["leg"].clone();
+    let hash = leg.strip_prefix("Linux x86_64-pc-windows-msvc ").unwrap();
+    assert!(
+        hash.len() == 8 && hash.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{leg}"
+    );
     assert!(
         ran.log.contains("target x86_64-pc-windows-msvc (--target)"),
         "{}",
@@ -695,4 +706,77 @@ fn args_on_several_lines_are_separate_arguments_never_globs() {
     let globbed = format!("{}\n--features *", remap(&sandbox));
     let ran = run_leg(&api, &sharded_leg(&sandbox, "linux", reports, globbed), &[]);
     assert!(ran.log.contains("+ feature=\"*\""), "{}", ran.log);
+}
+
+/// Two legs of one OS and target that differ by their args, with the default leg name: each
+/// keeps a section of its own (they once shared `Linux-<target>`, and the passing leg's ✅
+/// replaced the failing leg's result); running a leg again edits its own section.
+#[cfg(unix)]
+#[test]
+fn default_leg_names_tell_legs_with_other_args_apart() {
+    let passing = passing_crate();
+    let api = Api::new();
+    let mut legs = legs(&passing);
+    legs.truncate(2);
+    for leg in &mut legs {
+        leg.name = "";
+    }
+    let host = std::process::Command::new("rustc")
+        .arg("-vV")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
+        .unwrap_or_else(|| "unknown target".to_string());
+    let failing = run_leg(&api, &legs[0], &[]);
+    assert_eq!(failing.outputs["code"], "1");
+    // cksum of "coverage\n" (the job's id, no args) is 0x3b0d9087.
+    assert_eq!(failing.outputs["leg"], format!("Linux {host} 3b0d9087"));
+    let passed = run_leg(&api, &legs[1], &[]);
+    assert_eq!(passed.outputs["code"], "0");
+    assert_ne!(passed.outputs["leg"], failing.outputs["leg"]);
+    run_leg(&api, &legs[0], &[]);
+    let comments = api.comments();
+    assert_eq!(comments.len(), 1, "{comments:?}");
+    let body = comments[0]["body"].as_str().unwrap();
+    let sections: Vec<&str> = body
+        .lines()
+        .filter(|l| l.starts_with("<!-- covgate:leg="))
+        .collect();
+    assert_eq!(sections.len(), 2, "{body}");
+    assert!(body.contains("tiny::perimeter"), "{body}");
+    assert!(
+        body.contains(&format!("✅ **{}**: covgate passed", passed.outputs["leg"])),
+        "{body}"
+    );
+}
+
+/// Two legs of one run given the same `leg` name: the second's section says that it replaced
+/// another leg's (the runner's name tells the jobs apart), rather than hiding the failure.
+#[cfg(unix)]
+#[test]
+fn two_legs_of_one_run_with_one_name_are_told() {
+    let passing = passing_crate();
+    let api = Api::new();
+    let mut legs = legs(&passing);
+    legs.truncate(2);
+    for leg in &mut legs {
+        leg.name = "same";
+    }
+    let runner = |name: &'static str| [("GITHUB_RUN_ID", "77"), ("RUNNER_NAME", name)];
+    assert_eq!(run_leg(&api, &legs[0], &runner("one")).outputs["code"], "1");
+    assert_eq!(run_leg(&api, &legs[1], &runner("two")).outputs["code"], "0");
+    let body = api.comments()[0]["body"].as_str().unwrap().to_string();
+    assert!(
+        body.contains(
+            "<!-- covgate:leg=same by=77.1/coverage two -->\n⚠️ **same**: another leg of this \
+             run (77.1/coverage one) wrote a section of this name, and this leg replaced it"
+        ),
+        "{body}"
+    );
+    // The same leg again (same job and runner): a plain update, without the warning.
+    run_leg(&api, &legs[1], &runner("two"));
+    let body = api.comments()[0]["body"].as_str().unwrap().to_string();
+    assert!(!body.contains("another leg of this run"), "{body}");
 }

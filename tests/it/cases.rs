@@ -588,6 +588,41 @@ fn c_family_sources_in_no_report_are_classified_by_their_content() {
     );
 }
 
+/// A function whose body is an object-like macro, followed by a stray `;` (`int f(void)
+/// STUB_BODY;`, valid C), in a source file that no report names: unmeasured, not no code; the
+/// same shape in a header is an attribute macro (`NORETURN`), unless the function is `static`.
+#[test]
+fn a_source_whose_function_body_may_be_a_macro_is_unmeasured() {
+    let sb = Sandbox::new();
+    sb.policy("[measure]\ninclude = [\"*.c\", \"*.h\"]\nmetrics = [\"lines\"]\n");
+    sb.write("main.c", "int main(void) { return 0; }\n");
+    sb.write(
+        "body.h",
+        "#define STUB_BODY { if (1) { return -1; } return 0; }\n",
+    );
+    sb.write(
+        "stub.c",
+        "#include \"body.h\"\nint stub_open(void) STUB_BODY;\nint stub_close(void) STUB_BODY;\n",
+    );
+    sb.write("die.h", "void die(void) NORETURN;\n");
+    sb.write("local.h", "static int helper(void) STUB_BODY;\n");
+    sb.write("t.info", "SF:main.c\nDA:1,1\nend_of_record\n");
+    let run = sb.run(&["check", "t.info", "--format", "json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(status(&doc, "main.c"), "pass");
+    assert_eq!(status(&doc, "body.h"), "no-code");
+    assert_eq!(status(&doc, "die.h"), "no-code");
+    assert_eq!(
+        common::file(&doc, "stub.c")["reason"],
+        "in no report, and may have code (not recognised as a declaration at line 2: a name \
+         after a parameter list in a source file, which may be a macro that expands to the \
+         function's body)"
+    );
+    assert_eq!(status(&doc, "stub.c"), "unmeasured");
+    assert_eq!(status(&doc, "local.h"), "unmeasured");
+}
+
 const ALL_METRICS: &str = "[measure]\ninclude = [\"src/**/*.rs\"]\n";
 
 #[test]

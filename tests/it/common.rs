@@ -37,6 +37,9 @@ pub fn covgate_with_stdin(cwd: &Path, args: &[&str], stdin: Option<&[u8]>) -> Ru
         // Facts lines and notes wrap at the terminal's width; tests of their content read
         // them whole (the width tests set their own).
         .env("COLUMNS", "1000")
+        // Annotations name files below `$GITHUB_WORKSPACE` when it is set (as on a CI runner);
+        // the tests that want it set it themselves.
+        .env_remove("GITHUB_WORKSPACE")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

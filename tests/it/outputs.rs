@@ -713,3 +713,77 @@ fn outputs_named_as_the_standard_streams_are_written_into_them() {
         "fail"
     );
 }
+
+/// GitHub resolves an annotation's `file=` against the repository (`$GITHUB_WORKSPACE`): with
+/// the policy in a subfolder, each file is named with the root's path below the repository
+/// (`demo/src/lib.rs`, not the repository's own `src/lib.rs`); `--annotation-prefix` overrides.
+#[test]
+fn github_annotations_name_files_from_the_repository_root() {
+    let sb = Sandbox::new();
+    sb.write("src/lib.rs", "// the repository's own crate\n");
+    sb.write(
+        "demo/coverage-policy.toml",
+        "[measure]\ninclude = [\"src/**\"]\nmetrics = [\"lines\"]\n",
+    );
+    sb.write("demo/src/lib.rs", "pub fn f() {}\npub fn g() {}\n");
+    sb.write("demo/src/gone.rs", "pub fn h() {}\n");
+    sb.write(
+        "demo/c.info",
+        "SF:src/lib.rs\nDA:1,1\nDA:2,0\nend_of_record\n",
+    );
+    let run = |workspace: &std::path::Path, extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_covgate"))
+            .args([
+                "check",
+                "demo/c.info",
+                "--policy",
+                "demo/coverage-policy.toml",
+            ])
+            .args(["--format", "github"])
+            .args(extra)
+            .current_dir(sb.path())
+            .env("GITHUB_WORKSPACE", workspace)
+            .env_remove("GITHUB_STEP_SUMMARY")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let annotations = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.starts_with("::error file="))
+            .map(|l| l.split(',').next().unwrap().to_string())
+            .collect()
+    };
+    let repo = run(sb.path(), &[]);
+    assert_eq!(
+        annotations(&repo),
+        [
+            "::error file=demo/src/gone.rs",
+            "::error file=demo/src/lib.rs"
+        ],
+        "{repo}"
+    );
+    assert!(
+        repo.contains("::error file=demo/src/lib.rs,line=2,endLine=2,title=covgate%3A uncovered line::line 2 not covered"),
+        "{repo}"
+    );
+    let elsewhere = run(std::path::Path::new("/nowhere/repo"), &[]);
+    assert_eq!(
+        annotations(&elsewhere),
+        ["::error file=src/gone.rs", "::error file=src/lib.rs"]
+    );
+    let explicit = run(sb.path(), &["--annotation-prefix", "./crates/demo/"]);
+    assert_eq!(
+        annotations(&explicit),
+        [
+            "::error file=crates/demo/src/gone.rs",
+            "::error file=crates/demo/src/lib.rs"
+        ]
+    );
+    let none = run(sb.path(), &["--annotation-prefix", ""]);
+    assert_eq!(
+        annotations(&none),
+        ["::error file=src/gone.rs", "::error file=src/lib.rs"]
+    );
+}

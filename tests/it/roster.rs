@@ -31,7 +31,17 @@ const WORKSPACE: &[(&str, &str)] = &[
     ),
     (
         "alpha/Cargo.toml",
-        "[package]\nname = \"alpha\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        "[package]\nname = \"alpha\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+         [[example]]\nname = \"ex\"\ntest = true\n",
+    ),
+    // `cargo test` runs the tests of an example or a bench with `test = true`, not of others.
+    (
+        "alpha/examples/ex.rs",
+        "fn main() {}\n\n#[test]\nfn example_test() {}\n",
+    ),
+    (
+        "alpha/examples/demo.rs",
+        "fn main() {}\n\n#[test]\nfn never_run() {}\n",
     ),
     (
         "alpha/src/lib.rs",
@@ -59,8 +69,10 @@ const WORKSPACE: &[(&str, &str)] = &[
     ),
     (
         "beta/Cargo.toml",
-        "[package]\nname = \"beta-pkg\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        "[package]\nname = \"beta-pkg\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+         [[bench]]\nname = \"perf\"\ntest = true\n",
     ),
+    ("beta/benches/perf.rs", "#[test]\nfn bench_test() {}\n"),
     (
         "beta/src/main.rs",
         "fn main() {}\n\n#[test]\nfn unit_beta() {}\n",
@@ -304,7 +316,7 @@ fn the_arguments_of_both_runs() {
     );
     assert_eq!(
         line("instrumented", "cargo", LINUX),
-        "--workspace --lib --bins --test fast --test other"
+        "--workspace --lib --bins --test fast --test other --bench perf --example ex"
     );
     assert_eq!(
         line("plain", "cargo", LINUX),
@@ -313,7 +325,7 @@ fn the_arguments_of_both_runs() {
     // On Windows the posix suite is not in the roster: it runs in the instrumented run.
     assert_eq!(
         line("instrumented", "cargo", WINDOWS),
-        "--workspace --lib --bins --test fast --test other --test posix"
+        "--workspace --lib --bins --test fast --test other --test posix --bench perf --example ex"
     );
     // nextest is the default runner.
     let run = roster_run(ROSTER, &["roster", "--args", "plain", "--target", WINDOWS]).1;
@@ -722,7 +734,9 @@ fn a_real_nextest_run_of_the_derived_arguments() {
         run("instrumented"),
         set(&[
             "alpha",
+            "alpha::example/ex",
             "alpha::fast",
+            "beta-pkg::bench/perf",
             "beta-pkg::bin/beta-pkg",
             "beta-pkg::fast",
             "beta-pkg::other"
@@ -758,6 +772,8 @@ fn a_real_nextest_run_of_the_derived_arguments() {
     assert_eq!(
         cargo_run("instrumented"),
         set(&[
+            "benches/perf.rs",
+            "examples/ex.rs",
             "src/lib.rs",
             "src/main.rs",
             "tests/fast.rs",
