@@ -6,6 +6,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::demangle::demangle_rust;
+
 use super::file::{Function, LcovFile};
 use super::identity::function_identity;
 
@@ -43,6 +45,44 @@ impl LcovFile {
         }
         at.values().any(|records| apart(records))
     }
+}
+
+impl LcovFile {
+    /// For a file none of whose sections is in llvm-cov's shape: the start line and identity
+    /// of a function of which more than one rustc-mangled record ran (`_R…`, or `_ZN…17h…E`:
+    /// two instantiations of a generic, or copies built into two test binaries, that a rewriter
+    /// such as `lcov -a` or `lcov --remove` summed into one section); `None` when there is
+    /// none, or a section is llvm-cov's (whose totals, or merge check, hold). Such records sum
+    /// the instantiations, which llvm-cov counts apart (the best single one), so the file
+    /// cannot be counted exactly from them. rustc's symbols come only from LLVM's coverage;
+    /// C++ symbols are left alone, since gcc's gcov also writes one record per template
+    /// instantiation and counts the sum, as lcov does.
+    pub fn summed_instantiations(&self) -> Option<(u32, String)> {
+        if self.llvm {
+            return None;
+        }
+        let functions = self.counted_functions();
+        let ran = functions.iter().filter(|f| f.is_covered());
+        let mut ran: Vec<(u32, &str)> = ran
+            .filter_map(|f| Some((f.start?, f.name.as_str())))
+            .collect();
+        ran.sort_unstable();
+        ran.dedup();
+        ran.chunk_by(|a, b| a.0 == b.0)
+            .filter(|records| records.len() > 1)
+            .find_map(rust_instances)
+    }
+}
+
+/// The start line and identity of a function with two distinct rustc-mangled records among
+/// `records` (distinct records that ran on one start line).
+fn rust_instances(records: &[(u32, &str)]) -> Option<(u32, String)> {
+    let mut seen = BTreeSet::new();
+    let rust = records
+        .iter()
+        .filter(|(_, name)| demangle_rust(name).is_some());
+    rust.map(|(line, name)| (*line, function_identity(name)))
+        .find(|(_, identity)| !seen.insert(identity.clone()))
 }
 
 /// True when some function among `records` (ran on one start line: name, which section) ran
