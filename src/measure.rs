@@ -4,18 +4,22 @@
 //! name one physical file under two spellings):
 //! - LCOV with LCOV: records summed per line, branch and function (see [`crate::report::lcov`]);
 //!   llvm-cov sections whose declared totals their records cannot reproduce are refused (an
-//!   error asking for a profile-level merge or the JSON exports).
+//!   error asking for a profile-level merge or the JSON exports), and so are sections in
+//!   another writer's shape that sum Rust instantiations that ran (an llvm-cov tracefile
+//!   rewritten by lcov).
 //! - llvm-cov JSON with JSON: when every part carries function detail, the function records are
 //!   pooled ([`llvm_json::pool`]) and the summary recomputed by llvm-cov's instantiation-group
 //!   rule ([`llvm_json::recompute`]). Records of one compiled function in different exports
 //!   (same name, start and region/branch layout: the same test binary run as two partitions or
-//!   CI shards) are summed, as `llvm-profdata merge` sums the runs' counters, so the merge
-//!   equals the report of one run of all the tests. Records that differ (generic instantiations,
+//!   CI shards; the same MC/DC decisions too) are summed, as `llvm-profdata merge` sums the
+//!   runs' counters, so the merge equals the report of one run of all the tests. Records that differ (generic instantiations,
 //!   a file built into two crates, several spellings in one export) stay distinct and llvm-cov's
 //!   rule takes the best single record per group, as llvm-cov would had they been in one
 //!   export. When a part is `-summary-only`, the parts must agree exactly; otherwise the merge
 //!   is refused with an error naming the reports.
 //! - LCOV with JSON for the same file: refused (the formats count differently).
+//! - Branches and MC/DC of a merged file are unavailable when a function only parts without
+//!   that data hold ([`gaps`]).
 //! - A file named once keeps its report's own numbers (llvm-cov's per-file summary, exactly).
 
 use std::collections::BTreeMap;

@@ -162,6 +162,31 @@ mod tests {
     }
 
     #[test]
+    fn a_rewritten_section_that_sums_rust_instantiations_that_ran_is_found() {
+        // lcov's shape (`TN:`, `BRDA` before `DA`) of `section`, with its totals recounted.
+        let rewritten = |u8: u64, u16: u64| {
+            let text = section(u8, u16, 1, 1, 1);
+            format!("TN:\n{text}")
+        };
+        // Both instantiations ran: their summed records are not llvm-cov's count.
+        assert_eq!(
+            read(&rewritten(1, 2)).summed_instantiations(),
+            Some((2, "shards::pick".to_string()))
+        );
+        // One ran: the records are its own, as llvm-cov counts it.
+        assert_eq!(read(&rewritten(1, 0)).summed_instantiations(), None);
+        // llvm-cov's own shape keeps its declared totals.
+        assert_eq!(read(&section(1, 2, 1, 1, 1)).summed_instantiations(), None);
+        // Two Rust functions on one line (a macro's), and C++ template instantiations (gcc's
+        // gcov counts their sum, as the records do), and a function only `FNDA` names.
+        let others = "TN:\nSF:/ws/src/lib.rs\nFN:3,_RNvCs1_6shards1f\nFN:3,_RNvCs1_6shards1g\n\
+             FN:5,_Z4pickIiEvT_\nFN:5,_Z4pickIdEvT_\nFNDA:1,_RNvCs1_6shards1f\n\
+             FNDA:1,_RNvCs1_6shards1g\nFNDA:1,_Z4pickIiEvT_\nFNDA:1,_Z4pickIdEvT_\n\
+             FNDA:1,unplaced\nDA:3,1\nDA:5,2\nend_of_record\n";
+        assert_eq!(read(others).summed_instantiations(), None);
+    }
+
+    #[test]
     fn a_function_run_as_one_record_or_in_one_shard_merges_on_records() {
         // The same instantiation ran in both shards (test partitions of one binary): its
         // merged records are its own.
