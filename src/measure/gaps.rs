@@ -76,15 +76,11 @@ fn missing(
     if !wanted {
         return Vec::new();
     }
-    let (measuring, others): (Vec<&Part<'_>>, Vec<&Part<'_>>) =
-        parts.iter().partition(|p| measures(p));
-    let measured: HashSet<(u32, u32)> = measuring
-        .iter()
-        .flat_map(|p| records(p))
-        .map(|r| r.key)
-        .collect();
+    let measuring = parts.iter().filter(|p| measures(p));
+    let measured: HashSet<(u32, u32)> = measuring.flat_map(records).map(|r| r.key).collect();
     let mut found: BTreeMap<(u32, u32), &str> = BTreeMap::new();
-    let unmeasured = others.iter().flat_map(|p| records(p));
+    let others = parts.iter().filter(|p| !measures(p));
+    let unmeasured = others.flat_map(records);
     for record in unmeasured.filter(|r| needs(r) && !measured.contains(&r.key)) {
         found.entry(record.key).or_insert(&record.name);
     }
