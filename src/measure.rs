@@ -4,18 +4,22 @@
 //! name one physical file under two spellings):
 //! - LCOV with LCOV: records summed per line, branch and function (see [`crate::report::lcov`]);
 //!   llvm-cov sections whose declared totals their records cannot reproduce are refused (an
-//!   error asking for a profile-level merge or the JSON exports).
+//!   error asking for a profile-level merge or the JSON exports), and so are sections in
+//!   another writer's shape that sum Rust instantiations that ran (an llvm-cov tracefile
+//!   rewritten by lcov).
 //! - llvm-cov JSON with JSON: when every part carries function detail, the function records are
 //!   pooled ([`llvm_json::pool`]) and the summary recomputed by llvm-cov's instantiation-group
 //!   rule ([`llvm_json::recompute`]). Records of one compiled function in different exports
 //!   (same name, start and region/branch layout: the same test binary run as two partitions or
-//!   CI shards) are summed, as `llvm-profdata merge` sums the runs' counters, so the merge
-//!   equals the report of one run of all the tests. Records that differ (generic instantiations,
+//!   CI shards; the same MC/DC decisions too) are summed, as `llvm-profdata merge` sums the
+//!   runs' counters, so the merge equals the report of one run of all the tests. Records that differ (generic instantiations,
 //!   a file built into two crates, several spellings in one export) stay distinct and llvm-cov's
 //!   rule takes the best single record per group, as llvm-cov would had they been in one
 //!   export. When a part is `-summary-only`, the parts must agree exactly; otherwise the merge
 //!   is refused with an error naming the reports.
 //! - LCOV with JSON for the same file: refused (the formats count differently).
+//! - Branches and MC/DC of a merged file are unavailable when a function only parts without
+//!   that data hold ([`gaps`]).
 //! - A file named once keeps its report's own numbers (llvm-cov's per-file summary, exactly).
 
 use std::collections::BTreeMap;
@@ -30,8 +34,10 @@ use crate::report::llvm_json::{self, FunctionStats, LlvmFile, LlvmSummary};
 use crate::report::{FileCoverage, Report};
 
 mod apply;
+mod gaps;
 
 pub use apply::{apply, Ignored};
+pub(crate) use gaps::{notes as unmeasured_notes, Unmeasured};
 
 /// One report file's contribution to a normalised file.
 #[derive(Debug, Clone, Copy)]
@@ -52,6 +58,10 @@ pub(crate) struct Measured<'a> {
     pub coverage: Coverage<'a>,
     /// What inline ignore markers took out of the file's metrics.
     pub ignored: Ignored,
+    /// The functions no part measured for branches or MC/DC, when the file is merged from
+    /// several parts of which some lack that data (those metrics are then unavailable; see
+    /// [`gaps`]); `None` otherwise.
+    pub unmeasured: Option<Box<Unmeasured>>,
 }
 
 /// The coverage behind a measured file: one pointer either way, so that the measurements of
@@ -121,7 +131,9 @@ impl<'a> FromIterator<(String, Measured<'a>)> for MeasuredFiles<'a> {
 /// (see [`Report::has_branch_data`](crate::report::Report::has_branch_data)); otherwise they are
 /// unavailable (`None`), never 0 of 0: a file only a stable shard names was not measured for
 /// branches, whatever the other shards hold. MC/DC is available for a file when a part
-/// measures it ([`measures_mcdc`], decided per file), else unavailable.
+/// measures it ([`measures_mcdc`], decided per file), else unavailable. In a merge, both are
+/// also decided per function: a file with a function that only parts without the data hold
+/// has the metric unavailable ([`Measured::unmeasured`] names the functions).
 ///
 /// Files with inline ignore markers (`ignores`, by path) have the ignored items taken out after
 /// merging (see [`apply`]).
@@ -152,10 +164,17 @@ fn measure_one<'a>(
     let origins: Vec<String> = parts.iter().map(|p| p.report.origin.clone()).collect();
     let branches_available = parts.iter().any(|p| p.report.has_branch_data);
     let mcdc_available = parts.iter().any(measures_mcdc);
+    let unmeasured = gaps::unmeasured(parts, branches_available, mcdc_available);
+    let gap = unmeasured.as_deref();
+    let branches_available = branches_available && gap.is_none_or(|u| u.branches.is_empty());
+    let mcdc_available = mcdc_available && gap.is_none_or(|u| u.mcdc.is_empty());
     let merged = merge(path, parts)?;
     if let FileCoverage::Lcov(file) = &*merged {
         if file.merge_conflict() {
             return Err(lcov_conflict(path, &origins));
+        }
+        if let Some((line, function)) = file.summed_instantiations() {
+            return Err(lcov_summed(path, line, &function, &origins));
         }
     }
     let (coverage, ignored) = match ignores {
@@ -175,6 +194,7 @@ fn measure_one<'a>(
         summary,
         coverage,
         ignored,
+        unmeasured,
     })
 }
 
@@ -208,6 +228,22 @@ fn lcov_conflict(path: &str, origins: &[String]) -> Error {
          section's totals are not what its records count, or instantiations of one function ran \
          in different sections. Merge the runs' profiles first (`cargo llvm-cov report --lcov` \
          over all of them) or give the JSON exports (`--json`), which covgate merges exactly",
+        origins.join(", ")
+    ))
+}
+
+/// The error for an LCOV file, not in llvm-cov's shape, whose records sum instantiations of a
+/// Rust function that ran (see
+/// [`LcovFile::summed_instantiations`](crate::report::lcov::LcovFile::summed_instantiations)).
+fn lcov_summed(path: &str, line: u32, function: &str, origins: &[String]) -> Error {
+    Error::new(format!(
+        "{path}:{line}: `{function}` has several instantiations (or copies built into several \
+         test binaries) that ran, and the LCOV records of {} sum them in a section that is not \
+         in llvm-cov's shape (rewritten by `lcov -a`, `lcov --remove` or another tool, which \
+         recount LF/LH and BRF/BRH from the summed records): llvm-cov counts lines and branches \
+         per instantiation group (the best single instantiation), so this file cannot be \
+         counted exactly. Give the llvm-cov export (`cargo llvm-cov --json`) or an unmodified \
+         `cargo llvm-cov --lcov` tracefile",
         origins.join(", ")
     ))
 }

@@ -62,6 +62,7 @@ mod tests {
                         functions: None,
                     }))),
                     ignored: Ignored::default(),
+                    unmeasured: None,
                 };
                 (format!("f{i}.c"), m)
             })

@@ -248,6 +248,7 @@ fn judge_with(
     drop((measured_parts, ignores));
     let mut verdict = judge::evaluate(scope, &measured, policy);
     notes.extend(crate::ungated::mcdc_note(&policy.metrics, &measured));
+    notes.extend(measure::unmeasured_notes(&policy.metrics, &measured));
     crate::debt::judge(
         &policy.debt,
         &mut verdict,

@@ -354,8 +354,8 @@ pub fn recompute(functions: &[FunctionStats]) -> LlvmSummary {
 /// compiled function.
 ///
 /// `exports` holds, per export in command-line order, the records of the file it names. A
-/// record of a later export with the name, [`FunctionStats::key`] and [`FunctionStats::layout`]
-/// of a record of an earlier export is the same compiled function seen in another run (a test
+/// record of a later export with the name, [`FunctionStats::key`], [`FunctionStats::layout`]
+/// and MC/DC decisions of a record of an earlier export is the same compiled function seen in another run (a test
 /// partition, a CI shard): the two are summed, as `llvm-profdata merge` sums the counters of
 /// one function (records match by name and structural hash, `InstrProfWriter::addRecord`), so
 /// the result is what one run of all the tests gives. A code region or branch side is covered
@@ -371,12 +371,11 @@ pub fn pool(exports: Vec<Vec<FunctionStats>>) -> Vec<FunctionStats> {
     for records in exports {
         let mut taken: HashMap<Identity, usize> = HashMap::new();
         for record in records {
-            let layout = record.layout();
-            if layout == 0 {
+            if record.layout() == 0 {
                 pooled.push(record);
                 continue;
             }
-            let identity = (record.name.clone(), record.key, layout);
+            let identity = (record.name.clone(), record.key, mapping(&record));
             let used = taken.entry(identity.clone()).or_default();
             let slots = seen.entry(identity).or_default();
             match slots.get(*used).and_then(|&at| pooled.get_mut(at)) {
@@ -392,8 +391,24 @@ pub fn pool(exports: Vec<Vec<FunctionStats>>) -> Vec<FunctionStats> {
     pooled
 }
 
-/// What makes two records one compiled function: name, key and layout.
+/// What makes two records one compiled function: name, key and mapping ([`mapping`]).
 type Identity = (Box<str>, (u32, u32), u64);
+
+/// A hash of a record's coverage mapping: its layout ([`FunctionStats::layout`]: regions and
+/// branches) and its MC/DC decisions (where each starts and where its conditions start). A
+/// build with `-fcoverage-mcdc` maps a function with a decision of several conditions with the
+/// same regions and branch spans as a build without it, plus decision regions: the two are
+/// different compiled functions (their structural hashes differ, so `llvm-profdata merge`
+/// keeps them apart), and summing them would drop the conditions.
+fn mapping(record: &FunctionStats) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    record.layout().hash(&mut hasher);
+    for decision in record.decisions() {
+        (decision.at, &decision.conditions).hash(&mut hasher);
+    }
+    hasher.finish()
+}
 
 /// Two records of one compiled function (same name, key and layout), summed (see [`pool`]).
 fn sum(a: &FunctionStats, b: &FunctionStats) -> FunctionStats {

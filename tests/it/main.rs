@@ -24,6 +24,7 @@ mod llvm_cov_e2e;
 mod llvm_json_reader;
 mod mcdc;
 mod merge_semantics;
+mod mixed_shards;
 mod outputs;
 mod paths_identity;
 mod platform;

@@ -360,7 +360,7 @@ impl LcovFile {
     /// `FNDA:5,foo` gives `foo` covered, 1 of 1, in lcov 1.16; lcov 2 refuses an `FNDA`
     /// without its `FN`). Its count goes to the one of that name with the lowest start line,
     /// so that the counts do not depend on the order of the merged sections or reports.
-    fn counted_functions(&self) -> Cow<'_, [Function]> {
+    pub(super) fn counted_functions(&self) -> Cow<'_, [Function]> {
         let functions = self.functions.list();
         // (from, to, count): the unplaced function, the placed one of its name, its count.
         let folds: Vec<(usize, usize, u64)> = functions

@@ -6,6 +6,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::demangle::demangle_rust;
+
 use super::file::{Function, LcovFile};
 use super::identity::function_identity;
 
@@ -43,6 +45,44 @@ impl LcovFile {
         }
         at.values().any(|records| apart(records))
     }
+}
+
+impl LcovFile {
+    /// For a file none of whose sections is in llvm-cov's shape: the start line and identity
+    /// of a function of which more than one rustc-mangled record ran (`_R…`, or `_ZN…17h…E`:
+    /// two instantiations of a generic, or copies built into two test binaries, that a rewriter
+    /// such as `lcov -a` or `lcov --remove` summed into one section); `None` when there is
+    /// none, or a section is llvm-cov's (whose totals, or merge check, hold). Such records sum
+    /// the instantiations, which llvm-cov counts apart (the best single one), so the file
+    /// cannot be counted exactly from them. rustc's symbols come only from LLVM's coverage;
+    /// C++ symbols are left alone, since gcc's gcov also writes one record per template
+    /// instantiation and counts the sum, as lcov does.
+    pub fn summed_instantiations(&self) -> Option<(u32, String)> {
+        if self.llvm {
+            return None;
+        }
+        let functions = self.counted_functions();
+        let ran = functions.iter().filter(|f| f.is_covered());
+        let mut ran: Vec<(u32, &str)> = ran
+            .filter_map(|f| Some((f.start?, f.name.as_str())))
+            .collect();
+        ran.sort_unstable();
+        ran.dedup();
+        ran.chunk_by(|a, b| a.0 == b.0)
+            .filter(|records| records.len() > 1)
+            .find_map(rust_instances)
+    }
+}
+
+/// The start line and identity of a function with two distinct rustc-mangled records among
+/// `records` (distinct records that ran on one start line).
+fn rust_instances(records: &[(u32, &str)]) -> Option<(u32, String)> {
+    let mut seen = BTreeSet::new();
+    let rust = records
+        .iter()
+        .filter(|(_, name)| demangle_rust(name).is_some());
+    rust.map(|(line, name)| (*line, function_identity(name)))
+        .find(|(_, identity)| !seen.insert(identity.clone()))
 }
 
 /// True when some function among `records` (ran on one start line: name, which section) ran
@@ -119,6 +159,31 @@ mod tests {
         // Copies of one function built into two test binaries are records of their own too.
         let copy = section(1, 0, 1, 1, 0).replace("Cs1_", "Cs2_");
         assert!(merged(&section(1, 0, 1, 0, 1), &copy).1);
+    }
+
+    #[test]
+    fn a_rewritten_section_that_sums_rust_instantiations_that_ran_is_found() {
+        // lcov's shape (`TN:`, `BRDA` before `DA`) of `section`, with its totals recounted.
+        let rewritten = |u8: u64, u16: u64| {
+            let text = section(u8, u16, 1, 1, 1);
+            format!("TN:\n{text}")
+        };
+        // Both instantiations ran: their summed records are not llvm-cov's count.
+        assert_eq!(
+            read(&rewritten(1, 2)).summed_instantiations(),
+            Some((2, "shards::pick".to_string()))
+        );
+        // One ran: the records are its own, as llvm-cov counts it.
+        assert_eq!(read(&rewritten(1, 0)).summed_instantiations(), None);
+        // llvm-cov's own shape keeps its declared totals.
+        assert_eq!(read(&section(1, 2, 1, 1, 1)).summed_instantiations(), None);
+        // Two Rust functions on one line (a macro's), and C++ template instantiations (gcc's
+        // gcov counts their sum, as the records do), and a function only `FNDA` names.
+        let others = "TN:\nSF:/ws/src/lib.rs\nFN:3,_RNvCs1_6shards1f\nFN:3,_RNvCs1_6shards1g\n\
+             FN:5,_Z4pickIiEvT_\nFN:5,_Z4pickIdEvT_\nFNDA:1,_RNvCs1_6shards1f\n\
+             FNDA:1,_RNvCs1_6shards1g\nFNDA:1,_Z4pickIiEvT_\nFNDA:1,_Z4pickIdEvT_\n\
+             FNDA:1,unplaced\nDA:3,1\nDA:5,2\nend_of_record\n";
+        assert_eq!(read(others).summed_instantiations(), None);
     }
 
     #[test]

@@ -1,0 +1,195 @@
+//! Merges of reports that do not all carry the same data: a function that only reports without
+//! branch records (stable) or without MC/DC data (a build without `-fcoverage-mcdc`) hold was
+//! never measured for it, and an LCOV section rewritten by lcov sums instantiations that
+//! llvm-cov counts apart. Fixtures: `tests/fixtures/merge/{mixed,mcdc,rewritten}` (see the
+//! README there).
+
+use crate::common;
+
+use common::{fixture, metric, status, Sandbox};
+
+/// `covgate check` of `reports` (under `tests/fixtures/merge/{dir}`) in `sandbox`, as JSON,
+/// with the exports' `/ws/{dir}` remapped to the sandbox.
+fn check(sandbox: &Sandbox, dir: &str, reports: &[&str]) -> common::Run {
+    let paths: Vec<String> = reports
+        .iter()
+        .map(|r| fixture(&format!("merge/{dir}/{r}")).display().to_string())
+        .collect();
+    let remap = format!("/ws/{dir}={}", sandbox.path().display());
+    let mut args = vec!["check"];
+    args.extend(paths.iter().map(String::as_str));
+    args.extend(["--format", "json", "--remap-path-prefix", &remap]);
+    sandbox.run(&args)
+}
+
+/// The crate of `mixed/` under the default policy (regions, branches, functions, lines).
+fn mixed() -> Sandbox {
+    let sandbox = Sandbox::copy_of("merge/mixed/crate");
+    sandbox.policy("[measure]\ninclude = [\"src/**/*.rs\"]\n");
+    sandbox
+}
+
+#[test]
+fn the_mixed_fixtures_are_what_llvm_cov_reports() {
+    let report =
+        std::fs::read_to_string(fixture("merge/mixed/nightly-extra_report.txt")).expect("report");
+    let row: Vec<&str> = report
+        .lines()
+        .find(|l| l.starts_with("src/lib.rs"))
+        .expect("row")
+        .split_whitespace()
+        .collect();
+    // Branches 4, 1 missed.
+    assert_eq!([row[10], row[11]], ["4", "1"]);
+    let run = check(&mixed(), "mixed", &["nightly-extra.json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(metric(&run.json(), "src/lib.rs", "branches"), "3/4 fail");
+    let report =
+        std::fs::read_to_string(fixture("merge/mcdc/mcdc-extra_report.txt")).expect("report");
+    let row: Vec<&str> = report
+        .lines()
+        .find(|l| l.starts_with("x.c"))
+        .expect("row")
+        .split_whitespace()
+        .collect();
+    // MC/DC conditions 5, 2 missed.
+    assert_eq!([row[13], row[14]], ["5", "2"]);
+}
+
+#[test]
+fn a_function_only_a_stable_shard_holds_leaves_branches_unavailable() {
+    let sb = mixed();
+    // `both` is only in the stable shard: no report measured its branches (the oracle, both
+    // legs on nightly, says 3 of 4).
+    let run = check(&sb, "mixed", &["nightly.json", "stable-extra.json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(status(&doc, "src/lib.rs"), "fail");
+    assert_eq!(
+        metric(&doc, "src/lib.rs", "branches"),
+        "null/null unavailable"
+    );
+    assert_eq!(metric(&doc, "src/lib.rs", "lines"), "8/8 pass");
+    assert!(
+        run.stderr.contains(
+            "src/lib.rs: branches are unavailable: no report with branch records holds \
+             mixed::both (line 12)"
+        ),
+        "{}",
+        run.stderr
+    );
+    // A stable shard of functions the nightly shard measures too takes nothing away.
+    let run = check(&sb, "mixed", &["nightly.json", "stable.json"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(metric(&run.json(), "src/lib.rs", "branches"), "2/2 pass");
+    assert!(!run.stderr.contains("unavailable"), "{}", run.stderr);
+    // Nor does one whose functions a nightly shard of them measures: the oracle's numbers.
+    let run = check(&sb, "mixed", &["stable-extra.json", "nightly-extra.json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(metric(&run.json(), "src/lib.rs", "branches"), "3/4 fail");
+    // Without "branches" in the policy, no note.
+    sb.policy("[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"lines\"]\n");
+    let run = check(&sb, "mixed", &["nightly.json", "stable-extra.json"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(!run.stderr.contains("unavailable"), "{}", run.stderr);
+}
+
+/// A sandbox with the sources of `mcdc/`, gated on every metric with MC/DC.
+fn mcdc() -> Sandbox {
+    let sb = Sandbox::new();
+    for name in ["x.c", "main.c"] {
+        let text = std::fs::read_to_string(fixture(&format!("merge/mcdc/{name}"))).expect("src");
+        sb.write(name, &text);
+    }
+    sb.policy(
+        "[measure]\ninclude = [\"x.c\"]\nmetrics = [\"regions\", \"branches\", \"functions\", \
+         \"lines\", \"mcdc\"]\n",
+    );
+    sb
+}
+
+#[test]
+fn copies_built_with_and_without_mcdc_are_not_summed() {
+    let sb = mcdc();
+    // The oracle: 3 of 5 conditions. A plain build of the same code merged in keeps them: its
+    // copy of each function has other mappings (no decision), so it is not summed with the
+    // MC/DC copy (which dropped the conditions: 0 of 0, a pass).
+    for reports in [
+        &["mcdc-extra.json"][..],
+        &["mcdc-extra.json", "plain-extra.json"],
+        &["plain-extra.json", "mcdc-extra.json"],
+    ] {
+        let run = check(&sb, "mcdc", reports);
+        assert_eq!(run.code, 1, "{reports:?}: {}{}", run.stdout, run.stderr);
+        let doc = run.json();
+        assert_eq!(metric(&doc, "x.c", "mcdc"), "3/5 fail", "{reports:?}");
+        assert_eq!(metric(&doc, "x.c", "branches"), "10/10 pass", "{reports:?}");
+    }
+    // `g` alone, its two conditions shown independent in the MC/DC build.
+    let run = check(&sb, "mcdc", &["mcdc.json", "plain.json"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(metric(&run.json(), "x.c", "mcdc"), "2/2 pass");
+}
+
+#[test]
+fn a_function_only_a_plain_build_holds_leaves_mcdc_unavailable() {
+    // `both` is only in the build without `-fcoverage-mcdc`: its conditions were never
+    // measured (the oracle: 1 of 3), so the file's MC/DC is unavailable, not 2 of 2.
+    let run = check(&mcdc(), "mcdc", &["mcdc.json", "plain-extra.json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(status(&doc, "x.c"), "fail");
+    assert_eq!(metric(&doc, "x.c", "mcdc"), "null/null unavailable");
+    assert_eq!(metric(&doc, "x.c", "branches"), "10/10 pass");
+    assert!(
+        run.stderr.contains(
+            "x.c: mcdc is unavailable: no report with MC/DC data for the file holds both \
+             (line 6)"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn an_llvm_cov_tracefile_rewritten_by_lcov_is_refused_when_instantiations_ran() {
+    let sb = Sandbox::copy_of("cases/02-generic-instantiations-split/crate");
+    sb.policy(
+        "[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"branches\", \"functions\", \
+         \"lines\"]\n",
+    );
+    let remap = format!("/ws/generics={}", sb.path().display());
+    // The unmodified tracefile: llvm-cov's own numbers (1 of 2 branches, 8 of 9 lines).
+    let input = fixture("cases/02-generic-instantiations-split/input.info");
+    let run = sb.run(&[
+        "check",
+        &input.display().to_string(),
+        "--format",
+        "json",
+        "--remap-path-prefix",
+        &remap,
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(metric(&run.json(), "src/lib.rs", "lines"), "8/9 fail");
+    // Through `lcov -a` or `lcov --remove` it sums the instantiations (9 of 9 lines): refused.
+    for name in ["merged.info", "removed.info"] {
+        let path = fixture(&format!("merge/rewritten/{name}"));
+        let run = sb.run(&[
+            "check",
+            &path.display().to_string(),
+            "--remap-path-prefix",
+            &remap,
+        ]);
+        assert_eq!(run.code, 2, "{name}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr
+                .contains("src/lib.rs:1: `generics::is_negative` has several instantiations")
+                && run.stderr.contains(name)
+                && run.stderr.contains("cannot be counted exactly")
+                && run.stderr.contains("cargo llvm-cov --lcov"),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stdout.is_empty(), "{}", run.stdout);
+    }
+}
