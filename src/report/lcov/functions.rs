@@ -1,20 +1,22 @@
 //! The functions of one LCOV file: a vector while the file is built or merged, packed once it is
-//! read whole (about 11 bytes a function instead of 40).
+//! read whole (about 5 bytes a function instead of 40).
 //!
 //! Function records are most of what a tracefile's files keep (a Rust crate's llvm-cov tracefile
 //! has about 25 `FN` records a file, one per instantiation and per binary), and a file keeps them
-//! until the check is done. Packed, a file holds its names (one pointer each: a function's name,
-//! then its aliases) and, per function, LEB128 varints: its start line + 1 (0: none) times 4,
-//! plus 2 when it has an end line and 1 when it has aliases; the end line, when it has one; its
-//! count; the number of its aliases, when it has some. An `FN` record without an end line and
-//! a count below 128 takes 3 bytes beside its name when its start line is below 4,095. Every
-//! value comes back exactly (a count up to `u64::MAX`, a line up to `u32::MAX`), in order.
+//! until the check is done. Packed, a file holds one slice of LEB128 varints, per function: the
+//! number of its name in the process's table of names ([`Name::number`]: a name is stored once
+//! for the whole process, whatever block or file spells it); its start line + 1 (0: none) times
+//! 4, plus 2 when it has an end line and 1 when it has aliases; the end line, when it has one;
+//! its count; when it has aliases, their number and the number of each alias's name. An `FN`
+//! record without an end line and a count below 128 takes 3 bytes beside its name's number (1
+//! to 3 bytes: 2 up to 16,383 distinct names) when its start line is below 4,095. Every value
+//! comes back exactly (a count up to `u64::MAX`, a line up to `u32::MAX`), in order.
 
 use std::borrow::Cow;
 use std::fmt;
 
 use super::file::Function;
-use super::index::{Aliases, Name};
+use super::index::{with_numbered, Aliases, Name};
 use super::lines::{put, take};
 
 /// The functions of a file, in first-appearance order: open (a vector, which a merge or a
@@ -30,10 +32,9 @@ pub(super) enum Functions {
 /// Packed functions (see the module documentation).
 #[derive(Clone)]
 pub(super) struct Packed {
-    /// Per function: its name, then its aliases.
-    names: Box<[Name]>,
-    /// Per function: varint(4 × (start + 1 or 0) + 2 × has end + has aliases), [varint(end)],
-    /// varint(count), [varint(number of aliases)].
+    /// Per function: varint(name's number), varint(4 × (start + 1 or 0) + 2 × has end + has
+    /// aliases), [varint(end)], varint(count), [varint(number of aliases), varint(each alias's
+    /// number)].
     bytes: Box<[u8]>,
 }
 
@@ -74,13 +75,34 @@ fn take_if(present: bool, bytes: &[u8]) -> (Option<u64>, &[u8]) {
     }
 }
 
+/// The name numbered by the varint at the start of `bytes` in `names` (the process's names,
+/// see [`with_numbered`]), and the bytes after it; `None` at the end of `bytes`.
+fn take_name<'a>(bytes: &'a [u8], names: &[Name]) -> Option<(Name, &'a [u8])> {
+    if bytes.is_empty() {
+        return None;
+    }
+    let (number, rest) = take(bytes);
+    let name = usize::try_from(number).ok().and_then(|n| names.get(n))?;
+    Some((name.clone(), rest))
+}
+
+/// `count` names at the start of `bytes` as [`take_name`] takes them, and the bytes after them.
+fn take_names<'a>(mut bytes: &'a [u8], names: &[Name], count: u64) -> (Vec<Name>, &'a [u8]) {
+    let list = std::iter::from_fn(|| {
+        let (name, rest) = take_name(bytes, names)?;
+        bytes = rest;
+        Some(name)
+    })
+    .take(usize::try_from(count).unwrap_or(usize::MAX))
+    .collect();
+    (list, bytes)
+}
+
 impl Packed {
     fn pack(functions: Vec<Function>) -> Packed {
-        let len = functions.len();
-        let aliases: usize = functions.iter().map(|f| f.aliases.len()).sum();
-        let mut names = Vec::with_capacity(len + aliases);
-        let mut bytes = Vec::with_capacity(len * 4);
+        let mut bytes = Vec::with_capacity(functions.len() * 6);
         for f in functions {
+            put(&mut bytes, f.name.number() as u64);
             put(&mut bytes, head(&f));
             f.end
                 .into_iter()
@@ -88,35 +110,38 @@ impl Packed {
             put(&mut bytes, f.count);
             if !f.aliases.is_empty() {
                 put(&mut bytes, f.aliases.len() as u64);
+                for alias in f.aliases.iter() {
+                    put(&mut bytes, alias.number() as u64);
+                }
             }
-            names.push(f.name);
-            names.extend(f.aliases.iter().cloned());
         }
         Packed {
-            names: names.into_boxed_slice(),
             bytes: bytes.into_boxed_slice(),
         }
     }
 
     fn unpack(&self) -> Vec<Function> {
-        let mut out = Vec::with_capacity(self.bytes.len() / 3);
+        with_numbered(|names| self.unpack_with(names))
+    }
+
+    /// [`Packed::unpack`] with the process's `names`.
+    fn unpack_with(&self, names: &[Name]) -> Vec<Function> {
+        let mut out = Vec::with_capacity(self.bytes.len() / 5);
         let mut rest: &[u8] = &self.bytes;
-        let mut names = self.names.iter();
-        // Written by `pack`: per function, its name, then its aliases; its varints in `bytes`.
-        while let Some(name) = names.next().cloned() {
-            let (head, after) = take(rest);
+        // Written by `pack`: per function, its name's number, its varints, its aliases'.
+        while let Some((name, after)) = take_name(rest, names) {
+            let (head, after) = take(after);
             let (end, after) = take_if(head & 2 != 0, after);
             let (count, after) = take(after);
             let (aliases, after) = take_if(head & 1 != 0, after);
+            let (list, after) = take_names(after, names, aliases.unwrap_or_default());
             rest = after;
-            let aliases = aliases.unwrap_or_default() as usize;
-            let aliases: Vec<Name> = names.by_ref().take(aliases).cloned().collect();
             out.push(Function {
                 start: head_start(head),
                 // Written from a `u32`.
                 end: end.and_then(|e| u32::try_from(e).ok()),
                 name,
-                aliases: Aliases::from_sorted(aliases),
+                aliases: Aliases::from_sorted(list),
                 count,
             });
         }

@@ -1,3 +1,4 @@
+use super::super::lines::put;
 use super::*;
 
 fn function(start: Option<u32>, end: Option<u32>, name: &str, count: u64) -> Function {
@@ -62,8 +63,15 @@ fn pushing_onto_packed_functions_unpacks_them() {
     assert_eq!(empty.into_vec(), Vec::new());
 }
 
+/// The length of `name`'s number as a varint.
+fn number_bytes(name: &str) -> usize {
+    let mut bytes = Vec::new();
+    put(&mut bytes, Name::from(name).number() as u64);
+    bytes.len()
+}
+
 /// The common `FN` record (a start line, no end line, no aliases, a small count) takes three
-/// bytes beside its name; end lines and aliases take room only where they are.
+/// bytes beside its name's number; end lines and aliases take room only where they are.
 #[test]
 fn a_plain_function_takes_three_bytes() {
     let plain = |start, count| function(Some(start), None, "f", count);
@@ -72,8 +80,7 @@ fn a_plain_function_takes_three_bytes() {
     let Functions::Packed(packed) = &functions else {
         panic!("packed");
     };
-    assert_eq!(packed.bytes.len(), 3 + 2);
-    assert_eq!(packed.names.len(), 2);
+    assert_eq!(packed.bytes.len(), 3 + 2 + 2 * number_bytes("f"));
     assert_eq!(functions.len(), 2);
     assert!(!functions.is_empty());
     let mut ended = Functions::from(vec![function(Some(1), Some(300), "g", 1)]);
@@ -81,5 +88,39 @@ fn a_plain_function_takes_three_bytes() {
     let Functions::Packed(packed) = &ended else {
         panic!("packed");
     };
-    assert_eq!(packed.bytes.len(), 1 + 2 + 1);
+    assert_eq!(packed.bytes.len(), 1 + 2 + 1 + number_bytes("g"));
+}
+
+/// A name is stored once for the process: spelt again (by another block, another file), it is
+/// the same name with the same number; packed functions hold numbers, and bytes that name no
+/// name of the table end the list (only `pack` writes them, so this never happens).
+#[test]
+fn names_are_numbered_once_per_process() {
+    let (a, again) = (Name::from("numbered once"), Name::from("numbered once"));
+    assert_eq!(a.number(), again.number());
+    assert_ne!(a.number(), Name::from("numbered twice").number());
+    assert_eq!(
+        with_numbered(|names| names.get(a.number()).cloned()),
+        Some(a)
+    );
+    let mut bytes = Vec::new();
+    put(&mut bytes, u64::MAX);
+    let unknown = Packed {
+        bytes: bytes.into_boxed_slice(),
+    };
+    assert!(unknown.unpack().is_empty());
+    // An alias list cut short ends with the last alias found.
+    let mut grouped = function(Some(1), None, "x", 1);
+    grouped.aliases = Aliases::from_sorted(vec![Name::from("x"), Name::from("y")]);
+    let Functions::Packed(packed) = ({
+        let mut f = Functions::from(vec![grouped]);
+        f.pack();
+        f
+    }) else {
+        panic!("packed");
+    };
+    let cut = Packed {
+        bytes: packed.bytes[..packed.bytes.len() - number_bytes("y")].into(),
+    };
+    assert_eq!(cut.unpack().first().map(|f| f.aliases.len()), Some(1));
 }

@@ -5,8 +5,7 @@ use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
-use std::sync::Arc;
-use std::sync::OnceLock;
+use std::sync::{Arc, LazyLock, OnceLock, PoisonError, RwLock, RwLockReadGuard};
 
 use hashbrown::{DefaultHashBuilder, DefaultHasher};
 
@@ -101,37 +100,115 @@ impl Hasher for Passthrough {
 }
 
 /// A name of a tracefile (a function name, an alias, a branch block or id), stored once per
-/// reader and shared by every record that spells it: the same function in every copy of a
-/// file, block `0` in every branch record. Reads as a `str`. One pointer wide (the text is
-/// behind the shared allocation), since every function and branch side of every file holds
-/// one or more.
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Name(Arc<Box<str>>);
+/// process and shared by every record that spells it: the same function in every copy of a
+/// file and in every block of the tracefile, block `0` in every branch record. Reads as a
+/// `str`; compares, orders and hashes as its text. One pointer wide (the text is behind the
+/// shared allocation), since every function and branch side of every file holds one or more.
+/// Each name has a number in the process's table of names ([`Name::number`]), so that packed
+/// functions store a varint instead of a pointer (see `functions`); the table keeps every name
+/// met for the life of the process (a few megabytes for a million distinct names).
+#[derive(Clone)]
+pub struct Name(Arc<Named>);
+
+/// The text of a [`Name`] and its number in the table.
+struct Named {
+    text: Box<str>,
+    number: usize,
+}
+
+/// Every name met by the process, each once: by text, and by number (its position).
+#[derive(Default)]
+struct NameTable {
+    by_text: hashbrown::HashSet<Name, Keys>,
+    by_number: Vec<Name>,
+}
+
+/// The process's table of names. Readers on several threads add to it (each block parser once
+/// per name new to its block, see [`Names`]); packed functions read it when they unpack.
+static TABLE: LazyLock<RwLock<NameTable>> = LazyLock::new(RwLock::default);
+
+/// The table to read (a panic elsewhere while it was held leaves it whole: names are only ever
+/// added, each at once).
+fn table() -> RwLockReadGuard<'static, NameTable> {
+    TABLE.read().unwrap_or_else(PoisonError::into_inner)
+}
 
 impl Name {
     /// The name as written.
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.0.text
     }
+
+    /// The name's number in the process's table: [`with_numbered`] gives the name back.
+    pub(super) fn number(&self) -> usize {
+        self.0.number
+    }
+}
+
+/// Calls `f` with the process's names, each at its [`Name::number`] (the table is locked for
+/// reading meanwhile: `f` must not make names).
+pub(super) fn with_numbered<T>(f: impl FnOnce(&[Name]) -> T) -> T {
+    f(&table().by_number)
 }
 
 impl std::ops::Deref for Name {
     type Target = str;
 
     fn deref(&self) -> &str {
-        &self.0
+        &self.0.text
     }
 }
 
 impl Borrow<str> for Name {
     fn borrow(&self) -> &str {
-        &self.0
+        &self.0.text
     }
 }
 
+impl PartialEq for Name {
+    fn eq(&self, other: &Name) -> bool {
+        self.0.text == other.0.text
+    }
+}
+
+impl Eq for Name {}
+
+impl PartialOrd for Name {
+    fn partial_cmp(&self, other: &Name) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Name {
+    fn cmp(&self, other: &Name) -> std::cmp::Ordering {
+        self.0.text.cmp(&other.0.text)
+    }
+}
+
+impl Hash for Name {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.text.hash(state);
+    }
+}
+
+/// The process's name spelt `text`, added to its table when it is new.
 impl From<&str> for Name {
     fn from(text: &str) -> Name {
-        Name(Arc::new(Box::from(text)))
+        if let Some(name) = table().by_text.get(text) {
+            return name.clone();
+        }
+        let mut table = TABLE.write().unwrap_or_else(PoisonError::into_inner);
+        let NameTable { by_text, by_number } = &mut *table;
+        by_text
+            .get_or_insert_with(text, |text| {
+                let name = Name(Arc::new(Named {
+                    text: Box::from(text),
+                    number: by_number.len(),
+                }));
+                by_number.push(name.clone());
+                name
+            })
+            .clone()
     }
 }
 
@@ -179,29 +256,30 @@ impl fmt::Debug for Aliases {
 
 impl PartialEq<str> for Name {
     fn eq(&self, other: &str) -> bool {
-        **self.0 == *other
+        *self.0.text == *other
     }
 }
 
 impl PartialEq<&str> for Name {
     fn eq(&self, other: &&str) -> bool {
-        **self.0 == **other
+        *self.0.text == **other
     }
 }
 
 impl fmt::Debug for Name {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&*self.0, f)
+        fmt::Debug::fmt(&*self.0.text, f)
     }
 }
 
 impl fmt::Display for Name {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.0.text)
     }
 }
 
-/// The names a reader has met, each stored once ([`Name`]).
+/// The names a reader (one block parser) has met: a cache of the process's table ([`Name`]),
+/// so that the table is looked up once per name and block, not per record.
 #[derive(Debug, Default)]
 pub(super) struct Names(HashSet<Name, Keys>);
 

@@ -79,12 +79,12 @@
 //! # Memory
 //! Input: one window of whole lines at a time, never the whole tracefile. Records: what the
 //! files hold, each keyed once. A name (function name, alias, branch block or id) is stored once
-//! per block read and shared by every record that spells it ([`Name`]): the same function in
-//! every copy of a header or of a replicated file. Within a file, functions and branch sides are
+//! per process, whatever block spells it, and shared by every record that spells it ([`Name`]):
+//! the same function in every copy of a header or of a replicated file. Within a file, functions and branch sides are
 //! found through an index of hashes; once the file is read the index is dropped (a later merge
 //! builds it again), its vectors give back the room kept for growth and its functions are
-//! packed (`functions`: a name pointer and about 3 bytes of varints each, unpacked again only
-//! by a merge). `DA` lines are packed as varints, the distance from the line before and the
+//! packed (`functions`: varints, the number of its name and about 3 bytes more each, unpacked
+//! again only by a merge). `DA` lines are packed as varints, the distance from the line before and the
 //! count, the count left out where it repeats the line before's (1 to 2 bytes a line), and a
 //! name takes one pointer in each record that holds it.
 //!
