@@ -15,12 +15,18 @@
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
+use crate::source::Refused;
 
 /// The hidden first line that marks covgate's comment.
 pub(crate) const MARKER: &str = "<!-- covgate:comment -->";
 
 /// The largest body composed, in characters (GitHub's comment limit is 65,536).
 pub(crate) const LIMIT: usize = 65_000;
+
+/// The largest `--markdown` or `--comments` file read: 256 MiB. covgate's own Markdown of a
+/// failing gigabyte is a few tens of MiB, and a listing of a pull request's comments (100 a
+/// page, each at most 65,536 characters) stays far below it.
+pub(crate) const MAX_INPUT: u64 = 256 << 20;
 
 const LEG_OPEN: &str = "<!-- covgate:leg=";
 const LEG_CLOSE: &str = " -->";
@@ -367,12 +373,20 @@ pub(crate) fn run(opts: &CommentOptions) -> Result<String> {
     Ok(existing.map_or("create".to_string(), |(id, _)| format!("update {id}")))
 }
 
-/// A file's text, or `None` when it does not exist.
+/// A file's text, or `None` when it does not exist. Read as every non-report file is
+/// ([`crate::source::read`]): a regular file of at most [`MAX_INPUT`] bytes, so a FIFO or a
+/// device given as `--markdown` or `--comments` is refused instead of blocking or filling
+/// memory. Errors (exit 2): not a regular file, larger than the limit, unreadable, not UTF-8.
 fn read_optional(path: &std::path::Path) -> Result<Option<String>> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(Some(text)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Error::new(format!("cannot read {}: {e}", path.display()))),
+    match crate::source::read(path, MAX_INPUT) {
+        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| {
+            Error::new(format!(
+                "cannot read {}: it is not UTF-8 text",
+                path.display()
+            ))
+        }),
+        Err(Refused::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(why) => Err(Error::new(format!("cannot read {}: {why}", path.display()))),
     }
 }
 
@@ -613,6 +627,48 @@ mod run_tests {
         let sections = parse(body);
         assert_eq!(sections[0].writer, "9.1/a b");
         assert_eq!(sections[1].writer, "%3Cb%3E");
+    }
+
+    #[test]
+    fn inputs_are_regular_utf8_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing.md");
+        assert_eq!(read_optional(&missing).unwrap(), None);
+        let latin1 = dir.path().join("latin1.md");
+        std::fs::write(&latin1, b"caf\xe9\n").unwrap();
+        assert_eq!(
+            read_optional(&latin1).unwrap_err().to_string(),
+            format!("cannot read {}: it is not UTF-8 text", latin1.display())
+        );
+        let folder = read_optional(dir.path()).unwrap_err().to_string();
+        assert!(
+            folder.ends_with("it is a folder, not a regular file"),
+            "{folder}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_input_is_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("comments.json");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let opts = CommentOptions {
+            comments: Some(fifo.clone()),
+            body_out: dir.path().join("body.md"),
+            ..CommentOptions::default()
+        };
+        assert_eq!(
+            run(&opts).unwrap_err().to_string(),
+            format!(
+                "cannot read {}: it is a FIFO, not a regular file",
+                fifo.display()
+            )
+        );
     }
 
     #[test]

@@ -31,7 +31,7 @@ use crate::policy::{Family, Inline};
 use crate::source::{self, Refused};
 
 mod lexer;
-pub use lexer::{comments, Lang};
+pub use lexer::{as_compiled, comments, Lang};
 
 /// What a marker does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,7 +95,8 @@ pub fn scan(
     require_reason: bool,
 ) -> Result<Ignores> {
     let mut state = ScanState::default();
-    for (line, comment) in comments(text, lang) {
+    let text = as_compiled(text, lang);
+    for (line, comment) in comments(&text, lang) {
         if let Some(problem) = near_miss(comment, families) {
             return Err(Error::at(file, u64::from(line), None, problem));
         }
@@ -533,6 +534,24 @@ mod tests {
                 (Family::Lcov, 8, 8, 8, true),
             ]
         );
+    }
+
+    #[test]
+    fn lines_are_numbered_as_the_compiler_numbers_them() {
+        // clang ends a line at a lone CR: the marker is on line 3, not on `untested`'s line 2.
+        let text = "int main(void) { return 0; }\nint untested(int a) { return a * 3; } /* n */\r\
+                    /* reviewed */ int unused_ok(void); // LCOV_EXCL_LINE\nint other(void);\n";
+        let lines = |lang, file| {
+            let ignores = scan(file, text, lang, ALL, true).unwrap();
+            ignores.lines.iter().copied().collect::<Vec<_>>()
+        };
+        assert_eq!(lines(Lang::CLike, "b.c"), [3]);
+        // rustc ends lines at LF only.
+        assert_eq!(lines(Lang::Rust, "b.rs"), [2]);
+        // A classic-Mac file (CR only): an LCOV_EXCL range spans the lines between its ends.
+        let mac = "a\r// LCOV_EXCL_START\rb\r// LCOV_EXCL_STOP\rc\r";
+        let ignores = scan("m.c", mac, Lang::CLike, ALL, true).unwrap();
+        assert_eq!(ignores.lines.iter().copied().collect::<Vec<_>>(), [2, 3, 4]);
     }
 
     #[test]

@@ -123,6 +123,15 @@ pub(crate) fn classify(text: &str) -> RustSource {
     }
 }
 
+/// True for an item of an extern block that syn keeps as tokens but that is a declaration: it
+/// ends with `;` and holds no `{ … }`, as Rust 2024's `safe fn f();`, `unsafe fn g();` and
+/// `safe static X: u8;` in an `unsafe extern "C"` block (the Reference, "External blocks").
+/// Anything else syn keeps verbatim there (a function with a body) may be code.
+fn is_foreign_declaration(tokens: &proc_macro2::TokenStream) -> bool {
+    let text = tokens.to_string();
+    text.trim_end().ends_with(';') && !text.contains('{')
+}
+
 /// True when `path` names one of [`LITERAL_MACROS`] (bare, or under `std`, `core`, `alloc`).
 fn is_literal_macro(path: &syn::Path) -> bool {
     let mut names = path.segments.iter().map(|s| s.ident.to_string());
@@ -250,7 +259,11 @@ impl<'ast> Visit<'ast> for CodeFinder {
             syn::ForeignItem::Type(t) => &t.attrs,
             _ => &[],
         };
-        self.found |= matches!(item, syn::ForeignItem::Verbatim(_)) || has_attribute_macro(attrs);
+        let verbatim = match item {
+            syn::ForeignItem::Verbatim(tokens) => !is_foreign_declaration(tokens),
+            _ => false,
+        };
+        self.found |= verbatim || has_attribute_macro(attrs);
         syn::visit::visit_foreign_item(self, item);
     }
 
@@ -312,6 +325,8 @@ mod tests {
         "struct S; impl S { const C: u8 = 1; type X = u8; }\n\
          trait T { const C: fn() -> u8; type Y; const D: u8 = 2; }\n\
          extern \"C\" { static E: u8; type Opaque; fn f(x: u8); }\n",
+        // Rust 2024: `unsafe extern` with `safe` and `unsafe` item qualifiers.
+        "unsafe extern \"C\" { pub safe fn f(); pub unsafe fn g(x: u8) -> u8; safe static S: u8; }\n",
         // Nested modules of declarations, a `#[path]` module (its own file), tool attributes.
         "#[path = \"other.rs\"] mod other;\nmod inner { pub struct S; #[rustfmt::skip] pub type T = u8; }\n",
         // Derive helpers on a derived item; a `macro_rules!` with a doc comment.
@@ -379,6 +394,8 @@ mod tests {
         // syntax in impls, traits, expressions and types.
         "pub macro m() {}",
         "extern \"C\" { fn f() {} }",
+        "unsafe extern \"C\" { safe fn f() {} }",
+        "unsafe extern \"C\" { safe static S: [u8; { 1 }]; }",
         "struct S; impl S { type X; }",
         "trait T { pub type X; }",
         "const C: u8 = builtin # offset_of(S, x);",

@@ -48,13 +48,32 @@ pub struct PlatformOptions {
     pub features: Vec<String>,
 }
 
-/// A parsed, satisfiable `when` condition.
+/// A parsed, satisfiable `when` condition. Two are equal when they are written alike.
 #[derive(Debug, Clone)]
 pub struct Cfg {
     /// The condition as written in the policy.
     pub text: String,
     expr: Expression,
 }
+
+impl Cfg {
+    /// True when the condition names a cfg that no target sets (a feature, `test`, a custom
+    /// cfg): its truth on a leg comes from the `--features` and `--cfg` given to covgate, which
+    /// must be the ones the leg gave cargo.
+    pub fn names_free_cfgs(&self) -> bool {
+        self.expr
+            .predicates()
+            .any(|pred| matches!(atom(&pred), Atom::Free(_)))
+    }
+}
+
+impl PartialEq for Cfg {
+    fn eq(&self, other: &Cfg) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for Cfg {}
 
 impl Cfg {
     /// Parses a condition in Rust's cfg syntax (`cfg(...)`, or the predicate alone).
@@ -90,11 +109,69 @@ impl Cfg {
                 rustc_version()
             ));
         }
+        if let Some((key, near)) = expr.predicates().find_map(|pred| misspelt(&pred)) {
+            return Err(format!(
+                "`{key}` in the condition `{text}` is not a cfg name rustc knows{near} (a custom \
+                 cfg holds only on a leg that sets it with --cfg, so a misspelt name makes \
+                 `not({key})` hold everywhere); fix it, or rename the custom cfg"
+            ));
+        }
         Ok(Cfg {
             text: text.to_string(),
             expr,
         })
     }
+}
+
+/// rustc's well-known cfg names (the Rust Reference, "Conditional compilation", and rustc's
+/// `--check-cfg` list of well-known names): `--check-cfg` warns about any other name that is
+/// not declared, as `unexpected_cfgs`.
+const WELL_KNOWN: [&str; 32] = [
+    "clippy",
+    "debug_assertions",
+    "doc",
+    "doctest",
+    "feature",
+    "fmt_debug",
+    "miri",
+    "overflow_checks",
+    "panic",
+    "proc_macro",
+    "relocation_model",
+    "rustfmt",
+    "sanitize",
+    "sanitizer_cfi_generalize_pointers",
+    "sanitizer_cfi_normalize_integers",
+    "target_abi",
+    "target_arch",
+    "target_endian",
+    "target_env",
+    "target_family",
+    "target_feature",
+    "target_has_atomic",
+    "target_has_atomic_equal_alignment",
+    "target_has_atomic_load_store",
+    "target_os",
+    "target_pointer_width",
+    "target_thread_local",
+    "target_vendor",
+    "test",
+    "ub_checks",
+    "unix",
+    "windows",
+];
+
+/// A custom cfg name (`widows`, `targetos = "linux"`) that is not a well-known name but lies
+/// within a few edits of one (case ignored): the name and `; did you mean `NAME`?`. A custom
+/// name far from every well-known one (`tokio_unstable`, `loom`) is a custom cfg, as rustc's
+/// `--cfg` takes it.
+fn misspelt(pred: &Predicate<'_>) -> Option<(String, String)> {
+    let key = match pred {
+        Predicate::Flag(key) | Predicate::KeyValue { key, .. } => *key,
+        _ => return None,
+    };
+    let near = crate::hint::did_you_mean(key, &WELL_KNOWN);
+    (!WELL_KNOWN.contains(&key) && !near.is_empty()).then(|| (key.to_string(), near))
 }
 
 /// The predicates of a condition as written (`target_os = "linux"`, `unix`, `cfg`-less), without
@@ -615,6 +692,40 @@ mod tests {
                 )),
                 "{err}"
             );
+        }
+        // Conditions are equal when written alike.
+        assert_eq!(Cfg::parse("unix"), Cfg::parse("unix"));
+        assert_ne!(Cfg::parse("unix"), Cfg::parse("cfg(unix)"));
+        // A custom name a few edits from a well-known one is a misspelling: `not(widows)` would
+        // hold on every leg, the Windows one included.
+        for (text, key, near) in [
+            ("cfg(not(widows))", "widows", "windows"),
+            ("cfg(not(windwos))", "windwos", "windows"),
+            ("cfg(not(unx))", "unx", "unix"),
+            ("cfg(not(targetos = \"windows\"))", "targetos", "target_os"),
+            ("cfg(any(unix, Windows))", "Windows", "windows"),
+            ("cfg(not(tests))", "tests", "test"),
+        ] {
+            assert_eq!(
+                Cfg::parse(text).unwrap_err(),
+                format!(
+                    "`{key}` in the condition `{text}` is not a cfg name rustc knows; did you \
+                     mean `{near}`? (a custom cfg holds only on a leg that sets it with --cfg, \
+                     so a misspelt name makes `not({key})` hold everywhere); fix it, or rename \
+                     the custom cfg"
+                )
+            );
+        }
+        // Well-known names that are not target predicates, and custom names far from them.
+        for text in [
+            "cfg(not(miri))",
+            "cfg(doc)",
+            "cfg(not(tokio_unstable))",
+            "cfg(loom)",
+            "cfg(docsrs)",
+            "cfg(ci)",
+        ] {
+            assert!(Cfg::parse(text).is_ok(), "{text}");
         }
         assert_eq!(
             leaves("cfg(all(unix, feature = \"a(b,c)\", not(windows)))"),

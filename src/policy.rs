@@ -242,6 +242,27 @@ impl Policy {
         for suite in &mut self.suites {
             suite.activation = platform.activation(suite.when.as_ref(), &suite.when_missing);
         }
+        self.debt.decide(platform);
+    }
+
+    /// True when the root-relative folder `folder` lies below a folder that an `include` glob
+    /// names literally: `src/extra` for `src/**/*.rs` (its part before the first wildcard),
+    /// never for `**/*.rs`. The walk skips hidden and cache folders, but not there: a folder
+    /// the policy names is the project's, whatever a change puts in it.
+    pub fn names_folder_above(&self, folder: &str) -> bool {
+        self.include.iter().any(|pattern| {
+            let literal: Vec<&str> = pattern
+                .glob
+                .split('/')
+                .take_while(|part| !part.contains(['*', '?', '[', '{']))
+                .collect();
+            // The last literal part names a file unless a wildcard part follows it.
+            let whole = literal.len() == pattern.glob.split('/').count();
+            let folders = literal
+                .get(..literal.len() - usize::from(whole))
+                .unwrap_or_default();
+            !folders.is_empty() && folder.starts_with(&format!("{}/", folders.join("/")))
+        })
     }
 
     /// True when an `include` glob selects the root-relative path `rel`.
@@ -330,6 +351,7 @@ impl Policy {
     pub(crate) fn has_when(&self) -> bool {
         self.excludes.iter().any(|e| e.when.is_some())
             || self.suites.iter().any(|s| s.when.is_some())
+            || self.debt.entries.iter().any(|e| e.when.is_some())
     }
 
     /// Reads and parses the policy at `path`.
@@ -884,6 +906,20 @@ mod tests {
         let excluded =
             parse("[[exclude]]\npath = \"a\"\nreason = \"r\"\nwhen = \"unix\"\n").unwrap();
         assert!(excluded.has_when());
+    }
+
+    #[test]
+    fn folders_the_include_names() {
+        let p = parse("[measure]\ninclude = [\"src/**/*.rs\", \"crates/a/lib.rs\", \"*.rs\"]\n")
+            .unwrap();
+        assert!(p.names_folder_above("src/.gen"));
+        assert!(p.names_folder_above("src/a/b"));
+        assert!(p.names_folder_above("crates/a/.x"));
+        assert!(!p.names_folder_above("srcx/y"));
+        assert!(!p.names_folder_above(".cargo"));
+        assert!(!p.names_folder_above("crates/b"));
+        let anywhere = parse("[measure]\ninclude = [\"**/*.rs\"]\n").unwrap();
+        assert!(!anywhere.names_folder_above("src/.gen"));
     }
 
     #[test]

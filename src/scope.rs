@@ -19,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::nocode::c::CSource;
 use crate::nocode::{self, RustSource};
 use crate::paths::{self, Location};
+use crate::platform::Cfg;
 use crate::policy::{Exclude, Pattern, Policy};
 use crate::source::{self, Refused};
 use crate::walk;
@@ -136,7 +137,11 @@ pub(crate) fn resolve(
     }
     let on_disk = match (walk, walked) {
         (true, Some(walked)) => walked.clone(),
-        (true, None) => walk::walk(root, &included)?.files,
+        (true, None) => {
+            let mut walked = walk::walk(root, &included)?;
+            walked.admit(&|folder| policy.names_folder_above(folder));
+            walked.files
+        }
         (false, _) => BTreeSet::new(),
     };
     if reported.is_empty() {
@@ -163,13 +168,14 @@ pub(crate) fn resolve(
             (rel.to_string(), class)
         })
         .collect();
+    check_compiled(&reported, &active, &fold)?;
     scope.folded = reported
         .iter()
         .filter(|rel| fold(rel))
         .map(|rel| rel.to_string())
         .collect();
     if walk {
-        check_globs(&scope, policy, &active)?;
+        check_globs(&scope, policy, &active, root)?;
     }
     Ok(scope)
 }
@@ -243,21 +249,104 @@ fn remap_example(
 /// glob that matches none is dead; an active `[[exclude]]` (in `active`) whose glob
 /// matches none is stale. A file that two exclusions match is excluded by the first, and neither
 /// of them is stale. An inactive exclusion is never stale.
-fn check_globs(scope: &Scope, policy: &Policy, active: &[&Exclude]) -> Result<()> {
+/// Refuses a report file that only exclusions whose `when` names a feature or custom cfg
+/// exempt (`when = 'cfg(not(feature = "extra"))'`): the report shows the leg compiled it, so the
+/// condition holds only because covgate was not given the leg's `--features` or `--cfg`, and
+/// the exclusion would hide a file the leg measured. Exclusions by target predicates or
+/// `when-missing` are what the leg is, and exempt measured files as unconditional ones do.
+///
+/// Errors (exit 2): each such file, with the exclusion and its condition.
+fn check_compiled(
+    reported: &[&str],
+    active: &[&Exclude],
+    fold: &dyn Fn(&str) -> bool,
+) -> Result<()> {
+    fn by_flags(e: &Exclude) -> Option<&Cfg> {
+        e.when.as_ref().filter(|w| w.names_free_cfgs())
+    }
+    let flagged: Vec<(&Exclude, &Cfg)> = active
+        .iter()
+        .filter_map(|e| by_flags(e).map(|when| (*e, when)))
+        .collect();
+    if flagged.is_empty() {
+        return Ok(());
+    }
+    let others: Vec<&&Exclude> = active.iter().filter(|e| by_flags(e).is_none()).collect();
+    let problems: Vec<String> = reported
+        .iter()
+        .filter(|rel| !others.iter().any(|e| e.pattern.matches(rel, fold(rel))))
+        .filter_map(|rel| {
+            let (e, when) = flagged
+                .iter()
+                .find(|(e, _)| e.pattern.matches(rel, fold(rel)))?;
+            Some(format!(
+                "  {rel}: the [[exclude]] at {} (`{}`)",
+                e.pattern.location, when.text
+            ))
+        })
+        .collect();
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let mut lines = vec![
+        "a report measures these files, so this leg compiled them, but an [[exclude]] whose \
+         `when` holds only for the --features and --cfg given to covgate exempts them: give \
+         covgate the leg's --features and --cfg (those given to cargo), or fix the condition:"
+            .to_string(),
+    ];
+    lines.extend(problems);
+    Err(Error::lines(lines))
+}
+
+/// For a stale `[[exclude]]` whose path is a symbolic link on disk (`src/gen.rs` → `real.rs`):
+/// the name covgate gives the file instead (the link's target, root-relative, as the walk and
+/// the reports meet it); empty for any other path.
+fn link_hint(root: &Path, glob: &str) -> String {
+    let path = root.join(glob);
+    let is_link = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
+    let target = is_link.then(|| std::fs::canonicalize(&path).ok()).flatten();
+    match (target, std::fs::canonicalize(root)) {
+        (Some(target), Ok(root)) => format!(
+            " (it is a link to `{}`: covgate names a linked file by its target; exclude that path)",
+            target.strip_prefix(&root).unwrap_or(&target).display()
+        ),
+        _ => String::new(),
+    }
+}
+
+/// For a dead `include` glob that names a hidden folder (`.ci/**/*.rs`): why it selects
+/// nothing though such files may exist (the walk skips hidden folders, [`walk::walk`]); empty
+/// for any other glob.
+fn hidden_hint(glob: &str) -> &'static str {
+    let hidden = glob
+        .split('/')
+        .any(|part| part.starts_with('.') && part != "." && part != "..");
+    if hidden {
+        " (it names a hidden folder, which the walk skips: its files are measured only when a \
+         report names them)"
+    } else {
+        ""
+    }
+}
+
+fn check_globs(scope: &Scope, policy: &Policy, active: &[&Exclude], root: &Path) -> Result<()> {
     let matches_a_file = |pattern: &Pattern| scope.files.keys().any(|f| scope.matches(pattern, f));
     let dead: Vec<String> = policy
         .include
         .iter()
         .filter(|p| !matches_a_file(p))
-        .map(|p| format!("  {}: `{}`", p.location, p.glob))
+        .map(|p| format!("  {}: `{}`{}", p.location, p.glob, hidden_hint(&p.glob)))
         .collect();
     let stale: Vec<String> = active
         .iter()
         .filter(|e| !matches_a_file(&e.pattern))
         .map(|e| {
             format!(
-                "  {}: `{}` ({})",
-                e.pattern.location, e.pattern.glob, e.reason
+                "  {}: `{}` ({}){}",
+                e.pattern.location,
+                e.pattern.glob,
+                e.reason,
+                link_hint(root, &e.pattern.glob)
             )
         })
         .collect();
@@ -358,7 +447,7 @@ mod tests {
     #[test]
     fn the_default_include_is_checked_like_a_written_one() {
         let policy = Policy::parse(Path::new("p.toml"), "").expect("the empty policy");
-        let err = check_globs(&Scope::default(), &policy, &[]).expect_err("dead");
+        let err = check_globs(&Scope::default(), &policy, &[], Path::new(".")).expect_err("dead");
         assert_eq!(
             err.message(),
             "dead `include` globs match no file, on disk or in the report(s); fix or remove them:\n  \
@@ -368,7 +457,7 @@ mod tests {
         scope
             .files
             .insert("src/a/b.rs".to_string(), Class::Measured);
-        assert_eq!(check_globs(&scope, &policy, &[]), Ok(()));
+        assert_eq!(check_globs(&scope, &policy, &[], Path::new(".")), Ok(()));
     }
 
     #[test]

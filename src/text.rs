@@ -1,7 +1,8 @@
-//! Characters that do not show: control characters, and the format characters (Unicode
-//! category Cf) that reorder or hide text, as Trojan Source does (`src/f\u{202E}gnp.rs` shows
-//! as `src/fsr.png`). Every renderer escapes [`is_hidden`] characters in the names it prints
-//! ([`crate::render`]), and a reason made only of [`is_blank`] text is no reason.
+//! Characters that do not show as themselves: control characters, the line and paragraph
+//! separators, and the format characters (Unicode category Cf) that reorder or hide text, as
+//! Trojan Source does (`src/f\u{202E}gnp.rs` shows as `src/fsr.png`). Every renderer escapes
+//! [`is_hidden`] characters in the names it prints ([`crate::render`]), and a reason made only
+//! of [`is_blank`] text is no reason.
 
 /// The format characters (Unicode 15.1, general category Cf), as inclusive ranges: the soft
 /// hyphen, Arabic and Syriac marks, the Mongolian vowel separator, zero-width spaces and joiners,
@@ -31,6 +32,11 @@ const FORMAT: [(char, char); 21] = [
     ('\u{e0020}', '\u{e007f}'),
 ];
 
+/// The line and paragraph separators (categories Zl, Zp): a renderer that honours them (a
+/// browser, an editor, a JavaScript string) breaks the line there, so a name holding one could
+/// pass for two rows or two lines of a log.
+const SEPARATOR: (char, char) = ('\u{2028}', '\u{2029}');
+
 /// Characters that are not format characters but show as nothing: the combining grapheme
 /// joiner, the Hangul fillers, the braille blank.
 const BLANK: [char; 6] = [
@@ -38,15 +44,18 @@ const BLANK: [char; 6] = [
 ];
 
 /// True for a character a name must not print as itself: a control character (C0, DEL, C1)
-/// or a format character (category Cf: bidi controls such as U+202E, zero-width characters
-/// such as U+200B, the byte-order mark U+FEFF).
+/// a format character (category Cf: bidi controls such as U+202E, zero-width characters such
+/// as U+200B, the byte-order mark U+FEFF), or the line or paragraph separator (U+2028, U+2029).
 pub(crate) fn is_hidden(c: char) -> bool {
     // Every control character (C0, DEL, C1) lies below the first format character (U+00AD):
     // a path of 10 MiB of ASCII is checked at the cost of `is_control`.
     if c < '\u{ad}' {
         return c.is_control();
     }
-    FORMAT.iter().any(|&(low, high)| (low..=high).contains(&c))
+    FORMAT
+        .iter()
+        .chain([&SEPARATOR])
+        .any(|&(low, high)| (low..=high).contains(&c))
 }
 
 /// True when `text` shows nothing: empty, or only white space, [`is_hidden`] characters and
@@ -54,6 +63,21 @@ pub(crate) fn is_hidden(c: char) -> bool {
 pub(crate) fn is_blank(text: &str) -> bool {
     text.chars()
         .all(|c| c.is_whitespace() || is_hidden(c) || BLANK.contains(&c))
+}
+
+/// `bytes` with each carriage return that no line feed follows made a line feed (one byte for
+/// one, so offsets stay; a CR is a whole character in UTF-8, and so is the LF): lines as clang,
+/// GCC and the specifications of C-family languages end them, at LF, CR LF or a lone CR. Bytes
+/// without a lone CR are returned as they are.
+pub(crate) fn lone_cr_as_lf(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let lone_cr = |at: usize| bytes.get(at) == Some(&b'\r') && bytes.get(at + 1) != Some(&b'\n');
+    if !(0..bytes.len()).any(lone_cr) {
+        return std::borrow::Cow::Borrowed(bytes);
+    }
+    (0..bytes.len())
+        .zip(bytes)
+        .map(|(at, &byte)| if lone_cr(at) { b'\n' } else { byte })
+        .collect()
 }
 
 #[cfg(test)]
@@ -75,10 +99,12 @@ mod tests {
             '\u{ad}',
             '\u{e0041}',
             '\u{61c}',
+            '\u{2028}',
+            '\u{2029}',
         ] {
             assert!(is_hidden(c), "{c:?}");
         }
-        for c in ['a', ' ', 'é', '\u{2065}', '\u{2028}', '\u{3164}', '🦀'] {
+        for c in ['a', ' ', 'é', '\u{2065}', '\u{3164}', '🦀'] {
             assert!(!is_hidden(c), "{c:?}");
         }
     }
@@ -98,5 +124,12 @@ mod tests {
         for text in ["x", "\u{200b}why", "-"] {
             assert!(!is_blank(text), "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_lone_cr_ends_a_line() {
+        use std::borrow::Cow;
+        assert!(matches!(lone_cr_as_lf(b"a\r\nb\n"), Cow::Borrowed(_)));
+        assert_eq!(&*lone_cr_as_lf(b"a\rb\r\nc\r"), b"a\nb\r\nc\n");
     }
 }

@@ -74,6 +74,17 @@ impl Walked {
         special.chain(links).chain(skipped).collect()
     }
 
+    /// Takes the files of each skipped folder that satisfies `walk_through` into
+    /// [`Walked::files`], as if the walk had not skipped it (and drops its note): a hidden or
+    /// cache folder below a folder the policy names literally is walked like any other.
+    pub(crate) fn admit(&mut self, walk_through: &dyn Fn(&str) -> bool) {
+        let (through, skipped): (Vec<Skipped>, Vec<Skipped>) = std::mem::take(&mut self.skipped)
+            .into_iter()
+            .partition(|s| walk_through(&s.folder));
+        self.skipped = skipped;
+        self.files.extend(through.into_iter().flat_map(|s| s.files));
+    }
+
     /// What a walk for the paths that satisfy `keep` alone would have found.
     pub(crate) fn select(&self, keep: &dyn Fn(&str) -> bool) -> Walked {
         Walked {

@@ -18,6 +18,9 @@
 //! root that `covgate check` uses ([`crate::walk`]).
 
 use std::collections::BTreeSet;
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use cargo_metadata::{Metadata, MetadataCommand, TargetKind};
 
@@ -172,6 +175,80 @@ fn check_manifests(root: &str) -> Result<()> {
     Ok(())
 }
 
+/// How long `cargo metadata --no-deps --offline` may run: 120 s. It reads manifests only and
+/// takes well under a second on a workspace of hundreds of members; one that has not finished
+/// is blocked, as on a member's `Cargo.toml` that is a FIFO (members below the root are found
+/// by cargo, from the root manifest's globs, so [`check_manifests`] cannot see them first).
+const METADATA_TIME: Duration = Duration::from_secs(120);
+
+/// Runs `command` (stdin closed, stdout and stderr captured) and returns its stdout when it
+/// succeeds within `limit`. Errors, as text: it cannot start; it ran past `limit` (then it is
+/// killed); it failed (its stderr).
+fn run_metadata(command: &mut Command, limit: Duration) -> std::result::Result<Vec<u8>, String> {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
+    let stdout = child.stdout.take().map(drain);
+    let stderr = child.stderr.take().map(drain);
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if start.elapsed() < limit => std::thread::sleep(Duration::from_millis(10)),
+            _ => {
+                // Killing a child that has just exited fails harmlessly; it is reaped below.
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "cargo metadata did not finish within {} s (is a member's Cargo.toml a FIFO \
+                     or a device?)",
+                    limit.as_secs_f64()
+                ));
+            }
+        }
+    };
+    let (stdout, stderr) = (joined(stdout), joined(stderr));
+    if status.success() {
+        Ok(stdout)
+    } else {
+        Err(format!(
+            "`cargo metadata` exited with an error: {}",
+            String::from_utf8_lossy(&stderr)
+        ))
+    }
+}
+
+/// Reads all of `pipe` on a thread of its own (so that a child writing more than a pipe holds
+/// does not block while its status is polled).
+fn drain(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.read_to_end(&mut bytes);
+        bytes
+    })
+}
+
+/// What a [`drain`] thread read (nothing for a pipe that was not there).
+fn joined(handle: Option<std::thread::JoinHandle<Vec<u8>>>) -> Vec<u8> {
+    handle
+        .and_then(|handle| handle.join().ok())
+        .unwrap_or_default()
+}
+
+/// The metadata in `cargo metadata`'s stdout: its line that starts with `{`, as
+/// `cargo_metadata`'s own `exec` reads it. Errors, as text: no such line, or not metadata.
+fn metadata_json(stdout: &[u8]) -> std::result::Result<Metadata, String> {
+    let text = String::from_utf8_lossy(stdout);
+    let line = text
+        .lines()
+        .find(|line| line.starts_with('{'))
+        .ok_or("cargo metadata printed no JSON")?;
+    MetadataCommand::parse(line).map_err(|e| e.to_string())
+}
+
 impl Workspace {
     /// Runs `cargo metadata --no-deps --offline` in `root` (cargo is `$CARGO`, else `cargo`
     /// on PATH) and reads the workspace that holds it.
@@ -180,16 +257,23 @@ impl Workspace {
     /// without end ([`check_manifests`]); cargo cannot be started, fails (no `Cargo.toml` in
     /// `root` or above, a bad manifest), or prints what `cargo_metadata` cannot read.
     pub(crate) fn load(root: &str) -> Result<Workspace> {
+        Workspace::load_within(root, METADATA_TIME)
+    }
+
+    /// [`Workspace::load`], with `cargo metadata` stopped (killed) after `limit`.
+    fn load_within(root: &str, limit: Duration) -> Result<Workspace> {
         check_manifests(root)?;
-        let metadata = MetadataCommand::new()
+        let mut command = MetadataCommand::new()
             .current_dir(root)
             .no_deps()
             .other_options(vec!["--offline".to_string()])
-            .exec()
-            .map_err(|e| {
+            .cargo_command();
+        let metadata = run_metadata(&mut command, limit)
+            .and_then(|stdout| metadata_json(&stdout))
+            .map_err(|why| {
                 Error::new(format!(
                     "the [[suite]] roster needs the cargo workspace at the root {root}: {}",
-                    e.to_string().trim_end()
+                    why.trim_end()
                 ))
             })?;
         Ok(Workspace::from_metadata(&metadata, root))
@@ -478,6 +562,69 @@ mod tests {
         std::fs::write(dir.path().join("src/lib.rs"), "").unwrap();
         let ws = Workspace::load(&dir.path().display().to_string()).unwrap();
         assert_eq!(ws.members, ["solo"]);
+    }
+
+    fn shell(script: &str) -> Command {
+        let mut command = Command::new("sh");
+        command.args(["-c", script]);
+        command
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn cargo_metadata_is_stopped_when_it_does_not_finish() {
+        let err = run_metadata(&mut shell("sleep 30"), Duration::from_millis(200)).unwrap_err();
+        assert_eq!(
+            err,
+            "cargo metadata did not finish within 0.2 s (is a member's Cargo.toml a FIFO or a \
+             device?)"
+        );
+        let err =
+            run_metadata(&mut shell("echo bad manifest >&2; exit 101"), METADATA_TIME).unwrap_err();
+        assert_eq!(err, "`cargo metadata` exited with an error: bad manifest\n");
+        let out = run_metadata(&mut shell("echo '{}'"), METADATA_TIME).unwrap();
+        assert_eq!(out, b"{}\n");
+        let err = run_metadata(
+            &mut Command::new("/nonexistent/cargo"),
+            Duration::from_secs(1),
+        )
+        .unwrap_err();
+        assert!(err.starts_with("cannot run cargo metadata: "), "{err}");
+    }
+
+    #[test]
+    fn metadata_is_the_json_line_of_stdout() {
+        assert_eq!(
+            metadata_json(b"warning: x\n").unwrap_err(),
+            "cargo metadata printed no JSON"
+        );
+        assert!(metadata_json(b"{\"packages\": 1}\n").is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_member_manifest_that_blocks_cargo_is_an_error_not_a_hang() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("Cargo.toml"),
+            "[workspace]\nmembers = [\"m\"]\n",
+        )
+        .unwrap();
+        std::fs::create_dir(dir.path().join("m")).unwrap();
+        let made = Command::new("mkfifo")
+            .arg(dir.path().join("m/Cargo.toml"))
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let root = dir.path().display().to_string();
+        let err = Workspace::load_within(&root, Duration::from_secs(3)).unwrap_err();
+        assert_eq!(
+            err.message(),
+            format!(
+                "the [[suite]] roster needs the cargo workspace at the root {root}: cargo \
+                 metadata did not finish within 3 s (is a member's Cargo.toml a FIFO or a device?)"
+            )
+        );
     }
 
     #[test]

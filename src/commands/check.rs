@@ -328,7 +328,8 @@ impl Sources {
         let included = |p: &str| setup.policy.includes(p);
         let walk = || walked.map_or_else(|| walk::walk(root, &included), Ok);
         let (walked, notes) = match opts.walk.then(walk) {
-            Some(Ok(walked)) => {
+            Some(Ok(mut walked)) => {
+                walked.admit(&|folder| setup.policy.names_folder_above(folder));
                 let notes = walked.notes();
                 (walked.files, notes)
             }

@@ -6,7 +6,8 @@
 //!   for the default layout.
 //! * `metrics`: those the reports carry (branches only when they hold branch data).
 //! * Suggested exclusions, commented out: each binary's entry point and each file that no report
-//!   measures.
+//!   measures; but a build script that `include` selects and no report measures is excluded
+//!   outright ([`BUILD_SCRIPT`]).
 //! * One `[[debt]]` entry per file below 100% in the reports (see [`crate::debt`]), allowing
 //!   exactly what it misses today, with the reason "existing debt at adoption, DATE".
 //!
@@ -46,7 +47,13 @@ pub struct Members {
     pub include: Vec<String>,
     /// Each binary target's root file inside the folder (`src/main.rs`, …), sorted.
     pub binaries: Vec<String>,
+    /// Each build script inside the folder (`build.rs`, cargo's `custom-build` target), sorted.
+    pub build_scripts: Vec<String>,
 }
+
+/// Why a build script is excluded: the one exclusion `covgate init` writes active, since no
+/// test runs a build script and `cargo llvm-cov` reports none.
+pub const BUILD_SCRIPT: &str = "a build script: no test runs it, and cargo llvm-cov reports none";
 
 /// Writes the policy; returns what to print: what was written and the next command.
 ///
@@ -75,8 +82,10 @@ pub fn run(opts: &InitOptions) -> Result<String> {
         .filter(|(path, _)| !suggested.iter().any(|(s, _)| s == path))
         .collect();
     let text = policy_text(&members.include, &chosen, &suggested, &debts, &opts.date);
-    crate::output::write_atomically(&target, &mut |out| out.write_all(text.as_bytes()))
-        .map(|()| message(&debts, suggested.len(), &opts.reports))
+    crate::output::write_atomically(&target, &mut |out| out.write_all(text.as_bytes())).map(|()| {
+        let commented = suggested.iter().filter(|(_, why)| *why != BUILD_SCRIPT);
+        message(&debts, commented.count(), &opts.reports)
+    })
 }
 
 /// A file's allowances: its path and, for each metric that misses items, how many.
@@ -116,13 +125,15 @@ pub fn members(cwd: &Path) -> Result<Members> {
                 globs.insert(glob(&rel, folder == manifest_folder));
             }
         }
-        found.binaries.extend(
+        let of_kind = |kind: TargetKind| {
             package
                 .targets
                 .iter()
-                .filter(|t| t.kind.contains(&TargetKind::Bin))
-                .filter_map(|t| inside(t.src_path.as_str())),
-        );
+                .filter(move |t| t.kind.contains(&kind))
+                .filter_map(|t| inside(t.src_path.as_str()))
+        };
+        found.binaries.extend(of_kind(TargetKind::Bin));
+        found.build_scripts.extend(of_kind(TargetKind::CustomBuild));
     }
     found.include = include(&globs);
     if found.include.is_empty() {
@@ -132,6 +143,7 @@ pub fn members(cwd: &Path) -> Result<Members> {
         )));
     }
     found.binaries.sort();
+    found.build_scripts.sort();
     Ok(found)
 }
 
@@ -255,13 +267,21 @@ pub fn debts(verdict: &Verdict, metrics: &[Metric]) -> Vec<Debt> {
 }
 
 /// The exclusions to suggest: each binary's entry point, and each file no report measures
-/// (in `verdict`), with why; sorted by path, one per path.
+/// (in `verdict`), with why ([`BUILD_SCRIPT`] for a build script); sorted by path, one per
+/// path.
 pub fn suggestions(members: &Members, verdict: Option<&Verdict>) -> Vec<(String, &'static str)> {
     let unmeasured = verdict.into_iter().flat_map(|v| {
         v.files
             .iter()
             .filter(|f| f.status == FileStatus::Unmeasured)
-            .map(|f| (f.path.clone(), "in no report: no test runs it"))
+            .map(|f| {
+                let why = if members.build_scripts.contains(&f.path) {
+                    BUILD_SCRIPT
+                } else {
+                    "in no report: no test runs it"
+                };
+                (f.path.clone(), why)
+            })
     });
     let mut suggested: Vec<(String, &'static str)> = members
         .binaries
@@ -291,6 +311,15 @@ pub fn policy_text(
         list(include),
         list(&names)
     );
+    // A build script the include selects is excluded outright (the reports never measure it).
+    let (scripts, suggested): (Vec<_>, Vec<_>) =
+        suggested.iter().partition(|(_, why)| *why == BUILD_SCRIPT);
+    for (path, why) in scripts {
+        out.push_str(&format!(
+            "\n[[exclude]]\npath = {}\nreason = \"{why}\"\n",
+            quote(path)
+        ));
+    }
     if !suggested.is_empty() {
         out.push_str(
             "\n# Suggested exclusions: uncomment one only for a file the tests cannot run, and say why.\n",

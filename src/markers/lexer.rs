@@ -74,10 +74,38 @@ impl Lang {
         matches!(self, Lang::CLike | Lang::Unknown)
     }
 
+    /// True when a carriage return that no line feed follows ends a line, as it does for the
+    /// compilers and coverage tools of these languages: clang's and GCC's lexers (C, C++,
+    /// Objective-C), the Java, Kotlin, Swift, C# and Dart specifications, ECMAScript (a line
+    /// terminator is CR, LF or CR LF) and Python's universal newlines. rustc, Go, the shells,
+    /// Ruby and Perl end lines at LF only, so there a lone CR is white space on its line.
+    fn lone_cr_ends_line(self) -> bool {
+        matches!(
+            self,
+            Lang::CLike | Lang::JavaScript | Lang::TextBlocks | Lang::Python
+        )
+    }
+
     /// True when an open `"…"` or `'…'` ends with its line (the compiler rejects it there), so
     /// that a stray quote cannot hide the markers of the lines after it.
     fn strings_end_with_line(self) -> bool {
         !matches!(self, Lang::Rust | Lang::Hash | Lang::Shell | Lang::RubyPerl)
+    }
+}
+
+/// `text` with its lines numbered as `lang`'s compiler numbers them: where a lone carriage
+/// return ends a line ([`Lang::lone_cr_ends_line`]), each CR that no LF follows becomes an LF
+/// (one byte for one, so offsets stay), and the line numbers of [`comments`] are the ones the
+/// coverage report uses. A file that holds no lone CR is returned as it is.
+pub fn as_compiled(text: &str, lang: Lang) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    if !lang.lone_cr_ends_line() {
+        return Cow::Borrowed(text);
+    }
+    match crate::text::lone_cr_as_lf(text.as_bytes()) {
+        Cow::Borrowed(_) => Cow::Borrowed(text),
+        // Only CR bytes became LF bytes: still UTF-8.
+        Cow::Owned(lines) => Cow::Owned(String::from_utf8(lines).unwrap_or_default()),
     }
 }
 

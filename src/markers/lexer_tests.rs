@@ -139,7 +139,9 @@ fn cpp_raw_delimiters_are_looked_for_in_16_characters_only() {
 /// looking for a `(` to the end of the file.)
 #[test]
 fn pathological_inputs_cost_linear_time() {
-    let size = 4 << 20;
+    // 256 KiB: linear work is a few million steps (well under a second each, even in a debug
+    // build on a machine loaded ten times over); quadratic work is tens of billions (minutes).
+    let size = 256 << 10;
     let patterns: [(&str, Lang); 12] = [
         ("R\"R\"", Lang::CLike),
         ("u8R\"", Lang::CLike),
@@ -160,8 +162,6 @@ fn pathological_inputs_cost_linear_time() {
         text.push_str("\n// MARK\n# MARK\n");
         let _ = comments(&text, lang);
     }
-    // Linear work takes well under a second each, even in a debug build on a loaded machine;
-    // quadratic work on 4 MiB takes hours.
     assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
     let text = format!("{}\n// MARK\n", "R\"R\"".repeat(size / 4));
     assert_eq!(marked(&text, Lang::CLike), [2]);
@@ -209,4 +209,31 @@ fn a_reason_that_shows_nothing_is_no_reason() {
     let text = "fn f() {} // covgate:ignore -- \u{200b}why\n";
     let ignores = scan("a.rs", text, Lang::Rust, &Family::ALL, true).unwrap();
     assert_eq!(ignores.lines.iter().copied().collect::<Vec<_>>(), [1]);
+}
+
+#[test]
+fn a_lone_cr_ends_a_line_where_the_compiler_says_so() {
+    use std::borrow::Cow;
+    // CR LF stays one line end; a text without a lone CR is not copied.
+    assert!(matches!(
+        as_compiled("a\r\nb\n", Lang::CLike),
+        Cow::Borrowed(_)
+    ));
+    assert_eq!(as_compiled("a\rb\r\nc\r", Lang::CLike), "a\nb\r\nc\n");
+    assert_eq!(as_compiled("é\r€", Lang::JavaScript), "é\n€");
+    assert_eq!(as_compiled("a\rb", Lang::TextBlocks), "a\nb");
+    assert_eq!(as_compiled("a\rb", Lang::Python), "a\nb");
+    for lang in [
+        Lang::Rust,
+        Lang::Go,
+        Lang::Shell,
+        Lang::RubyPerl,
+        Lang::Hash,
+    ] {
+        assert_eq!(as_compiled("a\rb", lang), "a\rb", "{lang:?}");
+    }
+    assert_eq!(
+        marked(&as_compiled("x\r// MARK", Lang::CLike), Lang::CLike),
+        [2]
+    );
 }

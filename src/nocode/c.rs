@@ -427,6 +427,9 @@ struct Scanner {
 /// Classifies C or C++ source text (bytes; any encoding that keeps ASCII as ASCII) from a file
 /// of the kind `unit`.
 pub(crate) fn classify(text: &[u8], unit: Unit) -> CSource {
+    // A lone CR ends a line for clang and GCC: a directive or `//` comment ends there.
+    let lines = crate::text::lone_cr_as_lf(text);
+    let text: &[u8] = &lines;
     let mut s = Scanner {
         line: 1,
         last: Last::Other,

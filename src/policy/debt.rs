@@ -10,6 +10,7 @@ use toml::Spanned;
 use crate::error::{Error, Result};
 use crate::model::Metric;
 use crate::paths;
+use crate::platform::{Cfg, Platform};
 use crate::policy::line_col;
 use crate::source;
 
@@ -24,6 +25,10 @@ pub struct Entry {
     pub reason: String,
     /// Where the entry's `path` is written: `file:line:col`.
     pub location: String,
+    /// `when = "cfg(...)"`: the legs the entry holds on (see [`crate::platform`]); `None` for
+    /// every leg. On a leg where it does not hold the entry is set aside
+    /// ([`Ledger::inactive`]): it allows nothing there, is never stale, and `--tighten` leaves it.
+    pub when: Option<Cfg>,
 }
 
 impl Entry {
@@ -48,9 +53,23 @@ pub struct Ledger {
     /// Where the policy's `debt = "…"` names the ledger file (`file:line:col`); empty when the
     /// entries are in the policy.
     pub named_at: String,
+    /// The entries whose `when` does not hold on this leg, in file order: taken out of
+    /// `entries` by [`Ledger::decide`].
+    pub inactive: Vec<Entry>,
 }
 
 impl Ledger {
+    /// Sets aside the entries whose `when` does not hold on `platform` (into
+    /// [`Ledger::inactive`]): the debt of a platform-only gap (a `#[cfg(windows)]` path) is
+    /// judged on the legs that compile it and is neither stale nor tightened on the others.
+    pub fn decide(&mut self, platform: &Platform) {
+        let (active, inactive) = std::mem::take(&mut self.entries)
+            .into_iter()
+            .partition(|e| platform.activation(e.when.as_ref(), &[]).active);
+        self.entries = active;
+        self.inactive = inactive;
+    }
+
     /// The entry for the root-relative `path`, if any.
     pub fn entry(&self, path: &str) -> Option<&Entry> {
         self.entries.iter().find(|e| e.path == path)
@@ -84,6 +103,7 @@ impl Ledger {
             Some((toml::Value::String(name), span)) => Ok(Ledger {
                 file: folder.join(name),
                 entries: Vec::new(),
+                inactive: Vec::new(),
                 pending: true,
                 named_at: {
                     let (line, col) = line_col(text, span.start);
@@ -93,6 +113,7 @@ impl Ledger {
             Some((toml::Value::Array(_), _)) => Ok(Ledger {
                 file: file.to_path_buf(),
                 entries: entries(&shown, text, metrics)?,
+                inactive: Vec::new(),
                 pending: false,
                 named_at: String::new(),
             }),
@@ -128,6 +149,7 @@ impl Ledger {
         toml::from_str::<LedgerFile>(&text).map_err(|e| toml_error(&shown, &text, &e))?;
         Ok(Ledger {
             entries: entries(&shown, &text, metrics)?,
+            inactive: Vec::new(),
             pending: false,
             file: self.file,
             named_at: self.named_at,
@@ -161,6 +183,7 @@ struct RawEntry {
     functions: Option<Spanned<u64>>,
     lines: Option<Spanned<u64>>,
     mcdc: Option<Spanned<u64>>,
+    when: Option<Spanned<String>>,
 }
 
 fn entries(shown: &str, text: &str, metrics: &[Metric]) -> Result<Vec<Entry>> {
@@ -227,11 +250,16 @@ fn entries(shown: &str, text: &str, metrics: &[Metric]) -> Result<Vec<Entry>> {
             }
             allowed.push((metric, count.into_inner()));
         }
+        let when = match entry.when {
+            Some(text) => Some(Cfg::parse(text.get_ref()).map_err(|e| here(text.span(), e))?),
+            None => None,
+        };
         out.push(Entry {
             path,
             allowed,
             reason: entry.reason.into_inner(),
             location,
+            when,
         });
     }
     Ok(out)
@@ -315,7 +343,7 @@ mod tests {
         assert!(entry("path = \"a\"").contains("missing field `reason`"));
         assert!(
             entry("path = \"a\"\nreason = \"r\"\nregion = 3").contains(
-                "unknown field `region`, expected one of `path`, `reason`, `regions`, `branches`, `functions`, `lines`, `mcdc`; did you mean `regions`? (the debt ledger: docs/adopting.md)"
+                "unknown field `region`, expected one of `path`, `reason`, `regions`, `branches`, `functions`, `lines`, `mcdc`, `when`; did you mean `regions`? (the debt ledger: docs/adopting.md)"
             )
         );
         assert!(err("debt = \"l.toml\"\n[[debt]]\npath = \"a\"\nreason = \"r\"\n").contains(

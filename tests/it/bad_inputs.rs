@@ -617,6 +617,7 @@ fn channels_and_near_misses() -> Vec<Row> {
             sb.write("t.info", TRACEFILE);
             args(&["check", "t.info"])
         }),
+        policy("a misspelt cfg name inside not()", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/lib.rs\"\nreason = \"r\"\nwhen = \"cfg(not(widows))\"\n", 2, "coverage-policy.toml:6:8: `widows` in the condition `cfg(not(widows))` is not a cfg name rustc knows; did you mean `windows`?"),
         policy("an unknown cfg value inside not()", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/lib.rs\"\nreason = \"r\"\nwhen = 'cfg(not(target_os = \"windos\"))'\n", 2, "coverage-policy.toml:6:8: `target_os = \"windos\"` in the condition `cfg(not(target_os = \"windos\"))` holds on no known target"),
         policy("an unknown cfg value inside any()", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/lib.rs\"\nreason = \"r\"\nwhen = 'cfg(any(unix, target_arch = \"x86-64\"))'\n", 2, "`target_arch = \"x86-64\"` in the condition"),
         policy("an unknown cfg value inside all()", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/lib.rs\"\nreason = \"r\"\nwhen = 'cfg(all(unix, not(target_env = \"gnux\")))'\n", 2, "`target_env = \"gnux\"` in the condition"),
@@ -995,4 +996,41 @@ fn a_tracefile_cut_inside_a_section_does_not_pass() {
         common::metric(&run.json(), "src/lib.rs", "lines"),
         "10/15 fail"
     );
+}
+
+/// A truncated tracefile with another appended (`cat shard1.info shard2.info`, the first cut
+/// inside `src/lib.rs`'s section): the next `SF:` comes before the `end_of_record`. The cut
+/// section is ignored as a cut-short last one is, so `src/lib.rs` (10 of 15 lines in whole) is
+/// unmeasured (exit 1), where it passed on the 5 lines left before the cut.
+#[test]
+fn a_tracefile_cut_inside_a_section_then_another_appended_does_not_pass() {
+    let sb = Sandbox::new();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    common::copy_dir(&demo.join("src"), &sb.path().join("demo/src"));
+    let full = std::fs::read_to_string(demo.join("coverage.info")).expect("demo tracefile");
+    let lines: Vec<&str> = full.lines().collect();
+    let joined = [&lines[13..27], &lines[..13]].concat().join("\n") + "\n";
+    sb.write("all.info", &joined);
+    sb.write("demo/p.toml", "[measure]\nmetrics = [\"lines\"]\n");
+    let run = sb.run(&[
+        "check",
+        "all.info",
+        "--policy",
+        "demo/p.toml",
+        "--remap-path-prefix",
+        "/ws/tiny=demo",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(
+            "all.info:15: `SF` before the `end_of_record` of `/ws/tiny/src/lib.rs`: its section is ignored"
+        ),
+        "{}",
+        run.stderr
+    );
+    let doc = run.json();
+    assert_eq!(common::status(&doc, "src/lib.rs"), "unmeasured");
+    assert_eq!(common::status(&doc, "src/covered.rs"), "pass");
 }

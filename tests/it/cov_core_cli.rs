@@ -649,6 +649,30 @@ fn a_file_that_two_excludes_match_makes_neither_stale() {
     );
 }
 
+/// An `[[exclude]]` that names a symbolic link is stale (covgate names a linked file by its
+/// target): the error says which file the link names.
+#[cfg(unix)]
+#[test]
+fn a_stale_exclude_of_a_link_names_its_target() {
+    let sb = Sandbox::new();
+    sb.policy(
+        "[measure]\ninclude = [\"src/**/*.rs\"]\n[[exclude]]\npath = \"src/gen.rs\"\nreason = \"generated\"\n",
+    );
+    sb.write("src/lib.rs", "pub fn f() {}\n");
+    sb.write("src/real.rs", "pub fn g() {}\n");
+    std::os::unix::fs::symlink("real.rs", sb.path().join("src/gen.rs")).expect("symlink");
+    let run = walk_run(&sb, &[]);
+    let policy = sb.path().join("coverage-policy.toml").display().to_string();
+    assert_exact_error(
+        &run,
+        &format!(
+            "stale [[exclude]] entries match no in-scope file; remove them or fix their globs:\n  \
+             {policy}:4:8: `src/gen.rs` (generated) (it is a link to `src/real.rs`: covgate names \
+             a linked file by its target; exclude that path)"
+        ),
+    );
+}
+
 #[test]
 fn an_include_glob_that_matches_no_file_is_an_error_when_walking() {
     // `shared/*.rs` matches only a reported file, `extra/*.rs` only a file on disk: both live.
@@ -689,6 +713,19 @@ fn an_include_glob_that_matches_no_file_is_an_error_when_walking() {
              {policy}:2:44: `benches/*.rs`\n\
              stale [[exclude]] entries match no in-scope file; remove them or fix their globs:\n  \
              {policy}:4:8: `src/gone.rs` (was removed)"
+        ),
+    );
+
+    // A glob that names a hidden folder selects nothing the walk finds: the error says why.
+    sb.write(".ci/gen.rs", "pub fn g() {}\n");
+    sb.policy("[measure]\ninclude = [\"src/**/*.rs\", \".ci/*.rs\"]\n");
+    let run = walk_run(&sb, &[]);
+    assert_exact_error(
+        &run,
+        &format!(
+            "dead `include` globs match no file, on disk or in the report(s); fix or remove them:\n  \
+             {policy}:2:27: `.ci/*.rs` (it names a hidden folder, which the walk skips: its files \
+             are measured only when a report names them)"
         ),
     );
 

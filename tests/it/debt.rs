@@ -769,3 +769,78 @@ fn mcdc_allowances_are_read_and_tightened() {
         run.stderr
     );
 }
+
+/// A `[[debt]]` with `when` is judged only on the legs where its condition holds: on the others
+/// it allows nothing, is never stale and `--tighten` leaves it, so one ledger serves a matrix
+/// whose Windows leg misses a `#[cfg(windows)]` path that the Linux leg does not compile.
+#[test]
+fn a_debt_entry_with_when_is_judged_only_on_its_legs() {
+    let windows_only = "[[debt]]\npath = \"src/lib.rs\"\nlines = 1\nreason = \"the Windows error path\"\nwhen = \"cfg(windows)\"\n";
+    let ledger = format!("{EXACT}\n{windows_only}");
+    let sandbox = sandbox(&ledger);
+    let policy = std::fs::read_to_string(sandbox.path().join("coverage-policy.toml")).unwrap();
+    // Linux: src/lib.rs is at 100%, and the entry is not this leg's: no stale error.
+    let run = check(&sandbox, &[]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let run = check(&sandbox, &["--tighten"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(sandbox.path().join("coverage-policy.toml")).unwrap(),
+        policy,
+        "--tighten on another leg leaves the entry"
+    );
+    // Windows: the entry is judged, and here (the same counts) it is stale.
+    let run = sandbox.run(&["check", "cov.info", "--target", "x86_64-pc-windows-msvc"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("`src/lib.rs`: at 100% on every metric"),
+        "{}",
+        run.stderr
+    );
+    // A bad condition is located as an [[exclude]]'s is.
+    let bad = self::sandbox(
+        "[[debt]]\npath = \"src/a.rs\"\nlines = 2\nreason = \"r\"\nwhen = \"cfg(not(widows))\"\n",
+    );
+    let run = check(&bad, &[]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(
+            "coverage-policy.toml:7:8: `widows` in the condition `cfg(not(widows))` is not a cfg name"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A package whose library root is in its own folder (`[lib] path = "lib.rs"`) with a build
+/// script: the include `*.rs` selects `build.rs`, which no report measures (no test runs it). The
+/// policy `init` writes excludes it outright, so the first check passes.
+#[test]
+fn init_excludes_a_build_script_the_include_selects() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "Cargo.toml",
+        "[package]\nname = \"flat\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[lib]\npath = \"lib.rs\"\n",
+    );
+    sandbox.write("lib.rs", "pub fn f() {}\n");
+    sandbox.write("build.rs", "fn main() {}\n");
+    sandbox.write(
+        "cov.info",
+        "SF:lib.rs\nFN:1,f\nFNDA:1,f\nDA:1,1\nend_of_record\n",
+    );
+    let run = sandbox.run(&["init", "cov.info"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "wrote coverage-policy.toml: 0 [[debt]] entries (0 missed items allowed), 0 suggested exclusions (commented out)\nnext: covgate check cov.info\n"
+    );
+    let policy = std::fs::read_to_string(sandbox.path().join("coverage-policy.toml")).unwrap();
+    assert!(
+        policy.contains(
+            "\n[[exclude]]\npath = \"build.rs\"\nreason = \"a build script: no test runs it, and cargo llvm-cov reports none\"\n"
+        ),
+        "{policy}"
+    );
+    let run = sandbox.run(&["check", "cov.info", "--target", TARGET]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}

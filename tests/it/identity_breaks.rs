@@ -87,25 +87,55 @@ fn an_unsigned_cachedir_tag_hides_nothing() {
     assert_eq!(doc["summary"]["unmeasured"], 1);
 }
 
+/// A signed CACHEDIR.TAG or a dot-folder below `src/`, which the default include names: the
+/// folder is the project's, whatever a change puts in it, so the walk goes through it and its
+/// code is unmeasured (it was skipped, with a warning, and the check passed).
 #[test]
-fn files_the_include_selects_in_skipped_folders_are_named_in_a_warning() {
+fn a_skipped_folder_below_a_folder_the_include_names_is_walked() {
     let sb = cache_case("Signature: 8a477f597d28d172789f06886806bc55\n");
     sb.write("src/.gen/hidden.rs", "pub fn h() -> u32 {\n    2\n}\n");
     sb.write("src/.gen/notes.txt", "not selected\n");
+    let run = sb.run(&["check", "cov.info", "--format", "json", "--show", "all"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(status(&doc, "src/extra/untested.rs"), "unmeasured");
+    assert_eq!(status(&doc, "src/.gen/hidden.rs"), "unmeasured");
+    assert!(
+        !run.stderr.contains("skipped by the walk"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn files_the_include_selects_in_skipped_folders_are_named_in_a_warning() {
+    // `**/*.rs` names no folder: hidden and cache folders (a `.cargo/registry` inside the
+    // checkout, a build folder) are skipped, and the files they hold that the include selects
+    // are named in a warning.
+    let sb = cache_case("");
+    sb.policy(&FUNCTIONS_LINES.replace("src/**/*.rs", "**/*.rs"));
+    sb.write("extra/untested.rs", "pub fn never() -> u32 {\n    2\n}\n");
+    sb.write(
+        "extra/CACHEDIR.TAG",
+        "Signature: 8a477f597d28d172789f06886806bc55\n",
+    );
+    sb.write(".gen/hidden.rs", "pub fn h() -> u32 {\n    2\n}\n");
+    sb.write(".gen/notes.txt", "not selected\n");
+    std::fs::remove_file(sb.path().join("src/extra/untested.rs")).unwrap();
     let run = sb.run(&["check", "cov.info", "--show", "all"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let all = format!("{}{}", run.stdout, run.stderr);
     assert!(
         all.contains(
-            "src/.gen: a hidden folder, skipped by the walk, holds 1 file(s) that `include` \
-             selects (src/.gen/hidden.rs): they are not measured unless a report names them"
+            ".gen: a hidden folder, skipped by the walk, holds 1 file(s) that `include` \
+             selects (.gen/hidden.rs): they are not measured unless a report names them"
         ),
         "{all}"
     );
     assert!(
         all.contains(
-            "src/extra: a cache folder (CACHEDIR.TAG), skipped by the walk, holds 1 file(s) that \
-             `include` selects (src/extra/untested.rs)"
+            "extra: a cache folder (CACHEDIR.TAG), skipped by the walk, holds 1 file(s) that \
+             `include` selects (extra/untested.rs)"
         ),
         "{all}"
     );

@@ -484,6 +484,47 @@ fn when_missing_follows_the_path() {
 }
 
 #[test]
+fn a_feature_exemption_of_a_file_the_report_measures_is_an_error() {
+    // The leg ran `cargo llvm-cov --features extra`, so the report measures src/b.rs; covgate was
+    // not given `--features extra`, so `not(feature = "extra")` holds for it.
+    let report = lcov("SF:src/b.rs\nFN:1,b\nFNDA:0,b\nDA:1,0\nDA:2,0\nend_of_record\n");
+    let sandbox = project(
+        &exclude_b("when = 'cfg(not(feature = \"extra\"))'"),
+        &report,
+    );
+    let run = check_json(&sandbox, &["--target", LINUX]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "covgate: error: a report measures these files, so this leg compiled them, but an \
+             [[exclude]] whose `when` holds only for the --features and --cfg given to covgate \
+             exempts them: give covgate the leg's --features and --cfg (those given to cargo), or \
+             fix the condition:\n  src/b.rs: the [[exclude]] at {}:4:8 \
+             (`cfg(not(feature = \"extra\"))`)\n",
+            sandbox.path().join("coverage-policy.toml").display()
+        )
+    );
+    // Given the leg's features, the exclusion is inactive and the file fails on its numbers.
+    let run = check_json(&sandbox, &["--target", LINUX, "--features", "extra"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(common::metric(&run.json(), "src/b.rs", "lines"), "0/2 fail");
+    // A target condition is what the leg is: it exempts a measured file as an unconditional
+    // exclusion does; so does an unconditional one beside the feature condition.
+    for tail in [
+        exclude_b("when = 'cfg(unix)'"),
+        format!(
+            "{}[[exclude]]\npath = \"src/b*.rs\"\nreason = \"generated\"\n",
+            exclude_b("when = 'cfg(not(feature = \"extra\"))'")
+        ),
+    ] {
+        let sandbox = project(&tail, &report);
+        let run = check_json(&sandbox, &["--target", LINUX]);
+        assert_eq!(run.code, 0, "{tail}: {}{}", run.stdout, run.stderr);
+    }
+}
+
+#[test]
 fn an_inactive_exemption_never_hides_a_measured_file() {
     // src/b.rs is in the report with a missed line; its exemption applies only on Windows.
     let report = lcov("SF:src/b.rs\nFN:1,b\nFNDA:1,b\nDA:1,1\nDA:2,0\nend_of_record\n");

@@ -265,14 +265,13 @@ impl<'a> Parser<'a> {
             }
             Record::Sf(path) => {
                 if let Some(open) = self.section.take() {
-                    self.warn(
-                        number,
+                    // The section before may be cut short (`cat` of a truncated tracefile and
+                    // another): counted as one cut short at the end of input is.
+                    self.ignore(open, number, |path| {
                         format!(
-                            "`SF` without `end_of_record` closing the section of `{}`",
-                            clip(&open.path)
-                        ),
-                    );
-                    self.store(open);
+                            "`SF` before the `end_of_record` of `{path}`: its section is ignored (a tracefile cut short, then another appended?)"
+                        )
+                    });
                 }
                 let mut section = Section::new(path);
                 if std::mem::take(&mut self.after_tn) {
@@ -319,23 +318,26 @@ impl<'a> Parser<'a> {
         self.section.is_none() && !self.after_tn
     }
 
+    /// Drops a section that no `end_of_record` closed, at line `number`: a section cut short
+    /// (a truncated tracefile, at its end or followed by another) is no evidence, so its
+    /// records are dropped with the warning `why(path)` and the file is only named, as by a
+    /// section without records: unmeasured unless another section or report measures it.
+    fn ignore(&mut self, open: Section, number: u64, why: impl Fn(&str) -> String) {
+        let (path, _, warnings) = open.close();
+        for (line, message) in warnings {
+            self.warn(line, message);
+        }
+        self.warn(number, why(&clip(&path)));
+        self.store_file(path, LcovFile::default(), Vec::new());
+    }
+
     pub(super) fn finish(mut self) -> Result<(Report, Vec<String>)> {
         if let Some(open) = self.section.take() {
-            // A section cut short at the end of input (a truncated tracefile) is no evidence:
-            // its records are dropped and the file is only named, as by a section without
-            // records, so it is unmeasured unless another section or report measures it.
-            let (path, _, warnings) = open.close();
-            for (line, message) in warnings {
-                self.warn(line, message);
-            }
-            self.warn(
-                self.last_line,
+            self.ignore(open, self.last_line, |path| {
                 format!(
-                    "missing final `end_of_record` for `{}`: its section is ignored (the tracefile may be cut short)",
-                    clip(&path)
-                ),
-            );
-            self.store_file(path, LcovFile::default(), Vec::new());
+                    "missing final `end_of_record` for `{path}`: its section is ignored (the tracefile may be cut short)"
+                )
+            });
         }
         if self.unshown_warnings > 0 {
             self.warnings.push(format!(

@@ -83,11 +83,20 @@ fn a_section_cut_short_at_the_end_is_ignored_with_a_warning() {
 }
 
 #[test]
-fn sf_without_end_of_record_closes_previous_section() {
+fn a_section_cut_short_before_the_next_sf_is_ignored_with_a_warning() {
+    // `cat` of a truncated shard and a whole one: the first section may have lost records (a
+    // function, a line never run), so it counts as one cut short at the end does.
     let (report, warnings) = read_ok("SF:a.c\nDA:1,1\nSF:b.c\nDA:1,0\nend_of_record\n");
     assert_eq!(report.files.len(), 2);
+    assert!(!lcov(&report, 0).has_records());
     assert_eq!(lcov(&report, 1).summary().lines, c(0, 1));
-    assert!(warnings[0].starts_with("t.info:3:"), "{warnings:?}");
+    assert_eq!(
+        warnings,
+        ["t.info:3: `SF` before the `end_of_record` of `a.c`: its section is ignored (a tracefile cut short, then another appended?)"]
+    );
+    // A whole section of the same file, before or after, still counts.
+    let (report, _) = read_ok("SF:a.c\nDA:1,1\nSF:a.c\nDA:1,1\nDA:2,0\nend_of_record\n");
+    assert_eq!(lcov(&report, 0).summary().lines, c(1, 2));
 }
 
 #[test]
