@@ -149,6 +149,15 @@ fn a_function_only_a_plain_build_holds_leaves_mcdc_unavailable() {
         "{}",
         run.stderr
     );
+    // `main`, without branches, needs no condition measured: its plain copy takes nothing away.
+    let sb = mcdc();
+    sb.policy("[measure]\ninclude = [\"x.c\", \"main.c\"]\nmetrics = [\"lines\", \"mcdc\"]\n");
+    let run = check(&sb, "mcdc", &["mcdc.json", "plain-extra.json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "main.c", "mcdc"), "0/0 vacuous");
+    assert_eq!(status(&doc, "main.c"), "pass");
+    assert!(!run.stderr.contains("main.c: mcdc"), "{}", run.stderr);
 }
 
 #[test]
