@@ -441,9 +441,9 @@ fn once<T>(slot: &mut Option<T>, value: T) -> Option<()> {
 }
 
 /// A function record read by the lane.
-pub(super) enum Record {
-    /// The whole record.
-    Read(RawRecord),
+pub(super) enum Record<'a> {
+    /// The whole record (its name borrowed from the input).
+    Read(RawRecord<'a>),
     /// A record checked but not kept: `skip` said none of its files keeps records.
     Skipped {
         /// True when the record lists a branch.
@@ -468,7 +468,10 @@ pub(super) enum Want {
 /// `want` is asked about the record's `filenames` once they are read: when it wants nothing,
 /// the rest of the record is checked without being kept (exports write `filenames` before
 /// `name` and `regions`, the bulk of a record).
-pub(super) fn record(bytes: &[u8], want: &dyn Fn(&[&str]) -> Want) -> Option<(Record, usize)> {
+pub(super) fn record<'a>(
+    bytes: &'a [u8],
+    want: &dyn Fn(&[&str]) -> Want,
+) -> Option<(Record<'a>, usize)> {
     let mut scan = Scan { bytes, pos: 0 };
     let (mut name, mut count, mut regions, mut branches, mut mcdc, mut filenames) =
         (None, None, None, None, None, None);
@@ -479,7 +482,7 @@ pub(super) fn record(bytes: &[u8], want: &dyn Fn(&[&str]) -> Want) -> Option<(Re
     scan.object(&mut |scan, key| match key {
         "name" => {
             let text = scan.str()?;
-            once(&mut name, (!skipping).then(|| text.to_string()))
+            once(&mut name, (!skipping).then_some(text))
         }
         "count" => once(&mut count, scan.uint()?),
         "regions" => {
@@ -538,7 +541,7 @@ pub(super) fn record(bytes: &[u8], want: &dyn Fn(&[&str]) -> Want) -> Option<(Re
     let branches = branches.unwrap_or_default();
     let record = match name {
         Some(name) if !skipping => Record::Read(RawRecord {
-            name,
+            name: name.into(),
             count: Count(count),
             regions,
             branches,

@@ -397,3 +397,30 @@ fn records_whose_file_is_known_keep_their_file_names_empty() {
     };
     assert_eq!(read.filenames, ["/s/a.rs", "/s/b.rs"]);
 }
+
+#[test]
+fn a_record_borrows_its_name_and_keeps_it_only_when_it_is_listed() {
+    let text = |count: u64, hit: u64| {
+        format!(
+            r#"{{"count":{count},"filenames":["/s/a.rs"],"name":"_RNvC1a1f","regions":[[1,1,9,2,{hit},0,0,0]]}}"#
+        )
+    };
+    let kept_name = |text: &str| {
+        let Some((Record::Read(read), _)) = record(text.as_bytes(), &|_: &[&str]| Want::Whole)
+        else {
+            panic!("read");
+        };
+        // Read without a copy of the name.
+        assert!(
+            matches!(&read.name, std::borrow::Cow::Borrowed("_RNvC1a1f")),
+            "{:?}",
+            read.name
+        );
+        let (_, stats) = read.into_stats(super::super::Kept::Misses).expect("stats");
+        stats.name
+    };
+    // Ran with nothing missed: no name; never ran, or a miss: the name, copied once.
+    assert_eq!(&*kept_name(&text(2, 2)), "");
+    assert_eq!(&*kept_name(&text(0, 0)), "_RNvC1a1f");
+    assert_eq!(&*kept_name(&text(2, 0)), "_RNvC1a1f");
+}

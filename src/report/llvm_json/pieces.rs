@@ -295,6 +295,12 @@ pub(super) enum End {
     Separator(usize),
 }
 
+/// Elements parsed in a run, each with its start offset.
+type Items<T> = Vec<(usize, T)>;
+
+/// A piece of a window to parse (its start and limit) and the vector to parse it into.
+type Piece<T> = ((usize, usize), Items<T>);
+
 /// Elements parsed one after the other from a start offset.
 struct Run<T> {
     /// Each element's start offset and value.
@@ -312,9 +318,14 @@ fn expected(bytes: usize, first: usize) -> usize {
     (bytes / first.max(1) + 1).min(EXPECTED_MOST)
 }
 
-/// Parses elements from `start` while they start before `limit` (offsets into `window`).
-fn run<E: Element>(element: &E, window: &[u8], start: usize, limit: usize) -> Run<E::Out> {
-    let mut items = Vec::new();
+/// Parses elements from `start` while they start before `limit` (offsets into `window`), into
+/// `items` (empty; its room is used: see [`stitch`]).
+fn run<E: Element>(
+    element: &E,
+    window: &[u8],
+    (start, limit): (usize, usize),
+    mut items: Vec<(usize, E::Out)>,
+) -> Run<E::Out> {
     let mut at = start;
     let end = loop {
         if at >= limit {
@@ -396,46 +407,59 @@ fn first_key(window: &[u8]) -> &[u8] {
 /// Parses the elements of `window` (which starts at an element) in pieces of `piece` bytes on
 /// every core, appends them to `out` in order (a run of elements per piece, each with its start
 /// offset: not copied into one vector), and says where the array, or the window, ended.
+///
+/// Each run is parsed into a vector of `rooms` (empty vectors whose room is kept from earlier
+/// windows, [`recycle`]), or a new one when `rooms` runs out; the vectors of runs not taken go
+/// back to `rooms`. A run's vector holds about a thousand elements (a record's is some 170
+/// bytes): allocated afresh for each piece and freed by the sink's thread, they came back from
+/// the allocator as new pages that the kernel zeroed first.
 pub(super) fn stitch<E: Element>(
     element: &E,
     window: &[u8],
     piece: usize,
     out: &mut Vec<Vec<(usize, E::Out)>>,
+    rooms: &mut Vec<Vec<(usize, E::Out)>>,
 ) -> End {
     let key = first_key(window);
-    let limits: Vec<(usize, usize)> = (0..window.len())
+    let pieces: Vec<Piece<E::Out>> = (0..window.len())
         .step_by(piece.max(1))
-        .map(|start| (start, (start + piece).min(window.len())))
+        .map(|start| {
+            let limits = (start, (start + piece).min(window.len()));
+            (limits, rooms.pop().unwrap_or_default())
+        })
         .collect();
-    let piece_run = |(index, &(start, limit)): (usize, &(usize, usize))| {
+    let limits: Vec<usize> = pieces.iter().map(|((_, limit), _)| *limit).collect();
+    let piece_run = |(index, ((start, limit), items)): (usize, Piece<E::Out>)| {
         let first = if index == 0 {
             Some(0)
         } else {
             candidate(window, start, limit, key)
         };
         match first {
-            Some(first) => run(element, window, first, limit),
+            Some(first) => run(element, window, (first, limit), items),
             None => Run {
-                items: Vec::new(),
+                items,
                 end: End::Open(limit),
             },
         }
     };
     // One piece is parsed here: waking the pool for it costs more than it saves.
-    let runs: Vec<Run<E::Out>> = if limits.len() > 1 {
-        limits.par_iter().enumerate().map(piece_run).collect()
+    let runs: Vec<Run<E::Out>> = if pieces.len() > 1 {
+        pieces.into_par_iter().enumerate().map(piece_run).collect()
     } else {
-        limits.iter().enumerate().map(piece_run).collect()
+        pieces.into_iter().enumerate().map(piece_run).collect()
     };
     let mut next = 0;
-    for (run_here, &(_, limit)) in runs.into_iter().zip(&limits) {
+    for (run_here, &limit) in runs.into_iter().zip(&limits) {
+        let mut items = run_here.items;
         if next >= limit {
             // A re-parse already went past this piece.
+            items.clear();
+            rooms.push(items);
             continue;
         }
-        let taken = match run_here.items.iter().position(|(at, _)| *at == next) {
+        let taken = match items.iter().position(|(at, _)| *at == next) {
             Some(from) => {
-                let mut items = run_here.items;
                 items.drain(..from);
                 Run {
                     items,
@@ -443,7 +467,10 @@ pub(super) fn stitch<E: Element>(
                 }
             }
             // The piece started at a false candidate, or after the true start: parse again.
-            None => run(element, window, next, limit),
+            None => {
+                items.clear();
+                run(element, window, (next, limit), items)
+            }
         };
         out.push(taken.items);
         match taken.end {
@@ -452,6 +479,19 @@ pub(super) fn stitch<E: Element>(
         }
     }
     End::Open(next)
+}
+
+/// Gives each element of `runs` to `sink` in order, and keeps the emptied vectors, with their
+/// room, in `rooms` for [`stitch`] to parse into again.
+pub(super) fn recycle<T>(
+    runs: Vec<Vec<(usize, T)>>,
+    sink: &mut dyn FnMut(T),
+    rooms: &mut Vec<Vec<(usize, T)>>,
+) {
+    for mut run in runs {
+        run.drain(..).for_each(|(_, value)| sink(value));
+        rooms.push(run);
+    }
 }
 
 #[cfg(test)]

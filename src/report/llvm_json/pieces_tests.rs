@@ -30,7 +30,13 @@ fn values(runs: Vec<Vec<(usize, u64)>>) -> Vec<u64> {
 
 fn stitched(window: &str, piece: usize) -> (Vec<u64>, String) {
     let mut out = Vec::new();
-    let end = match stitch(&Numbers, window.as_bytes(), piece, &mut out) {
+    let end = match stitch(
+        &Numbers,
+        window.as_bytes(),
+        piece,
+        &mut out,
+        &mut Vec::new(),
+    ) {
         End::Open(at) => format!("open {at}"),
         End::Closed(at) => format!("closed {at}"),
         End::Short(at) => format!("short {at}"),
@@ -75,7 +81,13 @@ fn false_candidates_inside_strings_are_parsed_again() {
     let window = r#"{"k":1,"s":"x,{\"k\":9}, ,{"},{"k":2,"s":",{\"k\":8},{\"k\":7}"},{"k":3}]"#;
     for piece in 1..window.len() + 2 {
         let mut out = Vec::new();
-        let end = stitch(&TaggedNumbers, window.as_bytes(), piece, &mut out);
+        let end = stitch(
+            &TaggedNumbers,
+            window.as_bytes(),
+            piece,
+            &mut out,
+            &mut Vec::new(),
+        );
         assert_eq!(values(out), vec![1, 2, 3], "piece {piece}");
         assert!(
             matches!(end, End::Closed(at) if at == window.len()),
@@ -164,4 +176,38 @@ fn a_run_makes_room_for_the_elements_its_first_one_suggests_up_to_a_bound() {
     assert_eq!(expected(1000, 100), 11);
     assert_eq!(expected(99, 100), 1);
     assert_eq!(expected(256 << 10, 10), EXPECTED_MOST);
+}
+
+#[test]
+fn runs_are_parsed_into_the_rooms_given_and_their_vectors_come_back() {
+    let window = r#"{"k":1},{"k":22},{"k":333},{"k":4},{"k":5}] tail"#;
+    for piece in [1, 8, 9, 17, 100] {
+        // Rooms with a mark of their own (their capacity), more than the pieces need.
+        let mut rooms: Vec<Vec<(usize, u64)>> = (0..64).map(|_| Vec::with_capacity(77)).collect();
+        let mut out = Vec::new();
+        let end = stitch(&Numbers, window.as_bytes(), piece, &mut out, &mut rooms);
+        assert!(matches!(end, End::Closed(43)), "piece {piece}");
+        // Every run taken was parsed into a room given (none was allocated afresh), and the
+        // rooms of the pieces skipped went back, emptied (those after the array's end are
+        // dropped).
+        assert!(out.iter().all(|run| run.capacity() == 77), "piece {piece}");
+        assert!(rooms
+            .iter()
+            .all(|room| room.is_empty() && room.capacity() == 77));
+        let pieces = window.len().div_ceil(piece);
+        assert!(rooms.len() >= 64 - pieces, "piece {piece}");
+        let mut given = Vec::new();
+        let mut back = Vec::new();
+        recycle(out, &mut |value| given.push(value), &mut back);
+        assert_eq!(given, [1, 22, 333, 4, 5], "piece {piece}");
+        assert!(back
+            .iter()
+            .all(|room| room.is_empty() && room.capacity() == 77));
+    }
+    // Without rooms, runs get vectors of their own.
+    let (values, end) = stitched(window, 8);
+    assert_eq!(
+        (values, end.as_str()),
+        (vec![1, 22, 333, 4, 5], "closed 43")
+    );
 }

@@ -60,9 +60,11 @@ const CODE: u32 = 0;
 
 /// A function record as written in the export.
 #[derive(Debug, DeriveDeserialize)]
-pub(super) struct RawRecord {
-    /// Mangled name.
-    pub(super) name: String,
+pub(super) struct RawRecord<'a> {
+    /// Mangled name, borrowed from the input unless it holds an escape: most records do not
+    /// keep their name ([`RawRecord::into_stats`]), and a copy of each cost an allocation.
+    #[serde(borrow)]
+    pub(super) name: Cow<'a, str>,
     /// Execution count.
     pub(super) count: Count,
     /// `CountedRegions` of the record, in mapping order.
@@ -183,7 +185,7 @@ pub(super) fn ids_fit(ids: impl Iterator<Item = u32>, files: usize) -> bool {
         .is_none_or(|max| usize::try_from(max).is_ok_and(|max| max < files))
 }
 
-impl RawRecord {
+impl RawRecord<'_> {
     /// True when the record lists at least one branch.
     pub(super) fn has_branches(&self) -> bool {
         !self.branches.is_empty()
@@ -271,7 +273,7 @@ impl RawRecord {
         // uncovered item comes from.
         let stats = FunctionStats {
             name: if everything || count == 0 || !items.is_empty() {
-                self.name.into_boxed_str()
+                Box::from(self.name)
             } else {
                 Box::default()
             },
@@ -607,7 +609,7 @@ impl ExpansionSites {
 mod tests {
     use super::*;
 
-    fn record(json: &str) -> RawRecord {
+    fn record(json: &str) -> RawRecord<'_> {
         match serde_json::from_str(json) {
             Ok(record) => record,
             Err(err) => panic!("{err}"),

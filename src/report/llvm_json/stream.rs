@@ -659,11 +659,9 @@ impl<'i> Reader<'i> {
         }
         // The elements parsed but not yet given to `sink`: those of the previous window.
         let mut pending: Vec<Vec<(usize, E::Out)>> = Vec::new();
-        let mut give = |runs: Vec<Vec<(usize, E::Out)>>| {
-            runs.into_iter()
-                .flatten()
-                .for_each(|(_, value)| sink(value));
-        };
+        // Emptied vectors of runs given to `sink`, for the next window's runs
+        // ([`pieces::stitch`]).
+        let mut rooms: Vec<Vec<(usize, E::Out)>> = Vec::new();
         loop {
             let window = self.buf.get(self.pos..).unwrap_or_default();
             // The next chunk is read while this window is parsed, unless one is read already (an
@@ -675,30 +673,34 @@ impl<'i> Reader<'i> {
                 _ => None,
             };
             let (sizes, spare) = (self.sizes, &mut self.spare);
-            let parse = || {
+            let mut free = std::mem::take(&mut rooms);
+            let mut parse = || {
                 let mut out = Vec::new();
-                let end = pieces::stitch(element, window, sizes.piece, &mut out);
+                let end = pieces::stitch(element, window, sizes.piece, &mut out, &mut free);
                 (end, out)
             };
             let previous = std::mem::take(&mut pending);
+            let mut given = Vec::new();
             let ((end, out), ahead) = match shared {
                 Some(input) if window.len() > sizes.piece => rayon::join(parse, || {
                     let ahead = read_ahead(&mut **input, sizes, spare);
-                    give(previous);
+                    pieces::recycle(previous, sink, &mut given);
                     Some(ahead)
                 }),
                 _ => {
-                    give(previous);
+                    pieces::recycle(previous, sink, &mut given);
                     (parse(), None)
                 }
             };
+            free.append(&mut given);
+            rooms = free;
             pending = out;
             if ahead.is_some() {
                 // `ahead` was empty: the chunk read goes there, its memory to `spare`.
                 std::mem::swap(&mut self.ahead, &mut self.spare);
             }
             if self.next_window(element, end, ahead)? {
-                give(pending);
+                pieces::recycle(pending, sink, &mut rooms);
                 return Ok(());
             }
         }
