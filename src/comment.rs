@@ -640,6 +640,13 @@ mod run_tests {
             read_optional(&latin1).unwrap_err().to_string(),
             format!("cannot read {}: it is not UTF-8 text", latin1.display())
         );
+        // Any other failure to read (here: a path through a file) is an error, not "missing".
+        let through = latin1.join("x.md");
+        let err = read_optional(&through).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!("cannot read {}: ", through.display())),
+            "{err}"
+        );
         let folder = read_optional(dir.path()).unwrap_err().to_string();
         assert!(
             folder.ends_with("it is a folder, not a regular file"),

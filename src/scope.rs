@@ -137,11 +137,9 @@ pub(crate) fn resolve(
     }
     let on_disk = match (walk, walked) {
         (true, Some(walked)) => walked.clone(),
-        (true, None) => {
-            let mut walked = walk::walk(root, &included)?;
-            walked.admit(&|folder| policy.names_folder_above(folder));
-            walked.files
-        }
+        // Reached when the walk before the reports were read failed (the root cannot be
+        // walked): walking again reports why.
+        (true, None) => walk::walk(root, &included)?.files,
         (false, _) => BTreeSet::new(),
     };
     if reported.is_empty() {
