@@ -132,8 +132,9 @@ fn plain(text: &str) -> Option<Record<'_>> {
 /// comma in one pass (the general path finds the comma first, then reads the digits).
 fn leading_number(value: &str) -> Option<(u64, &str)> {
     let digits = value.bytes().take_while(u8::is_ascii_digit).count();
-    let rest = value.get(digits..)?.strip_prefix(',')?;
-    Some((plain_number(value.get(..digits)?)?, rest))
+    // `digits` ASCII bytes: the split succeeds.
+    let (number, rest) = value.split_at_checked(digits).unwrap_or_default();
+    Some((plain_number(number)?, rest.strip_prefix(',')?))
 }
 
 /// `name` when its first byte is a visible ASCII character other than a digit: not blank, and
