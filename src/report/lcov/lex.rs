@@ -65,9 +65,14 @@ pub(super) const KNOWN_TAGS: [&str; 18] = [
 /// Lexes one trimmed, non-empty, non-comment line that does not start with `end_of_record`.
 /// The error is the message without location.
 pub(super) fn lex(text: &str) -> std::result::Result<Record<'_>, String> {
-    if let Some(record) = plain_da(text) {
-        return Ok(record);
+    match plain(text) {
+        Some(record) => Ok(record),
+        None => general(text),
     }
+}
+
+/// [`lex`] for any line, field by field.
+fn general(text: &str) -> std::result::Result<Record<'_>, String> {
     let record = split_at(text, b':').filter(|(tag, _)| is_tag(tag));
     let Some((tag, value)) = record else {
         return Err(format!(
@@ -92,17 +97,51 @@ pub(super) fn lex(text: &str) -> std::result::Result<Record<'_>, String> {
     }
 }
 
-/// `DA:<line>,<count>` written plainly (no checksum, no blanks, numbers that [`plain_number`]
-/// reads and a line that fits `u32`): most lines of a tracefile, lexed in one pass. Anything
-/// else is `None` and left to the general path of [`lex`], which reads it alike or says what
-/// is wrong.
-fn plain_da(text: &str) -> Option<Record<'_>> {
-    let (line, count) = split_at(text.strip_prefix("DA:")?, b',')?;
-    let line = u32::try_from(plain_number(line)?).ok()?;
-    Some(Record::Da {
-        line,
-        count: plain_number(count)?,
+/// The records that make up almost every line of a tracefile, written plainly, lexed in one
+/// pass without splitting the line into fields first: `DA:<line>,<count>` (no checksum, no
+/// blanks), `FN:<start>,<name>` and `FNDA:<count>,<name>` (a name that starts with a visible
+/// ASCII character other than a digit, so that it is neither blank nor an `FN` end line).
+/// Numbers are those [`leading_number`] and [`plain_number`] read, and line numbers fit `u32`.
+/// Anything else is `None` and left to the general path of [`lex`], which reads it alike or
+/// says what is wrong.
+fn plain(text: &str) -> Option<Record<'_>> {
+    if let Some(value) = text.strip_prefix("DA:") {
+        let (line, count) = leading_number(value)?;
+        return Some(Record::Da {
+            line: u32::try_from(line).ok()?,
+            count: plain_number(count)?,
+        });
+    }
+    if let Some(value) = text.strip_prefix("FN:") {
+        let (start, name) = leading_number(value)?;
+        return Some(Record::Fn {
+            start: u32::try_from(start).ok()?,
+            end: None,
+            name: plain_name(name)?,
+        });
+    }
+    let (count, name) = leading_number(text.strip_prefix("FNDA:")?)?;
+    Some(Record::Fnda {
+        count,
+        name: plain_name(name)?,
     })
+}
+
+/// `value` split at its first comma when what comes before it is a number that
+/// [`plain_number`] reads: the number and the rest after the comma. Digits are read up to the
+/// comma in one pass (the general path finds the comma first, then reads the digits).
+fn leading_number(value: &str) -> Option<(u64, &str)> {
+    let digits = value.bytes().take_while(u8::is_ascii_digit).count();
+    // `digits` ASCII bytes: the split succeeds.
+    let (number, rest) = value.split_at_checked(digits).unwrap_or_default();
+    Some((plain_number(number)?, rest.strip_prefix(',')?))
+}
+
+/// `name` when its first byte is a visible ASCII character other than a digit: not blank, and
+/// not an `FN` end line followed by the name (a symbol never starts with a digit).
+fn plain_name(name: &str) -> Option<&str> {
+    let first = *name.as_bytes().first()?;
+    (first.is_ascii_graphic() && !first.is_ascii_digit()).then_some(name)
 }
 
 /// True for a record name as tracefile writers spell them: an ASCII letter, then letters, digits
@@ -345,3 +384,8 @@ fn number(field: &str, tag: &str, what: &str, expected: &str) -> std::result::Re
         clip(f)
     ))
 }
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+#[path = "lex_tests.rs"]
+mod tests;

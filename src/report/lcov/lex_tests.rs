@@ -1,0 +1,132 @@
+//! Tests of the lexer: the one-pass path for plain records reads exactly what the general path
+//! reads, and leaves every other line to it.
+
+use super::*;
+
+/// Lines the one-pass path reads, with the record expected.
+fn plain_lines() -> Vec<(&'static str, Record<'static>)> {
+    vec![
+        ("DA:0,0", Record::Da { line: 0, count: 0 }),
+        (
+            "DA:4294967295,9999999999999999999",
+            Record::Da {
+                line: u32::MAX,
+                count: 9_999_999_999_999_999_999,
+            },
+        ),
+        ("DA:7,1", Record::Da { line: 7, count: 1 }),
+        (
+            "FN:12,main",
+            Record::Fn {
+                start: 12,
+                end: None,
+                name: "main",
+            },
+        ),
+        (
+            "FN:3,_RNvCs1_4demo4main",
+            Record::Fn {
+                start: 3,
+                end: None,
+                name: "_RNvCs1_4demo4main",
+            },
+        ),
+        (
+            "FN:3,a,b,c",
+            Record::Fn {
+                start: 3,
+                end: None,
+                name: "a,b,c",
+            },
+        ),
+        (
+            "FN:3,,x",
+            Record::Fn {
+                start: 3,
+                end: None,
+                name: ",x",
+            },
+        ),
+        (
+            "FNDA:0,main",
+            Record::Fnda {
+                count: 0,
+                name: "main",
+            },
+        ),
+        (
+            "FNDA:5,(anonymous_1)",
+            Record::Fnda {
+                count: 5,
+                name: "(anonymous_1)",
+            },
+        ),
+    ]
+}
+
+#[test]
+fn plain_records_are_read_in_one_pass_as_the_general_path_reads_them() {
+    for (text, expected) in plain_lines() {
+        assert_eq!(plain(text), Some(expected.clone()), "{text}");
+        assert_eq!(general(text), Ok(expected.clone()), "{text}");
+        assert_eq!(lex(text), Ok(expected), "{text}");
+    }
+}
+
+/// Lines the one-pass path leaves to the general path: what it would read differently, or
+/// cannot tell is wrong.
+const GENERAL_LINES: [&str; 25] = [
+    "DA:1,18446744073709551615",
+    "DA:7,1,abc",
+    "DA:7, 1",
+    "DA: 7,1",
+    "DA:7",
+    "DA:,1",
+    "DA:4294967296,1",
+    "DA:7,",
+    "DA:7,18446744073709551616",
+    "DA:7,-1",
+    "DA:12345678901234567890,1",
+    "FN:1,5,legacy_sum",
+    "FN:1, 5,name",
+    "FN:1,\u{3000}5,name",
+    "FN:1, name",
+    "FN:1,",
+    "FN:4294967296,main",
+    "FN:-1,main",
+    "FN:main",
+    "FNDA:1, main",
+    "FNDA:1,",
+    "FNDA:-1,main",
+    "FNDA:18446744073709551616,main",
+    "FNDA:1,9lives",
+    "FNF:3",
+];
+
+#[test]
+fn other_records_are_left_to_the_general_path() {
+    for text in GENERAL_LINES {
+        assert_eq!(plain(text), None, "{text}");
+        assert_eq!(lex(text), general(text), "{text}");
+    }
+    assert_eq!(
+        lex("FN:1,5,legacy_sum"),
+        Ok(Record::Fn {
+            start: 1,
+            end: Some(5),
+            name: "legacy_sum",
+        })
+    );
+    assert_eq!(
+        lex("FNDA:1,9lives"),
+        Ok(Record::Fnda {
+            count: 1,
+            name: "9lives",
+        })
+    );
+    assert_eq!(lex("DA:7, 1"), Ok(Record::Da { line: 7, count: 1 }));
+    assert!(lex("DA:4294967296,1")
+        .unwrap_err()
+        .contains("is too large (at most 4294967295)"));
+    assert!(lex("FNDA:1,").unwrap_err().contains("FNDA: empty name"));
+}
