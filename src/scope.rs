@@ -443,6 +443,15 @@ mod tests {
     /// The default include cannot be dead through the binary: a report file must match it first,
     /// or the report is irrelevant. It is checked like any written glob all the same.
     #[test]
+    fn a_glob_names_a_hidden_folder_by_a_part_that_starts_with_a_dot() {
+        assert!(hidden_hint(".ci/*.rs").starts_with(" (it names a hidden folder"));
+        assert!(!hidden_hint("src/**/.gen/*.rs").is_empty());
+        for glob in ["./src/*.rs", "../x/*.rs", "src/**/*.rs"] {
+            assert_eq!(hidden_hint(glob), "", "{glob}");
+        }
+    }
+
+    #[test]
     fn the_default_include_is_checked_like_a_written_one() {
         let policy = Policy::parse(Path::new("p.toml"), "").expect("the empty policy");
         let err = check_globs(&Scope::default(), &policy, &[], Path::new(".")).expect_err("dead");

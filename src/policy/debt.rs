@@ -296,6 +296,27 @@ mod tests {
     }
 
     #[test]
+    fn an_entry_may_hold_for_some_legs_only() {
+        let p = policy(
+            "[[debt]]\npath = \"src/a.rs\"\nlines = 1\nreason = \"r\"\nwhen = \"cfg(windows)\"\n\
+             [[debt]]\npath = \"src/b.rs\"\nlines = 1\nreason = \"r\"\n",
+        )
+        .unwrap();
+        let a = p.debt.entry("src/a.rs").unwrap();
+        assert_eq!(
+            a.when.as_ref().map(|w| w.text.as_str()),
+            Some("cfg(windows)")
+        );
+        assert_eq!(p.debt.entry("src/b.rs").unwrap().when, None);
+        assert_eq!(
+            err("[[debt]]\npath = \"src/a.rs\"\nreason = \"r\"\nwhen = \"cfg(unx)\"\n"),
+            "d/p.toml:4:8: `unx` in the condition `cfg(unx)` is not a cfg name rustc knows; did \
+             you mean `unix`? (a custom cfg holds only on a leg that sets it with --cfg, so a \
+             misspelt name makes `not(unx)` hold everywhere); fix it, or rename the custom cfg"
+        );
+    }
+
+    #[test]
     fn entries_in_the_policy() {
         let p = policy(
             "[[debt]]\npath = \"./src/a.rs\"\nlines = 2\nregions = 3\nreason = \"old\"\n\
