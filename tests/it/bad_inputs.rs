@@ -945,29 +945,41 @@ fn symbols_that_expand_without_end_listed_as_uncovered_are_fast() {
     assert!(started.elapsed() < ROW_LIMIT, "{:?}", started.elapsed());
 }
 
-/// The demo's tracefile cut inside `src/lib.rs`'s section (lines 1–14 and 23–27: the section
-/// lost its tail and its `end_of_record`): the cut section is no evidence, so `src/lib.rs`
-/// (really 10/15 lines) is unmeasured (exit 1) instead of passing on the lines left.
-#[test]
-fn a_tracefile_cut_inside_a_section_does_not_pass() {
+/// A sandbox with the demo's sources and a lines-only policy (`demo/p.toml`), and the lines of
+/// the demo's tracefile.
+fn demo_tracefile() -> (Sandbox, String) {
     let sb = Sandbox::new();
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
     common::copy_dir(&demo.join("src"), &sb.path().join("demo/src"));
     let full = std::fs::read_to_string(demo.join("coverage.info")).expect("demo tracefile");
-    let lines: Vec<&str> = full.lines().collect();
-    let cut = [&lines[..14], &lines[22..27]].concat().join("\n") + "\n";
-    sb.write("tr.info", &cut);
     sb.write("demo/p.toml", "[measure]\nmetrics = [\"lines\"]\n");
-    let run = sb.run(&[
+    (sb, full)
+}
+
+/// Checks the tracefile `name` of a [`demo_tracefile`] sandbox (JSON output).
+fn check_demo(sb: &Sandbox, name: &str) -> Run {
+    sb.run(&[
         "check",
-        "tr.info",
+        name,
         "--policy",
         "demo/p.toml",
         "--remap-path-prefix",
         "/ws/tiny=demo",
         "--format",
         "json",
-    ]);
+    ])
+}
+
+/// The demo's tracefile cut inside `src/lib.rs`'s section (lines 1–14 and 23–27: the section
+/// lost its tail and its `end_of_record`): the cut section is no evidence, so `src/lib.rs`
+/// (really 10/15 lines) is unmeasured (exit 1) instead of passing on the lines left.
+#[test]
+fn a_tracefile_cut_inside_a_section_does_not_pass() {
+    let (sb, full) = demo_tracefile();
+    let lines: Vec<&str> = full.lines().collect();
+    let cut = [&lines[..14], &lines[22..27]].concat().join("\n") + "\n";
+    sb.write("tr.info", &cut);
+    let run = check_demo(&sb, "tr.info");
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert!(
         run.stderr.contains(
@@ -981,16 +993,7 @@ fn a_tracefile_cut_inside_a_section_does_not_pass() {
     assert_eq!(common::status(&doc, "src/covered.rs"), "pass");
     // The whole tracefile: 10 of 15 lines, a fail on the numbers.
     sb.write("full.info", &full);
-    let run = sb.run(&[
-        "check",
-        "full.info",
-        "--policy",
-        "demo/p.toml",
-        "--remap-path-prefix",
-        "/ws/tiny=demo",
-        "--format",
-        "json",
-    ]);
+    let run = check_demo(&sb, "full.info");
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert_eq!(
         common::metric(&run.json(), "src/lib.rs", "lines"),
@@ -1004,24 +1007,11 @@ fn a_tracefile_cut_inside_a_section_does_not_pass() {
 /// unmeasured (exit 1), where it passed on the 5 lines left before the cut.
 #[test]
 fn a_tracefile_cut_inside_a_section_then_another_appended_does_not_pass() {
-    let sb = Sandbox::new();
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
-    common::copy_dir(&demo.join("src"), &sb.path().join("demo/src"));
-    let full = std::fs::read_to_string(demo.join("coverage.info")).expect("demo tracefile");
+    let (sb, full) = demo_tracefile();
     let lines: Vec<&str> = full.lines().collect();
     let joined = [&lines[13..27], &lines[..13]].concat().join("\n") + "\n";
     sb.write("all.info", &joined);
-    sb.write("demo/p.toml", "[measure]\nmetrics = [\"lines\"]\n");
-    let run = sb.run(&[
-        "check",
-        "all.info",
-        "--policy",
-        "demo/p.toml",
-        "--remap-path-prefix",
-        "/ws/tiny=demo",
-        "--format",
-        "json",
-    ]);
+    let run = check_demo(&sb, "all.info");
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert!(
         run.stderr.contains(
