@@ -4,7 +4,7 @@
 # `--output-markdown` and `--output-json`. Always exits 0: the code goes to the step's outputs
 # (`code`, `leg`, `dir`), so the comment is written before the last step fails with it.
 # In: COVGATE_REPORTS and COVGATE_ARGS (lists: see `entries`), COVGATE_POLICY,
-# COVGATE_LEG, GITHUB_JOB, COVGATE_LINK_BASE (`none`: no links; empty: GITHUB_SERVER_URL/GITHUB_REPOSITORY/
+# COVGATE_LEG, GITHUB_JOB, COVGATE_LINK_BASE (`none`: no links; empty: `--link-repository` GITHUB_SERVER_URL/GITHUB_REPOSITORY/
 # blob/COVGATE_SHA when those are set), RUNNER_OS, RUNNER_TEMP, GITHUB_OUTPUT.
 set -uo pipefail
 out="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/covgate"
@@ -84,11 +84,12 @@ args=(check ${reports[@]+"${reports[@]}"} --format github
 if [ -n "${COVGATE_POLICY:-}" ]; then
     args+=(--policy "$COVGATE_POLICY")
 fi
+# The default links go to the repository at the commit, and covgate adds the policy root's path
+# below the repository (`--link-repository`); a `link-base` given is the root's own URL.
 link="${COVGATE_LINK_BASE:-}"
 if [ -z "$link" ] && [ -n "${GITHUB_SERVER_URL:-}" ] && [ -n "${GITHUB_REPOSITORY:-}" ] && [ -n "${COVGATE_SHA:-}" ]; then
-    link="$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/blob/$COVGATE_SHA"
-fi
-if [ -n "$link" ] && [ "$link" != none ]; then
+    args+=(--link-repository "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/blob/$COVGATE_SHA")
+elif [ -n "$link" ] && [ "$link" != none ]; then
     args+=(--link-base "$link")
 fi
 args+=(${extra[@]+"${extra[@]}"})

@@ -171,6 +171,7 @@ fn check(args: &CheckArgs) -> ExitCode {
                         .map(Into::into)
                 }),
                 link_base: args.link_base.clone(),
+                link_repository: args.link_repository.clone(),
                 annotation_prefix: args.annotation_prefix.clone(),
                 workspace: std::env::var("GITHUB_WORKSPACE").ok(),
             };

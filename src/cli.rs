@@ -189,8 +189,13 @@ pub(crate) struct CheckArgs {
     pub features: Vec<String>,
     /// Link file names and lines in the Markdown result to the source: the URL of the root folder
     /// at the commit under test, e.g. https://github.com/OWNER/REPO/blob/SHA.
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", conflicts_with = "link_repository")]
     pub link_base: Option<String>,
+    /// Link file names and lines in the Markdown result to the source: the URL of the repository
+    /// root at the commit under test; the root's path below the repository (as for
+    /// --annotation-prefix) is added to it. What the GitHub action passes by default.
+    #[arg(long, value_name = "URL")]
+    pub link_repository: Option<String>,
     /// With --format github: the root's path relative to the repository root, put before each
     /// annotation's file (GitHub resolves it against the repository). Default: from
     /// GITHUB_WORKSPACE when the root lies below it; "" for none.
@@ -216,16 +221,18 @@ impl CheckArgs {
              use --output-markdown PATH to write the Markdown result with any format"
                 .to_string()
         });
-        let link = self
-            .link_base
-            .as_deref()
-            .and_then(|url| crate::render::markdown::check_link_base(url).err());
+        let (flag, url) = match (&self.link_base, &self.link_repository) {
+            (Some(url), _) => ("--link-base", Some(url)),
+            (None, url) => ("--link-repository", url.as_ref()),
+        };
+        let link = url.and_then(|url| crate::render::markdown::check_link_base(flag, url).err());
         let markdown = matches!(self.format, Format::Markdown | Format::Github)
             || self.output_markdown.is_some();
-        let unlinked = (self.link_base.is_some() && !markdown).then(|| {
-            "--link-base links the Markdown result: give it with --format markdown or github, or \
-             with --output-markdown PATH"
-                .to_string()
+        let unlinked = (url.is_some() && !markdown).then(|| {
+            format!(
+                "{flag} links the Markdown result: give it with --format markdown or github, or \
+                 with --output-markdown PATH"
+            )
         });
         summary.or(link).or(unlinked).or_else(|| self.clobbered())
     }

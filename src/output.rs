@@ -40,6 +40,10 @@ pub struct OutputOptions {
     /// `--link-base`: the URL of the root folder at the commit under test, for links in the
     /// Markdown result (checked by [`markdown::check_link_base`]).
     pub link_base: Option<String>,
+    /// `--link-repository`: the URL of the repository root at the commit under test; the link
+    /// base is then this URL and the root's path below the repository (the annotations'
+    /// prefix, [`github::file_prefix`]).
+    pub link_repository: Option<String>,
     /// With `--format github`: the root's path relative to the repository root, put before each
     /// annotation's file (`--annotation-prefix`; see [`github::file_prefix`]).
     pub annotation_prefix: Option<String>,
@@ -61,6 +65,17 @@ pub(crate) fn color_wanted(stdout_is_terminal: bool, no_color: Option<&std::ffi:
 /// cannot be written stops before anything is printed on stdout.
 pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> Result<()> {
     let (facts, verdict, metrics) = (&outcome.facts, &outcome.verdict, &outcome.metrics);
+    let prefix = github::file_prefix(
+        opts.annotation_prefix.as_deref(),
+        opts.workspace.as_deref(),
+        &facts.root,
+    );
+    let below = |repository: &String| markdown::repository_link(repository, &prefix);
+    let link_base = opts
+        .link_base
+        .clone()
+        .or_else(|| opts.link_repository.as_ref().map(below));
+    let link_base = link_base.as_deref();
     // The files first: one that cannot be written stops the run (exit 2) before a verdict is
     // printed that the exit code would contradict.
     if let Some(path) = &opts.output_json {
@@ -68,7 +83,7 @@ pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> 
         on_stream(path, stdout, &mut fill).unwrap_or_else(|| write_json(path, outcome))?;
     }
     if let Some(path) = &opts.output_markdown {
-        let text = markdown::render(facts, verdict, metrics, opts.link_base.as_deref());
+        let text = markdown::render(facts, verdict, metrics, link_base);
         let mut fill = |out: &mut dyn Write| out.write_all(command_safe(&text).as_bytes());
         on_stream(path, stdout, &mut fill).unwrap_or_else(|| write(path, &text))?;
     }
@@ -86,23 +101,15 @@ pub fn emit(outcome: &Outcome, opts: &OutputOptions, stdout: &mut dyn Write) -> 
         }
         Format::Markdown => (
             String::new(),
-            markdown::render(facts, verdict, metrics, opts.link_base.as_deref()),
+            markdown::render(facts, verdict, metrics, link_base),
         ),
         Format::Github => {
-            let summary = markdown::render(facts, verdict, metrics, opts.link_base.as_deref());
+            let summary = markdown::render(facts, verdict, metrics, link_base);
             if let Some(path) = &opts.summary_file {
                 append(path, &summary)?;
             }
             (
-                github::render(
-                    facts,
-                    verdict,
-                    &github::file_prefix(
-                        opts.annotation_prefix.as_deref(),
-                        opts.workspace.as_deref(),
-                        &facts.root,
-                    ),
-                ),
+                github::render(facts, verdict, &prefix),
                 table::render(facts, verdict, metrics, &opts.table),
             )
         }

@@ -154,7 +154,7 @@ fn url_path(path: &str) -> String {
 /// Checks a `--link-base` URL: `http://` or `https://`, without whitespace, quotes, `<`, `>`,
 /// `(`, `)` or control characters (which would end a Markdown link). Returns the message of the
 /// usage error (exit 2) otherwise.
-pub(crate) fn check_link_base(url: &str) -> std::result::Result<(), String> {
+pub(crate) fn check_link_base(flag: &str, url: &str) -> std::result::Result<(), String> {
     let scheme = url.starts_with("https://") || url.starts_with("http://");
     let bad = url
         .chars()
@@ -162,13 +162,27 @@ pub(crate) fn check_link_base(url: &str) -> std::result::Result<(), String> {
     match (scheme, bad) {
         (true, None) => Ok(()),
         (false, _) => Err(format!(
-            "--link-base {}: give an http:// or https:// URL, e.g. https://github.com/OWNER/REPO/blob/SHA",
+            "{flag} {}: give an http:// or https:// URL, e.g. https://github.com/OWNER/REPO/blob/SHA",
             escape(url)
         )),
         (true, Some(c)) => Err(format!(
-            "--link-base: the URL holds {}, which would end a Markdown link; percent-encode it",
+            "{flag}: the URL holds {}, which would end a Markdown link; percent-encode it",
             c.escape_debug()
         )),
+    }
+}
+
+/// The link base of the root folder from `repository`, the URL of the repository root
+/// (`--link-repository`), and `below`, the root's path below the repository with or without a
+/// trailing `/` (`""` for the repository root; see [`super::github::file_prefix`]): the path is
+/// percent-encoded as the files' paths are.
+pub(crate) fn repository_link(repository: &str, below: &str) -> String {
+    let below = below.trim_end_matches('/');
+    let repository = repository.trim_end_matches('/');
+    if below.is_empty() {
+        repository.to_string()
+    } else {
+        format!("{repository}/{}", url_path(below))
     }
 }
 
@@ -661,17 +675,33 @@ mod tests {
 
     #[test]
     fn link_bases_are_checked() {
-        assert_eq!(check_link_base("https://github.com/o/r/blob/abc"), Ok(()));
-        assert_eq!(check_link_base("http://host/x"), Ok(()));
-        let err = check_link_base("javascript:alert(1)").unwrap_err();
+        assert_eq!(
+            check_link_base("--link-base", "https://github.com/o/r/blob/abc"),
+            Ok(())
+        );
+        assert_eq!(check_link_base("--link-base", "http://host/x"), Ok(()));
+        let err = check_link_base("--link-base", "javascript:alert(1)").unwrap_err();
         assert!(err.contains("give an http:// or https:// URL"), "{err}");
-        let err = check_link_base("https://x/a)b").unwrap_err();
+        let err = check_link_base("--link-base", "https://x/a)b").unwrap_err();
         assert!(err.contains("holds )"), "{err}");
-        let err = check_link_base("https://x/a\u{7}b").unwrap_err();
+        let err = check_link_base("--link-base", "https://x/a\u{7}b").unwrap_err();
         assert!(err.contains("holds \\u{7}"), "{err}");
-        let err = check_link_base("https://x/a b").unwrap_err();
+        let err = check_link_base("--link-base", "https://x/a b").unwrap_err();
         assert!(err.contains("holds  "), "{err}");
-        let err = check_link_base("https://x/a\u{7}b").unwrap_err();
+        let err = check_link_base("--link-base", "https://x/a\u{7}b").unwrap_err();
         assert!(err.contains("holds \\u{7}"), "{err}");
+        let err = check_link_base("--link-repository", "nourl").unwrap_err();
+        assert!(err.starts_with("--link-repository nourl: give"), "{err}");
+    }
+
+    #[test]
+    fn a_repository_link_goes_to_the_root_below_it() {
+        let repo = "https://github.com/o/r/blob/abc/";
+        assert_eq!(repository_link(repo, ""), "https://github.com/o/r/blob/abc");
+        assert_eq!(
+            repository_link(repo, "crates/a b/"),
+            "https://github.com/o/r/blob/abc/crates/a%20b"
+        );
+        assert_eq!(repository_link("https://h/x", "units"), "https://h/x/units");
     }
 }

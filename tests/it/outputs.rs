@@ -787,3 +787,72 @@ fn github_annotations_name_files_from_the_repository_root() {
         ["::error file=src/gone.rs", "::error file=src/lib.rs"]
     );
 }
+
+/// `--link-repository` (what the action passes by default) links to the repository at the
+/// commit and adds the root's path below it, as annotations do: with the policy in `demo/`, a
+/// file's link goes to `demo/src/lib.rs`. `--link-base` is the root's own URL, taken as given.
+#[test]
+fn repository_links_reach_a_root_in_a_subfolder() {
+    let sb = Sandbox::new();
+    sb.write(
+        "demo/coverage-policy.toml",
+        "[measure]\ninclude = [\"src/**\"]\nmetrics = [\"lines\"]\n",
+    );
+    sb.write("demo/src/lib.rs", "pub fn f() {}\npub fn g() {}\n");
+    sb.write(
+        "demo/c.info",
+        "SF:src/lib.rs\nDA:1,1\nDA:2,0\nend_of_record\n",
+    );
+    let run = |extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_covgate"))
+            .args([
+                "check",
+                "demo/c.info",
+                "--policy",
+                "demo/coverage-policy.toml",
+            ])
+            .args(extra)
+            .current_dir(sb.path())
+            .env("GITHUB_WORKSPACE", sb.path())
+            .env_remove("GITHUB_STEP_SUMMARY")
+            .output()
+            .unwrap();
+        let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+        (out.status.code(), text(out.stdout), text(out.stderr))
+    };
+    let markdown = ["--format", "markdown"];
+    let repo = "https://h/o/r/blob/s";
+    let (code, out, _) = run(&[&markdown[..], &["--link-repository", repo]].concat());
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("| [src/lib.rs](https://h/o/r/blob/s/demo/src/lib.rs) | fail |"),
+        "{out}"
+    );
+    assert!(
+        out.contains("(https://h/o/r/blob/s/demo/src/lib.rs#L2)"),
+        "{out}"
+    );
+    let (_, out, _) = run(&[&markdown[..], &["--link-base", repo]].concat());
+    assert!(
+        out.contains("(https://h/o/r/blob/s/src/lib.rs#L2)"),
+        "{out}"
+    );
+    let (code, _, err) = run(&["--link-repository", repo]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("--link-repository links the Markdown result"),
+        "{err}"
+    );
+    let (code, _, err) = run(&[&markdown[..], &["--link-repository", "nourl"]].concat());
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("--link-repository nourl: give an http"),
+        "{err}"
+    );
+    let both = [
+        &markdown[..],
+        &["--link-repository", repo, "--link-base", repo],
+    ]
+    .concat();
+    assert_eq!(run(&both).0, Some(2));
+}
