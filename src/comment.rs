@@ -107,7 +107,8 @@ pub(crate) fn section(leg: &str, code: i32, markdown: Option<&str>) -> Section {
             let summary = md
                 .and_then(summary_line)
                 .unwrap_or("every measured file at its bar");
-            format!("✅ **{leg}**: covgate passed — {summary}\n")
+            let warnings = md.map(warnings).unwrap_or_default();
+            format!("✅ **{leg}**: covgate passed — {summary}\n{warnings}")
         }
         (1, Some(md)) => format!("**{leg}**\n\n{}", neutralise(md)),
         (1, None) => format!(
@@ -123,6 +124,35 @@ pub(crate) fn section(leg: &str, code: i32, markdown: Option<&str>) -> Section {
         body,
         writer: String::new(),
     }
+}
+
+/// How many of a passing leg's warnings its one-line section carries; the rest are counted.
+const PASSING_WARNINGS: usize = 5;
+
+/// The warning lines of covgate's Markdown (`> ⚠️ warning: …`, already escaped), for a passing
+/// leg's section: a pass with warnings (a folder not walked, a section cut short) must not read
+/// as a clean pass. At most [`PASSING_WARNINGS`], then a line that counts the rest; preceded by
+/// a blank line; empty without warnings.
+fn warnings(markdown: &str) -> String {
+    let all: Vec<&str> = markdown
+        .lines()
+        .filter(|l| l.starts_with("> ⚠️ warning: "))
+        .collect();
+    let mut out: String = all
+        .iter()
+        .take(PASSING_WARNINGS)
+        .map(|l| format!("\n{l}"))
+        .collect();
+    if all.len() > PASSING_WARNINGS {
+        let more = all.len() - PASSING_WARNINGS;
+        out.push_str(&format!(
+            "\n> ⚠️ and {more} more warnings: see this leg's step summary"
+        ));
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
 }
 
 /// The line of covgate's Markdown that counts the files (`2 measured: 1 passed, …`).
@@ -431,6 +461,25 @@ mod tests {
             pass.body,
             "✅ **linux**: covgate passed — 3 measured: 3 passed, 0 failed\n"
         );
+        let warned = section(
+            "linux",
+            0,
+            Some("> ⚠️ warning: a\n> ⚠️ warning: b\n\n1 measured: 1 passed, 0 failed\n"),
+        );
+        assert_eq!(
+            warned.body,
+            "✅ **linux**: covgate passed — 1 measured: 1 passed, 0 failed\n\n> ⚠️ warning: a\n> \
+             ⚠️ warning: b\n"
+        );
+        let many: String = (0..7).map(|i| format!("> ⚠️ warning: w{i}\n")).collect();
+        let many = section("linux", 0, Some(&many));
+        assert!(
+            many.body
+                .contains("warning: w4\n> ⚠️ and 2 more warnings: see this leg's step summary\n"),
+            "{}",
+            many.body
+        );
+        assert!(!many.body.contains("w5"), "{}", many.body);
         let bare = section("linux", 0, None);
         assert_eq!(
             bare.body,
