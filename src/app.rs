@@ -86,6 +86,8 @@ fn roster(args: &RosterArgs) -> ExitCode {
             cfgs: args.cfg.clone(),
             features: args.features.clone(),
         },
+        remaps: args.remap_path_prefix.clone(),
+        path_case: args.path_case.into(),
         ..CheckOptions::default()
     };
     let mode = match args.args {

@@ -115,6 +115,16 @@ pub(crate) struct RosterArgs {
     /// Cargo features enabled on this leg, for `feature = "x"` conditions (comma- or space-separated; repeatable).
     #[arg(long, value_name = "A,B")]
     pub features: Vec<String>,
+    /// With --suite-report: rewrite a path prefix in the exports, as `check` does (repeatable; the last match wins).
+    #[arg(
+        long = "remap-path-prefix",
+        value_name = "FROM=TO",
+        requires = "suite_report"
+    )]
+    pub remap_path_prefix: Vec<String>,
+    /// With --suite-report: how export paths match files on disk, as for `check`.
+    #[arg(long, value_enum, value_name = "CASE", default_value_t = PathCaseArg::Auto)]
+    pub path_case: PathCaseArg,
 }
 
 /// `covgate roster --args RUN`.

@@ -392,7 +392,9 @@ impl Sources {
 /// metric (no inline markers applied), resolved as `covgate check` resolves report paths.
 /// The roster's admission check reads the roster suites' export with it.
 ///
-/// Errors (exit 2): as for reading and merging the reports of a check.
+/// Errors (exit 2): as for reading and merging the reports of a check, and as a check's for
+/// reports that are no evidence: no record in any report, or no report file selected by
+/// `include` (paths of another machine: `--remap-path-prefix`).
 pub(crate) fn executed(
     setup: &Setup,
     opts: &CheckOptions,
@@ -400,7 +402,22 @@ pub(crate) fn executed(
 ) -> Result<BTreeSet<String>> {
     let reports = read_reports(opts, reports, detail_for(reports.len(), &|_| false))?;
     let identity = Identity::new(&setup.root, None);
-    let inside: BTreeMap<String, Vec<Part<'_>>> = resolve_parts(&reports, setup, opts, &identity)?
+    let resolved = resolve_parts(&reports, setup, opts, &identity)?;
+    // No evidence is no admission: a suite export without records, or whose files all lie
+    // outside `include` (made elsewhere, without `--remap-path-prefix`), fails as `check` does.
+    if resolved.parts.is_empty() {
+        return Err(no_evidence(&reports));
+    }
+    let root = Path::new(&setup.root);
+    scope::resolve(
+        &resolved.spellings,
+        &setup.policy,
+        root,
+        false,
+        None,
+        &resolved.folded,
+    )?;
+    let inside: BTreeMap<String, Vec<Part<'_>>> = resolved
         .parts
         .into_iter()
         .filter_map(|(loc, parts)| match loc {

@@ -690,6 +690,44 @@ fn admission_on_lcov_shards() {
         "{}",
         run.stderr
     );
+    // A suite export is evidence only when it lands in scope: CI paths without a mapping and
+    // an export without records are errors (as for `check`), never a vacuous admission.
+    sandbox.write(
+        "suite-ci.info",
+        "SF:/ci/ws/alpha/src/lib.rs\nDA:1,1\nend_of_record\n",
+    );
+    let run = admit(&["--suite-report", "suite-ci.info", "--report", "main.info"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("no file in the report(s) is selected by `include`"),
+        "{}",
+        run.stderr
+    );
+    let remap = format!("/ci/ws={ws}");
+    let run = admit(&[
+        "--suite-report",
+        "suite-ci.info",
+        "--report",
+        "main.info",
+        "--remap-path-prefix",
+        &remap,
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("these are below 100% in main.info:\n  alpha/src/lib.rs: lines 1/2\n"),
+        "{}",
+        run.stdout
+    );
+    sandbox.write("suite-none.info", "SF:alpha/src/lib.rs\nend_of_record\n");
+    let run = admit(&["--suite-report", "suite-none.info", "--report", "main.info"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("no coverage record in any report"),
+        "{}",
+        run.stderr
+    );
 }
 
 fn strings(words: &[&str]) -> Vec<String> {
