@@ -202,3 +202,36 @@ fn an_llvm_cov_tracefile_rewritten_by_lcov_is_refused_when_instantiations_ran() 
         assert!(run.stdout.is_empty(), "{}", run.stdout);
     }
 }
+
+/// A header's `static inline` C function compiled into two files has two LLVM copies, which
+/// clang names `a.c:pick` and `b.c:pick`: llvm-cov counts them as one function and takes the
+/// best copy (lines 4 of 5). Its own tracefile says so; rewritten by `lcov -a` or `lcov
+/// --remove`, the copies are summed (5 of 5) and the section is refused, as for Rust.
+#[test]
+fn copies_of_a_static_c_function_summed_by_lcov_are_refused() {
+    let sb = Sandbox::copy_of("merge/clang-static");
+    sb.policy("[measure]\ninclude = [\"src/**\"]\nmetrics = [\"functions\", \"lines\"]\n");
+    let remap = format!("/ws/cstatic={}", sb.path().display());
+    let run = sb.run(&[
+        "check",
+        "AB.info",
+        "--format",
+        "json",
+        "--remap-path-prefix",
+        &remap,
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(metric(&run.json(), "src/h.h", "lines"), "4/5 fail");
+    assert_eq!(metric(&run.json(), "src/h.h", "functions"), "1/1 pass");
+    for name in ["AB-lcov-a.info", "AB-removed.info"] {
+        let run = sb.run(&["check", name, "--remap-path-prefix", &remap]);
+        assert_eq!(run.code, 2, "{name}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr
+                .contains("src/h.h:1: `pick` has several instantiations")
+                && run.stderr.contains(name),
+            "{}",
+            run.stderr
+        );
+    }
+}

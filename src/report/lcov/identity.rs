@@ -15,6 +15,8 @@ use crate::demangle::demangle_rust;
 /// its brackets); an Itanium C++ symbol (`_Z…`, also after llvm-cov's `file.cpp:` prefix of a
 /// static function) demangled to its qualified name without parameters, return type and
 /// template arguments (an operator's symbol kept: `S::operator<<`, `S::operator->`); any other
+/// name of a function with internal linkage as clang names it (`h.c:pick`, the file that
+/// compiled a `static` function before its name: [`clang_local`]) without that prefix; any other
 /// name without `::<…>` (or a symbol too long to demangle) otherwise unchanged. llvm-cov writes
 /// one `FN` per instantiation and per binary, all of one source function (one group in its
 /// counts); names that other writers demangle themselves (gcovr: `void foo<int>(int)`) stay
@@ -23,7 +25,27 @@ pub(super) fn function_identity(name: &str) -> String {
     if let Some(rust) = demangle_rust(name) {
         return without_arguments(&rust, Syntax::Rust);
     }
-    cpp_base_name(name).unwrap_or_else(|| without_arguments(name, Syntax::Other))
+    if let Some(cpp) = cpp_base_name(name) {
+        return cpp;
+    }
+    match clang_local(name) {
+        Some(local) => local.to_string(),
+        None => without_arguments(name, Syntax::Other),
+    }
+}
+
+/// The name of a C function with internal linkage as LLVM's coverage names it, its PGO name
+/// `<file>:<name>` (`a.c:pick`: a `static inline` function of a header has one such copy per
+/// file that includes it): the part after the file, when it is a C identifier and the file
+/// part is not empty and does not end in `:` (a C++ `ns::f`). No other writer names a function
+/// so (gcov writes `pick`), so two such records on one line are copies of one function.
+pub(super) fn clang_local(name: &str) -> Option<&str> {
+    let (file, local) = name.rsplit_once(':')?;
+    let mut chars = local.chars();
+    let first = chars.next()?;
+    let identifier = (first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    (identifier && !file.is_empty() && !file.ends_with(':')).then_some(local)
 }
 
 /// An Itanium C++ symbol, possibly after a `file:` prefix, as its qualified name without
@@ -189,6 +211,23 @@ mod tests {
             without_arguments("my_operator<int>", Syntax::Cpp),
             "my_operator"
         );
+    }
+
+    #[test]
+    fn static_c_functions_lose_their_file() {
+        for (name, identity) in [
+            ("a.c:pick", "pick"),
+            ("src/x/b.c:_pick2", "_pick2"),
+            ("C:\\w\\a.c:pick", "pick"),
+        ] {
+            assert_eq!(clang_local(name), Some(identity), "{name}");
+            assert_eq!(function_identity(name), identity, "{name}");
+        }
+        // Not clang's name of a static function: a C++ scope, no file, no identifier.
+        for name in ["ns::f", ":f", "a.c:", "a.c:2f", "a.c:f()", "pick"] {
+            assert_eq!(clang_local(name), None, "{name}");
+        }
+        assert_eq!(function_identity("ns::f"), "ns::f");
     }
 
     #[test]

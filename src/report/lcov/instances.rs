@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::demangle::demangle_rust;
 
 use super::file::{Function, LcovFile};
-use super::identity::function_identity;
+use super::identity::{clang_local, function_identity};
 
 impl LcovFile {
     /// True when `self` and `other` (sections of one file about to be merged) both ran a
@@ -54,7 +54,9 @@ impl LcovFile {
     /// such as `lcov -a` or `lcov --remove` summed into one section); `None` when there is
     /// none, or a section is llvm-cov's (whose totals, or merge check, hold). Such records sum
     /// the instantiations, which llvm-cov counts apart (the best single one), so the file
-    /// cannot be counted exactly from them. rustc's symbols come only from LLVM's coverage;
+    /// cannot be counted exactly from them. rustc's symbols come only from LLVM's coverage, and
+    /// so do clang's names of `static` C functions (`a.c:pick` and `b.c:pick`: a header's
+    /// `static inline` function compiled into two files, one group for llvm-cov);
     /// C++ symbols are left alone, since gcc's gcov also writes one record per template
     /// instantiation and counts the sum, as lcov does.
     pub fn summed_instantiations(&self) -> Option<(u32, String)> {
@@ -70,17 +72,19 @@ impl LcovFile {
         ran.dedup();
         ran.chunk_by(|a, b| a.0 == b.0)
             .filter(|records| records.len() > 1)
-            .find_map(rust_instances)
+            .find_map(llvm_instances)
     }
 }
 
-/// The start line and identity of a function with two distinct rustc-mangled records among
-/// `records` (distinct records that ran on one start line).
-fn rust_instances(records: &[(u32, &str)]) -> Option<(u32, String)> {
+/// The start line and identity of a function with two distinct records among `records`
+/// (distinct records that ran on one start line) named as only LLVM's coverage names
+/// functions: rustc-mangled symbols, and clang's `file:name` of a `static` C function
+/// ([`clang_local`]).
+fn llvm_instances(records: &[(u32, &str)]) -> Option<(u32, String)> {
     let mut seen = BTreeSet::new();
     let rust = records
         .iter()
-        .filter(|(_, name)| demangle_rust(name).is_some());
+        .filter(|(_, name)| demangle_rust(name).is_some() || clang_local(name).is_some());
     rust.map(|(line, name)| (*line, function_identity(name)))
         .find(|(_, identity)| !seen.insert(identity.clone()))
 }
