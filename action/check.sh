@@ -61,6 +61,8 @@ finish() {
 # Reports: a word with `*`, `?` or `[` is a glob, replaced by the files it matches (sorted); a glob
 # that matches nothing is an error naming it (code 2), never a report silently left out. Other
 # words are passed as they are (covgate names a missing one).
+# `**` matches any number of folders, as in the policy's globs and other actions' inputs.
+shopt -s globstar
 reports=()
 while IFS= read -r word; do
     case "$word" in
@@ -69,7 +71,7 @@ while IFS= read -r word; do
             while IFS= read -r match; do
                 reports+=("$match")
                 found=1
-            done < <(compgen -G "$word")
+            done < <(compgen -G "$word" | LC_ALL=C sort)
             if [ "$found" = 0 ]; then
                 echo "::error title=covgate::reports: no file matches the glob '$word' (working folder $PWD); fix the pattern or produce the report before this step"
                 finish 2

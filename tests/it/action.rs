@@ -637,6 +637,18 @@ fn every_line_of_reports_is_checked_and_globs_expand() {
             ran.log
         );
     }
+    // `**` matches any number of folders (none included): both shards, at two depths.
+    let deep = sandbox.path().join("cov");
+    for (from, to) in [("input-shard1.json", "a"), ("input-shard2.json", "b/c")] {
+        std::fs::create_dir_all(deep.join(to)).unwrap();
+        std::fs::copy(shard(from), deep.join(to).join(from)).unwrap();
+    }
+    let api = Api::new();
+    let glob = format!("{}/**/input-shard*.json", deep.display());
+    let leg = sharded_leg(&sandbox, "linux", glob, remap(&sandbox));
+    let ran = run_leg(&api, &leg, &[]);
+    assert_eq!(ran.outputs["code"], "0", "{}", ran.log);
+    assert!(ran.log.contains("input-shard2.json (llvm-cov JSON"), "{}", ran.log);
     // Shard 1 alone fails: the lists above really gave both.
     let api = Api::new();
     let one = sharded_leg(
