@@ -21,7 +21,9 @@ pub fn name(given: &str, cwd: &str, root: &str) -> String {
 }
 
 /// `--file` given as `files` (relative to `cwd`, see [`name`]): [`keep`] those files; nothing
-/// changes without any.
+/// changes without any. Returns the warning that every output carries with the facts when
+/// files were left out (the verdict, and its exit code, then speak of the kept files only):
+/// how many in-scope files were not judged, and how many of those fail.
 ///
 /// Errors (exit 2): as for [`keep`].
 pub fn apply(
@@ -30,12 +32,23 @@ pub fn apply(
     files: &[String],
     cwd: &str,
     root: &str,
-) -> Result<()> {
+) -> Result<Option<String>> {
     if files.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let names: Vec<String> = files.iter().map(|f| name(f, cwd, root)).collect();
-    keep(verdict, measured, &names)
+    let left_out = verdict.files.iter().filter(|f| !names.contains(&f.path));
+    let (others, failing) = left_out.fold((0, 0), |(n, failing), f| {
+        (n + 1, failing + usize::from(f.status.fails()))
+    });
+    keep(verdict, measured, &names)?;
+    Ok((others > 0).then(|| {
+        format!(
+            "--file: this verdict judges only the file(s) given ({}); {others} other file(s) \
+             in scope were not judged, {failing} of them failing",
+            names.join(", ")
+        )
+    }))
 }
 
 /// Keeps only the files named in `files` (root-relative, see [`name`]) in `verdict`, in its

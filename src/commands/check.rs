@@ -257,7 +257,13 @@ fn judge_with(
         opts.tighten,
     )?;
     let cwd = paths::normalize(&opts.cwd.to_string_lossy());
-    crate::focus::apply(&mut verdict, &measured, &opts.files, &cwd, &root)?;
+    notes.extend(crate::focus::apply(
+        &mut verdict,
+        &measured,
+        &opts.files,
+        &cwd,
+        &root,
+    )?);
     verdict.dropped = dropped;
     let mut facts = facts(setup, &reports, opts.walk, verified);
     facts.warnings.extend(notes);

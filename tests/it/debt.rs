@@ -420,6 +420,15 @@ fn file_shows_one_file_with_every_item() {
     let json = check(&sandbox, &["--file", "src/a.rs", "--format", "json"]).json();
     assert_eq!(json["files"].as_array().unwrap().len(), 1);
     assert_eq!(json["files"][0]["uncovered"]["functions"][0]["name"], "a2");
+    // The facts say that the verdict covers part of the scope, and what was left out.
+    let warnings = json["facts"]["warnings"].to_string();
+    assert!(
+        warnings.contains(
+            "--file: this verdict judges only the file(s) given (src/a.rs); 2 other file(s) in \
+             scope were not judged, 0 of them failing"
+        ),
+        "{warnings}"
+    );
     // A file that is not measured is shown as it is.
     sandbox.policy(&format!(
         "{MEASURE}{EXACT}[[exclude]]\npath = \"src/lib.rs\"\nreason = \"glue\"\n"
@@ -691,7 +700,8 @@ fn tighten_with_file_rewrites_only_that_files_entry() {
     let run = check(&sandbox, &["--tighten", "--file", "src/a.rs"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(
-        run.stderr.ends_with("src/a.rs: functions 2 → 1\n"),
+        run.stderr.contains("src/a.rs: functions 2 → 1\n")
+            && run.stderr.ends_with("were not judged, 1 of them failing\n"),
         "{}",
         run.stderr
     );
