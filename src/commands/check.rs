@@ -26,6 +26,7 @@ use crate::roster::{self, Roster};
 use crate::scope::{self, Class, Scope, Spellings};
 use crate::walk::{self, Walked};
 
+mod beyond;
 mod stale;
 
 /// Inputs of a check, as given on the command line.
@@ -244,6 +245,9 @@ fn judge_with(
         BTreeMap::new()
     };
     let measured = measure::measure(&measured_parts, &ignores)?;
+    if opts.walk {
+        notes.extend(beyond::check(&measured, Path::new(&root)));
+    }
     notes.extend(stale::stale_markers(&measured_parts, &ignores));
     drop((measured_parts, ignores));
     let mut verdict = judge::evaluate(scope, &measured, policy);

@@ -648,7 +648,11 @@ fn every_line_of_reports_is_checked_and_globs_expand() {
     let leg = sharded_leg(&sandbox, "linux", glob, remap(&sandbox));
     let ran = run_leg(&api, &leg, &[]);
     assert_eq!(ran.outputs["code"], "0", "{}", ran.log);
-    assert!(ran.log.contains("input-shard2.json (llvm-cov JSON"), "{}", ran.log);
+    assert!(
+        ran.log.contains("input-shard2.json (llvm-cov JSON"),
+        "{}",
+        ran.log
+    );
     // Shard 1 alone fails: the lists above really gave both.
     let api = Api::new();
     let one = sharded_leg(

@@ -1024,3 +1024,44 @@ fn a_tracefile_cut_inside_a_section_then_another_appended_does_not_pass() {
     assert_eq!(common::status(&doc, "src/lib.rs"), "unmeasured");
     assert_eq!(common::status(&doc, "src/covered.rs"), "pass");
 }
+
+/// A report whose records lie past the end of the file they name is of other sources (made
+/// before they changed, or for another file of that name: a member crate's tracefile read
+/// from the workspace root): every output warns with its facts, naming LLVM's reports as such.
+#[test]
+fn records_past_the_end_of_their_file() {
+    let sb = Sandbox::new();
+    sb.policy("[measure]\ninclude = [\"src/**\"]\nmetrics = [\"functions\", \"lines\"]\n");
+    sb.write("src/lib.rs", "pub fn untested() {}\n\n\n");
+    let llvm = |line: u32| {
+        format!(
+            "SF:src/lib.rs\nFN:1,f\nFNDA:1,f\nFNF:1\nFNH:1\nDA:1,1\nDA:{line},1\nLF:2\nLH:2\n\
+             end_of_record\n"
+        )
+    };
+    let warnings = |report: &str, extra: &[&str]| {
+        let run = sb.run(&[&["check", report, "--format", "json"][..], extra].concat());
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        run.json()["facts"]["warnings"].to_string()
+    };
+    sb.write("past.info", &llvm(19));
+    let said = warnings("past.info", &[]);
+    assert!(
+        said.contains(
+            "src/lib.rs: LLVM's report names line 19, and the file on disk has 3 line(s): the \
+             report is not of these sources"
+        ),
+        "{said}"
+    );
+    // The last line is fine; --no-walk does not read the sources.
+    sb.write("fits.info", &llvm(3));
+    assert!(!warnings("fits.info", &[]).contains("names line"));
+    assert!(!warnings("past.info", &["--no-walk"]).contains("names line"));
+    // grcov's shape (`TN:` first): another writer's report.
+    sb.write("grcov.info", &format!("TN:\n{}", llvm(19)));
+    let said = warnings("grcov.info", &[]);
+    assert!(
+        said.contains("src/lib.rs: the report names line 19, and the file on disk has 3"),
+        "{said}"
+    );
+}

@@ -12,6 +12,12 @@ use super::file::{Function, LcovFile};
 use super::identity::{clang_local, function_identity};
 
 impl LcovFile {
+    /// True when a section of the file is in llvm-cov's shape (written by `llvm-cov export
+    /// -format=lcov`, as `cargo llvm-cov --lcov`): its lines are the source's own.
+    pub fn from_llvm_cov(&self) -> bool {
+        self.llvm
+    }
+
     /// True when `self` and `other` (sections of one file about to be merged) both ran a
     /// function (records sharing start line and identity, see `function_identity`) and, between
     /// them, more than one of its records ran: two instantiations of a generic, or two copies
