@@ -33,16 +33,12 @@ pub(super) fn last_line(coverage: &FileCoverage) -> Option<(u32, bool)> {
 /// How many lines `text` has, counting every line break a compiler may read as one (`\n`,
 /// `\r\n`, and a lone `\r`, which clang ends a line at), and a last line without a break.
 pub(super) fn line_count(text: &[u8]) -> u64 {
+    let mut bytes = text.iter().peekable();
     let mut count = 0;
-    let mut at = 0;
-    while at < text.len() {
-        if text[at] == b'\r' && text.get(at + 1) == Some(&b'\n') {
-            at += 1;
-        }
-        if matches!(text[at], b'\n' | b'\r') {
-            count += 1;
-        }
-        at += 1;
+    while let Some(&byte) = bytes.next() {
+        // `\r\n` is one break: its `\n` counts it.
+        let lone_cr = byte == b'\r' && bytes.peek() != Some(&&b'\n');
+        count += u64::from(byte == b'\n' || lone_cr);
     }
     let open = text.last().is_some_and(|b| !matches!(b, b'\n' | b'\r'));
     count + u64::from(open)
