@@ -117,12 +117,37 @@ pub fn members(cwd: &Path) -> Result<Members> {
     let inside = |path: &str| paths::strip_base(&paths::normalize(path), &base).map(str::to_string);
     let mut found = Members::default();
     let mut globs = BTreeSet::new();
+    // Members that cargo finds through a `members` glob (`crates/*`) are included through it
+    // too (`crates/*/src/**/*.rs`), so a member added later is in scope from the start.
+    let at_root = paths::normalize(metadata.workspace_root.as_str()) == base;
+    let patterns = if at_root {
+        member_patterns(
+            &metadata
+                .workspace_root
+                .join("Cargo.toml")
+                .into_std_path_buf(),
+        )
+    } else {
+        Vec::new()
+    };
     for package in metadata.workspace_packages() {
         let manifest_folder = package.manifest_path.parent();
+        let member = manifest_folder.and_then(|folder| inside(folder.as_str()));
+        let pattern = member
+            .as_deref()
+            .and_then(|m| patterns.iter().find(|(_, matcher)| matcher.is_match(m)));
         for target in &package.targets {
             let folder = target.src_path.parent().filter(|_| is_product(target));
             if let Some(rel) = folder.and_then(|folder| inside(folder.as_str())) {
-                globs.insert(glob(&rel, folder == manifest_folder));
+                let src = member.as_deref().map(|m| format!("{m}/src"));
+                let in_src =
+                    src.is_some_and(|src| rel == src || rel.starts_with(&format!("{src}/")));
+                match pattern {
+                    Some((glob_text, _)) if in_src => {
+                        globs.insert(format!("{glob_text}/src/**/*.rs"))
+                    }
+                    _ => globs.insert(glob(&rel, folder == manifest_folder)),
+                };
             }
         }
         let of_kind = |kind: TargetKind| {
@@ -145,6 +170,46 @@ pub fn members(cwd: &Path) -> Result<Members> {
     found.binaries.sort();
     found.build_scripts.sort();
     Ok(found)
+}
+
+/// The `members` globs of the workspace manifest at `manifest` (`crates/*`; plain paths are
+/// left out: their members are included one by one), each with its matcher (`*` does not
+/// cross `/`, as in cargo). None when the manifest cannot be read, or when an `exclude` entry
+/// lies inside one of them (its folder would then be included though cargo builds none of it).
+fn member_patterns(manifest: &Path) -> Vec<(String, globset::GlobMatcher)> {
+    let text = std::fs::read_to_string(manifest).unwrap_or_default();
+    let value: toml::Table = toml::from_str(&text).unwrap_or_default();
+    let workspace = value.get("workspace");
+    let strings = |key: &str| -> Vec<String> {
+        let list = workspace
+            .and_then(|w| w.get(key))
+            .and_then(|v| v.as_array());
+        let list = list.map(Vec::as_slice).unwrap_or_default();
+        list.iter()
+            .filter_map(|v| v.as_str())
+            .map(|s| paths::normalize(s).trim_end_matches('/').to_string())
+            .collect()
+    };
+    let matcher = |pattern: &str| {
+        globset::GlobBuilder::new(pattern)
+            .literal_separator(true)
+            .build()
+            .ok()
+            .map(|glob| glob.compile_matcher())
+    };
+    let patterns: Vec<(String, globset::GlobMatcher)> = strings("members")
+        .into_iter()
+        .filter(|m| m.contains(['*', '?', '[']))
+        .filter_map(|m| matcher(&m).map(|matcher| (m, matcher)))
+        .collect();
+    let excluded = strings("exclude");
+    if excluded
+        .iter()
+        .any(|e| patterns.iter().any(|(_, m)| m.is_match(e)))
+    {
+        return Vec::new();
+    }
+    patterns
 }
 
 /// Target kinds that are not the product: their files are not gated.

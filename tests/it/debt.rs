@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::{Run, Sandbox};
+use common::{metric, Run, Sandbox};
 
 const TARGET: &str = "x86_64-unknown-linux-gnu";
 
@@ -607,6 +607,66 @@ fn init_in_a_workspace_includes_every_member_below_the_folder() {
             .contains("no workspace member's library or binary lies in"),
         "{}",
         run.stderr
+    );
+}
+
+/// Members that cargo finds through a `members` glob are included through it, so a member
+/// added later is gated from the start; a plain member path, a member outside the glob's
+/// `src`, and a glob with an `exclude` inside it keep one glob per member.
+#[test]
+fn init_follows_the_workspace_member_globs() {
+    let sandbox = Sandbox::new();
+    let write_members = |manifest: &str| {
+        sandbox.write("Cargo.toml", manifest);
+        for member in ["crates/x", "crates/y", "tools/c"] {
+            let name = member.rsplit('/').next().unwrap();
+            sandbox.write(
+                &format!("{member}/Cargo.toml"),
+                &format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"),
+            );
+            sandbox.write(&format!("{member}/src/lib.rs"), "pub fn f() {}\n");
+        }
+    };
+    let include = || {
+        let run = sandbox.run(&["init", "--force"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let policy = std::fs::read_to_string(sandbox.path().join("coverage-policy.toml")).unwrap();
+        let line = policy
+            .lines()
+            .find(|l| l.starts_with("include = "))
+            .unwrap_or_default();
+        line.to_string()
+    };
+    write_members("[workspace]\nmembers = [\"crates/*\", \"tools/c\"]\nresolver = \"2\"\n");
+    assert_eq!(
+        include(),
+        "include = [\"crates/*/src/**/*.rs\", \"tools/c/src/**/*.rs\"]"
+    );
+    // A member added later is gated by that policy.
+    sandbox.write(
+        "crates/d/Cargo.toml",
+        "[package]\nname = \"d\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    sandbox.write("crates/d/src/lib.rs", "pub fn g() {}\n");
+    sandbox.write(
+        "cov.info",
+        "SF:crates/x/src/lib.rs\nDA:1,1\nend_of_record\nSF:crates/y/src/lib.rs\nDA:1,1\nend_of_record\n\
+         SF:tools/c/src/lib.rs\nDA:1,1\nend_of_record\nSF:crates/d/src/lib.rs\nDA:1,0\nend_of_record\n",
+    );
+    let run = sandbox.run(&["check", "cov.info", "--format", "json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        metric(&run.json(), "crates/d/src/lib.rs", "lines"),
+        "0/1 fail"
+    );
+    std::fs::remove_dir_all(sandbox.path().join("crates/d")).unwrap();
+    // An `exclude` inside the glob: one glob per member.
+    write_members(
+        "[workspace]\nmembers = [\"crates/*\", \"tools/c\"]\nexclude = [\"crates/old\"]\nresolver = \"2\"\n",
+    );
+    assert_eq!(
+        include(),
+        "include = [\"crates/x/src/**/*.rs\", \"crates/y/src/**/*.rs\", \"tools/c/src/**/*.rs\"]"
     );
 }
 
