@@ -7,8 +7,9 @@
 //! Shape: `::error file=PATH,line=L,endLine=E,title=TITLE::MESSAGE`. Values are escaped as the
 //! runner requires: in messages `%`, CR and LF become `%25`, `%0D`, `%0A`; in properties `:` and
 //! `,` also become `%3A` and `%2C`. Annotations are bounded: at most [`PER_FILE`] per file
-//! (shared fairly by the kinds of item it lists) and [`TOTAL`] in all (GitHub shows only a few
-//! //! per step anyway); a closing `::notice` says how many were dropped. GitHub resolves `file=`
+//! (shared fairly by the kinds of item it lists) and [`TOTAL`] in all, spread over the
+//! failing files (GitHub shows 10 error annotations a step); a closing `::notice` says how many
+//! were dropped. GitHub resolves `file=`
 //! against the repository root (`$GITHUB_WORKSPACE`), so each path is the root-relative path
 //! after a prefix: the root's path below the repository ([`file_prefix`]).
 
@@ -24,8 +25,13 @@ use crate::uncovered::{
 /// The most annotations written for one file.
 pub(crate) const PER_FILE: usize = 10;
 
-/// The most annotations written in all.
-pub const TOTAL: usize = 50;
+/// The most `::error` annotations written in all: GitHub keeps 10 error annotations (and 10
+/// warnings, 10 notices) per step and drops the rest unseen (actions/toolkit, "Limitations"),
+/// and covgate runs in one step.
+pub const TOTAL: usize = 10;
+
+/// The most `::warning` annotations written (report warnings), for the same reason.
+pub const WARNINGS: usize = 10;
 
 /// Escapes a workflow-command message: `%`, CR and LF as the runner requires, any other
 /// control or format character as `\u{1b}`, `\u{202e}` (see [`super::printable`]), and the `[` of `##[` (the older
@@ -79,23 +85,31 @@ pub fn file_prefix(explicit: Option<&str>, workspace: Option<&str>, root: &str) 
 /// file, each named by `prefix` (see [`file_prefix`]) and its root-relative path.
 pub fn render(facts: &Facts, verdict: &Verdict, prefix: &str) -> String {
     let mut wanted = 0;
-    let mut kept: Vec<String> = Vec::new();
+    let mut per_file: Vec<std::vec::IntoIter<String>> = Vec::new();
     for file in verdict.files.iter().filter(|f| f.status.fails()) {
         let (annotations, all) = annotations(file, prefix);
         wanted += all;
-        kept.extend(annotations);
+        per_file.push(annotations.into_iter());
     }
-    kept.truncate(TOTAL);
+    let nothing = verdict.empty.note();
+    let room = TOTAL - usize::from(nothing.is_some() && !verdict.passed());
+    let kept = spread(per_file, room);
     let mut out = facts_notice(facts);
     // What the readers warned of (e.g. a tracefile that ends without `end_of_record`, as a
     // truncated one does) shows on the run's summary, not only in the log.
-    for warning in &facts.warnings {
+    for warning in facts.warnings.iter().take(WARNINGS) {
         out.push_str(&format!(
             "::warning title=covgate%3A report warning::{}\n",
             escape_data(warning)
         ));
     }
-    if let Some(note) = verdict.empty.note() {
+    if facts.warnings.len() > WARNINGS {
+        out.push_str(&format!(
+            "::notice title=covgate::{} more warning(s) not annotated (GitHub shows {WARNINGS} a step); see the step summary or the log\n",
+            facts.warnings.len() - WARNINGS
+        ));
+    }
+    if let Some(note) = nothing {
         let level = if verdict.passed() { "notice" } else { "error" };
         out.push_str(&format!(
             "::{level} title=covgate%3A nothing measured::{}\n",
@@ -105,11 +119,26 @@ pub fn render(facts: &Facts, verdict: &Verdict, prefix: &str) -> String {
     out.extend(kept.iter().map(|a| format!("{a}\n")));
     if wanted > kept.len() {
         out.push_str(&format!(
-            "::notice title=covgate::{} more annotation(s) (uncovered items) not written; see the step summary or the log\n",
+            "::notice title=covgate::{} more annotation(s) (uncovered items) not written (GitHub shows {TOTAL} errors a step); see the step summary or the log\n",
             wanted - kept.len()
         ));
     }
     out
+}
+
+/// At most `room` annotations from the failing files' lists, taken in turn (each file's first,
+/// then each file's second, …), so that every failing file shows on the pull request before
+/// any shows a second; in file order within each turn.
+fn spread(mut per_file: Vec<std::vec::IntoIter<String>>, room: usize) -> Vec<String> {
+    let mut kept = Vec::new();
+    while kept.len() < room {
+        let turn: Vec<String> = per_file.iter_mut().filter_map(Iterator::next).collect();
+        if turn.is_empty() {
+            break;
+        }
+        kept.extend(turn.into_iter().take(room - kept.len()));
+    }
+    kept
 }
 
 /// `::notice title=covgate facts::covgate V · policy P · root R · threshold 100% · target T

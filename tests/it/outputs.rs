@@ -123,10 +123,67 @@ fn five_thousand_failing_files_stay_under_the_comment_limit() {
         .lines()
         .filter(|l| l.starts_with("::error"))
         .count();
-    assert_eq!(errors, 50, "bounded in total");
+    assert_eq!(errors, 10, "bounded in total: GitHub keeps 10 a step");
     assert!(run
         .stdout
-        .contains("::notice title=covgate::4950 more annotation(s) (uncovered items) not written"));
+        .contains("::notice title=covgate::4990 more annotation(s) (uncovered items) not written"));
+}
+
+/// GitHub keeps 10 error annotations a step: they go to every failing file in turn (each
+/// file's first, then each file's second), and the notice counts all the others; report
+/// warnings past 10 are counted too.
+#[test]
+fn annotations_are_spread_over_the_failing_files() {
+    let sandbox = Sandbox::new();
+    sandbox.policy("[measure]\ninclude = [\"src/**\"]\nmetrics = [\"lines\"]\n");
+    let gaps: String = (1..=12).map(|i| format!("DA:{},0\n", i * 2)).collect();
+    let mut text: String = (1..=6)
+        .map(|f| format!("SF:src/m{f}.rs\n{gaps}end_of_record\n"))
+        .collect();
+    text.push_str(&"FOO:1\n".repeat(12));
+    let report = sandbox.write("six.info", &text).display().to_string();
+    let run = sandbox.run(&["check", &report, "--no-walk", "--format", "github"]);
+    let files: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("::error file="))
+        .filter_map(|l| l.split(',').next())
+        .collect();
+    assert_eq!(
+        files,
+        [
+            "src/m1.rs",
+            "src/m2.rs",
+            "src/m3.rs",
+            "src/m4.rs",
+            "src/m5.rs",
+            "src/m6.rs",
+            "src/m1.rs",
+            "src/m2.rs",
+            "src/m3.rs",
+            "src/m4.rs"
+        ],
+        "{}",
+        run.stdout
+    );
+    // 6 files of 12 one-line gaps: 72 items, 10 written.
+    assert!(
+        run.stdout
+            .contains("::notice title=covgate::62 more annotation(s)"),
+        "{}",
+        run.stdout
+    );
+    let warnings = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("::warning"))
+        .count();
+    assert_eq!(warnings, 10, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("more warning(s) not annotated"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
