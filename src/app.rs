@@ -53,6 +53,8 @@ fn init(args: &InitArgs) -> ExitCode {
         force: args.force,
         cwd: std::env::current_dir().unwrap_or_default(),
         date: crate::commands::init::today(),
+        remaps: args.remap_path_prefix.clone(),
+        path_case: args.path_case.into(),
     };
     match crate::commands::init::run(&opts) {
         Ok(text) => printed(&log_text(&text), 0),

@@ -71,6 +71,12 @@ pub struct InitArgs {
     /// Replace an existing coverage-policy.toml.
     #[arg(long)]
     pub force: bool,
+    /// Rewrite a path prefix in the reports, as `check` does (repeatable; the last match wins).
+    #[arg(long = "remap-path-prefix", value_name = "FROM=TO")]
+    pub remap_path_prefix: Vec<String>,
+    /// How report paths match files on disk, as for `check`.
+    #[arg(long, value_enum, value_name = "CASE", default_value_t = PathCaseArg::Auto)]
+    pub path_case: PathCaseArg,
 }
 
 /// Arguments of `covgate completions`.

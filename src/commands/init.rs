@@ -38,6 +38,11 @@ pub struct InitOptions {
     pub cwd: PathBuf,
     /// The date written in each debt's reason (`YYYY-MM-DD`).
     pub date: String,
+    /// `--remap-path-prefix FROM=TO`, as for `covgate check`: reports made elsewhere (a CI
+    /// container, another OS) are read with their paths mapped.
+    pub remaps: Vec<String>,
+    /// `--path-case`, as for `covgate check`.
+    pub path_case: crate::paths::PathCase,
 }
 
 /// One workspace member's part of the policy.
@@ -84,7 +89,14 @@ pub fn run(opts: &InitOptions) -> Result<String> {
     let text = policy_text(&members.include, &chosen, &suggested, &debts, &opts.date);
     crate::output::write_atomically(&target, &mut |out| out.write_all(text.as_bytes())).map(|()| {
         let commented = suggested.iter().filter(|(_, why)| *why != BUILD_SCRIPT);
-        message(&debts, commented.count(), &opts.reports)
+        let mut reports = opts.reports.clone();
+        let quoted = |r: &String| shell_word(r);
+        reports.extend(
+            opts.remaps
+                .iter()
+                .map(|r| format!("--remap-path-prefix {}", quoted(r))),
+        );
+        message(&debts, commented.count(), &reports)
     })
 }
 
@@ -284,10 +296,25 @@ fn measure(opts: &InitOptions, include: &[String]) -> Result<Option<Verdict>> {
                 root: Some(opts.cwd.clone()),
                 walk: true,
                 cwd: opts.cwd.clone(),
+                remaps: opts.remaps.clone(),
+                path_case: opts.path_case,
                 ..CheckOptions::default()
             })
         })
         .map(|outcome| Some(outcome.verdict))
+}
+
+/// `word` as a POSIX shell reads it back: as written when it holds only letters, digits and
+/// `/._=:,+@-`, else in single quotes (`'C:\ws=.'`).
+fn shell_word(word: &str) -> String {
+    let plain = word
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._=:,+@-".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 /// A TOML array of strings on one line.
@@ -534,5 +561,12 @@ mod tests {
                 "tools/x/**/*.rs"
             ]
         );
+    }
+
+    #[test]
+    fn shell_words_are_quoted_when_they_must_be() {
+        assert_eq!(shell_word("/ci/ws=."), "/ci/ws=.");
+        assert_eq!(shell_word("C:\\ws=."), "'C:\\ws=.'");
+        assert_eq!(shell_word("a b'c"), "'a b'\\''c'");
     }
 }

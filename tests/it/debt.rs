@@ -670,6 +670,39 @@ fn init_follows_the_workspace_member_globs() {
     );
 }
 
+/// A report made elsewhere (a CI container, Windows) is read with `--remap-path-prefix`, and the
+/// next command printed carries it, quoted for the shell.
+#[test]
+fn init_maps_the_paths_of_a_report_made_elsewhere() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "Cargo.toml",
+        "[package]\nname = \"w\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    sandbox.write("src/lib.rs", "pub fn f() {}\npub fn g() {}\n");
+    sandbox.write(
+        "cov.info",
+        "SF:C:\\ws\\src\\lib.rs\nFN:1,f\nFN:2,g\nFNDA:1,f\nFNDA:0,g\nDA:1,1\nDA:2,0\nend_of_record\n",
+    );
+    let run = sandbox.run(&["init", "cov.info"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let run = sandbox.run(&["init", "cov.info", "--remap-path-prefix", "C:\\ws=."]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .ends_with("next: covgate check cov.info --remap-path-prefix 'C:\\ws=.'\n"),
+        "{}",
+        run.stdout
+    );
+    let policy = std::fs::read_to_string(sandbox.path().join("coverage-policy.toml")).unwrap();
+    assert!(
+        policy.contains("path = \"src/lib.rs\"\nfunctions = 1\nlines = 1\n"),
+        "{policy}"
+    );
+    let check = sandbox.run(&["check", "cov.info", "--remap-path-prefix", "C:\\ws=."]);
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+}
+
 #[test]
 fn allowances_past_u64_saturate_instead_of_panicking() {
     let max = i64::MAX;
