@@ -347,6 +347,9 @@ fn cell(m: &MetricVerdict) -> String {
 
 fn tail(facts: &Facts, verdict: &Verdict) -> String {
     let mut out = format!("{}\n", summary_line(verdict));
+    if let Some(names) = super::dropped_names(verdict) {
+        out.push_str(&format!("\noutside include: {}\n", escape(&names)));
+    }
     if let Some(debt) = crate::debt::summary_line(verdict) {
         out.push_str(&format!("\n{debt}\n"));
     }

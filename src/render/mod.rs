@@ -167,6 +167,30 @@ fn counted(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// How many report files that were not judged the table and the Markdown name (the JSON output
+/// lists all).
+const DROPPED_SHOWN: usize = 3;
+
+/// `NAME (why), NAME (why) … and N more`: the first report files that were not judged (outside
+/// the root, or not selected by `include`), as the reports spell them; `None` when there are
+/// none. Unescaped: each format escapes it.
+pub(crate) fn dropped_names(verdict: &Verdict) -> Option<String> {
+    let mut names: Vec<String> = verdict
+        .dropped
+        .iter()
+        .map(|d| format!("{} ({})", d.name, d.why.describe()))
+        .collect();
+    names.dedup();
+    let more = names.len().saturating_sub(DROPPED_SHOWN);
+    names.truncate(DROPPED_SHOWN);
+    let tail = if more > 0 {
+        format!(" … and {more} more")
+    } else {
+        String::new()
+    };
+    (!names.is_empty()).then(|| format!("{}{tail}", names.join(", ")))
+}
+
 /// `N measured: N passed, N failed; N unmeasured, N excluded, N no code, N outside include`.
 pub(crate) fn summary_line(verdict: &Verdict) -> String {
     let passed = verdict.count(FileStatus::Pass);

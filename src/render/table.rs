@@ -474,29 +474,12 @@ pub(crate) fn metric_cell(verdict: &MetricVerdict) -> String {
     format!("{cell}{}{mark}", crate::debt::cell_suffix(verdict.allowed))
 }
 
-/// How many report files that were not judged the table names (the JSON output lists all).
-const DROPPED_SHOWN: usize = 3;
-
-/// `outside include: NAME (why), … and N more`, naming the first report files that were not
-/// judged; empty when there are none.
+/// `outside include: NAME (why), … and N more` ([`super::dropped_names`]); empty when no
+/// report file was left out.
 fn dropped_line(verdict: &Verdict) -> String {
-    let mut names: Vec<String> = verdict
-        .dropped
-        .iter()
-        .map(|d| format!("{} ({})", d.name, d.why.describe()))
-        .collect();
-    names.dedup();
-    if names.is_empty() {
-        return String::new();
-    }
-    let more = names.len().saturating_sub(DROPPED_SHOWN);
-    names.truncate(DROPPED_SHOWN);
-    let tail = if more > 0 {
-        format!(" … and {more} more")
-    } else {
-        String::new()
-    };
-    format!("outside include: {}{tail}\n", plain(&names.join(", ")))
+    super::dropped_names(verdict)
+        .map(|names| format!("outside include: {}\n", plain(&names)))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

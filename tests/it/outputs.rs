@@ -913,3 +913,36 @@ fn repository_links_reach_a_root_in_a_subfolder() {
     .concat();
     assert_eq!(run(&both).0, Some(2));
 }
+
+/// The Markdown (the pull-request comment, the step summary) names the report files that were
+/// not judged, as the table does: a path that lands outside the root is what a reviewer needs to
+/// see.
+#[test]
+fn markdown_names_the_files_outside_include() {
+    let sandbox = Sandbox::new();
+    sandbox.policy("[measure]\ninclude = [\"src/**\"]\nmetrics = [\"lines\"]\n");
+    sandbox.write("src/a.rs", "pub fn a() {}\n");
+    let report = sandbox
+        .write(
+            "r.info",
+            "SF:src/a.rs\nDA:1,1\nend_of_record\nSF:/elsewhere/x_y.rs\nDA:1,0\nend_of_record\n",
+        )
+        .display()
+        .to_string();
+    let run = sandbox.run(&["check", &report, "--format", "markdown"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("\noutside include: /elsewhere/x\\_y.rs (outside the root)\n"),
+        "{}",
+        run.stdout
+    );
+    let table = sandbox.run(&["check", &report]);
+    assert!(
+        table
+            .stdout
+            .contains("outside include: /elsewhere/x_y.rs (outside the root)\n"),
+        "{}",
+        table.stdout
+    );
+}
