@@ -63,6 +63,26 @@ pub(crate) fn climbs_out(raw: &str) -> bool {
     false
 }
 
+/// Why a policy glob can match no root-relative path, which every file it is held against is:
+/// an empty glob, an absolute one (`/abs/proj/src/*.rs`, `C:/x/*.rs`), or one that starts above
+/// the root (`../*/src/*.rs`). `None` for any other.
+pub(crate) fn unrooted(raw: &str) -> Option<String> {
+    let glob = normalize(raw);
+    let why = if glob.is_empty() {
+        "an empty glob matches no file"
+    } else if is_absolute(&glob) {
+        "an absolute glob matches no file: globs are matched against paths relative to the root"
+    } else if glob == ".." || glob.starts_with("../") {
+        "a glob above the root matches no file: globs are matched against paths relative to the root"
+    } else {
+        return None;
+    };
+    Some(format!(
+        "`{raw}`: {why}; write it relative to the root (e.g. `src/**/*.rs`), or move the root \
+         with `root` in the policy or --root"
+    ))
+}
+
 /// The message for a policy path that [`climbs_out`] of a folder it names.
 pub(crate) fn climb_error(raw: &str) -> String {
     format!(

@@ -415,10 +415,14 @@ fn compile_all(globs: &[Spanned<String>], here: &Locate) -> Result<Vec<Pattern>>
 /// Compiles a glob after normalising it as report paths are normalised ([`paths::normalize`]:
 /// `\\` is a separator, `./` and repeated `/` go), so `./src\\lib.rs` matches `src/lib.rs`.
 ///
-/// Errors: a glob that [`paths::climbs_out`] of a folder it names (`src/gen/../x.rs`).
+/// Errors: a glob that [`paths::climbs_out`] of a folder it names (`src/gen/../x.rs`), and one
+/// that no root-relative path can match ([`paths::unrooted`]: empty, absolute, or above the root).
 fn pattern(glob: &Spanned<String>, here: &Locate) -> Result<Pattern> {
     if paths::climbs_out(glob.get_ref()) {
         return Err(here(glob.span(), paths::climb_error(glob.get_ref())));
+    }
+    if let Some(why) = paths::unrooted(glob.get_ref()) {
+        return Err(here(glob.span(), why));
     }
     let matcher =
         compile(&paths::normalize(glob.get_ref())).map_err(|msg| here(glob.span(), msg))?;

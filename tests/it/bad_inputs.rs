@@ -267,6 +267,9 @@ fn rows() -> Vec<Row> {
         // ---- the policy ----------------------------------------------------------------------------------
         policy("a bad glob", "[measure]\ninclude = [\"src/[.rs\"]\n", 2, "coverage-policy.toml:2:12: bad glob `src/[.rs`: unclosed character class"),
         policy("an unknown key", "[measure]\nincludes = [\"src/**\"]\n", 2, "coverage-policy.toml:2:1: unknown field `includes`"),
+        policy("an absolute glob", "[measure]\ninclude = [\"src/**\", \"/abs/src/*.rs\"]\n", 2, "coverage-policy.toml:2:22: `/abs/src/*.rs`: an absolute glob matches no file"),
+        policy("a glob above the root", "[measure]\ninclude = [\"../*/src/*.rs\"]\n", 2, "coverage-policy.toml:2:12: `../*/src/*.rs`: a glob above the root matches no file"),
+        policy("an empty glob", "[measure]\ninclude = [\"src/**\"]\n[[exclude]]\npath = \"\"\nreason = \"r\"\n", 2, "coverage-policy.toml:4:8: ``: an empty glob matches no file"),
         policy("a duplicate table", "[measure]\nmetrics = [\"lines\"]\n[measure]\nthreshold = 90\n", 2, "coverage-policy.toml:3:1: invalid table header"),
         policy("an empty reason", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/x.rs\"\nreason = \"  \"\n", 2, "coverage-policy.toml:5:10: an [[exclude]] needs a non-empty `reason`"),
         policy("a threshold above 100", "[measure]\nthreshold = 100.5\n", 2, "coverage-policy.toml:2:13: threshold 100.5 is not a percent between 0 and 100"),
@@ -283,8 +286,8 @@ fn rows() -> Vec<Row> {
         policy("a policy root that does not exist", "root = \"nope\"\n[measure]\nmetrics = [\"lines\"]\n", 2, "nope is not a folder"),
         lcov("a report path escaping the root with ..", "SF:../outside/lib.rs\nDA:1,1\nend_of_record\n", 2, "no file in the report(s) is selected by `include`"),
         lcov("a report path that climbs out and back in", "SF:src/../../x/src/lib.rs\nDA:1,1\nend_of_record\n", 2, "no file in the report(s) is selected by `include`"),
-        policy("an exclude escaping the root with ..", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"../src/lib.rs\"\nreason = \"x\"\n", 2, "coverage-policy.toml:4:8: `../src/lib.rs` (x)"),
-        policy("an include escaping the root with ..", "[measure]\ninclude = [\"../**/*.rs\"]\nmetrics = [\"lines\"]\n", 2, "`include` (../**/*.rs)"),
+        policy("an exclude escaping the root with ..", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"../src/lib.rs\"\nreason = \"x\"\n", 2, "coverage-policy.toml:4:8: `../src/lib.rs`: a glob above the root matches no file"),
+        policy("an include escaping the root with ..", "[measure]\ninclude = [\"../**/*.rs\"]\nmetrics = [\"lines\"]\n", 2, "coverage-policy.toml:2:12: `../**/*.rs`: a glob above the root matches no file"),
         // issue 19: policy mistakes
         // Each message says what was probably meant, after the line and column.
         policy("a single-bracket [exclude]", "[measure]\nmetrics = [\"lines\"]\n[exclude]\npath = \"src/x.rs\"\nreason = \"x\"\n", 2, "coverage-policy.toml:3:1: invalid type: map, expected a sequence; `[exclude]` is a single table, but each exclude entry is one of an array of tables: write `[[exclude]]` (double brackets) above each entry"),
