@@ -69,7 +69,7 @@ impl<'a> Parser<'a> {
             unshown_warnings: 0,
             last_line: 0,
             after_tn: false,
-            names: Names::default(),
+            names: Names,
         }
     }
 
