@@ -105,6 +105,9 @@ fn an_fnl_group_of_an_fn_key_merges_with_its_function() {
         functions(text),
         vec![f(Some(10), "h", 3), f(Some(12), "k", 0)]
     );
+    // An `FNA` without its `FNL`: a group without a start line, beside the `FN` of its name.
+    let alias = "SF:a\nFN:10,h\nFNDA:1,h\nFNA:0,2,h\nend_of_record\n";
+    assert_eq!(functions(alias), vec![f(Some(10), "h", 1), f(None, "h", 2)]);
 }
 
 #[test]
