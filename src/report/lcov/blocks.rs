@@ -73,12 +73,15 @@ fn absorb<'a>(parser: &mut Parser<'a>, parsed: Parsed<'a>) -> Result<()> {
 }
 
 /// The smallest block of a tracefile parsed on its own thread, in bytes.
-pub(super) const MIN_BLOCK: usize = 1 << 20;
+pub(super) const MIN_BLOCK: usize = 256 << 10;
 
-/// The block size for a tracefile of `len` bytes: a few blocks per thread, at least
-/// [`MIN_BLOCK`].
+/// The block size for a tracefile of `len` bytes: sixteen blocks per thread, at least
+/// [`MIN_BLOCK`] (a window of [`STREAM_CHUNK`](super::STREAM_CHUNK) on 2 threads: 32 blocks of
+/// 256 KiB). Small blocks keep every thread busy to the end of a window (the last block of a
+/// window is parsed alone); they cost little, since a block's parser starts from its thread's
+/// names ([`Names`](super::index::Names)) and its files are joined per file.
 pub(super) fn block_size(len: usize) -> usize {
-    MIN_BLOCK.max(len / (4 * rayon::current_num_threads()))
+    MIN_BLOCK.max(len / (16 * rayon::current_num_threads()))
 }
 
 /// `bytes` cut into blocks of whole sections: every block but the last is at least `size` bytes

@@ -441,7 +441,7 @@ impl LcovFile {
     }
 
     /// Builds the indexes again when [`LcovFile::compact`] dropped them.
-    fn indexed(&mut self) {
+    pub(super) fn indexed(&mut self) {
         if self.branch_index.len() < self.branches.len() {
             let mut index = Index::default();
             for (at, b) in self.branches.iter().enumerate() {

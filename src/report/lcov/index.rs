@@ -278,21 +278,40 @@ impl fmt::Display for Name {
     }
 }
 
-/// The names a reader (one block parser) has met: a cache of the process's table ([`Name`]),
-/// so that the table is looked up once per name and block, not per record.
+/// The names a reader has met: a cache of the process's table ([`Name`]), so that the table is
+/// looked up (and locked) once per name and thread, not per record. The cache is the thread's,
+/// kept from one block parser to the next (a tracefile's blocks spell the same names over and
+/// over); it is emptied when it holds [`CACHED_NAMES`] names, so it takes at most some
+/// megabytes a thread whatever the input (the table keeps every name anyway).
 #[derive(Debug, Default)]
-pub(super) struct Names(HashSet<Name, Keys>);
+pub(super) struct Names;
+
+/// The most names a thread's cache holds (see [`Names`]).
+pub(super) const CACHED_NAMES: usize = 1 << 16;
+
+thread_local! {
+    static CACHE: std::cell::RefCell<HashSet<Name, Keys>> =
+        const { std::cell::RefCell::new(HashSet::with_hasher(Keys)) };
+}
 
 impl Names {
     /// The stored name spelt `text` (stored now when it is new).
     pub(super) fn get(&mut self, text: &str) -> Name {
-        match self.0.get(text) {
+        CACHE.with_borrow_mut(|cache| match cache.get(text) {
             Some(name) => name.clone(),
             None => {
+                if cache.len() >= CACHED_NAMES {
+                    cache.clear();
+                }
                 let name = Name::from(text);
-                self.0.insert(name.clone());
+                cache.insert(name.clone());
                 name
             }
-        }
+        })
     }
 }
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+#[path = "index_tests.rs"]
+mod tests;

@@ -127,6 +127,35 @@ fn plain(text: &str) -> Option<Record<'_>> {
     })
 }
 
+/// A plain `DA:<line>,<count>` line at the start of `bytes`, ended by a line break (`\n`, not
+/// `\r\n`): its record, and its length with the line break. Found without searching for the
+/// line's end first (most lines of a tracefile are such, and short: a search per line costs more
+/// than reading it). Exactly the lines [`lex`] reads as a `DA` record in one pass ([`plain`])
+/// and that are as they are once trimmed; anything else is `None`, left to [`lex`].
+pub(super) fn da_line(bytes: &[u8]) -> Option<(Record<'static>, usize)> {
+    let (line, rest) = digits(bytes.strip_prefix(b"DA:")?)?;
+    let (count, rest) = digits(rest.strip_prefix(b",")?)?;
+    rest.starts_with(b"\n").then_some(())?;
+    let record = Record::Da {
+        line: u32::try_from(line).ok()?,
+        count,
+    };
+    Some((record, bytes.len() - rest.len() + 1))
+}
+
+/// The number spelt by the 1 to 19 ASCII digits at the start of `bytes` (followed by anything
+/// but a digit), as [`plain_number`] reads them, and the bytes after them.
+fn digits(bytes: &[u8]) -> Option<(u64, &[u8])> {
+    let len = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    let (number, rest) = bytes
+        .split_at_checked(len)
+        .filter(|_| (1..=19).contains(&len))?;
+    let n = number
+        .iter()
+        .fold(0u64, |n, b| n * 10 + u64::from(b - b'0'));
+    Some((n, rest))
+}
+
 /// `value` split at its first comma when what comes before it is a number that
 /// [`plain_number`] reads: the number and the rest after the comma. Digits are read up to the
 /// comma in one pass (the general path finds the comma first, then reads the digits).

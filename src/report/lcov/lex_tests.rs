@@ -130,3 +130,54 @@ fn other_records_are_left_to_the_general_path() {
         .contains("is too large (at most 4294967295)"));
     assert!(lex("FNDA:1,").unwrap_err().contains("FNDA: empty name"));
 }
+
+#[test]
+fn plain_da_lines_with_their_line_break_are_read_as_lex_reads_them() {
+    for (text, expected) in plain_lines() {
+        let line = format!("{text}\nSF:next");
+        let read = da_line(line.as_bytes());
+        match expected {
+            Record::Da { .. } => assert_eq!(read, Some((expected, text.len() + 1)), "{text}"),
+            _ => assert_eq!(read, None, "{text}"),
+        }
+    }
+    assert_eq!(
+        da_line(b"DA:0012,034\n"),
+        Some((
+            Record::Da {
+                line: 12,
+                count: 34
+            },
+            12
+        ))
+    );
+    assert_eq!(
+        lex("DA:0012,034"),
+        Ok(Record::Da {
+            line: 12,
+            count: 34
+        })
+    );
+}
+
+#[test]
+fn other_lines_are_left_to_lex_by_the_da_line_reader() {
+    let mut lines: Vec<String> = GENERAL_LINES.iter().map(|l| format!("{l}\n")).collect();
+    lines.extend(
+        [
+            "DA:7,1",
+            "DA:7,1\r\n",
+            "DA:7,1 \n",
+            "DA:7,1x\n",
+            "DA:71\n",
+            "DA7,1\n",
+            "da:7,1\n",
+            "",
+            "DA:",
+        ]
+        .map(String::from),
+    );
+    for line in lines {
+        assert_eq!(da_line(line.as_bytes()), None, "{line:?}");
+    }
+}

@@ -53,6 +53,11 @@ impl Lines {
     /// [`sorted_lines`](super::file::sorted_lines) and [`merge_lines`](super::file::merge_lines)
     /// give).
     pub(super) fn pack(lines: Vec<(u32, u64)>) -> Lines {
+        Lines::pack_from(lines.into_iter())
+    }
+
+    /// [`Lines::pack`] of lines as they are iterated (ascending by line, one per line).
+    pub(super) fn pack_from(lines: impl ExactSizeIterator<Item = (u32, u64)>) -> Lines {
         let mut packed = Vec::with_capacity(lines.len() * 2);
         let mut previous = (0u32, None);
         for (line, count) in lines {

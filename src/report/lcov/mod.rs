@@ -73,8 +73,13 @@
 //! calling thread joins the previous window's blocks into the files and reads the next window,
 //! so reading, joining and parsing overlap. A window that holds no whole section, the last
 //! window and a tracefile read in one window are parsed in order (a small tracefile wakes no
-//! thread). Two sections of one file declaring the same totals are compared item by item in
-//! their order first, sorted only when the order differs.
+//! thread). Blocks are small (256 KiB on a stream) so that no thread waits long for the last
+//! block of a window. Two sections of one file declaring the same totals are compared item by
+//! item in their order first, sorted only when the order differs. Within a section, the common
+//! shapes take no lookups: an `FNDA` record with the name of the `FN` record expected next (the
+//! writers put them in the order of the `FN` records) is kept with it, unhashed; a section of
+//! distinct function names makes its functions without a table or an index; ascending `DA`
+//! lines are packed as they come; a plain `DA` line is read with its line break.
 //!
 //! # Memory
 //! Input: one window of whole lines at a time, never the whole tracefile. Records: what the

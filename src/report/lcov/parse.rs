@@ -5,7 +5,7 @@ use crate::report::{clip, FileCoverage, FileData, Report, ReportKind};
 
 use super::file::{sorted_lines, DeclaredTotals, LcovFile};
 use super::index::{Index, Names};
-use super::lex::{lex, split_at, Record, END_OF_RECORD, KNOWN_TAGS};
+use super::lex::{da_line, lex, split_at, Record, END_OF_RECORD, KNOWN_TAGS};
 use super::lines::Lines;
 use super::section::{apply, Section, STAGE_FOREIGN};
 use super::{MAX_LINE, MAX_WARNINGS};
@@ -69,7 +69,7 @@ impl<'a> Parser<'a> {
             unshown_warnings: 0,
             last_line: 0,
             after_tn: false,
-            names: Names::default(),
+            names: Names,
         }
     }
 
@@ -102,12 +102,26 @@ impl<'a> Parser<'a> {
         // Bytes that are UTF-8 as a whole need no check per line (lines split at an ASCII byte).
         match std::str::from_utf8(bytes) {
             Ok(text) => {
-                for range in line_ranges(bytes) {
-                    // A range ends before a `\n` (ASCII) or at the end: the get succeeds.
-                    let line = text.get(range).unwrap_or_default();
+                let mut at = 0;
+                loop {
+                    let rest = bytes.get(at..).unwrap_or_default();
+                    // A plain `DA` line, read with its line break (see `da_line`).
+                    if let Some((record, len)) = da_line(rest) {
+                        self.last_line = number;
+                        self.record(number, record)?;
+                        (at, number) = (at + len, number + 1);
+                        continue;
+                    }
+                    let end = memchr::memchr(b'\n', rest).map_or(bytes.len(), |i| at + i);
+                    // The line ends before a `\n` (ASCII) or at the end: the get succeeds.
+                    let line = text.get(at..end).unwrap_or_default();
                     self.check_length(number, line.len())?;
                     self.line(number, line)?;
                     number += 1;
+                    if end == bytes.len() {
+                        break;
+                    }
+                    at = end + 1;
                 }
             }
             Err(_) => {

@@ -17,16 +17,21 @@ pub(super) struct Section {
     pub(super) file: LcovFile,
     /// `DA` records: (line, count), in input order.
     da: Vec<(u32, u64)>,
-    /// `FN` records: (start, end, name, count of the `FNDA` right after it, see `paired`).
-    fn_records: Vec<(u32, Option<u32>, Name, Option<u64>)>,
-    /// `FNDA` records (name, count), in input order, but those that follow their `FN`.
+    /// `FN` records, in input order, each with the counts of `FNDA` records of its name met
+    /// right after it or in the order of the `FN` records ([`FnRecord`]).
+    fn_records: Vec<FnRecord>,
+    /// `FNDA` records (name, count), in input order, but those kept in `fn_records`.
     fnda: Vec<(Name, u64)>,
+    /// The index in `fn_records` of the `FN` record whose name the next `FNDA` is expected to
+    /// have (llvm-cov, lcov, gcovr write the `FNDA` records after all `FN` records, in their
+    /// order): an `FNDA` of that name is kept with it, unnamed, and the next one is expected.
     /// How many `FNDA` records came right after an `FN` of their name (their counts are in
     /// `fn_records`). When every `FNDA` of the section is such (coverage.py, Foundry write `FN`, `FNDA` pairs),
     /// each counts for its `FN` only, as its writer means, even where several `FN` share the
     /// name; otherwise they are keyed by name like the others (lcov, llvm-cov, gcovr, istanbul
     /// write the `FNDA` after all `FN`).
     paired: usize,
+    next_fnda: usize,
     /// The index in `fn_records` of the `FN` record just read (cleared by any other record).
     last_fn: Option<usize>,
     /// `FNL`: index → (start, end).
@@ -37,6 +42,20 @@ pub(super) struct Section {
     pub(super) order: Order,
     /// Line numbers of the section's `LF`, `BRF` and `FNF` records (0: none), for warnings.
     declared_at: [u64; 3],
+}
+
+/// An `FN` record of an open section.
+#[derive(Debug)]
+struct FnRecord {
+    start: u32,
+    end: Option<u32>,
+    name: Name,
+    /// The count of the `FNDA` of its name right after it (see `Section::paired`).
+    own: Option<u64>,
+    /// The count of the `FNDA` of its name met where it was expected (see
+    /// `Section::next_fnda`): an `FNDA` keyed by name, as those in `Section::fnda` are, kept
+    /// here without looking its name up.
+    in_order: Option<u64>,
 }
 
 /// Stages of llvm-cov's LCOV section, in the order its writer emits them
@@ -112,8 +131,11 @@ fn stage(record: &Record<'_>, last: u8) -> u8 {
 
 impl Section {
     pub(super) fn new(path: &str) -> Section {
+        let (da, fn_records) = Spare::take();
         Section {
             path: path.to_string(),
+            da,
+            fn_records,
             ..Section::default()
         }
     }
@@ -144,14 +166,74 @@ impl Section {
     /// (line, message): declared totals that disagree with the records where the records are
     /// counted ([`Section::disagreements`]).
     pub(super) fn close(mut self) -> (String, LcovFile, Vec<(u64, String)>) {
-        let records = std::mem::take(&mut self.fn_records);
-        let mut fnda = std::mem::take(&mut self.fnda);
+        let mut records = std::mem::take(&mut self.fn_records);
+        let fnda = std::mem::take(&mut self.fnda);
         // Positional only when the writer interleaves (every `FNDA` right after its `FN`, and
         // more than one): an `FNDA` that happens to follow the last `FN` is keyed by name.
-        let positional = self.paired >= 2 && fnda.is_empty();
-        if !positional {
-            fnda.extend(records.iter().filter_map(|r| r.3.map(|c| (r.2.clone(), c))));
+        let positional =
+            self.paired >= 2 && fnda.is_empty() && records.iter().all(|r| r.in_order.is_none());
+        if fnda.is_empty() && distinct_names(&records) {
+            self.add_distinct(&mut records, positional);
+        } else {
+            self.add_keyed(&mut records, fnda, positional);
         }
+        if !(self.fnl.is_empty() && self.fna.is_empty()) {
+            // `add_distinct` leaves the functions unindexed; the groups are looked up in them.
+            self.file.indexed();
+            self.close_groups();
+        }
+        self.file.llvm = self.order.is_llvm();
+        let warnings = if self.file.llvm {
+            Vec::new()
+        } else {
+            self.disagreements()
+        };
+        let mut da = std::mem::take(&mut self.da);
+        self.file.lines = lines_of(&mut da);
+        self.file.sections = 1;
+        Spare::keep(da, records);
+        (self.path, self.file, warnings)
+    }
+
+    /// Adds the `FN` records of a section whose `FNDA` records all name an `FN` of it and whose
+    /// `FN` records all have distinct names (llvm-cov's sections, most often): each is a
+    /// function of its own, with the counts of the `FNDA` records of its name (its own only,
+    /// when `positional`), as [`Section::add_keyed`] would count them, without a table of names
+    /// or an index (a file stored new drops its index, a merge builds one when it needs it).
+    fn add_distinct(&mut self, records: &mut Vec<FnRecord>, positional: bool) {
+        let functions = records
+            .drain(..)
+            .map(|r| {
+                let own = r.own.unwrap_or_default();
+                let count = match positional {
+                    true => own,
+                    false => r.in_order.unwrap_or_default().saturating_add(own),
+                };
+                plain_function(Some(r.start), r.end, r.name, count)
+            })
+            .collect::<Vec<_>>();
+        self.file.functions = functions.into();
+    }
+
+    /// Adds the `FN` records, each with the summed count of the `FNDA` records of its name (its
+    /// own only, when `positional`), a repeated (start, name) once, and then the names of
+    /// `FNDA` records without an `FN`, in first-appearance order.
+    fn add_keyed(
+        &mut self,
+        records: &mut Vec<FnRecord>,
+        mut fnda: Vec<(Name, u64)>,
+        positional: bool,
+    ) {
+        // Names of `FNDA` records kept with their `FN`: each has one, so where they go in
+        // `fnda` does not change the order of the names without one.
+        let kept = records.iter().flat_map(|r| {
+            let own = r.own.filter(|_| !positional);
+            [r.in_order, own]
+                .into_iter()
+                .flatten()
+                .map(|count| (r.name.clone(), count))
+        });
+        fnda.extend(kept);
         // Name → (summed count, taken by an `FN` or already added).
         let mut counts: HashMap<&str, (u64, bool), Keys> =
             HashMap::with_capacity_and_hasher(fnda.len(), Keys);
@@ -160,8 +242,8 @@ impl Section {
             entry.0 = entry.0.saturating_add(*count);
         }
         let mut untaken = counts.len();
-        for (start, end, name, own) in records {
-            let named = match counts.get_mut(name.as_str()) {
+        for r in records.drain(..) {
+            let named = match counts.get_mut(r.name.as_str()) {
                 Some((count, taken)) => {
                     untaken -= usize::from(!*taken);
                     *taken = true;
@@ -169,8 +251,8 @@ impl Section {
                 }
                 None => 0,
             };
-            let own = own.filter(|_| positional).unwrap_or_default();
-            self.add_fn_record(start, end, name, named.saturating_add(own));
+            let own = r.own.filter(|_| positional).unwrap_or_default();
+            self.add_fn_record(r.start, r.end, r.name, named.saturating_add(own));
         }
         // `FNDA` names without an `FN`, in first-appearance order (none, most often).
         for (name, _) in &fnda {
@@ -184,16 +266,6 @@ impl Section {
                     .add_function(plain_function(None, None, name.clone(), *count));
             }
         }
-        self.close_groups();
-        self.file.llvm = self.order.is_llvm();
-        let warnings = if self.file.llvm {
-            Vec::new()
-        } else {
-            self.disagreements()
-        };
-        self.file.lines = Lines::pack(sorted_lines(std::mem::take(&mut self.da)));
-        self.file.sections = 1;
-        (self.path, self.file, warnings)
     }
 
     /// Declared pairs (`LF`/`LH`, `BRF`/`BRH`, `FNF`/`FNH`) of a section whose records are
@@ -279,6 +351,27 @@ impl Section {
         }
     }
 
+    /// Adds an `FNDA` record: to the `FN` record just read (`last_fn`) when it has its name,
+    /// else to the `FN` record expected next ([`Section::next_fnda`]) when it has its name,
+    /// else to the `FNDA` records keyed by name.
+    fn add_fnda(&mut self, last_fn: Option<usize>, count: u64, name: &str, names: &mut Names) {
+        let records = &mut self.fn_records;
+        if let Some(record) = last_fn.and_then(|at| records.get_mut(at)) {
+            if record.name == name {
+                record.own = Some(count);
+                self.paired += 1;
+                return;
+            }
+        }
+        match records.get_mut(self.next_fnda) {
+            Some(record) if record.name == name => {
+                record.in_order = Some(count);
+                self.next_fnda += 1;
+            }
+            _ => self.fnda.push((names.get(name), count)),
+        }
+    }
+
     /// Turns `FNL`/`FNA` groups into functions keyed by (start, smallest alias).
     fn close_groups(&mut self) {
         let mut indexes: Vec<u64> = self.fnl.keys().chain(self.fna.keys()).copied().collect();
@@ -311,6 +404,68 @@ impl Section {
     }
 }
 
+/// `DA` records (line, count) in input order as a file's lines: packed as they are when their
+/// lines ascend (llvm-cov, lcov, gcovr write them so), else sorted and summed per line first.
+/// `records` is left empty, its room kept.
+fn lines_of(records: &mut Vec<(u32, u64)>) -> Lines {
+    let ascending = records
+        .iter()
+        .zip(records.iter().skip(1))
+        .all(|(a, b)| a.0 < b.0);
+    if ascending {
+        let lines = Lines::pack_from(records.iter().copied());
+        records.clear();
+        lines
+    } else {
+        Lines::pack(sorted_lines(std::mem::take(records)))
+    }
+}
+
+/// The emptied buffers of the last section closed on a thread, for the next section opened
+/// there: a section's `DA` and `FN` records are gathered in vectors that grow as they are read;
+/// reused, their room is not allocated and grown again for every section.
+#[derive(Default)]
+struct Spare {
+    da: Vec<(u32, u64)>,
+    fn_records: Vec<FnRecord>,
+}
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::default();
+}
+
+/// Buffers larger than this many records are not kept (a huge section's room is given back).
+const SPARE_MAX: usize = 1 << 16;
+
+impl Spare {
+    /// This thread's spare buffers (empty vectors when there are none).
+    fn take() -> (Vec<(u32, u64)>, Vec<FnRecord>) {
+        let spare = SPARE.with_borrow_mut(std::mem::take);
+        (spare.da, spare.fn_records)
+    }
+
+    /// Keeps `da` and `fn_records`, both empty, for the next section on this thread.
+    fn keep(da: Vec<(u32, u64)>, fn_records: Vec<FnRecord>) {
+        let small = |len: usize| len <= SPARE_MAX;
+        let spare = Spare {
+            da: if small(da.capacity()) { da } else { Vec::new() },
+            fn_records: if small(fn_records.capacity()) {
+                fn_records
+            } else {
+                Vec::new()
+            },
+        };
+        SPARE.set(spare);
+    }
+}
+
+/// True when no two of `records` have the same name (a name's number is its text's).
+fn distinct_names(records: &[FnRecord]) -> bool {
+    let mut numbers: Vec<usize> = records.iter().map(|r| r.name.number()).collect();
+    numbers.sort_unstable();
+    numbers.windows(2).all(|pair| pair.first() != pair.get(1))
+}
+
 fn plain_function(start: Option<u32>, end: Option<u32>, name: Name, count: u64) -> Function {
     Function {
         start,
@@ -333,20 +488,15 @@ pub(super) fn apply(
     match record {
         Record::Fn { start, end, name } => {
             section.last_fn = Some(section.fn_records.len());
-            section.fn_records.push((start, end, names.get(name), None));
+            section.fn_records.push(FnRecord {
+                start,
+                end,
+                name: names.get(name),
+                own: None,
+                in_order: None,
+            });
         }
-        Record::Fnda { count, name } => {
-            let own = last_fn
-                .and_then(|at| section.fn_records.get_mut(at))
-                .filter(|r| r.2 == *name);
-            match own {
-                Some(record) => {
-                    record.3 = Some(count);
-                    section.paired += 1;
-                }
-                None => section.fnda.push((names.get(name), count)),
-            }
-        }
+        Record::Fnda { count, name } => section.add_fnda(last_fn, count, name, names),
         Record::Fnl { index, start, end } => {
             section.fnl.insert(index, (start, end));
         }
@@ -387,3 +537,8 @@ pub(super) fn apply(
     }
     Ok(())
 }
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+#[path = "section_tests.rs"]
+mod tests;
