@@ -4,10 +4,13 @@
 //! A metric the input cannot carry is `unavailable` and fails closed, with a note saying how to
 //! produce it or drop it from `metrics`.
 
+use std::collections::BTreeMap;
+
 use rayon::prelude::*;
 
-use crate::measure::Ignored;
-use crate::measure::{Measured, MeasuredFiles};
+use crate::error::Result;
+use crate::markers::Ignores;
+use crate::measure::{self, Ignored, Measured, MeasuredFiles, Part};
 use crate::model::{Counts, Metric, Summary, Threshold};
 use crate::policy::Policy;
 use crate::scope::{Class, Scope, Why};
@@ -204,20 +207,82 @@ impl Verdict {
     }
 }
 
-/// Judges every in-scope file of `scope`, with the counts in `measured`. The scope is taken
-/// apart as it is judged: each file's verdict keeps its path and reason.
-pub(crate) fn evaluate(scope: Scope, measured: &MeasuredFiles<'_>, policy: &Policy) -> Verdict {
+/// What [`evaluate`] gives besides the verdict: what later stages read of the measurements.
+#[derive(Debug, Default)]
+pub(crate) struct Judged<'a> {
+    /// The measurements of the files `keep` selected (their `[[debt]]` entries and `--file`
+    /// list their uncovered items again), by path.
+    pub kept: MeasuredFiles<'a>,
+    /// The measured files that count an MC/DC condition ([`crate::ungated::counted`]), by path.
+    pub mcdc: Vec<(String, Counts)>,
+    /// The notes on functions no merged report measured ([`crate::measure::unmeasured_notes`]),
+    /// in path order.
+    pub notes: Vec<String>,
+}
+
+/// Files measured and judged together: each batch's files on every core, then the next batch
+/// (the scope and the parts are freed as their files are judged).
+const BATCH: usize = 4096;
+
+/// Measures (from `parts`, with the inline `ignores`) and judges every in-scope file of
+/// `scope`. The scope and the parts are taken apart as they are judged: each file's verdict
+/// keeps its path and reason, and a file's measurement is dropped once it is judged, unless
+/// `keep` selects its path (see [`Judged::kept`]): the measurements of 189,000 files are never
+/// held together. `parts` holds the files of class [`Class::Measured`], by path.
+///
+/// Errors: as for [`crate::measure::measure`] (the first in path order).
+pub(crate) fn evaluate<'a>(
+    scope: Scope,
+    parts: BTreeMap<String, Vec<Part<'a>>>,
+    ignores: &BTreeMap<String, Ignores>,
+    policy: &Policy,
+    keep: &(dyn Fn(&str) -> bool + Sync),
+) -> Result<(Verdict, Judged<'a>)> {
     let outside_include = scope.outside_include.len();
     drop(scope.outside_include);
-    // Files are judged on every core: a failing file's uncovered items take some work.
-    let mut files: Vec<FileVerdict> = scope
-        .files
-        .into_par_iter()
-        .map(|(path, class)| {
-            let measured = measured.get(&path);
-            judge_file(path, class, measured, policy)
-        })
-        .collect();
+    let mut files: Vec<FileVerdict> = Vec::with_capacity(scope.files.len());
+    let mut judged = Judged::default();
+    let mut kept = Vec::new();
+    let mut parts = parts.into_iter().peekable();
+    let mut scoped = scope.files.into_iter();
+    loop {
+        let batch: Vec<(String, Class, Option<Vec<Part<'a>>>)> = scoped
+            .by_ref()
+            .take(BATCH)
+            .map(|(path, class)| {
+                let parts = parts.next_if(|(p, _)| *p == path).map(|(_, parts)| parts);
+                (path, class, parts)
+            })
+            .collect();
+        if batch.is_empty() {
+            break;
+        }
+        // Files are judged on every core: a failing file's uncovered items take some work.
+        let done: Vec<Result<Done<'a>>> = batch
+            .into_par_iter()
+            .map(|(path, class, parts)| {
+                let measured = parts
+                    .map(|parts| measure::measure_one(&path, &parts, ignores.get(&path)))
+                    .transpose()?;
+                Ok((judge_file(path, class, measured.as_ref(), policy), measured))
+            })
+            .collect();
+        for one in done {
+            let (file, measured) = one?;
+            if let Some(measured) = measured {
+                let path = &file.path;
+                let counted = crate::ungated::counted(&measured.summary);
+                judged.mcdc.extend(counted.map(|c| (path.clone(), c)));
+                let notes = measure::unmeasured_notes(&policy.metrics, [(path, &measured)]);
+                judged.notes.extend(notes);
+                if keep(path) {
+                    kept.push((path.clone(), measured));
+                }
+            }
+            files.push(file);
+        }
+    }
+    judged.kept = kept.into_iter().collect();
     // Failing (and unmeasured) files first, then every other file, each group in path order
     // (paths are unique: an unstable sort gives the same order, without a copy of the files).
     files.sort_unstable_by(|a, b| (!a.status.fails(), &a.path).cmp(&(!b.status.fails(), &b.path)));
@@ -238,14 +303,18 @@ pub(crate) fn evaluate(scope: Scope, measured: &MeasuredFiles<'_>, policy: &Poli
         (true, None) => Empty::Fails,
         (true, Some(reason)) => Empty::Allowed(reason.clone()),
     };
-    Verdict {
+    let verdict = Verdict {
         files,
         outside_include,
         dropped: Vec::new(),
         unavailable,
         empty,
-    }
+    };
+    Ok((verdict, judged))
 }
+
+/// One file judged, with its measurement when it has one.
+type Done<'a> = (FileVerdict, Option<Measured<'a>>);
 
 fn judge_file(
     path: String,
@@ -328,6 +397,92 @@ mod tests {
 
     fn t(percent: f64) -> Threshold {
         Threshold::from_f64(percent).unwrap()
+    }
+
+    /// An export whose files each have one line, covered `count` times.
+    fn export(files: &[(&str, u64)]) -> crate::report::Report {
+        let entries: Vec<String> = files
+            .iter()
+            .map(|(name, count)| {
+                let covered = u64::from(*count > 0);
+                format!(
+                    r#"{{"filename":"{name}","summary":{{"lines":{{"count":1,"covered":{covered}}},
+                    "functions":{{"count":1,"covered":{covered}}},"instantiations":{{"count":1,"covered":{covered}}},
+                    "regions":{{"count":1,"covered":{covered}}},"branches":{{"count":0,"covered":0}}}}}}"#
+                )
+            })
+            .collect();
+        let functions: Vec<String> = files
+            .iter()
+            .map(|(name, count)| {
+                format!(
+                    r#"{{"name":"f","count":{count},"filenames":["{name}"],"regions":[[1,1,1,9,{count},0,0,0]],"branches":[]}}"#
+                )
+            })
+            .collect();
+        let text = format!(
+            r#"{{"type":"llvm.coverage.json.export","version":"3.1.0","data":[{{"files":[{}],"functions":[{}]}}]}}"#,
+            entries.join(","),
+            functions.join(",")
+        );
+        crate::report::llvm_json::read("r", text.as_bytes()).expect("export")
+    }
+
+    #[test]
+    fn files_are_measured_as_judged_and_only_the_selected_measurements_kept() {
+        let report = export(&[("a.rs", 1), ("b.rs", 0)]);
+        let parts: BTreeMap<String, Vec<Part<'_>>> = report
+            .files
+            .iter()
+            .map(|file| {
+                let part = Part {
+                    report: &report,
+                    coverage: &file.coverage,
+                };
+                (file.path.clone(), vec![part])
+            })
+            .collect();
+        let mut scope = Scope::default();
+        scope.files.insert("a.rs".into(), Class::Measured);
+        scope.files.insert("b.rs".into(), Class::Measured);
+        scope
+            .files
+            .insert("c.rs".into(), Class::Unmeasured("why".into()));
+        scope
+            .files
+            .insert("d.rs".into(), Class::Excluded("generated".into()));
+        let policy = Policy::parse(
+            std::path::Path::new("p.toml"),
+            "[measure]\nmetrics = [\"lines\"]\n",
+        )
+        .expect("policy");
+        let keep = |path: &str| path == "b.rs";
+        let (verdict, judged) =
+            evaluate(scope, parts, &BTreeMap::new(), &policy, &keep).expect("judged");
+        let files: Vec<(&str, FileStatus)> = verdict
+            .files
+            .iter()
+            .map(|f| (f.path.as_str(), f.status))
+            .collect();
+        assert_eq!(
+            files,
+            [
+                ("b.rs", FileStatus::Fail),
+                ("c.rs", FileStatus::Unmeasured),
+                ("a.rs", FileStatus::Pass),
+                ("d.rs", FileStatus::Excluded),
+            ]
+        );
+        assert_eq!(verdict.files[0].metrics[0].counts, Some(Counts::new(0, 1)));
+        assert_eq!(verdict.files[2].metrics[0].counts, Some(Counts::new(1, 1)));
+        assert_eq!(verdict.files[0].uncovered.lines.len(), 1);
+        // Only the selected file's measurement is kept, with its counts.
+        let kept: Vec<&String> = judged.kept.iter().map(|(path, _)| path).collect();
+        assert_eq!(kept, ["b.rs"]);
+        let b = judged.kept.get("b.rs").expect("b.rs");
+        assert_eq!(b.summary.lines, Some(Counts::new(0, 1)));
+        assert!(judged.mcdc.is_empty());
+        assert!(judged.notes.is_empty());
     }
 
     #[test]

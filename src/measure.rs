@@ -156,7 +156,11 @@ pub(crate) fn measure<'a>(
         .map(MeasuredFiles)
 }
 
-fn measure_one<'a>(
+/// Merges and counts one file from its `parts` (at least one), with its inline `ignores` if
+/// any: what [`measure`] does for each file.
+///
+/// Errors: as for [`measure`].
+pub(crate) fn measure_one<'a>(
     path: &str,
     parts: &[Part<'a>],
     ignores: Option<&Ignores>,

@@ -2,8 +2,7 @@
 //! build with `-fcoverage-mcdc`, under a policy without `mcdc`. A team reading "PASS, 100 %
 //! branches" must not take it for MC/DC, so the check says so (a note among the report warnings).
 
-use crate::measure::MeasuredFiles;
-use crate::model::{Counts, Metric};
+use crate::model::{Counts, Metric, Summary};
 
 /// Files named in the note at most; the rest are counted.
 const NAMED: usize = 5;
@@ -12,15 +11,12 @@ const NAMED: usize = 5;
 /// measured file counts an MC/DC condition. Otherwise, e.g. `the reports hold MC/DC data that
 /// the policy does not gate (it is not in `metrics`): src/interlock.c 1/3 conditions shown
 /// independent; add "mcdc" to `metrics` to judge it`, naming at most five files and counting the
-/// others.
-pub(crate) fn mcdc_note(metrics: &[Metric], measured: &MeasuredFiles<'_>) -> Option<String> {
+/// others. `counted` holds the measured files that count an MC/DC condition ([`counted`]), by
+/// path.
+pub(crate) fn mcdc_note(metrics: &[Metric], counted: &[(String, Counts)]) -> Option<String> {
     if metrics.contains(&Metric::Mcdc) {
         return None;
     }
-    let counted: Vec<(&String, Counts)> = measured
-        .iter()
-        .filter_map(|(path, m)| m.summary.mcdc.filter(|c| c.total > 0).map(|c| (path, c)))
-        .collect();
     if counted.is_empty() {
         return None;
     }
@@ -39,32 +35,27 @@ pub(crate) fn mcdc_note(metrics: &[Metric], measured: &MeasuredFiles<'_>) -> Opt
     ))
 }
 
+/// The MC/DC counts of a measured file's `summary` when it counts a condition (a total above
+/// 0): what [`mcdc_note`] names.
+pub(crate) fn counted(summary: &Summary) -> Option<Counts> {
+    summary.mcdc.filter(|c| c.total > 0)
+}
+
 #[cfg(test)]
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
-    use crate::measure::{Coverage, Ignored, Measured};
-    use crate::model::Summary;
-    use crate::report::llvm_json::{LlvmFile, LlvmSummary};
-    use crate::report::FileCoverage;
 
-    fn measured(mcdc: &[Option<Counts>]) -> MeasuredFiles<'static> {
+    /// The files `f0.c`, `f1.c`, … with these MC/DC counts, as the check gathers them.
+    fn measured(mcdc: &[Option<Counts>]) -> Vec<(String, Counts)> {
         mcdc.iter()
             .enumerate()
-            .map(|(i, &mcdc)| {
-                let m = Measured {
-                    summary: Summary {
-                        mcdc,
-                        ..Summary::default()
-                    },
-                    coverage: Coverage::Made(Box::new(FileCoverage::Llvm(LlvmFile {
-                        summary: LlvmSummary::default(),
-                        functions: None,
-                    }))),
-                    ignored: Ignored::default(),
-                    unmeasured: None,
+            .filter_map(|(i, &mcdc)| {
+                let summary = Summary {
+                    mcdc,
+                    ..Summary::default()
                 };
-                (format!("f{i}.c"), m)
+                counted(&summary).map(|c| (format!("f{i}.c"), c))
             })
             .collect()
     }

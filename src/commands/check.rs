@@ -244,15 +244,24 @@ fn judge_with(
     } else {
         BTreeMap::new()
     };
-    let measured = measure::measure(&measured_parts, &ignores)?;
+    // The files with markers are measured again without them for the stale-marker notes, and
+    // the others measured and judged (their parts freed as they are judged).
+    let stale = stale::stale_markers(&measured_parts, &ignores);
     if opts.walk {
-        notes.extend(beyond::check(&measured, Path::new(&root)));
+        notes.extend(beyond::check(&measured_parts, Path::new(&root)));
     }
-    notes.extend(stale::stale_markers(&measured_parts, &ignores));
-    drop((measured_parts, ignores));
-    let mut verdict = judge::evaluate(scope, &measured, policy);
-    notes.extend(crate::ungated::mcdc_note(&policy.metrics, &measured));
-    notes.extend(measure::unmeasured_notes(&policy.metrics, &measured));
+    let cwd = paths::normalize(&opts.cwd.to_string_lossy());
+    let focused: Vec<String> = (opts.files.iter())
+        .map(|f| crate::focus::name(f, &cwd, &root))
+        .collect();
+    // `[[debt]]` and `--file` list the uncovered items of their files again.
+    let keep = |path: &str| policy.debt.entry(path).is_some() || focused.iter().any(|f| f == path);
+    let (mut verdict, judged) = judge::evaluate(scope, measured_parts, &ignores, policy, &keep)?;
+    drop(ignores);
+    notes.extend(stale);
+    notes.extend(crate::ungated::mcdc_note(&policy.metrics, &judged.mcdc));
+    notes.extend(judged.notes);
+    let measured = judged.kept;
     crate::debt::judge(
         &policy.debt,
         &mut verdict,
@@ -260,7 +269,6 @@ fn judge_with(
         opts.walk,
         opts.tighten,
     )?;
-    let cwd = paths::normalize(&opts.cwd.to_string_lossy());
     notes.extend(crate::focus::apply(
         &mut verdict,
         &measured,
@@ -716,7 +724,11 @@ fn resolve_parts<'a>(
                 report,
                 coverage: &file.coverage,
             });
-            parts.push((location, measured.collect()));
+            // Collected in place, the vector would keep the partition's room for four parts;
+            // most files have one.
+            let mut measured: Vec<Part<'_>> = measured.collect();
+            measured.shrink_to_fit();
+            parts.push((location, measured));
         }
     }
     Ok(Resolved {

@@ -15,7 +15,7 @@ use crate::model::Metric;
 use crate::report::llvm_json::FunctionStats;
 use crate::report::FileCoverage;
 
-use super::{measures_mcdc, MeasuredFiles, Part};
+use super::{measures_mcdc, Measured, Part};
 
 /// Functions named in a note at most, per file; the rest are counted.
 const NAMED: usize = 5;
@@ -92,10 +92,14 @@ fn missing(
 
 /// The notes for the policy `metrics` that some measured file has unavailable because no
 /// report measured some of its functions, one per file and metric, e.g. `src/lib.rs: branches
-/// are unavailable: no report with branch records holds mixed::both (line 12), …`.
-pub(crate) fn notes(metrics: &[Metric], measured: &MeasuredFiles<'_>) -> Vec<String> {
+/// are unavailable: no report with branch records holds mixed::both (line 12), …`, for the
+/// (path, measurement) pairs of `measured` in their order.
+pub(crate) fn notes<'m, 'a: 'm>(
+    metrics: &[Metric],
+    measured: impl IntoIterator<Item = (&'m String, &'m Measured<'a>)>,
+) -> Vec<String> {
     let mut notes = Vec::new();
-    for (path, file) in measured.iter() {
+    for (path, file) in measured {
         let Some(unmeasured) = &file.unmeasured else {
             continue;
         };

@@ -1,5 +1,5 @@
 use super::*;
-use crate::measure::{Coverage, Ignored, Measured};
+use crate::measure::{Coverage, Ignored, Measured, MeasuredFiles};
 use crate::model::Summary;
 use crate::report::llvm_json::{LlvmFile, LlvmSummary};
 
@@ -40,7 +40,7 @@ fn notes_name_five_functions_and_count_the_rest() {
     .collect();
     let all = [Metric::Branches, Metric::Mcdc];
     assert_eq!(
-        notes(&all, &measured),
+        notes(&all, measured.iter()),
         [
             "b.c: mcdc is unavailable: no report with MC/DC data for the file holds f1 (line 1), \
              f2 (line 2), f3 (line 3), f4 (line 4), f5 (line 5), 2 more, which only the other \
@@ -52,5 +52,5 @@ fn notes_name_five_functions_and_count_the_rest() {
         ]
     );
     // Metrics the policy does not gate get no note.
-    assert!(notes(&[Metric::Lines], &measured).is_empty());
+    assert!(notes(&[Metric::Lines], measured.iter()).is_empty());
 }

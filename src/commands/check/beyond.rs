@@ -5,9 +5,10 @@
 //! says so with the facts of every output (see [`check`]). `llvm-cov show` reads the source at the
 //! lines a report names; covgate reads it to count them.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::measure::MeasuredFiles;
+use crate::measure::Part;
 use crate::report::FileCoverage;
 
 /// The last line a file's coverage names, and whether LLVM wrote it: an LCOV tracefile's `DA`,
@@ -44,16 +45,19 @@ pub(super) fn line_count(text: &[u8]) -> u64 {
     count + u64::from(open)
 }
 
-/// Holds each measured file's report against the file on disk under `root`: a warning for each
+/// Holds each measured file's reports (`parts`, by root-relative path) against the file on disk
+/// under `root`: a warning for each
 /// file (in path order) whose report names a line past its end. A warning, not an error: a
 /// report made from an earlier edit of the file still names its lines (those past the end are
 /// then plainly stale), some writers number lines past the end (the Kotlin compiler's inline
 /// functions), and the check keeps its verdict; LLVM's reports say so as well, since it maps
 /// every region to its source. Files that cannot be read are left to the rest of the check.
-pub(super) fn check(measured: &MeasuredFiles<'_>, root: &Path) -> Vec<String> {
+pub(super) fn check(parts: &BTreeMap<String, Vec<Part<'_>>>, root: &Path) -> Vec<String> {
     let mut warnings = Vec::new();
-    for (path, m) in measured.iter() {
-        let Some((last, llvm)) = last_line(&m.coverage) else {
+    for (path, parts) in parts {
+        let lasts = parts.iter().filter_map(|p| last_line(p.coverage));
+        // The last line of any part, LLVM's when any part with that line is.
+        let Some((last, llvm)) = lasts.max() else {
             continue;
         };
         let Ok(text) = std::fs::read(root.join(path)) else {
