@@ -135,3 +135,102 @@ fn raw_strings_and_quote_runs_hold_markers_as_text() {
         assert!(run.stdout.contains(&row), "{row}\n{}", run.stdout);
     }
 }
+
+/// A `#` inside a literal of a `#`-comment language opens no comment: shell's `\#` and `'C:\'`,
+/// Ruby's regular expressions and `%r{}`, Perl's `qw#…#`, `s#…##` and `$#a`, CMake's bracket
+/// arguments and comments, R's backquoted names, Elixir's sigils (all eleven passed).
+#[test]
+fn hash_comment_literals_hold_markers_as_text() {
+    let files = [
+        ("src/esc.sh", "echo \\# LCOV_EXCL_LINE\n"),
+        (
+            "src/single-quote.sh",
+            "dir='C:\\'; hint='# LCOV_EXCL_LINE'\necho \"$dir $hint\"\n",
+        ),
+        ("src/re.rb", "puts \"stripped\" if line =~ /# LCOV_EXCL_LINE/\n"),
+        ("src/re2.rb", "puts \"stripped\" if line =~ %r{# LCOV_EXCL_LINE}\n"),
+        (
+            "src/qw.pl",
+            "my @words = qw# LCOV_EXCL_LINE #; print \"@words\\n\";\n",
+        ),
+        ("src/subst.pl", "$line =~ s#//\\s*LCOV_EXCL_LINE##; print $line;\n"),
+        (
+            "src/last-index.pl",
+            "my @a = (1, 2);\nmy $msg = $#a > 0 ? \"lines with # LCOV_EXCL_LINE are skipped\" : \"\";\nprint $msg;\n",
+        ),
+        ("src/br.cmake", "message([=[ # LCOV_EXCL_LINE ]=])\n"),
+        (
+            "src/bracket-comment.cmake",
+            "#[[ note:\n\" ]]\nmessage(\"# LCOV_EXCL_LINE\")\n",
+        ),
+        ("src/bt.r", "`# LCOV_EXCL_LINE` <- function() 1\n"),
+        (
+            "src/sig.ex",
+            "defmodule A do def f, do: ~S(# LCOV_EXCL_LINE) end\n",
+        ),
+    ];
+    let info: String = files
+        .iter()
+        .map(|(path, _)| match *path {
+            "src/single-quote.sh" => format!("SF:{path}\nDA:1,0\nDA:2,0\nend_of_record\n"),
+            "src/last-index.pl" => format!("SF:{path}\nDA:1,1\nDA:2,0\nDA:3,1\nend_of_record\n"),
+            "src/bracket-comment.cmake" => format!("SF:{path}\nDA:3,0\nend_of_record\n"),
+            _ => format!("SF:{path}\nDA:1,0\nend_of_record\n"),
+        })
+        .collect();
+    let run = check("\"lines\"", &files, &info);
+    assert_fails_with_nothing_ignored(&run);
+    assert!(
+        run.stdout.contains("11 measured: 0 passed, 11 failed"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Where only a parser could tell a literal from an operator (Ruby's `foo /a#…/`), a marker
+/// after it is refused (exit 2), not honoured.
+#[test]
+fn a_marker_the_lexer_cannot_be_sure_of_is_refused() {
+    let rb = "x = 1\ny = foo /a# LCOV_EXCL_LINE/\n";
+    let info = "SF:src/a.rb\nDA:1,1\nDA:2,0\nend_of_record\n";
+    let run = check("\"lines\"", &[("src/a.rb", rb)], info);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(
+            "src/a.rb:2: a marker after a literal that covgate cannot lex for sure (on line 2"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+/// JSX element text is text: `//` there opens no comment, and a lone backtick opens no
+/// template literal (both passed; b.tsx lost its uncovered line 3).
+#[test]
+fn jsx_element_text_holds_no_comment() {
+    let files = [
+        (
+            "src/a.jsx",
+            "export const Help = () => <p>Lines ending in // LCOV_EXCL_LINE are skipped</p>;\n",
+        ),
+        (
+            "src/b.tsx",
+            "export const Key = () => <p>Press ` to open the console</p>;\n\
+             export const tip = `// covgate:ignore-next -- shown in the UI`;\n\
+             export function untested() { return 1; }\n",
+        ),
+    ];
+    let info = "SF:src/a.jsx\nDA:1,0\nend_of_record\nSF:src/b.tsx\nDA:1,1\nDA:2,1\nDA:3,0\nend_of_record\n";
+    let run = check("\"lines\"", &files, info);
+    assert_fails_with_nothing_ignored(&run);
+    assert!(
+        run.stdout.contains("│ src/a.jsx ┆ fail   ┆ 0/1 ✗ │"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("│ src/b.tsx ┆ fail   ┆ 2/3 ✗ │"),
+        "{}",
+        run.stdout
+    );
+}
