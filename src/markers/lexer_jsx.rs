@@ -49,7 +49,12 @@ impl<'a> Lexer<'a> {
     pub(super) fn jsx_element(&mut self) {
         let line = self.line;
         self.nesting += 1;
-        if self.nesting > MAX_NESTING || !self.jsx_tree() {
+        let deep = self.nesting > MAX_NESTING;
+        if deep {
+            // Past the `<`, so that the lexer moves on.
+            self.bump();
+        }
+        if deep || !self.jsx_tree() {
             self.doubt_from(line);
         }
         self.nesting -= 1;
