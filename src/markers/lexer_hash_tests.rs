@@ -128,3 +128,21 @@ fn jsx_the_lexer_cannot_follow_makes_it_unsure() {
     let deep = format!("x = {}", "<a>{".repeat(40));
     assert_eq!(lex(&deep, Lang::Jsx).unsure, Some(1));
 }
+
+#[test]
+fn rarer_forms_of_the_hash_literals() {
+    // Ruby: `=` and `_` at a line's start that open nothing; a regular expression first.
+    let text = "=foo # MARK 1\n_x = 1 # MARK 2\n/a#b/ # MARK 3\n";
+    assert_eq!(lexed(text, Lang::Ruby), (vec![1, 2, 3], None));
+    assert_eq!(lexed("a = ?\\n # MARK 1\nb = (?", Lang::Ruby).0, [1]);
+    // Perl: `=` then no letter; a quote after no `$`; names that are no operator.
+    let text = "= 1 # MARK 1\nx = 'a' # MARK 2\nprint q xax; # MARK 3\nmy $v = qw _x_; # MARK 4\n";
+    assert_eq!(lexed(text, Lang::Perl), (vec![1, 2, 3, 4], None));
+    // Elixir: a `'''` sigil heredoc and `<…>`.
+    let text = "x = ~s'''\n# MARK 2\n''' # MARK 3\ny = ~w<a> # MARK 4\n";
+    assert_eq!(lexed(text, Lang::Elixir), (vec![3, 4], None));
+    // JSX: an element at the file's start; a `/` in a tag that closes nothing.
+    let text =
+        "<a>// x</a>\n// MARK 2\nconst l = <a href=x/y>t</a>; // MARK 3\nx = a_ <b; // MARK 4\n";
+    assert_eq!(lexed(text, Lang::Jsx), (vec![2, 3, 4], None));
+}

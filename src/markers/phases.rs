@@ -88,7 +88,7 @@ impl<'a> Translated<'a> {
     fn word_end(&self, at: usize, end: usize) -> usize {
         let bytes = self.text.as_bytes();
         let word = |i: usize| bytes.get(i).is_some_and(|&b| is_word_byte(b));
-        if !(at > 0 && word(at - 1) && word(at)) {
+        if !(at.checked_sub(1).is_some_and(word) && word(at)) {
             return at;
         }
         let mut cut = at;
@@ -177,7 +177,7 @@ fn unicode_escapes(text: &str) -> Option<(String, Vec<usize>)> {
 /// The code unit of a Unicode escape at the start of `text` (`\uXXXX`, `\uuuXXXX`) and its
 /// length in bytes; `None` when `text` does not start with one.
 fn java_escape(text: &str) -> Option<(u16, usize)> {
-    let after = text.strip_prefix('\\')?;
+    let after = text.get(1..).unwrap_or_default();
     let digits = after.trim_start_matches('u');
     let us = after.len() - digits.len();
     let hex = digits
@@ -244,6 +244,13 @@ mod tests {
             translated.lex(Lang::CLike).comments,
             [(1, " LCOV_EXCL_LINE"), (2, "")]
         );
+        // A word across two splices is one word too.
+        let text = "// LC\\\nOV_EX\\\nCL_LINE x\n";
+        let translated = Translated::new(text, Lang::CLike);
+        assert_eq!(
+            translated.lex(Lang::CLike).comments,
+            [(1, " LCOV_EXCL_LINE"), (3, " x")]
+        );
         // Only C-family text is spliced; a lone backslash changes nothing.
         assert_eq!(marked("x \\ y // MARK 1\n", Lang::CLike), [1]);
         assert_eq!(marked("// a \\\n// MARK 2\n", Lang::JavaScript), [2]);
@@ -260,11 +267,11 @@ mod tests {
             "// a \\\\u000a MARK 1\n// b \\u000a x = \"MARK 2\";\nint \\uuu0041; // MARK 3\n";
         assert_eq!(marked(text, Lang::Java), [1, 3]);
         // Surrogate pairs, lone surrogates, bad escapes and `\u` at the end.
-        let text = "// \\ud83d\\ude00 \\ud800 \\u12 \\0041 MARK 1 \\u";
+        let text = "// \\ud83d\\ude00 \\ud800 \\u12 \\0041 MARK 1 \\u \\u0041";
         let translated = Translated::new(text, Lang::Java);
         assert_eq!(
             translated.lex(Lang::Java).comments,
-            [(1, " \u{1f600} \u{fffd} \\u12 \\0041 MARK 1 \\u")]
+            [(1, " \u{1f600} \u{fffd} \\u12 \\0041 MARK 1 \\u A")]
         );
         // A text without an escape is not copied.
         assert!(matches!(
