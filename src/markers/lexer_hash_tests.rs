@@ -146,3 +146,21 @@ fn rarer_forms_of_the_hash_literals() {
         "<a>// x</a>\n// MARK 2\nconst l = <a href=x/y>t</a>; // MARK 3\nx = a_ <b; // MARK 4\n";
     assert_eq!(lexed(text, Lang::Jsx), (vec![2, 3, 4], None));
 }
+
+#[test]
+fn a_marker_on_or_after_an_unsure_line_is_an_error() {
+    use crate::markers::scan;
+    use crate::policy::Family;
+    let text = "x = 1 # LCOV_EXCL_LINE\ny = foo /a/\nz # LCOV_EXCL_LINE\n";
+    let e = scan("a.rb", text, Lang::Ruby, &Family::ALL, true).unwrap_err();
+    assert!(
+        e.to_string().starts_with(
+            "a.rb:3: a marker after a literal that covgate cannot lex for sure (on line 2"
+        ),
+        "{e}"
+    );
+    // A marker before the unsure line counts.
+    let text = "x = 1 # LCOV_EXCL_LINE\ny = foo /a/\nz\n";
+    let ignores = scan("a.rb", text, Lang::Ruby, &Family::ALL, true).unwrap();
+    assert_eq!(ignores.lines.iter().copied().collect::<Vec<_>>(), [1]);
+}
