@@ -31,6 +31,7 @@ use crate::policy::{Family, Inline};
 use crate::source::{self, Refused};
 
 mod lexer;
+mod phases;
 pub use lexer::{as_compiled, comments, Lang};
 
 /// What a marker does.
@@ -96,13 +97,21 @@ pub fn scan(
 ) -> Result<Ignores> {
     let mut state = ScanState::default();
     let text = as_compiled(text, lang);
-    for (line, comment) in comments(&text, lang) {
+    let translated = phases::Translated::new(&text, lang);
+    let lexed = translated.lex(lang);
+    for (line, comment) in lexed.comments {
         if let Some(problem) = near_miss(comment, families) {
             return Err(Error::at(file, u64::from(line), None, problem));
         }
         let found = markers_in(comment, families);
         if lang == Lang::Unknown && !found.is_empty() {
             return Err(unknown_language(file, line));
+        }
+        if let Some(from) = lexed
+            .unsure
+            .filter(|from| *from <= line && !found.is_empty())
+        {
+            return Err(unsure_marker(file, line, from));
         }
         for (family, action, reason) in found {
             if family == Family::Covgate && require_reason && action != Action::End {
@@ -125,6 +134,25 @@ fn unknown_language(file: &str, line: u32) -> Error {
          extension): it cannot tell a marker in a comment from text in a string, so it does not \
          honour it. Remove the marker, or exclude the file with an [[exclude]] in the policy \
          (docs/markers.md lists the languages read)",
+    )
+}
+
+/// The error for a marker on or after a line from which the lexer cannot be sure where comments
+/// are ([`lexer::Lexed::unsure`]): a literal it does not lex exactly may have put it in a string.
+fn unsure_marker(file: &str, line: u32, from: u32) -> Error {
+    Error::at(
+        file,
+        u64::from(line),
+        None,
+        format!(
+            "a marker after a literal that covgate cannot lex for sure (on line {from}: a Ruby or \
+             Perl regular expression or `%` literal after a name and a space, a Perl quote-like \
+             operator it cannot delimit, an Elixir sigil holding its own bracket, JSX element \
+             text): it cannot tell this marker from text in a literal, so it does not honour \
+             it. Write the literal so that it cannot be misread (`x(/re/)`, `%r{{…}}` after `=`), \
+             move the marker before line {from}, or exclude the file with an [[exclude]] \
+             (docs/markers.md)"
+        ),
     )
 }
 
@@ -571,7 +599,14 @@ mod tests {
             ignores.ignores_branch(3) && ignores.ignores_branch(5) && !ignores.ignores_branch(1)
         );
         assert_eq!(ignores.markers, 3);
-        let hash = scan("f.py", "x = 1  # grcov-excl-line\n", Lang::Hash, ALL, true).unwrap();
+        let hash = scan(
+            "f.py",
+            "x = 1  # grcov-excl-line\n",
+            Lang::Python,
+            ALL,
+            true,
+        )
+        .unwrap();
         assert_eq!(hash.lines.iter().copied().collect::<Vec<_>>(), vec![1]);
     }
 

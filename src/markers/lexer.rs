@@ -11,27 +11,54 @@ pub enum Lang {
     /// raw strings `r#"…"#`, chars, lifetimes.
     Rust,
     /// C, C++, Objective-C, CUDA: `//`, `/* */`, strings and chars that end with their line, C++
-    /// raw strings `R"d(…)d"`, digit separators `1'000`.
+    /// raw strings `R"d(…)d"`, digit separators `1'000`; line splices (a `\` that ends a line
+    /// joins it to the next) are removed first, as the C preprocessor does.
     CLike,
     /// JavaScript and TypeScript: as C, plus template literals `` `…` `` that span lines, with
     /// code (comments, strings, nested templates) inside `${…}`.
     JavaScript,
+    /// JSX and TSX (`.jsx`, `.tsx`): as JavaScript, plus elements, whose text is neither code
+    /// nor a comment.
+    Jsx,
     /// Go: as C, plus raw strings `` `…` `` that span lines (no escapes).
     Go,
-    /// Java, Kotlin, Scala, Swift, C#, Dart, Groovy: as C, plus text blocks `"""…"""` and
-    /// `'''…'''` that span lines, and C#'s verbatim strings `@"…"` (`""` is a quote).
+    /// Java: as C, plus text blocks `"""…"""`; Unicode escapes (`\u002a`) are translated first,
+    /// as javac does.
+    Java,
+    /// Kotlin and Scala: as C, plus nested `/* */` and raw strings `"""…"""` (no escapes; a run
+    /// of more than three quotes ends at its last three).
+    KotlinScala,
+    /// Swift: as C, plus nested `/* */` and multi-line strings `"""…"""`.
+    Swift,
+    /// C#: as C, plus verbatim strings `@"…"` (`""` is a quote) and raw strings `"""…"""` (as
+    /// many quotes close as opened).
+    CSharp,
+    /// Dart: as C, plus nested `/* */`, `'''…'''`, `"""…"""` and raw strings `r'…'`, `r"…"`,
+    /// `r'''…'''` (no escapes).
+    Dart,
+    /// Groovy: as C, plus `"""…"""` and `'''…'''` that span lines.
     TextBlocks,
-    /// R, Elixir, CMake, …: `#` comments, strings that may span lines.
-    Hash,
     /// Python: `#` comments, strings that end with their line, triple-quoted strings `'''…'''`
     /// and `"""…"""` that span lines (any prefix: `r`, `b`, `f`, `u`, `rb`, …).
     Python,
     /// Shell (`sh`, `bash`, `zsh`, `ksh`): `#` comments (not inside a word: `a#b`, `$#`,
-    /// `${#x}`), strings that span lines, heredocs `<<EOF`, `<< 'EOF'`, `<<-EOF`.
+    /// `${#x}`, `\#`), strings that span lines (no escapes in `'…'`), heredocs `<<EOF`,
+    /// `<< 'EOF'`, `<<-EOF`.
     Shell,
-    /// Ruby and Perl: `#` comments, strings that span lines, heredocs `<<EOF`, `<<~EOF`,
-    /// `<<-EOF`, `<<"EOF"`, `<<'EOF'` (no space after `<<`).
-    RubyPerl,
+    /// Ruby: `#` comments, strings that span lines, heredocs `<<EOF`, `<<~EOF`, `<<-EOF`,
+    /// `<<"EOF"`; its regular expressions and `%` literals are not lexed, so a marker after one
+    /// is unsure (an error).
+    Ruby,
+    /// Perl: as Ruby, plus `$#`; its regular expressions and quote-like operators (`qw#…#`,
+    /// `s{…}{…}`) are not lexed, so a marker after one is unsure (an error).
+    Perl,
+    /// R: `#` comments, strings that may span lines, backquoted names, raw strings `r"(…)"`.
+    R,
+    /// Elixir: `#` comments, strings that may span lines, heredocs `"""…"""`, sigils `~S(…)`,
+    /// char literals `?#`.
+    Elixir,
+    /// CMake: `#` comments, bracket comments `#[[…]]`, strings, bracket arguments `[=[…]=]`.
+    CMake,
     /// Any other extension: lexed as C, but its string syntaxes are unknown (Lua's `[[…]]`,
     /// PHP's heredocs, Zig's `\\` lines), so a marker cannot be told from text in a literal;
     /// [`super::scan`] reports a marker in such a file instead of honouring it.
@@ -47,15 +74,22 @@ impl Lang {
             "rs" => Lang::Rust,
             "c" | "h" | "cc" | "cpp" | "cxx" | "c++" | "hh" | "hpp" | "hxx" | "h++" | "inl"
             | "ipp" | "tpp" | "m" | "mm" | "cu" | "cuh" | "C" | "H" => Lang::CLike,
-            "js" | "jsx" | "mjs" | "cjs" | "ts" | "tsx" | "mts" | "cts" => Lang::JavaScript,
+            "js" | "mjs" | "cjs" | "ts" | "mts" | "cts" => Lang::JavaScript,
+            "jsx" | "tsx" => Lang::Jsx,
             "go" => Lang::Go,
-            "java" | "kt" | "kts" | "scala" | "sc" | "swift" | "cs" | "dart" | "groovy" => {
-                Lang::TextBlocks
-            }
-            "r" | "R" | "ex" | "exs" | "cmake" => Lang::Hash,
+            "java" => Lang::Java,
+            "kt" | "kts" | "scala" | "sc" => Lang::KotlinScala,
+            "swift" => Lang::Swift,
+            "cs" => Lang::CSharp,
+            "dart" => Lang::Dart,
+            "groovy" => Lang::TextBlocks,
+            "r" | "R" => Lang::R,
+            "ex" | "exs" => Lang::Elixir,
+            "cmake" => Lang::CMake,
             "py" | "pyi" | "pyw" => Lang::Python,
             "sh" | "bash" | "zsh" | "ksh" => Lang::Shell,
-            "rb" | "pl" | "pm" => Lang::RubyPerl,
+            "rb" => Lang::Ruby,
+            "pl" | "pm" => Lang::Perl,
             _ => Lang::Unknown,
         }
     }
@@ -64,7 +98,22 @@ impl Lang {
     fn hash_comments(self) -> bool {
         matches!(
             self,
-            Lang::Hash | Lang::Python | Lang::Shell | Lang::RubyPerl
+            Lang::Python
+                | Lang::Shell
+                | Lang::Ruby
+                | Lang::Perl
+                | Lang::R
+                | Lang::Elixir
+                | Lang::CMake
+        )
+    }
+
+    /// True where block comments nest, as in rustc: Rust, Kotlin, Scala, Swift and Dart (each
+    /// grammar's delimited comment holds nested ones).
+    fn nested_comments(self) -> bool {
+        matches!(
+            self,
+            Lang::Rust | Lang::KotlinScala | Lang::Swift | Lang::Dart
         )
     }
 
@@ -72,6 +121,11 @@ impl Lang {
     /// separators.
     fn cpp(self) -> bool {
         matches!(self, Lang::CLike | Lang::Unknown)
+    }
+
+    /// True for JavaScript and TypeScript, with or without JSX: template literals.
+    fn templates(self) -> bool {
+        matches!(self, Lang::JavaScript | Lang::Jsx)
     }
 
     /// True when a carriage return that no line feed follows ends a line, as it does for the
@@ -82,14 +136,23 @@ impl Lang {
     fn lone_cr_ends_line(self) -> bool {
         matches!(
             self,
-            Lang::CLike | Lang::JavaScript | Lang::TextBlocks | Lang::Python
+            Lang::CLike
+                | Lang::JavaScript
+                | Lang::Jsx
+                | Lang::Java
+                | Lang::KotlinScala
+                | Lang::Swift
+                | Lang::CSharp
+                | Lang::Dart
+                | Lang::TextBlocks
+                | Lang::Python
         )
     }
 
     /// True when an open `"…"` or `'…'` ends with its line (the compiler rejects it there), so
     /// that a stray quote cannot hide the markers of the lines after it.
     fn strings_end_with_line(self) -> bool {
-        !matches!(self, Lang::Rust | Lang::Hash | Lang::Shell | Lang::RubyPerl)
+        self == Lang::Python || !(self == Lang::Rust || self.hash_comments())
     }
 }
 
@@ -115,6 +178,21 @@ pub fn as_compiled(text: &str, lang: Lang) -> std::borrow::Cow<'_, str> {
 /// comments) are documentation, not comments: a marker written there (to document it) does
 /// nothing.
 pub fn comments(text: &str, lang: Lang) -> Vec<(u32, &str)> {
+    lex(text, lang).comments
+}
+
+/// What the lexer found in a source file.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Lexed<'a> {
+    /// The comment text, as (1-based line, text on that line) pieces ([`comments`]).
+    pub comments: Vec<(u32, &'a str)>,
+    /// The first line from which the lexer cannot be sure where comments are (a Ruby `x /y/`,
+    /// JSX text it cannot follow, …): a marker there or after must not be honoured.
+    pub unsure: Option<u32>,
+}
+
+/// The comments of a source file ([`comments`]), and the line from which they are unsure.
+pub fn lex(text: &str, lang: Lang) -> Lexed<'_> {
     let mut lexer = Lexer {
         text,
         pos: 0,
@@ -125,9 +203,14 @@ pub fn comments(text: &str, lang: Lang) -> Vec<(u32, &str)> {
         templates: Vec::new(),
         heredocs: Vec::new(),
         out: Vec::new(),
+        unsure: None,
+        nesting: 0,
     };
     lexer.run();
-    lexer.out
+    Lexed {
+        comments: lexer.out,
+        unsure: lexer.unsure,
+    }
 }
 
 /// A heredoc whose body starts on the next line: its terminator, and whether the terminator
@@ -150,6 +233,10 @@ struct Lexer<'a> {
     /// Shell, Ruby, Perl: the heredocs opened on the current line, in order.
     heredocs: Vec<Heredoc<'a>>,
     out: Vec<(u32, &'a str)>,
+    /// The line from which the lexer is not sure of what it read ([`Lexed::unsure`]).
+    unsure: Option<u32>,
+    /// JSX: how many elements inside `{…}` inside elements the lexer is in.
+    nesting: usize,
 }
 
 impl<'a> Lexer<'a> {
@@ -183,20 +270,27 @@ impl<'a> Lexer<'a> {
                 _ if lang.cpp() && word_start.is_none() && cpp_raw_delimiter(rest).is_some() => {
                     self.cpp_raw_string();
                 }
-                '`' if lang == Lang::JavaScript => {
+                '`' if lang.templates() => {
                     self.bump();
                     self.template_text();
                 }
                 '{' | '}' if !self.templates.is_empty() => self.substitution_brace(c),
                 '`' if lang == Lang::Go => self.skip_raw(1, "`"),
                 '"' | '\'' if triple_quoted(lang, rest) => self.triple_quoted(c),
-                '@' | '$' if lang == Lang::TextBlocks && verbatim_opener(rest) > 0 => {
+                'r' if lang == Lang::Dart && word_start.is_none() && dart_raw(rest) > 0 => {
+                    self.dart_raw_string(dart_raw(rest));
+                }
+                '@' | '$' if lang == Lang::CSharp && verbatim_opener(rest) > 0 => {
                     self.verbatim(verbatim_opener(rest));
                 }
+                '<' if lang == Lang::Jsx && self.jsx_opens() => self.jsx_element(),
                 // A here-string, or C++'s `<<<`: no heredoc starts at its second `<`.
                 '<' if rest.starts_with("<<<") => self.pos += 3,
                 '<' if heredoc_opener(lang, rest).is_some() => self.heredoc(rest),
                 '\n' if !self.heredocs.is_empty() => self.heredoc_bodies(),
+                _ if !slash
+                    && lang != Lang::Python
+                    && self.hash_literal(c, word_start.is_some()) => {}
                 '#' if lang == Lang::Shell && (word_start.is_some() || self.after_dollar()) => {
                     self.bump();
                 }
@@ -260,7 +354,7 @@ impl<'a> Lexer<'a> {
                     self.push_piece(piece_start);
                 }
                 self.pos += 2;
-            } else if self.lang == Lang::Rust && rest.starts_with("/*") {
+            } else if self.lang.nested_comments() && rest.starts_with("/*") {
                 depth += 1;
                 self.pos += 2;
             } else if rest.starts_with('\n') {
@@ -330,8 +424,16 @@ impl<'a> Lexer<'a> {
     }
 
     /// A triple-quoted string (`'''…'''` or `"""…"""`, with backslash escapes), which may span
-    /// lines.
+    /// lines; in C# a raw string (as many quotes close it as opened it, no escapes), in Kotlin
+    /// and Scala a raw string that a run of three or more quotes ends at its last three.
     fn triple_quoted(&mut self, quote: char) {
+        let rest = self.rest();
+        let run = rest.len() - rest.trim_start_matches(quote).len();
+        match self.lang {
+            Lang::CSharp => return self.skip_raw(run, &"\"".repeat(run)),
+            Lang::KotlinScala => return self.kotlin_raw_string(),
+            _ => {}
+        }
         self.pos += 3;
         let closer = if quote == '"' { "\"\"" } else { "''" };
         while let Some(c) = self.bump() {
@@ -342,6 +444,27 @@ impl<'a> Lexer<'a> {
                 return;
             }
         }
+    }
+
+    /// A Kotlin or Scala raw string `"""…"""`: no escapes, and the quotes of a run of more than
+    /// three before its last three are text (`"""a""""` holds `a"`).
+    fn kotlin_raw_string(&mut self) {
+        self.skip_raw(3, "\"\"\"");
+        let rest = self.rest();
+        self.pos += rest.len() - rest.trim_start_matches('"').len();
+    }
+
+    /// A Dart raw string after its opener of `opener` bytes (`r'`, `r"`, `r'''`, `r"""`): no
+    /// escapes; a single-quoted one ends with its line.
+    fn dart_raw_string(&mut self, opener: usize) {
+        let rest = self.rest();
+        let quotes = rest.get(1..opener).unwrap_or_default();
+        if quotes.len() == 3 {
+            return self.skip_raw(opener, quotes);
+        }
+        let body = rest.get(opener..).unwrap_or_default();
+        let line = body.split('\n').next().unwrap_or_default();
+        self.pos += opener + line.find(quotes).map_or(line.len(), |i| i + 1);
     }
 
     /// A C# verbatim string after its opener of `opener` bytes (`@"`, `@$"`, `$@"`): no escapes,
@@ -428,11 +551,34 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// True when `rest` opens a triple-quoted string in `lang`: `'''` or `"""` in Python and the
-/// text-block languages.
+/// True when `rest` opens a triple-quoted string in `lang`: `"""` in Python, Elixir and the
+/// text-block languages, `'''` in those but Java, Kotlin, Scala, Swift and C#.
 fn triple_quoted(lang: Lang, rest: &str) -> bool {
-    matches!(lang, Lang::Python | Lang::TextBlocks)
-        && (rest.starts_with("'''") || rest.starts_with("\"\"\""))
+    let doubles = matches!(
+        lang,
+        Lang::Python
+            | Lang::Elixir
+            | Lang::Java
+            | Lang::KotlinScala
+            | Lang::Swift
+            | Lang::CSharp
+            | Lang::Dart
+            | Lang::TextBlocks
+    );
+    let singles = matches!(
+        lang,
+        Lang::Python | Lang::Elixir | Lang::Dart | Lang::TextBlocks
+    );
+    (doubles && rest.starts_with("\"\"\"")) || (singles && rest.starts_with("'''"))
+}
+
+/// The length of a Dart raw string's opener at the start of `rest` (`r'''`, `r"""`, `r'`, `r"`),
+/// or 0 when there is none.
+fn dart_raw(rest: &str) -> usize {
+    ["r'''", "r\"\"\"", "r'", "r\""]
+        .iter()
+        .find(|opener| rest.starts_with(**opener))
+        .map_or(0, |opener| opener.len())
 }
 
 /// The length of a C# verbatim string's opener at the start of `rest` (`@"`, `@$"`, `$@"`), or
@@ -453,7 +599,7 @@ const MAX_TERMINATOR: usize = 64;
 /// may be indented, and the opener's length; `None` for a shift (`1 << 2`, `x << y`) or
 /// anything else.
 fn heredoc_opener(lang: Lang, rest: &str) -> Option<(&str, bool, usize)> {
-    if !matches!(lang, Lang::Shell | Lang::RubyPerl) {
+    if !matches!(lang, Lang::Shell | Lang::Ruby | Lang::Perl) {
         return None;
     }
     let after = rest.strip_prefix("<<")?;
@@ -518,7 +664,17 @@ pub(super) fn raw_string_hashes(text: &str) -> Option<usize> {
     after_hashes.starts_with('"').then_some(hashes)
 }
 
+#[path = "lexer_hash.rs"]
+mod hash;
+#[path = "lexer_jsx.rs"]
+mod jsx;
+
 #[cfg(test)]
 #[cfg_attr(coverage_nightly, coverage(off))]
 #[path = "lexer_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+#[path = "lexer_hash_tests.rs"]
+mod hash_tests;

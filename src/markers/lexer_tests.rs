@@ -18,16 +18,23 @@ fn languages_by_extension() {
         ("a.c", Lang::CLike),
         ("a.hpp", Lang::CLike),
         ("a.js", Lang::JavaScript),
-        ("a.tsx", Lang::JavaScript),
+        ("a.tsx", Lang::Jsx),
         ("a.go", Lang::Go),
-        ("A.java", Lang::TextBlocks),
-        ("a.kt", Lang::TextBlocks),
-        ("a.cs", Lang::TextBlocks),
+        ("A.java", Lang::Java),
+        ("a.kt", Lang::KotlinScala),
+        ("a.sc", Lang::KotlinScala),
+        ("a.swift", Lang::Swift),
+        ("a.cs", Lang::CSharp),
+        ("a.dart", Lang::Dart),
+        ("a.groovy", Lang::TextBlocks),
+        ("a.jsx", Lang::Jsx),
+        ("a.ex", Lang::Elixir),
+        ("a.cmake", Lang::CMake),
         ("a.py", Lang::Python),
         ("a.sh", Lang::Shell),
-        ("a.rb", Lang::RubyPerl),
-        ("a.pl", Lang::RubyPerl),
-        ("a.R", Lang::Hash),
+        ("a.rb", Lang::Ruby),
+        ("a.pl", Lang::Perl),
+        ("a.R", Lang::R),
         ("a.lua", Lang::Unknown),
         ("a.php", Lang::Unknown),
         ("Makefile", Lang::Unknown),
@@ -59,14 +66,16 @@ fn go_raw_strings_span_lines_without_escapes() {
 
 #[test]
 fn text_blocks_and_verbatim_strings() {
-    let text = "String s = \"\"\"\n  // MARK 2\n  \\\"\"\" // MARK 3\n  \"\"\"; // MARK 4\n\
-                var v = @\"a \"\" // MARK 5\n// MARK 6\"; // MARK 6\n\
-                var w = $@\"x\n// MARK 8\"; var z = @$\"y // MARK 8\"; // MARK 8\n\
-                var d = '''\n// MARK 10\n'''; // MARK 11\n\
-                @Override void f() { g($x); } // MARK 12\n";
-    assert_eq!(marked(text, Lang::TextBlocks), [4, 6, 8, 11, 12]);
+    let java = "String s = \"\"\"\n  // MARK 2\n  \\\"\"\" // MARK 3\n  \"\"\"; // MARK 4\n\
+                @Override void f() { g($x); } // MARK 5\n";
+    assert_eq!(marked(java, Lang::Java), [4, 5]);
+    let cs = "var v = @\"a \"\" // MARK 1\n// MARK 2\"; // MARK 2\n\
+              var w = $@\"x\n// MARK 4\"; var z = @$\"y // MARK 4\"; // MARK 4\n";
+    assert_eq!(marked(cs, Lang::CSharp), [2, 4]);
+    let groovy = "var d = '''\n// MARK 2\n'''; // MARK 3\n";
+    assert_eq!(marked(groovy, Lang::TextBlocks), [3]);
     // An open verbatim string runs to the end.
-    assert!(marked("var v = @\"open\n// MARK 2\n", Lang::TextBlocks).is_empty());
+    assert!(marked("var v = @\"open\n// MARK 2\n", Lang::CSharp).is_empty());
     // `@` and `$` open nothing elsewhere.
     assert_eq!(marked("echo $HOME @x # MARK 1\n", Lang::Shell), [1]);
 }
@@ -100,14 +109,14 @@ fn ruby_and_perl_heredocs() {
                 list << item # MARK 4\nclass << self # MARK 5\nend\n\
                 print <<\"EOF\";\n# MARK 8\nEOF\n# MARK 10\n\
                 t = <<EOS\n  EOS\n# MARK 13\nEOS\n# MARK 15\n";
-    assert_eq!(marked(text, Lang::RubyPerl), [1, 4, 5, 10, 15]);
+    assert_eq!(marked(text, Lang::Ruby), [1, 4, 5, 10, 15]);
     // An open heredoc runs to the end; a word too long for a terminator opens none.
-    assert!(marked("x = <<EOF\n# MARK 2\n", Lang::RubyPerl).is_empty());
+    assert!(marked("x = <<EOF\n# MARK 2\n", Lang::Ruby).is_empty());
     let long = format!("x = <<{} # MARK 1\n# MARK 2\n", "A".repeat(65));
-    assert_eq!(marked(&long, Lang::RubyPerl), [1, 2]);
+    assert_eq!(marked(&long, Lang::Ruby), [1, 2]);
     // A quote that is never closed opens none.
     assert_eq!(
-        marked("x = <<'EOF # MARK 1\n", Lang::RubyPerl),
+        marked("x = <<'EOF # MARK 1\n", Lang::Ruby),
         Vec::<u32>::new()
     );
     assert_eq!(
@@ -152,8 +161,8 @@ fn pathological_inputs_cost_linear_time() {
         ("${`", Lang::JavaScript),
         ("\"\"\"'", Lang::Python),
         ("<<-", Lang::Shell),
-        ("<<A\n", Lang::RubyPerl),
-        ("@\"\"", Lang::TextBlocks),
+        ("<<A\n", Lang::Ruby),
+        ("@\"\"", Lang::CSharp),
         ("/*", Lang::Rust),
     ];
     let started = std::time::Instant::now();
@@ -223,17 +232,62 @@ fn a_lone_cr_ends_a_line_where_the_compiler_says_so() {
     assert_eq!(as_compiled("é\r€", Lang::JavaScript), "é\n€");
     assert_eq!(as_compiled("a\rb", Lang::TextBlocks), "a\nb");
     assert_eq!(as_compiled("a\rb", Lang::Python), "a\nb");
-    for lang in [
-        Lang::Rust,
-        Lang::Go,
-        Lang::Shell,
-        Lang::RubyPerl,
-        Lang::Hash,
-    ] {
+    for lang in [Lang::Rust, Lang::Go, Lang::Shell, Lang::Ruby, Lang::R] {
         assert_eq!(as_compiled("a\rb", lang), "a\rb", "{lang:?}");
     }
     assert_eq!(
         marked(&as_compiled("x\r// MARK", Lang::CLike), Lang::CLike),
         [2]
     );
+}
+
+#[test]
+fn block_comments_nest_in_kotlin_scala_swift_and_dart_only() {
+    // A nested comment ends at its second `*/`: the quote after the first is comment text, and
+    // the string after the comment holds the marker.
+    let text = "/* outer /* inner */ \" */ fun f() = \"// MARK 1\"\nf() /* a */ // MARK 2\n";
+    for lang in [Lang::KotlinScala, Lang::Swift, Lang::Dart, Lang::Rust] {
+        assert_eq!(marked(text, lang), [2], "{lang:?}");
+    }
+    // Java, C#, Groovy, Go, JavaScript and C end a comment at its first `*/`.
+    for lang in [
+        Lang::Java,
+        Lang::CSharp,
+        Lang::TextBlocks,
+        Lang::Go,
+        Lang::JavaScript,
+        Lang::CLike,
+    ] {
+        assert_eq!(marked(text, lang), [1, 2], "{lang:?}");
+    }
+}
+
+#[test]
+fn dart_raw_strings_have_no_escapes() {
+    let text = "var p = r'C:\\' + '// MARK 1';\nvar q = r\"C:\\\" + \"// MARK 2\"; // MARK 2\n\
+                var t = r'''\n// MARK 4 \\'''; // MARK 4\nvar u = r'open // MARK 5\n\
+                x(); // MARK 6\nvar r = 1; // MARK 7\n";
+    assert_eq!(marked(text, Lang::Dart), [2, 4, 6, 7]);
+    // Without the `r`, or in another language, `\'` is an escaped quote (and the comment
+    // starts in what Dart reads as the second string).
+    assert_eq!(marked("var r = 'C:\\' + '// MARK 1';\n", Lang::Dart), [1]);
+    assert_eq!(marked("var p = r'C:\\' + '// MARK 1';\n", Lang::Java), [1]);
+    assert_eq!(marked("var p = ar'C:\\' + '// MARK 1';\n", Lang::Dart), [1]);
+}
+
+#[test]
+fn quote_runs_close_raw_strings_as_each_language_says() {
+    // C#: a raw string opened by four quotes ends only at four.
+    let cs =
+        "var doc = \"\"\"\"\n  Write \"\"\" // MARK 2 \"\"\" to skip.\n  \"\"\"\"; // MARK 3\n\
+              var e = \"\"; // MARK 4\n";
+    assert_eq!(marked(cs, Lang::CSharp), [3, 4]);
+    // Kotlin and Scala: a run of quotes ends at its last three; `\` is no escape.
+    let kt =
+        "val doc = \"\"\"a\"\"\"\"; val t = \"// MARK 1\"\nval s = \"\"\"C:\\\"\"\"; // MARK 2\n\
+              val u = \"\"\"\n// MARK 4\n\"\"\" // MARK 5\n";
+    assert_eq!(marked(kt, Lang::KotlinScala), [2, 5]);
+    // Java's text blocks end at the first three, and `\"` is an escape there.
+    let java = "String d = \"\"\"\na\\\"\"\" // MARK 2\n\"\"\"; // MARK 3\n";
+    assert_eq!(marked(java, Lang::Java), [3]);
 }

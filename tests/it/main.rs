@@ -22,6 +22,7 @@ mod ignore_properties;
 mod lcov_reader;
 mod llvm_cov_e2e;
 mod llvm_json_reader;
+mod marker_lexers;
 mod mcdc;
 mod merge_semantics;
 mod mixed_shards;
