@@ -199,18 +199,7 @@ fn judge_with(
         spellings,
         unevidenced,
         folded,
-    } = match resolve_parts(&reports, setup, opts, &identity) {
-        // Rare: one export names one file twice, and a spelling at 100% kept no records
-        // (none seemed needed), which its merge needs.
-        Ok(resolved)
-            if opts.reports.len() == 1 && spelled_twice_without_records(&resolved.parts) =>
-        {
-            drop(resolved);
-            again = reread(opts)?;
-            resolve_parts(&again, setup, opts, &identity)
-        }
-        resolved => resolved,
-    }?;
+    } = resolve_all(&reports, &mut again, setup, opts, &opts.reports, &identity)?;
     if parts.is_empty() {
         return Err(no_evidence(&reports));
     }
@@ -272,29 +261,61 @@ fn judge_with(
     })
 }
 
-/// True when a file is named more than once (several spellings in one export: relative and
-/// absolute, through a link) and a part of it has no function records: the reader kept none
-/// (its spelling was at 100%, and nothing seemed to need them), and the merge needs them. (A
-/// `-summary-only` export has none to keep: read again, it merges on its summaries.)
+/// The files of `reports` (read from `names`) by name ([`resolve_parts`]); when there is one
+/// report and its reading kept too little for a file it names twice
+/// ([`spelled_twice_without_records`]), the report is read again into `again`, keeping every
+/// record, and that is resolved instead.
+///
+/// Errors: as [`resolve_parts`] and [`reread`].
+fn resolve_all<'a>(
+    reports: &'a [Report],
+    again: &'a mut Vec<Report>,
+    setup: &Setup,
+    opts: &CheckOptions,
+    names: &[String],
+    identity: &Identity,
+) -> Result<Resolved<'a>> {
+    match resolve_parts(reports, setup, opts, identity) {
+        // Rare: one report names one file twice, and a spelling kept too few records (none
+        // seemed needed), which its merge needs.
+        Ok(resolved) if names.len() == 1 && spelled_twice_without_records(&resolved.parts) => {
+            drop(resolved);
+            *again = reread(opts, names)?;
+            let again: &'a Vec<Report> = again;
+            resolve_parts(again, setup, opts, identity)
+        }
+        resolved => resolved,
+    }
+}
+
+/// True when a file is named more than once (several spellings in one report: relative and
+/// absolute, through a link) and a part of it lacks records the merge needs: the reader kept
+/// none of its function records (an llvm-cov spelling at 100%, and nothing seemed to need
+/// them), or reduced it to its verdict (an LCOV file, see
+/// [`LcovFile::is_reduced`](crate::report::lcov::LcovFile::is_reduced)). (A `-summary-only`
+/// export has none to keep: read again, it merges on its summaries.)
 fn spelled_twice_without_records(parts: &BTreeMap<Location, Vec<Part<'_>>>) -> bool {
-    let kept_none = |part: &Part<'_>| matches!(part.coverage, FileCoverage::Llvm(file) if file.functions.is_none());
+    let kept_none = |part: &Part<'_>| match part.coverage {
+        FileCoverage::Llvm(file) => file.functions.is_none(),
+        FileCoverage::Lcov(file) => file.is_reduced(),
+    };
     parts
         .values()
         .any(|parts| parts.len() > 1 && parts.iter().any(kept_none))
 }
 
-/// The one report of `opts` read again keeping every record ([`spelled_twice_without_records`]).
+/// The one report `names` read again keeping every record ([`spelled_twice_without_records`]).
 ///
 /// Errors: standard input, which cannot be read twice (with what to do instead), and the errors
 /// of reading.
-fn reread(opts: &CheckOptions) -> Result<Vec<Report>> {
-    if opts.reports.iter().any(|r| r == "-") {
+fn reread(opts: &CheckOptions, names: &[String]) -> Result<Vec<Report>> {
+    if names.iter().any(|r| r == "-") {
         return Err(Error::new(
             "<stdin>: the export names one file under two spellings, and merging them needs \
              records that reading standard input once did not keep; give the export as a file",
         ));
     }
-    read_reports(opts, &opts.reports, Detail::All)
+    read_reports(opts, names, Detail::All)
 }
 
 /// What to keep of the records of `count` reports: what each file needs (see [`Detail`]) when
@@ -398,9 +419,12 @@ pub(crate) fn executed(
     opts: &CheckOptions,
     reports: &[String],
 ) -> Result<BTreeSet<String>> {
-    let reports = read_reports(opts, reports, detail_for(reports.len(), &|_| false))?;
+    let names = reports;
+    let reports = read_reports(opts, names, detail_for(names.len(), &|_| false))?;
     let identity = Identity::new(&setup.root, None);
-    let inside: BTreeMap<String, Vec<Part<'_>>> = resolve_parts(&reports, setup, opts, &identity)?
+    let mut again = Vec::new();
+    let resolved = resolve_all(&reports, &mut again, setup, opts, names, &identity)?;
+    let inside: BTreeMap<String, Vec<Part<'_>>> = resolved
         .parts
         .into_iter()
         .filter_map(|(loc, parts)| match loc {

@@ -126,11 +126,15 @@ pub fn read_from(origin: &str, mut input: impl BufRead, detail: Detail<'_>) -> R
 }
 
 /// Reads one report file, detecting the format as [`read`] does. The file is opened once and
-/// read once, from its start:
+/// read once, from its start (an LCOV tracefile reduced as it is read may be read a second
+/// time, see below):
 ///
-/// - a regular file is streamed in both formats: an LCOV tracefile line by line, an llvm-cov
-///   JSON export in chunks ([`llvm_json::read_stream`], keeping the records `detail` asks for),
-///   so memory follows what the verdict needs rather than the file's size;
+/// - a regular file is streamed in both formats: an LCOV tracefile line by line (with
+///   [`Detail::Needed`], each file reduced to what its verdict needs once it is read, unless it
+///   may carry markers; read again keeping every record when a reduced file's path comes again:
+///   see [`lcov::LcovFile::is_reduced`]), an llvm-cov JSON export in chunks
+///   ([`llvm_json::read_stream`], keeping the records `detail` asks for), so memory follows what
+///   the verdict needs rather than the file's size;
 /// - anything else (a FIFO, `<(…)`, a device) is read as standard input is ([`read_from`]).
 ///
 /// Either way an error of the document is worded in that one pass, with its line and column.
@@ -142,19 +146,42 @@ pub fn read_file(origin: &str, path: &Path, detail: Detail<'_>) -> Result<Report
     if !file.metadata().is_ok_and(|meta| meta.is_file()) {
         return read_stream(origin, &mut std::io::BufReader::new(&file), detail);
     }
-    read_regular(origin, &file, detail)
+    match read_regular(origin, &file, detail)? {
+        Some(report) => Ok(report),
+        // A tracefile whose files were reduced as they were read named a reduced file again.
+        None => read_file(origin, path, Detail::All),
+    }
 }
 
-/// A regular file, read from its start as [`read_file`] says.
-fn read_regular(origin: &str, file: &std::fs::File, detail: Detail<'_>) -> Result<Report> {
+/// A regular file, read from its start as [`read_file`] says; `None` when it must be read again
+/// with [`Detail::All`] ([`read_lcov`]).
+fn read_regular(origin: &str, file: &std::fs::File, detail: Detail<'_>) -> Result<Option<Report>> {
     let mut input = file;
     let mut window = Window::new(&mut input as &mut (dyn Read + Send), DETECT_CHUNK);
     match first_byte(origin, &mut window)? {
-        Some(b'{') => llvm_json::read_stream(origin, &mut window, detail),
+        Some(b'{') => llvm_json::read_stream(origin, &mut window, detail).map(Some),
         Some(first) if refused(first) => Err(neither(origin, first)),
-        Some(_) => lcov::read_window(origin, &mut window).map(|(report, _)| report),
+        Some(_) => read_lcov(origin, &mut window, detail),
         None => Err(empty(origin)),
     }
+}
+
+/// A tracefile in a regular file. With [`Detail::Needed`], each file is reduced to what its
+/// verdict needs once it is read, as a JSON file keeps only its misses (except the files that
+/// may carry markers: [`lcov::read_window_reduced`]); `None` when a reduced file's path came
+/// again in a later section (a tracefile of shards whose first shard is longer than a window
+/// of the reader), whose records cannot be merged: the file is then read again, keeping every
+/// record. Standard input, which cannot be read twice, keeps every record from the start.
+fn read_lcov<R: ?Sized + Read>(
+    origin: &str,
+    window: &mut Window<'_, R>,
+    detail: Detail<'_>,
+) -> Result<Option<Report>> {
+    let read = match detail {
+        Detail::Needed(marked) => lcov::read_window_reduced(origin, window, marked)?,
+        Detail::All => Some(lcov::read_window(origin, window)?),
+    };
+    Ok(read.map(|(report, _)| report))
 }
 
 /// [`read_from`], compiled once (a generic function would be compiled, and measured, per input

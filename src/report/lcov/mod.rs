@@ -145,6 +145,7 @@ mod lex;
 mod lines;
 mod markers;
 mod parse;
+mod reduced;
 mod section;
 
 use std::io::{BufRead, Read};
@@ -232,8 +233,34 @@ pub(crate) fn read_window<R: ?Sized + Read>(
     origin: &str,
     window: &mut Window<'_, R>,
 ) -> Result<(Report, Vec<String>)> {
+    let parser = Parser::new(origin);
     window.set_chunk(STREAM_CHUNK);
-    blocks::read_window(origin, window, STREAM_CHUNK, block_size(STREAM_CHUNK))
+    blocks::read_window(parser, window, STREAM_CHUNK, block_size(STREAM_CHUNK))?.finish()
+}
+
+/// Reads a tracefile from `window` like [`read_window`], each file reduced to its verdict once
+/// it is read (its counts, and the records of its uncovered items: see
+/// [`LcovFile::is_reduced`]), except the files for which `marked` (called with the `SF` path,
+/// on this thread only) says they may carry inline markers, which keep every record. Files are
+/// reduced only while no path has come twice (a tracefile of shards keeps every record).
+/// `None` when a reduced file's path came again in a later section: its records cannot be
+/// merged, so the tracefile must be read again with [`read_window`] (found within the window
+/// after the one that reduced it).
+///
+/// # Errors
+/// As [`read_from`].
+pub(crate) fn read_window_reduced<R: ?Sized + Read>(
+    origin: &str,
+    window: &mut Window<'_, R>,
+    marked: &(dyn Fn(&str) -> bool + Sync),
+) -> Result<Option<(Report, Vec<String>)>> {
+    let parser = Parser::reducing(origin, marked);
+    window.set_chunk(STREAM_CHUNK);
+    let parser = blocks::read_window(parser, window, STREAM_CHUNK, block_size(STREAM_CHUNK))?;
+    if parser.must_restart() {
+        return Ok(None);
+    }
+    parser.finish().map(Some)
 }
 
 #[cfg(test)]
@@ -255,3 +282,7 @@ mod blocks_tests;
 #[cfg(test)]
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod file_tests;
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod reduced_tests;
