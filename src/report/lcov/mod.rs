@@ -88,6 +88,13 @@
 //! count, the count left out where it repeats the line before's (1 to 2 bytes a line), and a
 //! name takes one pointer in each record that holds it.
 //!
+//! Read for `covgate check` from a regular file, alone ([`read_window_reduced`]), a file is
+//! reduced to its verdict once the window that holds it is read (`reduced`: its counts and the
+//! records of its uncovered items), unless it may carry inline markers: memory then follows
+//! the files and their misses, not their records. A file reduced cannot merge: when its path
+//! comes again in a later section, the tracefile is read again keeping every record; once any
+//! path has come twice (shards), no file is reduced from then on.
+//!
 //! # Merging
 //! All sections of one `SF` string are merged, and [`LcovFile::merge`] merges shards and reports
 //! the same way: `DA` counts summed per line; `BRDA` summed per (line, block, branch) with
@@ -133,7 +140,7 @@
 //! `DA` lines, `functions` its functions (packed once read), `index` the hash index of its
 //! functions and branch sides and the shared names, `identity` the function identity across
 //! copies, `instances` whether two llvm-cov sections merge exactly, `markers` the LCOV half of
-//! inline ignore markers.
+//! inline ignore markers, `reduced` a file reduced to its verdict.
 
 mod blocks;
 mod file;

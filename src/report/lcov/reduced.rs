@@ -28,7 +28,7 @@
 //! records ([`LcovFile::lines`], [`LcovFile::branches`], [`LcovFile::functions`],
 //! [`LcovFile::uncovered_functions`]) give what is left.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use super::file::{DeclaredTotals, Function, LcovFile};
 use super::identity::function_identity;
@@ -107,22 +107,28 @@ impl LcovFile {
 /// The records of `functions` (as counted) of the functions that never ran: per start line and
 /// identity, all records when none of them ran; in their order.
 fn missed_records(functions: &[Function], identities: &mut Identities) -> Vec<Function> {
-    let ran_at: HashSet<Option<u32>, Keys> = functions
-        .iter()
-        .filter(|f| f.is_covered())
-        .map(|f| f.start)
-        .collect();
-    // Identities are looked up (once per name: `identities`) only for records that ran and
-    // records that did not on a start line where one ran.
-    let ran: HashSet<(Option<u32>, u32), Keys> = functions
+    // (start, identity) of every record that ran, sorted: a file has a few dozen functions, so
+    // a sorted vector is cheaper to build and search than a set.
+    let mut ran: Vec<(Option<u32>, u32)> = functions
         .iter()
         .filter(|f| f.is_covered())
         .map(|f| (f.start, identities.of(&f.name)))
         .collect();
+    ran.sort_unstable();
+    ran.dedup();
+    // The identity of a record that did not run is looked up (once per name: `identities`)
+    // only on a start line where one ran.
+    let mut missed = |f: &Function| {
+        let from = ran.partition_point(|r| r.0 < f.start);
+        let ran_there = ran.get(from).is_some_and(|r| r.0 == f.start);
+        !ran_there
+            || ran
+                .binary_search(&(f.start, identities.of(&f.name)))
+                .is_err()
+    };
     functions
         .iter()
-        .filter(|f| !f.is_covered())
-        .filter(|f| !ran_at.contains(&f.start) || !ran.contains(&(f.start, identities.of(&f.name))))
+        .filter(|f| !f.is_covered() && missed(f))
         .cloned()
         .collect()
 }
