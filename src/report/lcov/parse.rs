@@ -53,6 +53,9 @@ pub(super) struct Reducing<'a> {
     marked: &'a (dyn Fn(&str) -> bool + Sync),
     /// The files before this position in `files` were offered for reduction already.
     done: usize,
+    /// The number of files at the last checkpoint: those after it are held whole one window
+    /// more.
+    held: usize,
     /// True when a file had `BRDA` records before it was reduced ([`Report::has_branch_data`]).
     branch_data: bool,
     identities: Identities,
@@ -107,6 +110,7 @@ impl<'a> Parser<'a> {
         parser.reducing = Some(Reducing {
             marked,
             done: 0,
+            held: 0,
             branch_data: false,
             identities: Identities::default(),
         });
@@ -119,15 +123,29 @@ impl<'a> Parser<'a> {
         self.restart
     }
 
-    /// Reduces the files read since the last checkpoint to their verdict, when this parser
-    /// reduces and no path has come twice so far (a tracefile of shards keeps everything,
-    /// rather than be read again). Called once the sections of a window are all taken over, so
-    /// a path that comes twice in it merges before anything is reduced.
+    /// Reduces to their verdict the files first read before the last checkpoint (those of the
+    /// window before the one just taken over), when this parser reduces and no path has come
+    /// twice so far. Called once the sections of a window are all taken over: a path that comes
+    /// again in the same window or the next merges before anything of it is reduced, and from
+    /// then on nothing is (a tracefile of shards keeps everything rather than be read again,
+    /// unless its first shard is longer than two windows).
     pub(super) fn checkpoint(&mut self) {
+        let held = self.files.len();
+        let to = self
+            .reducing
+            .as_mut()
+            .map_or(0, |r| std::mem::replace(&mut r.held, held));
+        self.reduce_to(to);
+    }
+
+    /// Reduces the files not offered yet before position `to` in `files` (see
+    /// [`Parser::checkpoint`]).
+    fn reduce_to(&mut self, to: usize) {
         let Some(reducing) = self.reducing.as_mut().filter(|_| !self.merged) else {
             return;
         };
-        for (path, file, more_lines) in self.files.iter_mut().skip(reducing.done) {
+        let files = self.files.iter_mut().take(to).skip(reducing.done);
+        for (path, file, more_lines) in files {
             if (reducing.marked)(path) {
                 continue;
             }
@@ -138,7 +156,7 @@ impl<'a> Parser<'a> {
             reducing.branch_data |= !file.branches.is_empty();
             file.reduce(&mut reducing.identities);
         }
-        reducing.done = self.files.len();
+        reducing.done = to;
     }
 
     fn warn(&mut self, line: u64, message: impl std::fmt::Display) {
@@ -423,7 +441,7 @@ impl<'a> Parser<'a> {
                 self.origin
             )));
         }
-        self.checkpoint();
+        self.reduce_to(self.files.len());
         let reduced_branches = self.reducing.as_ref().is_some_and(|r| r.branch_data);
         let has_branch_data =
             reduced_branches || self.files.iter().any(|(_, f, _)| !f.branches.is_empty());

@@ -214,25 +214,24 @@ fn a_file_that_may_carry_markers_keeps_every_record() {
 
 #[test]
 fn a_reduced_file_named_again_restarts_the_read() {
-    // `a.rs` again after the window that reduced it: the read must start again.
+    // `a.rs` again in the window after the one that read it: merged, nothing reduced yet, and
+    // from then on nothing is (the tracefile repeats paths), so no restart either.
     let again = format!("{TWO}SF:a.rs\nDA:3,1\nend_of_record\n");
-    assert!(reducing(again.as_bytes(), TWO.len(), &|_| false).is_none());
-    // Named again by a section without records: nothing to merge, no restart.
-    let named = format!("{TWO}SF:a.rs\nend_of_record\n");
-    let report = reducing(named.as_bytes(), TWO.len(), &|_| false).expect("no restart");
-    assert_eq!(verdicts(&report), verdicts(&read_ok(TWO).0));
-    // Within one window, the sections merge before anything is reduced; from then on, the
-    // tracefile repeats paths and nothing is reduced (no restart for a later repeat either).
-    let shards = format!("{again}{TWO}");
-    let report = reducing(shards.as_bytes(), again.len(), &|_| false).expect("no restart");
-    assert_eq!(verdicts(&report), verdicts(&read_ok(&shards).0));
+    let report = reducing(again.as_bytes(), TWO.len(), &|_| false).expect("no restart");
+    assert_eq!(verdicts(&report), verdicts(&read_ok(&again).0));
     assert!(report.files.iter().all(|f| !lcov_of(f).is_reduced()));
+    // Windows later, after `a.rs` was reduced: the read must start again.
+    let fill: String = (1..=80).map(|line| format!("DA:{line},1\n")).collect();
+    let later = format!("{TWO}SF:c.rs\n{fill}end_of_record\nSF:a.rs\nDA:3,1\nend_of_record\n");
+    assert!(reducing(later.as_bytes(), TWO.len(), &|_| false).is_none());
+    // Named again by a section without records: nothing to merge, no restart.
+    let named = format!("{TWO}SF:c.rs\n{fill}end_of_record\nSF:a.rs\nend_of_record\n");
+    let report = reducing(named.as_bytes(), TWO.len(), &|_| false).expect("no restart");
+    assert_eq!(verdicts(&report), verdicts(&read_ok(&named).0));
+    assert!(lcov(&report, 0).is_reduced());
     // A merge that meets a reduced file is a conflict, never counted from what is left.
-    let mut a = lcov(
-        &reducing(TWO.as_bytes(), STREAM_CHUNK, &|_| false).expect("read"),
-        0,
-    )
-    .clone();
+    let read = reducing(TWO.as_bytes(), STREAM_CHUNK, &|_| false).expect("read");
+    let mut a = lcov(&read, 0).clone();
     a.merge(lcov(&read_ok(TWO).0, 0).clone());
     assert!(a.merge_conflict());
 }
