@@ -341,6 +341,9 @@ struct Sources {
     notes: Vec<String>,
     /// True when the root was not walked: no file carries markers then.
     unwalked: bool,
+    /// The length of the longest walked path, in bytes: no longer ending of a report path can
+    /// be a walked file.
+    longest: usize,
 }
 
 impl Sources {
@@ -364,11 +367,13 @@ impl Sources {
         };
         let marked =
             markers::files_mentioning_markers(root, &walked, &setup.policy.inline.families);
+        let longest = walked.iter().map(String::len).max().unwrap_or_default();
         Sources {
             walked,
             marked,
             notes,
             unwalked: false,
+            longest,
         }
     }
 
@@ -394,10 +399,14 @@ impl Sources {
         }
         let location = location();
         let path = location.as_str();
-        let endings = std::iter::once(path).chain(
-            path.match_indices('/')
-                .filter_map(|(at, _)| path.get(at + 1..)),
-        );
+        // Only endings no longer than the longest walked path are looked up (a report path of
+        // megabytes is not looked up once per `/`).
+        let endings = std::iter::once(path)
+            .chain(
+                path.match_indices('/')
+                    .filter_map(|(at, _)| path.get(at + 1..)),
+            )
+            .filter(|ending| ending.len() <= self.longest);
         let mut known = false;
         for ending in endings {
             if self.marked.contains(ending) {
