@@ -89,11 +89,11 @@
 //! name takes one pointer in each record that holds it.
 //!
 //! Read for `covgate check` from a regular file, alone ([`read_window_reduced`]), a file is
-//! reduced to its verdict once the window that holds it is read (`reduced`: its counts and the
-//! records of its uncovered items), unless it may carry inline markers: memory then follows
-//! the files and their misses, not their records. A file reduced cannot merge: when its path
-//! comes again in a later section, the tracefile is read again keeping every record; once any
-//! path has come twice (shards), no file is reduced from then on.
+//! reduced to its verdict once the window after the one that holds it is read (`reduced`: its
+//! counts and the records of its uncovered items), unless it may carry inline markers: memory
+//! then follows the files and their misses, not their records. A file reduced cannot merge:
+//! when its path comes again in a later section, the tracefile is read again keeping every
+//! record; once any path has come twice (shards), no file is reduced from then on.
 //!
 //! # Merging
 //! All sections of one `SF` string are merged, and [`LcovFile::merge`] merges shards and reports
@@ -246,13 +246,15 @@ pub(crate) fn read_window<R: ?Sized + Read>(
 }
 
 /// Reads a tracefile from `window` like [`read_window`], each file reduced to its verdict once
-/// it is read (its counts, and the records of its uncovered items: see
+/// the window after the one that read it is read (its counts, and the records of its uncovered
+/// items: see
 /// [`LcovFile::is_reduced`]), except the files for which `marked` (called with the `SF` path,
 /// on this thread only) says they may carry inline markers, which keep every record. Files are
 /// reduced only while no path has come twice (a tracefile of shards keeps every record).
 /// `None` when a reduced file's path came again in a later section: its records cannot be
 /// merged, so the tracefile must be read again with [`read_window`] (found within the window
-/// after the one that reduced it).
+/// after the one that reduced it: a path that comes again within about two windows merges
+/// before anything is reduced, and stops the reduction).
 ///
 /// # Errors
 /// As [`read_from`].
