@@ -844,6 +844,7 @@ mod tests {
             marked: set(&["src/m.rs"]),
             notes: Vec::new(),
             unwalked: false,
+            longest: "src/a.rs".len(),
         };
         let inside = |p: &'static str| move || Location::Inside(p.to_string());
         let outside = |p: &'static str| move || Location::Outside(p.to_string());

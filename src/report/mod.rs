@@ -510,4 +510,67 @@ mod tests {
             .expect_err("cut");
         assert!(e.contains("ends early (truncated?)"), "{e}");
     }
+
+    /// The files of a report, each with whether it was reduced to its verdict and its counts.
+    fn lcov_files(report: &Report) -> Vec<(String, bool, String)> {
+        let files = report.files.iter().filter_map(|f| match &f.coverage {
+            FileCoverage::Lcov(file) => Some((
+                f.path.clone(),
+                file.is_reduced(),
+                format!("{:?} {:?}", file.summary(), file.uncovered_lines()),
+            )),
+            FileCoverage::Llvm(_) => None,
+        });
+        files.collect()
+    }
+
+    #[test]
+    fn a_tracefile_file_is_reduced_as_it_is_read_and_read_again_when_a_reduced_file_comes_back() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("r.info");
+        let a = "SF:a.rs\nDA:1,1\nDA:2,0\nend_of_record\n";
+        let b = "SF:b.rs\nDA:1,1\nend_of_record\n";
+        // Comment lines of 6 MiB between the sections: windows of the reader go by.
+        let filler = format!("#{}\n", "x".repeat(6 << 20));
+        let never: &(dyn Fn(&str) -> bool + Sync) = &|_| false;
+        std::fs::write(&path, [a, b].concat()).expect("write");
+        let reduced = read_file("r", &path, Detail::Needed(never)).expect("reads");
+        let whole = read_file("r", &path, Detail::All).expect("reads");
+        let counts = |files: Vec<(String, bool, String)>| -> Vec<(String, String)> {
+            files
+                .into_iter()
+                .map(|(path, _, counts)| (path, counts))
+                .collect()
+        };
+        assert_eq!(counts(lcov_files(&reduced)), counts(lcov_files(&whole)));
+        assert!(lcov_files(&reduced).iter().all(|f| f.1));
+        assert!(lcov_files(&whole).iter().all(|f| !f.1));
+        // A file that may carry markers keeps every record.
+        let marked: &(dyn Fn(&str) -> bool + Sync) = &|path| path == "a.rs";
+        let kept = read_file("r", &path, Detail::Needed(marked)).expect("reads");
+        let which: Vec<bool> = lcov_files(&kept).iter().map(|f| f.1).collect();
+        assert_eq!(which, [false, true]);
+        // From standard input (read once), every record is kept.
+        let text = [a, b].concat();
+        let piped = read_from("r", text.as_bytes(), Detail::Needed(never)).expect("reads");
+        assert!(lcov_files(&piped).iter().all(|f| !f.1));
+        // `a.rs` again, windows after it was reduced: read again, merged as one read merges.
+        let again = [
+            a,
+            &filler,
+            b,
+            &filler,
+            &filler,
+            "SF:a.rs\nDA:2,3\nend_of_record\n",
+        ]
+        .concat();
+        std::fs::write(&path, again).expect("write");
+        let restarted = read_file("r", &path, Detail::Needed(never)).expect("reads");
+        let whole = read_file("r", &path, Detail::All).expect("reads");
+        assert_eq!(lcov_files(&restarted), lcov_files(&whole));
+        assert_eq!(
+            lcov_files(&restarted).first().map(|f| f.2.as_str()),
+            Some("Summary { regions: None, branches: Some(Counts { covered: 0, total: 0 }), functions: Some(Counts { covered: 0, total: 0 }), lines: Some(Counts { covered: 2, total: 2 }), mcdc: None } []")
+        );
+    }
 }
