@@ -550,6 +550,13 @@ mod tests {
         let kept = read_file("r", &path, Detail::Needed(marked)).expect("reads");
         let which: Vec<bool> = lcov_files(&kept).iter().map(|f| f.1).collect();
         assert_eq!(which, [false, true]);
+        // An error of the tracefile is the error of one read.
+        std::fs::write(&path, "SF:a.rs\nDA:x,1\nend_of_record\n").expect("write");
+        let e = read_file("r", &path, Detail::Needed(never))
+            .map(|_| ())
+            .expect_err("bad DA");
+        assert!(e.message().starts_with("r:2: "), "{}", e.message());
+        std::fs::write(&path, [a, b].concat()).expect("write");
         // From standard input (read once), every record is kept.
         let text = [a, b].concat();
         let piped = read_from("r", text.as_bytes(), Detail::Needed(never)).expect("reads");

@@ -145,13 +145,11 @@ impl<'a> Parser<'a> {
             return;
         };
         let files = self.files.iter_mut().take(to).skip(reducing.done);
-        for (path, file, more_lines) in files {
+        for (path, file, _) in files {
+            // No `DA` records are pending: they are only where sections merged, and then
+            // nothing is reduced.
             if (reducing.marked)(path) {
                 continue;
-            }
-            if !more_lines.is_empty() {
-                more_lines.extend(file.lines.iter());
-                file.lines = Lines::pack(sorted_lines(std::mem::take(more_lines)));
             }
             reducing.branch_data |= !file.branches.is_empty();
             file.reduce(&mut reducing.identities);
