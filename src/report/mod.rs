@@ -556,6 +556,10 @@ mod tests {
             .map(|_| ())
             .expect_err("bad DA");
         assert!(e.message().starts_with("r:2: "), "{}", e.message());
+        let all = read_file("r", &path, Detail::All)
+            .map(|_| ())
+            .expect_err("bad DA");
+        assert_eq!(all.message(), e.message());
         std::fs::write(&path, [a, b].concat()).expect("write");
         // From standard input (read once), every record is kept.
         let text = [a, b].concat();
