@@ -200,18 +200,7 @@ fn judge_with(
         spellings,
         unevidenced,
         folded,
-    } = match resolve_parts(&reports, setup, opts, &identity) {
-        // Rare: one export names one file twice, and a spelling at 100% kept no records
-        // (none seemed needed), which its merge needs.
-        Ok(resolved)
-            if opts.reports.len() == 1 && spelled_twice_without_records(&resolved.parts) =>
-        {
-            drop(resolved);
-            again = reread(opts)?;
-            resolve_parts(&again, setup, opts, &identity)
-        }
-        resolved => resolved,
-    }?;
+    } = resolve_all(&reports, &mut again, setup, opts, &opts.reports, &identity)?;
     if parts.is_empty() {
         return Err(no_evidence(&reports));
     }
@@ -290,29 +279,61 @@ fn judge_with(
     })
 }
 
-/// True when a file is named more than once (several spellings in one export: relative and
-/// absolute, through a link) and a part of it has no function records: the reader kept none
-/// (its spelling was at 100%, and nothing seemed to need them), and the merge needs them. (A
-/// `-summary-only` export has none to keep: read again, it merges on its summaries.)
+/// The files of `reports` (read from `names`) by name ([`resolve_parts`]); when there is one
+/// report and its reading kept too little for a file it names twice
+/// ([`spelled_twice_without_records`]), the report is read again into `again`, keeping every
+/// record, and that is resolved instead.
+///
+/// Errors: as [`resolve_parts`] and [`reread`].
+fn resolve_all<'a>(
+    reports: &'a [Report],
+    again: &'a mut Vec<Report>,
+    setup: &Setup,
+    opts: &CheckOptions,
+    names: &[String],
+    identity: &Identity,
+) -> Result<Resolved<'a>> {
+    match resolve_parts(reports, setup, opts, identity) {
+        // Rare: one report names one file twice, and a spelling kept too few records (none
+        // seemed needed), which its merge needs.
+        Ok(resolved) if names.len() == 1 && spelled_twice_without_records(&resolved.parts) => {
+            drop(resolved);
+            *again = reread(opts, names)?;
+            let again: &'a Vec<Report> = again;
+            resolve_parts(again, setup, opts, identity)
+        }
+        resolved => resolved,
+    }
+}
+
+/// True when a file is named more than once (several spellings in one report: relative and
+/// absolute, through a link) and a part of it lacks records the merge needs: the reader kept
+/// none of its function records (an llvm-cov spelling at 100%, and nothing seemed to need
+/// them), or reduced it to its verdict (an LCOV file, see
+/// [`LcovFile::is_reduced`](crate::report::lcov::LcovFile::is_reduced)). (A `-summary-only`
+/// export has none to keep: read again, it merges on its summaries.)
 fn spelled_twice_without_records(parts: &BTreeMap<Location, Vec<Part<'_>>>) -> bool {
-    let kept_none = |part: &Part<'_>| matches!(part.coverage, FileCoverage::Llvm(file) if file.functions.is_none());
+    let kept_none = |part: &Part<'_>| match part.coverage {
+        FileCoverage::Llvm(file) => file.functions.is_none(),
+        FileCoverage::Lcov(file) => file.is_reduced(),
+    };
     parts
         .values()
         .any(|parts| parts.len() > 1 && parts.iter().any(kept_none))
 }
 
-/// The one report of `opts` read again keeping every record ([`spelled_twice_without_records`]).
+/// The one report `names` read again keeping every record ([`spelled_twice_without_records`]).
 ///
 /// Errors: standard input, which cannot be read twice (with what to do instead), and the errors
 /// of reading.
-fn reread(opts: &CheckOptions) -> Result<Vec<Report>> {
-    if opts.reports.iter().any(|r| r == "-") {
+fn reread(opts: &CheckOptions, names: &[String]) -> Result<Vec<Report>> {
+    if names.iter().any(|r| r == "-") {
         return Err(Error::new(
             "<stdin>: the export names one file under two spellings, and merging them needs \
              records that reading standard input once did not keep; give the export as a file",
         ));
     }
-    read_reports(opts, &opts.reports, Detail::All)
+    read_reports(opts, names, Detail::All)
 }
 
 /// What to keep of the records of `count` reports: what each file needs (see [`Detail`]) when
@@ -338,6 +359,9 @@ struct Sources {
     notes: Vec<String>,
     /// True when the root was not walked: no file carries markers then.
     unwalked: bool,
+    /// The length of the longest walked path, in bytes: no longer ending of a report path can
+    /// be a walked file.
+    longest: usize,
 }
 
 impl Sources {
@@ -361,11 +385,13 @@ impl Sources {
         };
         let marked =
             markers::files_mentioning_markers(root, &walked, &setup.policy.inline.families);
+        let longest = walked.iter().map(String::len).max().unwrap_or_default();
         Sources {
             walked,
             marked,
             notes,
             unwalked: false,
+            longest,
         }
     }
 
@@ -391,10 +417,14 @@ impl Sources {
         }
         let location = location();
         let path = location.as_str();
-        let endings = std::iter::once(path).chain(
-            path.match_indices('/')
-                .filter_map(|(at, _)| path.get(at + 1..)),
-        );
+        // Only endings no longer than the longest walked path are looked up (a report path of
+        // megabytes is not looked up once per `/`).
+        let endings = std::iter::once(path)
+            .chain(
+                path.match_indices('/')
+                    .filter_map(|(at, _)| path.get(at + 1..)),
+            )
+            .filter(|ending| ending.len() <= self.longest);
         let mut known = false;
         for ending in endings {
             if self.marked.contains(ending) {
@@ -418,9 +448,11 @@ pub(crate) fn executed(
     opts: &CheckOptions,
     reports: &[String],
 ) -> Result<BTreeSet<String>> {
-    let reports = read_reports(opts, reports, detail_for(reports.len(), &|_| false))?;
+    let names = reports;
+    let reports = read_reports(opts, names, detail_for(names.len(), &|_| false))?;
     let identity = Identity::new(&setup.root, None);
-    let resolved = resolve_parts(&reports, setup, opts, &identity)?;
+    let mut again = Vec::new();
+    let resolved = resolve_all(&reports, &mut again, setup, opts, names, &identity)?;
     // No evidence is no admission: a suite export without records, or whose files all lie
     // outside `include` (made elsewhere, without `--remap-path-prefix`), fails as `check` does.
     if resolved.parts.is_empty() {
@@ -850,6 +882,7 @@ mod tests {
             marked: set(&["src/m.rs"]),
             notes: Vec::new(),
             unwalked: false,
+            longest: "src/a.rs".len(),
         };
         let inside = |p: &'static str| move || Location::Inside(p.to_string());
         let outside = |p: &'static str| move || Location::Outside(p.to_string());

@@ -597,7 +597,10 @@ pub enum Detail<'a> {
     /// below 100% on regions, functions, lines, branches or MC/DC; else nothing. The function is
     /// called on the thread that reads (never on a rayon worker), once per file of `files[]`,
     /// before the first record is parsed; it may block until its answer is known (`covgate
-    /// check` scans the sources for markers while the export is read).
+    /// check` scans the sources for markers while the export is read). An LCOV tracefile in a
+    /// regular file is read the same way: a file the function does not mark is reduced to its
+    /// counts and misses once its section is read (the function called, on the reading thread,
+    /// with the `SF` path; see [`LcovFile::is_reduced`](super::lcov::LcovFile::is_reduced)).
     Needed(&'a (dyn Fn(&str) -> bool + Sync)),
 }
 

@@ -126,11 +126,15 @@ pub fn read_from(origin: &str, mut input: impl BufRead, detail: Detail<'_>) -> R
 }
 
 /// Reads one report file, detecting the format as [`read`] does. The file is opened once and
-/// read once, from its start:
+/// read once, from its start (an LCOV tracefile reduced as it is read may be read a second
+/// time, see below):
 ///
-/// - a regular file is streamed in both formats: an LCOV tracefile line by line, an llvm-cov
-///   JSON export in chunks ([`llvm_json::read_stream`], keeping the records `detail` asks for),
-///   so memory follows what the verdict needs rather than the file's size;
+/// - a regular file is streamed in both formats: an LCOV tracefile line by line (with
+///   [`Detail::Needed`], each file reduced to what its verdict needs once it is read, unless it
+///   may carry markers; read again keeping every record when a reduced file's path comes again:
+///   see [`lcov::LcovFile::is_reduced`]), an llvm-cov JSON export in chunks
+///   ([`llvm_json::read_stream`], keeping the records `detail` asks for), so memory follows what
+///   the verdict needs rather than the file's size;
 /// - anything else (a FIFO, `<(…)`, a device) is read as standard input is ([`read_from`]).
 ///
 /// Either way an error of the document is worded in that one pass, with its line and column.
@@ -142,19 +146,42 @@ pub fn read_file(origin: &str, path: &Path, detail: Detail<'_>) -> Result<Report
     if !file.metadata().is_ok_and(|meta| meta.is_file()) {
         return read_stream(origin, &mut std::io::BufReader::new(&file), detail);
     }
-    read_regular(origin, &file, detail)
+    match read_regular(origin, &file, detail)? {
+        Some(report) => Ok(report),
+        // A tracefile whose files were reduced as they were read named a reduced file again.
+        None => read_file(origin, path, Detail::All),
+    }
 }
 
-/// A regular file, read from its start as [`read_file`] says.
-fn read_regular(origin: &str, file: &std::fs::File, detail: Detail<'_>) -> Result<Report> {
+/// A regular file, read from its start as [`read_file`] says; `None` when it must be read again
+/// with [`Detail::All`] ([`read_lcov`]).
+fn read_regular(origin: &str, file: &std::fs::File, detail: Detail<'_>) -> Result<Option<Report>> {
     let mut input = file;
     let mut window = Window::new(&mut input as &mut (dyn Read + Send), DETECT_CHUNK);
     match first_byte(origin, &mut window)? {
-        Some(b'{') => llvm_json::read_stream(origin, &mut window, detail),
+        Some(b'{') => llvm_json::read_stream(origin, &mut window, detail).map(Some),
         Some(first) if refused(first) => Err(neither(origin, first)),
-        Some(_) => lcov::read_window(origin, &mut window).map(|(report, _)| report),
+        Some(_) => read_lcov(origin, &mut window, detail),
         None => Err(empty(origin)),
     }
+}
+
+/// A tracefile in a regular file. With [`Detail::Needed`], each file is reduced to what its
+/// verdict needs once it is read, as a JSON file keeps only its misses (except the files that
+/// may carry markers: [`lcov::read_window_reduced`]); `None` when a reduced file's path came
+/// again in a later section (a tracefile of shards whose first shard is longer than a window
+/// of the reader), whose records cannot be merged: the file is then read again, keeping every
+/// record. Standard input, which cannot be read twice, keeps every record from the start.
+fn read_lcov<R: ?Sized + Read>(
+    origin: &str,
+    window: &mut Window<'_, R>,
+    detail: Detail<'_>,
+) -> Result<Option<Report>> {
+    let read = match detail {
+        Detail::Needed(marked) => lcov::read_window_reduced(origin, window, marked)?,
+        Detail::All => Some(lcov::read_window(origin, window)?),
+    };
+    Ok(read.map(|(report, _)| report))
 }
 
 /// [`read_from`], compiled once (a generic function would be compiled, and measured, per input
@@ -482,5 +509,79 @@ mod tests {
             .map(|_| ())
             .expect_err("cut");
         assert!(e.contains("ends early (truncated?)"), "{e}");
+    }
+
+    /// The files of a report, each with whether it was reduced to its verdict and its counts.
+    fn lcov_files(report: &Report) -> Vec<(String, bool, String)> {
+        let files = report.files.iter().filter_map(|f| match &f.coverage {
+            FileCoverage::Lcov(file) => Some((
+                f.path.clone(),
+                file.is_reduced(),
+                format!("{:?} {:?}", file.summary(), file.uncovered_lines()),
+            )),
+            FileCoverage::Llvm(_) => None,
+        });
+        files.collect()
+    }
+
+    #[test]
+    fn a_tracefile_file_is_reduced_as_it_is_read_and_read_again_when_a_reduced_file_comes_back() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("r.info");
+        let a = "SF:a.rs\nDA:1,1\nDA:2,0\nend_of_record\n";
+        let b = "SF:b.rs\nDA:1,1\nend_of_record\n";
+        // Comment lines of 6 MiB between the sections: windows of the reader go by.
+        let filler = format!("#{}\n", "x".repeat(6 << 20));
+        let never: &(dyn Fn(&str) -> bool + Sync) = &|_| false;
+        std::fs::write(&path, [a, b].concat()).expect("write");
+        let reduced = read_file("r", &path, Detail::Needed(never)).expect("reads");
+        let whole = read_file("r", &path, Detail::All).expect("reads");
+        let counts = |files: Vec<(String, bool, String)>| -> Vec<(String, String)> {
+            files
+                .into_iter()
+                .map(|(path, _, counts)| (path, counts))
+                .collect()
+        };
+        assert_eq!(counts(lcov_files(&reduced)), counts(lcov_files(&whole)));
+        assert!(lcov_files(&reduced).iter().all(|f| f.1));
+        assert!(lcov_files(&whole).iter().all(|f| !f.1));
+        // A file that may carry markers keeps every record.
+        let marked: &(dyn Fn(&str) -> bool + Sync) = &|path| path == "a.rs";
+        let kept = read_file("r", &path, Detail::Needed(marked)).expect("reads");
+        let which: Vec<bool> = lcov_files(&kept).iter().map(|f| f.1).collect();
+        assert_eq!(which, [false, true]);
+        // An error of the tracefile is the error of one read.
+        std::fs::write(&path, "SF:a.rs\nDA:x,1\nend_of_record\n").expect("write");
+        let e = read_file("r", &path, Detail::Needed(never))
+            .map(|_| ())
+            .expect_err("bad DA");
+        assert!(e.message().starts_with("r:2: "), "{}", e.message());
+        let all = read_file("r", &path, Detail::All)
+            .map(|_| ())
+            .expect_err("bad DA");
+        assert_eq!(all.message(), e.message());
+        std::fs::write(&path, [a, b].concat()).expect("write");
+        // From standard input (read once), every record is kept.
+        let text = [a, b].concat();
+        let piped = read_from("r", text.as_bytes(), Detail::Needed(never)).expect("reads");
+        assert!(lcov_files(&piped).iter().all(|f| !f.1));
+        // `a.rs` again, windows after it was reduced: read again, merged as one read merges.
+        let again = [
+            a,
+            &filler,
+            b,
+            &filler,
+            &filler,
+            "SF:a.rs\nDA:2,3\nend_of_record\n",
+        ]
+        .concat();
+        std::fs::write(&path, again).expect("write");
+        let restarted = read_file("r", &path, Detail::Needed(never)).expect("reads");
+        let whole = read_file("r", &path, Detail::All).expect("reads");
+        assert_eq!(lcov_files(&restarted), lcov_files(&whole));
+        assert_eq!(
+            lcov_files(&restarted).first().map(|f| f.2.as_str()),
+            Some("Summary { regions: None, branches: Some(Counts { covered: 0, total: 0 }), functions: Some(Counts { covered: 0, total: 0 }), lines: Some(Counts { covered: 2, total: 2 }), mcdc: None } []")
+        );
     }
 }

@@ -8,7 +8,6 @@ use rayon::prelude::*;
 
 use crate::error::Result;
 use crate::report::input::Window;
-use crate::report::Report;
 
 use super::lex::END_OF_RECORD;
 use super::parse::Parser;
@@ -63,12 +62,13 @@ fn parse_blocks<'a>(origin: &'a str, first: u64, blocks: &[&[u8]]) -> (Parsed<'a
     (parsed, lines.iter().sum())
 }
 
-/// Takes over the blocks' parsers in input order ([`Parser::absorb`]); the first error in input
-/// order is returned.
+/// Takes over the blocks' parsers in input order ([`Parser::absorb`]), then lets `parser` reduce
+/// the files read ([`Parser::checkpoint`]); the first error in input order is returned.
 fn absorb<'a>(parser: &mut Parser<'a>, parsed: Parsed<'a>) -> Result<()> {
     for block in parsed {
         parser.absorb(block?);
     }
+    parser.checkpoint();
     Ok(())
 }
 
@@ -157,14 +157,17 @@ pub(super) fn last_section_end(bytes: &[u8]) -> Option<usize> {
 /// searched for a line break once). A line over [`MAX_LINE`] is an error once the window holds
 /// more than that of it; a read error names the line it happened on, after the whole lines
 /// before it were parsed.
-pub(super) fn read_window<R: ?Sized + Read>(
-    origin: &str,
+///
+/// Returns `parser` with every line parsed, or as soon as it must be restarted
+/// ([`Parser::must_restart`]).
+pub(super) fn read_window<'a, R: ?Sized + Read>(
+    parser: Parser<'a>,
     window: &mut Window<'_, R>,
     chunk: usize,
     size: usize,
-) -> Result<(Report, Vec<String>)> {
+) -> Result<Parser<'a>> {
     let mut stream = Stream {
-        parser: Parser::new(origin),
+        parser,
         first: 1,
         buf: window.unread().to_vec(),
         ahead: Vec::new(),
@@ -188,8 +191,11 @@ pub(super) fn read_window<R: ?Sized + Read>(
     loop {
         pending = match stream.step(window, pending)? {
             Step::Parsed(parsed) => parsed,
-            Step::End => return stream.parser.finish(),
+            Step::End => return Ok(stream.parser),
         };
+        if stream.parser.must_restart() {
+            return Ok(stream.parser);
+        }
     }
 }
 

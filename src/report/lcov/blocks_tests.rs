@@ -1,10 +1,21 @@
 //! Tests of the LCOV reader: blocks parsed in parallel as one pass.
 
-use super::blocks::{blocks, last_section_end, line_breaks, read_window, MIN_BLOCK};
+use super::blocks::{blocks, last_section_end, line_breaks, MIN_BLOCK};
 use super::support_tests::*;
 use super::{block_size, read_in_blocks, Parser, MAX_WARNINGS};
+use crate::error::Result;
 use crate::report::input::Window;
 use crate::report::Report;
+
+/// [`super::blocks::read_window`] with a parser that keeps every record, to its end.
+fn read_window<R: ?Sized + std::io::Read>(
+    origin: &str,
+    window: &mut Window<'_, R>,
+    chunk: usize,
+    size: usize,
+) -> Result<(Report, Vec<String>)> {
+    super::blocks::read_window(Parser::new(origin), window, chunk, size)?.finish()
+}
 
 /// `read_in_blocks` with blocks of `size` bytes, as the messages a test compares.
 fn blocks_of(text: &[u8], size: usize) -> std::result::Result<(Report, Vec<String>), String> {

@@ -178,6 +178,8 @@ pub struct LcovFile {
     /// True when sections were merged of which one is llvm-cov's with declared totals its
     /// records cannot reproduce: no exact merge exists ([`LcovFile::merge_conflict`]).
     pub(super) conflict: bool,
+    /// True when the file was reduced to its verdict (see `reduced`): it cannot merge.
+    pub(super) reduced: bool,
 }
 
 /// Files are equal when their records, declared totals and section counts are (the indexes are
@@ -221,6 +223,8 @@ impl LcovFile {
             *self = other;
             return;
         }
+        // A file reduced to its verdict has lost the records a merge needs: never counted.
+        self.conflict |= self.reduced | other.reduced;
         self.indexed();
         // Both sides declaring the same totals over the same items, covered alike (the same
         // report given twice): the merge covers those items alike, so the totals still hold.
@@ -334,8 +338,10 @@ impl LcovFile {
     /// An `SF` section without any (Bazel's `baseline_coverage.dat` writes one per source file)
     /// names the file without measuring it: it is no evidence that the file has nothing to
     /// cover, so such a file is not judged on 0 of 0 (`covgate check` counts it unmeasured).
+    /// A file reduced to its verdict had records (it may keep none: every item covered).
     pub fn has_records(&self) -> bool {
-        !(self.lines.is_empty() && self.branches.is_empty() && self.functions.is_empty())
+        self.reduced
+            || !(self.lines.is_empty() && self.branches.is_empty() && self.functions.is_empty())
     }
 
     /// Every `DA` line with its summed execution count, in line order.

@@ -93,6 +93,13 @@
 //! count, the count left out where it repeats the line before's (1 to 2 bytes a line), and a
 //! name takes one pointer in each record that holds it.
 //!
+//! Read for `covgate check` from a regular file, alone ([`read_window_reduced`]), a file is
+//! reduced to its verdict once the window after the one that holds it is read (`reduced`: its
+//! counts and the records of its uncovered items), unless it may carry inline markers: memory
+//! then follows the files and their misses, not their records. A file reduced cannot merge:
+//! when its path comes again in a later section, the tracefile is read again keeping every
+//! record; once any path has come twice (shards), no file is reduced from then on.
+//!
 //! # Merging
 //! All sections of one `SF` string are merged, and [`LcovFile::merge`] merges shards and reports
 //! the same way: `DA` counts summed per line; `BRDA` summed per (line, block, branch) with
@@ -138,7 +145,7 @@
 //! `DA` lines, `functions` its functions (packed once read), `index` the hash index of its
 //! functions and branch sides and the shared names, `identity` the function identity across
 //! copies, `instances` whether two llvm-cov sections merge exactly, `markers` the LCOV half of
-//! inline ignore markers.
+//! inline ignore markers, `reduced` a file reduced to its verdict.
 
 mod blocks;
 mod file;
@@ -150,6 +157,7 @@ mod lex;
 mod lines;
 mod markers;
 mod parse;
+mod reduced;
 mod section;
 
 use std::io::{BufRead, Read};
@@ -237,8 +245,36 @@ pub(crate) fn read_window<R: ?Sized + Read>(
     origin: &str,
     window: &mut Window<'_, R>,
 ) -> Result<(Report, Vec<String>)> {
+    let parser = Parser::new(origin);
     window.set_chunk(STREAM_CHUNK);
-    blocks::read_window(origin, window, STREAM_CHUNK, block_size(STREAM_CHUNK))
+    blocks::read_window(parser, window, STREAM_CHUNK, block_size(STREAM_CHUNK))?.finish()
+}
+
+/// Reads a tracefile from `window` like [`read_window`], each file reduced to its verdict once
+/// the window after the one that read it is read (its counts, and the records of its uncovered
+/// items: see
+/// [`LcovFile::is_reduced`]), except the files for which `marked` (called with the `SF` path,
+/// on this thread only) says they may carry inline markers, which keep every record. Files are
+/// reduced only while no path has come twice (a tracefile of shards keeps every record).
+/// `None` when a reduced file's path came again in a later section: its records cannot be
+/// merged, so the tracefile must be read again with [`read_window`] (found within the window
+/// after the one that reduced it: a path that comes again within about two windows merges
+/// before anything is reduced, and stops the reduction).
+///
+/// # Errors
+/// As [`read_from`].
+pub(crate) fn read_window_reduced<R: ?Sized + Read>(
+    origin: &str,
+    window: &mut Window<'_, R>,
+    marked: &(dyn Fn(&str) -> bool + Sync),
+) -> Result<Option<(Report, Vec<String>)>> {
+    let parser = Parser::reducing(origin, marked);
+    window.set_chunk(STREAM_CHUNK);
+    let parser = blocks::read_window(parser, window, STREAM_CHUNK, block_size(STREAM_CHUNK))?;
+    if parser.must_restart() {
+        return Ok(None);
+    }
+    parser.finish().map(Some)
 }
 
 #[cfg(test)]
@@ -260,3 +296,7 @@ mod blocks_tests;
 #[cfg(test)]
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod file_tests;
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod reduced_tests;

@@ -7,6 +7,7 @@ use super::file::{sorted_lines, DeclaredTotals, LcovFile};
 use super::index::{Index, Names};
 use super::lex::{da_line, lex, split_at, Record, END_OF_RECORD, KNOWN_TAGS};
 use super::lines::Lines;
+use super::reduced::Identities;
 use super::section::{apply, Section, STAGE_FOREIGN};
 use super::{MAX_LINE, MAX_WARNINGS};
 
@@ -33,6 +34,31 @@ pub(super) struct Parser<'a> {
     after_tn: bool,
     /// Every name met, stored once.
     names: Names,
+    /// The reduction of files to their verdict (see `reduced`): `None` keeps every record.
+    reducing: Option<Reducing<'a>>,
+    /// True once a section of a file merged into another of the same path (here, or in a block
+    /// this parser took over): the tracefile repeats paths (shards), so no file is reduced from
+    /// then on.
+    merged: bool,
+    /// True when a later section of a reduced file came: the tracefile must be read again,
+    /// keeping every record ([`Parser::must_restart`]).
+    restart: bool,
+}
+
+/// How the reader's own parser (never a block's, which runs on a thread of the pool) reduces
+/// files to their verdict.
+pub(super) struct Reducing<'a> {
+    /// True for a file, by its `SF` path, that may carry inline markers: it keeps every record.
+    /// Called on the reader's thread only; it may block.
+    marked: &'a (dyn Fn(&str) -> bool + Sync),
+    /// The files before this position in `files` were offered for reduction already.
+    done: usize,
+    /// The number of files at the last checkpoint: those after it are held whole one window
+    /// more.
+    held: usize,
+    /// True when a file had `BRDA` records before it was reduced ([`Report::has_branch_data`]).
+    branch_data: bool,
+    identities: Identities,
 }
 
 /// The byte ranges of the lines of `bytes`, split at `\n` (dropped): one more range than there
@@ -70,7 +96,65 @@ impl<'a> Parser<'a> {
             last_line: 0,
             after_tn: false,
             names: Names,
+            reducing: None,
+            merged: false,
+            restart: false,
         }
+    }
+
+    /// A parser that reduces each file to its verdict once it is read ([`Parser::checkpoint`]),
+    /// unless `marked` says it may carry inline markers, and asks to be restarted when a later
+    /// section of a reduced file comes ([`Parser::must_restart`]).
+    pub(super) fn reducing(origin: &'a str, marked: &'a (dyn Fn(&str) -> bool + Sync)) -> Self {
+        let mut parser = Parser::new(origin);
+        parser.reducing = Some(Reducing {
+            marked,
+            done: 0,
+            held: 0,
+            branch_data: false,
+            identities: Identities::default(),
+        });
+        parser
+    }
+
+    /// True when a file reduced to its verdict was named again by a section with records: what
+    /// it read cannot be merged, so the tracefile must be read again keeping every record.
+    pub(super) fn must_restart(&self) -> bool {
+        self.restart
+    }
+
+    /// Reduces to their verdict the files first read before the last checkpoint (those of the
+    /// window before the one just taken over), when this parser reduces and no path has come
+    /// twice so far. Called once the sections of a window are all taken over: a path that comes
+    /// again in the same window or the next merges before anything of it is reduced, and from
+    /// then on nothing is (a tracefile of shards keeps everything rather than be read again,
+    /// unless its first shard is longer than two windows).
+    pub(super) fn checkpoint(&mut self) {
+        let held = self.files.len();
+        let to = self
+            .reducing
+            .as_mut()
+            .map_or(0, |r| std::mem::replace(&mut r.held, held));
+        self.reduce_to(to);
+    }
+
+    /// Reduces the files not offered yet before position `to` in `files` (see
+    /// [`Parser::checkpoint`]).
+    fn reduce_to(&mut self, to: usize) {
+        let Some(reducing) = self.reducing.as_mut().filter(|_| !self.merged) else {
+            return;
+        };
+        let files = self.files.iter_mut().take(to).skip(reducing.done);
+        for (path, file, _) in files {
+            // No `DA` records are pending: they are only where sections merged, and then
+            // nothing is reduced.
+            if (reducing.marked)(path) {
+                continue;
+            }
+            reducing.branch_data |= !file.branches.is_empty();
+            file.reduce(&mut reducing.identities);
+        }
+        reducing.done = to;
     }
 
     fn warn(&mut self, line: u64, message: impl std::fmt::Display) {
@@ -232,7 +316,10 @@ impl<'a> Parser<'a> {
                 *existing = file;
                 pending.append(&mut more_lines);
             }
+            // Records of a file reduced already: it cannot merge them.
+            Some((_, existing, _)) if existing.is_reduced() => self.restart = true,
             Some((_, existing, pending)) => {
+                self.merged = true;
                 // Unpacked once here, not once per comparison and again by the merge.
                 file.functions.unpack();
                 // A file with pending records has no declared totals left (they were dropped
@@ -322,6 +409,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.unshown_warnings += next.unshown_warnings;
+        self.merged |= next.merged;
         self.section = next.section;
         self.last_line = self.last_line.max(next.last_line);
     }
@@ -365,7 +453,10 @@ impl<'a> Parser<'a> {
                 self.origin
             )));
         }
-        let has_branch_data = self.files.iter().any(|(_, f, _)| !f.branches.is_empty());
+        self.reduce_to(self.files.len());
+        let reduced_branches = self.reducing.as_ref().is_some_and(|r| r.branch_data);
+        let has_branch_data =
+            reduced_branches || self.files.iter().any(|(_, f, _)| !f.branches.is_empty());
         let mut files: Vec<FileData> = self
             .files
             .into_iter()
