@@ -385,7 +385,8 @@ pub(crate) fn unavailable_hint(metric: Metric) -> &'static str {
     match metric {
         Metric::Regions => "regions are not in LCOV tracefiles, nor in a JSON file entry without function records: check a full llvm-cov JSON export (`cargo llvm-cov --json`), or drop \"regions\" from `metrics`",
         Metric::Branches => "a report holds no branch data: an llvm-cov JSON export has it when made with `cargo +nightly llvm-cov --branch`, an LCOV tracefile as `BRDA` records (`cargo +nightly llvm-cov --lcov --branch`); produce the reports so, or drop \"branches\" from `metrics`",
-        Metric::Functions | Metric::Lines => "the input carries no such records: check how the report was produced",
+        Metric::Functions => "a report holds no function data: an LCOV tracefile without any `FN`/`FNDA` record (gcov2lcov, Dart's format_coverage, coverage.py before 7.6.2, llvm-cov's `-skip-functions` rewritten by lcov) measures no function; produce the reports with function records, or drop \"functions\" from `metrics`",
+        Metric::Lines => "a report holds no line data: an LCOV tracefile without any `DA` record measures no line; produce the reports with line records, or drop \"lines\" from `metrics`",
         Metric::Mcdc => "the input holds no MC/DC data: LCOV tracefiles carry none, and an llvm-cov JSON export has it only for the files built with `clang -fcoverage-mapping -fcoverage-mcdc` (clang 18 or later); a file with branches but no MC/DC condition reads as built without it (its `&&`/`||` conditions are then plain branches), even when each of its decisions has one condition; build so and export with `llvm-cov export`, or drop \"mcdc\" from `metrics`",
     }
 }

@@ -194,6 +194,11 @@ pub(crate) fn measure_one<'a>(
     };
     summary.branches = summary.branches.filter(|_| branches_available);
     summary.mcdc = summary.mcdc.filter(|_| mcdc_available);
+    // A tracefile whose writer records no function (or no line) measures none: unavailable.
+    let functions_available = parts.iter().any(|p| p.report.has_function_data);
+    let lines_available = parts.iter().any(|p| p.report.has_line_data);
+    summary.functions = summary.functions.filter(|_| functions_available);
+    summary.lines = summary.lines.filter(|_| lines_available);
     Ok(Measured {
         summary,
         coverage,

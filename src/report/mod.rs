@@ -75,6 +75,14 @@ pub struct Report {
     /// `-fcoverage-mcdc`; see `measure`). False for LCOV and for other exports, where MC/DC is
     /// unavailable for every file.
     pub has_mcdc_data: bool,
+    /// False for an LCOV tracefile without any function record (`FN`, `FNDA`, `FNL`, `FNA`) and
+    /// without any declared `FNF` above 0: its writer does not record functions (gcov2lcov,
+    /// Dart's `format_coverage`, coverage.py before 7.6.2, llvm-cov's `-skip-functions` output
+    /// rewritten by lcov), so functions are unavailable, not 0 of 0. True for JSON exports.
+    pub has_function_data: bool,
+    /// As `has_function_data`, for lines: an LCOV tracefile without any `DA` record or declared
+    /// `LF` above 0 (a writer of functions only) measures no line.
+    pub has_line_data: bool,
     /// Files as the report names them (raw, unnormalised paths), in report order.
     pub files: Vec<FileData>,
     /// Problems that did not stop the read, each `"<origin>:<line>: …"` (LCOV: unknown records,

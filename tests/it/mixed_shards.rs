@@ -235,3 +235,43 @@ fn copies_of_a_static_c_function_summed_by_lcov_are_refused() {
         );
     }
 }
+
+/// A tracefile whose writer records no function (gcov2lcov, Dart's format_coverage,
+/// coverage.py before 7.6.2, llvm-cov's `-skip-functions` rewritten by lcov) measures none:
+/// functions are unavailable and fail closed, never 0 of 0; likewise lines for a writer of
+/// functions only. A file another report measures functions for keeps them, and llvm-cov's
+/// declared `FNF`/`FNH` without records still count.
+#[test]
+fn a_metric_no_record_carries_is_unavailable() {
+    let sb = Sandbox::new();
+    sb.policy("[measure]\ninclude = [\"src/**\"]\nmetrics = [\"functions\", \"lines\"]\n");
+    sb.write("src/a.go", "package a\n\nfunc A() {}\n");
+    sb.write("lines.info", "SF:src/a.go\nDA:3,1\nLF:1\nLH:1\nend_of_record\n");
+    let run = sb.run(&["check", "lines.info", "--format", "json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "src/a.go", "lines"), "1/1 pass");
+    let file = &doc["files"][0]["metrics"]["functions"];
+    assert_eq!(file["status"], "unavailable", "{doc}");
+    let table = sb.run(&["check", "lines.info"]);
+    assert!(
+        table.stdout.contains("a report holds no function data"),
+        "{}",
+        table.stdout
+    );
+    // Functions only: lines unavailable.
+    sb.write("fns.info", "SF:src/a.go\nFN:3,A\nFNDA:1,A\nend_of_record\n");
+    let doc = sb.run(&["check", "fns.info", "--format", "json"]).json();
+    assert_eq!(metric(&doc, "src/a.go", "functions"), "1/1 pass");
+    assert_eq!(doc["files"][0]["metrics"]["lines"]["status"], "unavailable");
+    // Both reports together: each metric is carried by one of them.
+    let run = sb.run(&["check", "lines.info", "fns.info", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // llvm-cov's `-skip-functions` tracefile keeps its declared FNF/FNH.
+    sb.write(
+        "skip.info",
+        "SF:src/a.go\nFNF:2\nFNH:1\nDA:3,1\nLF:1\nLH:1\nend_of_record\n",
+    );
+    let doc = sb.run(&["check", "skip.info", "--format", "json"]).json();
+    assert_eq!(metric(&doc, "src/a.go", "functions"), "1/2 fail");
+}

@@ -334,6 +334,17 @@ impl LcovFile {
             .collect()
     }
 
+    /// Whether the file carries functions and lines, as read (before a reduction): a function
+    /// record (`FN`, `FNDA`, `FNL`/`FNA`) or a declared `FNF` above 0; a `DA` record or a
+    /// declared `LF` above 0 (see [`crate::report::Report::has_function_data`]).
+    pub(super) fn carries(&self) -> (bool, bool) {
+        let declared = |d: Declared| d.found.is_some_and(|n| n > 0);
+        (
+            !self.functions.is_empty() || declared(self.declared.functions()),
+            !self.lines.is_empty() || declared(self.declared.lines()),
+        )
+    }
+
     /// True when the file holds at least one `DA`, `BRDA`, `FN`/`FNDA` or `FNL`/`FNA` record.
     /// An `SF` section without any (Bazel's `baseline_coverage.dat` writes one per source file)
     /// names the file without measuring it: it is no evidence that the file has nothing to

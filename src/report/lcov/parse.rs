@@ -58,6 +58,9 @@ pub(super) struct Reducing<'a> {
     held: usize,
     /// True when a file had `BRDA` records before it was reduced ([`Report::has_branch_data`]).
     branch_data: bool,
+    /// True when a file carried functions, and lines, before it was reduced
+    /// ([`Report::has_function_data`], [`Report::has_line_data`]).
+    carried: (bool, bool),
     identities: Identities,
 }
 
@@ -112,6 +115,7 @@ impl<'a> Parser<'a> {
             done: 0,
             held: 0,
             branch_data: false,
+            carried: (false, false),
             identities: Identities::default(),
         });
         parser
@@ -152,6 +156,9 @@ impl<'a> Parser<'a> {
                 continue;
             }
             reducing.branch_data |= !file.branches.is_empty();
+            let (functions, lines) = file.carries();
+            reducing.carried.0 |= functions;
+            reducing.carried.1 |= lines;
             file.reduce(&mut reducing.identities);
         }
         reducing.done = to;
@@ -457,6 +464,9 @@ impl<'a> Parser<'a> {
         let reduced_branches = self.reducing.as_ref().is_some_and(|r| r.branch_data);
         let has_branch_data =
             reduced_branches || self.files.iter().any(|(_, f, _)| !f.branches.is_empty());
+        let reduced = self.reducing.as_ref().map_or((false, false), |r| r.carried);
+        let has_function_data = reduced.0 || self.files.iter().any(|(_, f, _)| f.carries().0);
+        let has_line_data = reduced.1 || self.files.iter().any(|(_, f, _)| f.carries().1);
         let mut files: Vec<FileData> = self
             .files
             .into_iter()
@@ -480,6 +490,8 @@ impl<'a> Parser<'a> {
             manifest_path: None,
             has_branch_data,
             has_mcdc_data: false,
+            has_function_data,
+            has_line_data,
             files,
             warnings: self.warnings.clone(),
         };

@@ -206,6 +206,8 @@ fn assemble(
         manifest_path,
         has_branch_data,
         has_mcdc_data,
+        has_function_data: true,
+        has_line_data: true,
         files,
         warnings: Vec::new(),
     }
