@@ -536,13 +536,13 @@ mod tests {
         assert!(branches.contains("an LCOV tracefile as `BRDA` records"));
         assert!(!branches.contains("the export holds"));
         assert!(branches.ends_with("drop \"branches\" from `metrics`"));
-        // Functions and lines are in every input covgate reads; the hint is generic.
-        for metric in [Metric::Functions, Metric::Lines] {
-            assert_eq!(
-                unavailable_hint(metric),
-                "the input carries no such records: check how the report was produced"
-            );
-        }
+        // Functions and lines: LCOV writers that record neither.
+        let functions = unavailable_hint(Metric::Functions);
+        assert!(functions.contains("without any `FN`/`FNDA` record"), "{functions}");
+        assert!(functions.ends_with("drop \"functions\" from `metrics`"));
+        let lines = unavailable_hint(Metric::Lines);
+        assert!(lines.contains("without any `DA` record"), "{lines}");
+        assert!(lines.ends_with("drop \"lines\" from `metrics`"));
         let mcdc = unavailable_hint(Metric::Mcdc);
         assert!(mcdc.contains("-fcoverage-mcdc"), "{mcdc}");
         assert!(mcdc.ends_with("drop \"mcdc\" from `metrics`"), "{mcdc}");
