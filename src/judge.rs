@@ -538,7 +538,10 @@ mod tests {
         assert!(branches.ends_with("drop \"branches\" from `metrics`"));
         // Functions and lines: LCOV writers that record neither.
         let functions = unavailable_hint(Metric::Functions);
-        assert!(functions.contains("without any `FN`/`FNDA` record"), "{functions}");
+        assert!(
+            functions.contains("without any `FN`/`FNDA` record"),
+            "{functions}"
+        );
         assert!(functions.ends_with("drop \"functions\" from `metrics`"));
         let lines = unavailable_hint(Metric::Lines);
         assert!(lines.contains("without any `DA` record"), "{lines}");

@@ -246,7 +246,10 @@ fn a_metric_no_record_carries_is_unavailable() {
     let sb = Sandbox::new();
     sb.policy("[measure]\ninclude = [\"src/**\"]\nmetrics = [\"functions\", \"lines\"]\n");
     sb.write("src/a.go", "package a\n\nfunc A() {}\n");
-    sb.write("lines.info", "SF:src/a.go\nDA:3,1\nLF:1\nLH:1\nend_of_record\n");
+    sb.write(
+        "lines.info",
+        "SF:src/a.go\nDA:3,1\nLF:1\nLH:1\nend_of_record\n",
+    );
     let run = sb.run(&["check", "lines.info", "--format", "json"]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let doc = run.json();

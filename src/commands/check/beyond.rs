@@ -16,14 +16,7 @@ use crate::report::FileCoverage;
 /// llvm-cov export's function records (when the export kept them). `None` when it names none.
 pub(super) fn last_line(coverage: &FileCoverage) -> Option<(u32, bool)> {
     match coverage {
-        FileCoverage::Lcov(file) => {
-            let lines = file.lines().map(|(line, _)| line);
-            let branches = file.branches().iter().map(|b| b.line);
-            let functions = file.functions();
-            let starts = functions.iter().filter_map(|f| f.start);
-            let last = lines.chain(branches).chain(starts).max()?;
-            Some((last, file.from_llvm_cov()))
-        }
+        FileCoverage::Lcov(file) => file.last_line(),
         FileCoverage::Llvm(file) => {
             let starts = file.functions.as_ref()?.iter().map(|f| f.key.0);
             starts.max().map(|last| (last, true))

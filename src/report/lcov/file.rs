@@ -180,6 +180,9 @@ pub struct LcovFile {
     pub(super) conflict: bool,
     /// True when the file was reduced to its verdict (see `reduced`): it cannot merge.
     pub(super) reduced: bool,
+    /// For a reduced file: the last line its records named, and whether a section was in
+    /// llvm-cov's shape, as read ([`LcovFile::last_line`]).
+    pub(super) as_read: (u32, bool),
 }
 
 /// Files are equal when their records, declared totals and section counts are (the indexes are

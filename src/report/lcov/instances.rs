@@ -12,10 +12,20 @@ use super::file::{Function, LcovFile};
 use super::identity::{clang_local, function_identity};
 
 impl LcovFile {
-    /// True when a section of the file is in llvm-cov's shape (written by `llvm-cov export
-    /// -format=lcov`, as `cargo llvm-cov --lcov`): its lines are the source's own.
-    pub fn from_llvm_cov(&self) -> bool {
-        self.llvm
+    /// The last line the file's records name (`DA`, `BRDA`, `FN`), and whether a section is in
+    /// llvm-cov's shape (written by `llvm-cov export -format=lcov`, as `cargo llvm-cov --lcov`:
+    /// its lines are the source's own); for a file reduced to its verdict, as it was read.
+    /// `None` when no record names a line.
+    pub fn last_line(&self) -> Option<(u32, bool)> {
+        if self.reduced {
+            return Some(self.as_read).filter(|(line, _)| *line > 0);
+        }
+        let lines = self.lines.iter().map(|(line, _)| line);
+        let branches = self.branches.iter().map(|b| b.line);
+        let functions = self.functions();
+        let starts = functions.iter().filter_map(|f| f.start);
+        let last = lines.chain(branches).chain(starts).max()?;
+        Some((last, self.llvm))
     }
 
     /// True when `self` and `other` (sections of one file about to be merged) both ran a

@@ -73,6 +73,7 @@ impl LcovFile {
             return;
         }
         let summary = self.summary();
+        let as_read = (self.last_line().map_or(0, |(line, _)| line), self.llvm);
         let mut declared = DeclaredTotals::default();
         let counted = [
             (DeclaredTotals::LINES, summary.lines),
@@ -98,6 +99,7 @@ impl LcovFile {
             llvm: true,
             conflict: self.conflict,
             reduced: true,
+            as_read,
             ..LcovFile::default()
         };
         self.functions.pack();
