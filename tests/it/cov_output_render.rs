@@ -512,13 +512,13 @@ fn report_warnings_go_to_stderr_and_the_verdict_to_stdout() {
     sandbox.policy(LCOV);
     sandbox.write(
         "w.info",
-        "SF:/ws/a.c\nBRDA:1,0,0,1\nBRDA:1,0,1,1\nDA:1,1\nend_of_record\nend_of_record\n",
+        "SF:/ws/a.c\nFN:1,f\nFNDA:1,f\nBRDA:1,0,0,1\nBRDA:1,0,1,1\nDA:1,1\nend_of_record\nend_of_record\n",
     );
     let run = sandbox.run(&["check", "w.info", "--root", "/ws", "--no-walk"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert_eq!(
         run.stderr,
-        "covgate: warning: w.info:6: `end_of_record` outside an `SF` section ignored\n"
+        "covgate: warning: w.info:8: `end_of_record` outside an `SF` section ignored\n"
     );
     assert!(run.stdout.ends_with("covgate: PASS\n"), "{}", run.stdout);
     // The machine and PR-comment outputs carry the warning too, among the facts.
@@ -537,12 +537,12 @@ fn report_warnings_go_to_stderr_and_the_verdict_to_stdout() {
     };
     assert_eq!(
         format("json").json()["facts"]["warnings"],
-        serde_json::json!(["w.info:6: `end_of_record` outside an `SF` section ignored"])
+        serde_json::json!(["w.info:8: `end_of_record` outside an `SF` section ignored"])
     );
     let run = format("markdown");
     assert!(
         run.stdout.contains(
-            "\n> ⚠️ warning: w.info:6: \\`end\\_of\\_record\\` outside an \\`SF\\` section ignored\n\n"
+            "\n> ⚠️ warning: w.info:8: \\`end\\_of\\_record\\` outside an \\`SF\\` section ignored\n\n"
         ),
         "{}",
         run.stdout
@@ -556,7 +556,7 @@ fn a_verdict_that_cannot_be_written_is_an_error() {
     sandbox.policy(LCOV);
     sandbox.write(
         "ok.info",
-        "SF:/ws/a.c\nBRDA:1,0,0,1\nBRDA:1,0,1,1\nDA:1,1\nend_of_record\n",
+        "SF:/ws/a.c\nFN:1,f\nFNDA:1,f\nBRDA:1,0,0,1\nBRDA:1,0,1,1\nDA:1,1\nend_of_record\n",
     );
     // The table is written whole; JSON is written as it is serialised: both fail alike.
     for format in ["table", "json"] {
@@ -639,7 +639,7 @@ fn output_files_follow_links_and_never_replace_devices_fifos_or_read_only_files(
     sandbox.policy(LCOV);
     sandbox.write(
         "ok.info",
-        "SF:/ws/a.c\nBRDA:1,0,0,1\nBRDA:1,0,1,1\nDA:1,1\nend_of_record\n",
+        "SF:/ws/a.c\nFN:1,f\nFNDA:1,f\nBRDA:1,0,0,1\nBRDA:1,0,1,1\nDA:1,1\nend_of_record\n",
     );
     let run_to = |out: &str| {
         sandbox.run(&[
