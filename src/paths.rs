@@ -396,6 +396,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn unrooted_globs_say_why() {
+        for (glob, why) in [
+            ("", "an empty glob"),
+            ("./", "an empty glob"),
+            ("/abs/src/*.rs", "an absolute glob"),
+            ("C:\\x\\*.rs", "an absolute glob"),
+            ("..", "a glob above the root"),
+            ("../*/src/*.rs", "a glob above the root"),
+        ] {
+            let message = unrooted(glob).unwrap_or_default();
+            assert!(message.contains(why), "{glob}: {message}");
+        }
+        for glob in ["src/**", "**/*.rs", "..x/*.rs"] {
+            assert_eq!(unrooted(glob), None, "{glob}");
+        }
+    }
+
+    #[test]
     fn normalizes_dots_separators_and_drives() {
         assert_eq!(normalize("/ws/a/src/../shared/./c.rs"), "/ws/a/shared/c.rs");
         assert_eq!(

@@ -201,9 +201,6 @@ fn judge_with(
         unevidenced,
         folded,
     } = resolve_all(&reports, &mut again, setup, opts, &opts.reports, &identity)?;
-    if parts.is_empty() {
-        return Err(no_evidence(&reports));
-    }
     let mut scope = scope::resolve(
         &spellings,
         policy,
@@ -284,7 +281,8 @@ fn judge_with(
 /// ([`spelled_twice_without_records`]), the report is read again into `again`, keeping every
 /// record, and that is resolved instead.
 ///
-/// Errors: as [`resolve_parts`] and [`reread`].
+/// Errors: as [`resolve_parts`] and [`reread`]; and no evidence: no report holds a record
+/// ([`no_evidence`]).
 fn resolve_all<'a>(
     reports: &'a [Report],
     again: &'a mut Vec<Report>,
@@ -293,7 +291,7 @@ fn resolve_all<'a>(
     names: &[String],
     identity: &Identity,
 ) -> Result<Resolved<'a>> {
-    match resolve_parts(reports, setup, opts, identity) {
+    let resolved = match resolve_parts(reports, setup, opts, identity) {
         // Rare: one report names one file twice, and a spelling kept too few records (none
         // seemed needed), which its merge needs.
         Ok(resolved) if names.len() == 1 && spelled_twice_without_records(&resolved.parts) => {
@@ -303,7 +301,11 @@ fn resolve_all<'a>(
             resolve_parts(again, setup, opts, identity)
         }
         resolved => resolved,
+    }?;
+    if resolved.parts.is_empty() {
+        return Err(no_evidence(reports));
     }
+    Ok(resolved)
 }
 
 /// True when a file is named more than once (several spellings in one report: relative and
@@ -452,12 +454,9 @@ pub(crate) fn executed(
     let reports = read_reports(opts, names, detail_for(names.len(), &|_| false))?;
     let identity = Identity::new(&setup.root, None);
     let mut again = Vec::new();
-    let resolved = resolve_all(&reports, &mut again, setup, opts, names, &identity)?;
     // No evidence is no admission: a suite export without records, or whose files all lie
     // outside `include` (made elsewhere, without `--remap-path-prefix`), fails as `check` does.
-    if resolved.parts.is_empty() {
-        return Err(no_evidence(&reports));
-    }
+    let resolved = resolve_all(&reports, &mut again, setup, opts, names, &identity)?;
     let root = Path::new(&setup.root);
     scope::resolve(
         &resolved.spellings,

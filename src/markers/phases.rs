@@ -183,7 +183,8 @@ fn java_escape(text: &str) -> Option<(u16, usize)> {
     let hex = digits
         .get(..4)
         .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
-    let unit = u16::from_str_radix(hex.filter(|_| us > 0)?, 16).ok()?;
+    // Four hex digits always make a `u16`.
+    let unit = u16::from_str_radix(hex.filter(|_| us > 0)?, 16).unwrap_or_default();
     Some((unit, 1 + us + 4))
 }
 

@@ -626,6 +626,14 @@ fn init_follows_the_workspace_member_globs() {
             );
             sandbox.write(&format!("{member}/src/lib.rs"), "pub fn f() {}\n");
         }
+        // A binary in `src/bin` (inside the glob's `src`), and a library beside its manifest
+        // (outside it: a glob of its own).
+        sandbox.write("crates/x/src/bin/tool.rs", "fn main() {}\n");
+        sandbox.write(
+            "crates/y/Cargo.toml",
+            "[package]\nname = \"y\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[lib]\npath = \"lib.rs\"\n",
+        );
+        sandbox.write("crates/y/lib.rs", "pub fn f() {}\n");
     };
     let include = || {
         let run = sandbox.run(&["init", "--force"]);
@@ -640,7 +648,7 @@ fn init_follows_the_workspace_member_globs() {
     write_members("[workspace]\nmembers = [\"crates/*\", \"tools/c\"]\nresolver = \"2\"\n");
     assert_eq!(
         include(),
-        "include = [\"crates/*/src/**/*.rs\", \"tools/c/src/**/*.rs\"]"
+        "include = [\"crates/*/src/**/*.rs\", \"crates/y/*.rs\", \"tools/c/src/**/*.rs\"]"
     );
     // A member added later is gated by that policy.
     sandbox.write(
@@ -666,7 +674,7 @@ fn init_follows_the_workspace_member_globs() {
     );
     assert_eq!(
         include(),
-        "include = [\"crates/x/src/**/*.rs\", \"crates/y/src/**/*.rs\", \"tools/c/src/**/*.rs\"]"
+        "include = [\"crates/x/src/**/*.rs\", \"crates/y/*.rs\", \"tools/c/src/**/*.rs\"]"
     );
 }
 

@@ -234,3 +234,193 @@ fn jsx_element_text_holds_no_comment() {
         run.stdout
     );
 }
+
+/// Every unit-test input of the lexers (`src/markers/lexer_tests.rs`, `lexer_hash_tests.rs`),
+/// with its `MARK` placeholder as a real marker, checked through the binary against a
+/// tracefile that misses every line: each check ends as the markers say (the lines they ignore
+/// counted, or exit 2 for a marker the lexer cannot be sure of), and the binary's lexers run
+/// the same inputs as the unit tests (whose copy of the lexers the self-coverage may not pick).
+const LEXED: &[(&str, &str)] = &[
+    (
+        "sh",
+        "echo \\# MARK 1\ndir='C:\\'; hint='# MARK 2'\necho a\\\\#b # MARK 3\n",
+    ),
+    (
+        "cmake",
+        "message([=[ # MARK 1 ]=])\n#[[ note:\n\" ]]\nmessage(\"# MARK 4\")\n\
+                #[==[ MARK 5\nMARK 6 ]==] x # MARK 6\nmessage(don't) # MARK 7\n\
+                set(x a\\#b) # MARK 8\nx[1] # MARK 9\n#[[ open\n# MARK 11\n",
+    ),
+    (
+        "R",
+        "`# MARK 1` <- function() 1\nx <- r\"(a \" # MARK 2 )\" # MARK 2\n\
+                y <- R'---[ ]' # ]---' # MARK 3\nr <- 1 # MARK 4\nz <- r\"x\" # MARK 5\n\
+                w <- ar\"(\" # MARK 6\n",
+    ),
+    (
+        "ex",
+        "def f, do: ~S(# MARK 1) end\nx = ?# # MARK 2\ny = ~r/a\\/# MARK 3/ # MARK 3\n\
+                s = ~s\"\"\"\n# MARK 5\n\"\"\" # MARK 6\nq = ?\\\\ # MARK 7\n\
+                t = ~S(a(b) # MARK 8) # MARK 8\nz = ~ # MARK 9\nv = ~x # MARK 10\n\
+                a = valid?(\"#\") # MARK 11\nb = ~R2D2[x] # MARK 12\n",
+    ),
+    (
+        "rb",
+        "puts \"s\" if line =~ /# MARK 1/\nputs \"s\" if line =~ %r{# {MARK} 2}\n\
+                x = a / b # MARK 3\ny = a/2 # MARK 4\nz = ?# # MARK 5\nw = c ? 1 : 2 # MARK 6\n\
+                v = 10 % 3 # MARK 7\nu = %w[a b] # MARK 8\n=begin\nMARK 10\n=end\n\
+                puts $' # MARK 12\nif /x/ then end # MARK 13\nq = x %= 2 # MARK 14\n\
+                p = % 2 # MARK 15\nn = (a) / 2 # MARK 16\no = x ? y : z # MARK 17\n\
+                __END__\n# MARK 19\n",
+    ),
+    (
+        "pl",
+        "my @w = qw# MARK 1 #; print \"@w\\n\";\n$line =~ s#//\\s*MARK 2##; print $line;\n\
+                my $n = $#a > 0 ? \"# MARK 3\" : \"\";\nmy %h = (s => 1, y => 2); # MARK 4\n\
+                $x = $s # MARK 5\n$r =~ s{a}\n  {b # MARK 7}g; # MARK 7\n\
+                $t =~ tr/a-z/# MARK 8/; # MARK 8\nprint q (x # MARK 9); # MARK 9\n\
+                my $d = 10 / 2; # MARK 10\nmy $e = $h->{s}; # MARK 11\n=pod\n# MARK 13\n=cut\n\
+                my @s = split /#/, $l; # MARK 16\nmy $q = q # MARK 17\n(x); # MARK 18\n\
+                __DATA__\n# MARK 20\n",
+    ),
+    (
+        "tsx",
+        "export const Help = () => <p>Lines ending in // MARK 1 are skipped</p>;\n",
+    ),
+    (
+        "tsx",
+        "export const Key = () => <p>Press ` to open</p>;\n\
+             export const tip = `// MARK 2`;\nexport function f() { return 1; } // MARK 3\n",
+    ),
+    (
+        "tsx",
+        "const a = b <c; // MARK 1\n\
+                const e = <div className=\"x // y\" title='z' onClick={() => f('}')} {...p}>\n\
+                \x20 {/* MARK 3 */}\n  {items.map(i => <li key={i}>{i} // text</li>)}\n\
+                \x20 <br/> <></> {a < b}\n</div>; // MARK 6\n\
+                const g = <T,>(x: T) => x; // MARK 7\n\
+                function h() { return <a>{// MARK 8\n}</a>; }\n\
+                const k = f(<a/>, <a {...{x: 1}}/>); // MARK 10\n",
+    ),
+    ("rb", "=foo # MARK 1\n_x = 1 # MARK 2\n/a#b/ # MARK 3\n"),
+    (
+        "pl",
+        "= 1 # MARK 1\nx = 'a' # MARK 2\nprint q xax; # MARK 3\nmy $v = qw _x_; # MARK 4\n",
+    ),
+    (
+        "ex",
+        "x = ~s'''\n# MARK 2\n''' # MARK 3\ny = ~w<a> # MARK 4\n",
+    ),
+    (
+        "tsx",
+        "<a>// x</a>\n// MARK 2\nconst l = <a href=x/y>t</a>; // MARK 3\nx = a_ <b; // MARK 4\n",
+    ),
+    (
+        "js",
+        "const banner = `\n  // MARK 2\n`;\nrun(); // MARK 4\n\
+                const f = `a ${ x /* MARK 5 */ + `in ${ {a: 1}.a } // MARK 5` } // MARK 5\n\
+                ${ '}' } still text // MARK 6\n` // MARK 7\n\
+                const e = `\\` // MARK 8\n` + '`' // MARK 9\n",
+    ),
+    (
+        "js",
+        "const u = `http://x/${id} costs $5 // {`; // MARK 1\nconst v = `a` + `//b`;\n",
+    ),
+    (
+        "go",
+        "q := `SELECT 1 -- // MARK 1\n-- // MARK 2\n\\` // MARK 3\nreturn 1 // MARK 4\n",
+    ),
+    (
+        "java",
+        "String s = \"\"\"\n  // MARK 2\n  \\\"\"\" // MARK 3\n  \"\"\"; // MARK 4\n\
+                @Override void f() { g($x); } // MARK 5\n",
+    ),
+    (
+        "cs",
+        "var v = @\"a \"\" // MARK 1\n// MARK 2\"; // MARK 2\n\
+              var w = $@\"x\n// MARK 4\"; var z = @$\"y // MARK 4\"; // MARK 4\n",
+    ),
+    ("groovy", "var d = '''\n// MARK 2\n'''; // MARK 3\n"),
+    (
+        "py",
+        "'''Don't\n# MARK 2\n'''\nx = 1 # MARK 4\n\
+                s = rb\"\"\"\\\"\"\" # MARK 5\n\"\"\" # MARK 6\n\
+                t = f'it''s' # MARK 7\n\
+                u = 'open # MARK 8\nv = 2 # MARK 9\n\
+                w = \"\"\"a\"\"\" \"\" # MARK 10\n",
+    ),
+    (
+        "sh",
+        "cat <<EOF # MARK 1\n# MARK 2\nEOF\n\
+                cat <<- 'END' >x; cat << \"TWO\" # MARK 4\n\t# MARK 5\n\tEND\n# MARK 7\nTWO\n\
+                echo a#b ${#x} $# # MARK 9\n\
+                x=$((1 << 2)) # MARK 10\ncat <<<word # MARK 11\n\
+                cat <<\\RAW\n# MARK 13\nRAW\n# MARK 15\n",
+    ),
+    (
+        "rb",
+        "s = <<~EOS # MARK 1\n  # MARK 2\n  EOS\n\
+                list << item # MARK 4\nclass << self # MARK 5\nend\n\
+                print <<\"EOF\";\n# MARK 8\nEOF\n# MARK 10\n\
+                t = <<EOS\n  EOS\n# MARK 13\nEOS\n# MARK 15\n",
+    ),
+    (
+        "rs",
+        "//// MARK 1\n/// MARK 2\n//! MARK 3\n/*** MARK 4 */\n/** MARK 5 */\n\
+                /**/ // MARK 6\n/*! MARK 7 */\n/* MARK 8 */\n",
+    ),
+    (
+        "dart",
+        "/* outer /* inner */ \" */ fun f() = \"// MARK 1\"\nf() /* a */ // MARK 2\n",
+    ),
+    (
+        "dart",
+        "var p = r'C:\\' + '// MARK 1';\nvar q = r\"C:\\\" + \"// MARK 2\"; // MARK 2\n\
+                var t = r'''\n// MARK 4 \\'''; // MARK 4\nvar u = r'open // MARK 5\n\
+                x(); // MARK 6\nvar r = 1; // MARK 7\n",
+    ),
+    (
+        "cs",
+        "var doc = \"\"\"\"\n  Write \"\"\" // MARK 2 \"\"\" to skip.\n  \"\"\"\"; // MARK 3\n\
+              var e = \"\"; // MARK 4\n",
+    ),
+    (
+        "kt",
+        "val doc = \"\"\"a\"\"\"\"; val t = \"// MARK 1\"\nval s = \"\"\"C:\\\"\"\"; // MARK 2\n\
+              val u = \"\"\"\n// MARK 4\n\"\"\" // MARK 5\n",
+    ),
+    (
+        "java",
+        "String d = \"\"\"\na\\\"\"\" // MARK 2\n\"\"\"; // MARK 3\n",
+    ),
+];
+
+#[test]
+fn every_lexer_input_runs_through_the_check() {
+    let mut refused = 0;
+    for (ext, text) in LEXED {
+        let text = text.replace("MARK", "LCOV_EXCL_LINE");
+        let path = format!("src/f.{ext}");
+        let lines = text.lines().count().max(1);
+        let da: String = (1..=lines).map(|i| format!("DA:{i},0\n")).collect();
+        let run = check(
+            "\"lines\"",
+            &[(&path, &text)],
+            &format!("SF:{path}\n{da}end_of_record\n"),
+        );
+        match run.code {
+            // Exit 0 where the markers take out every missed line (0 of 0).
+            0 | 1 => assert!(
+                run.stdout.contains("ignored by inline markers: "),
+                "{path}: {}",
+                run.stdout
+            ),
+            2 => {
+                refused += 1;
+                assert!(run.stderr.contains("marker"), "{path}: {}", run.stderr);
+            }
+            code => panic!("{path}: exit {code}: {}{}", run.stdout, run.stderr),
+        }
+    }
+    assert!(refused > 0 && refused < LEXED.len(), "{refused} refused");
+}
