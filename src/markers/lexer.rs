@@ -36,7 +36,7 @@ pub enum Lang {
     /// Dart: as C, plus nested `/* */`, `'''…'''`, `"""…"""` and raw strings `r'…'`, `r"…"`,
     /// `r'''…'''` (no escapes).
     Dart,
-    /// Groovy: as C, plus `"""…"""` and `'''…'''` that span lines.
+    /// Groovy: as C, plus `"""…"""`, `'''…'''` and dollar-slashy `$/…/$` strings that span lines.
     TextBlocks,
     /// Python: `#` comments, strings that end with their line, triple-quoted strings `'''…'''`
     /// and `"""…"""` that span lines (any prefix: `r`, `b`, `f`, `u`, `rb`, …).
@@ -280,10 +280,10 @@ impl<'a> Lexer<'a> {
                 'r' if lang == Lang::Dart && word_start.is_none() && dart_raw(rest) > 0 => {
                     self.dart_raw_string(dart_raw(rest));
                 }
-                // covgate:ignore-next -- a guard side no test reaches yet (session 13 lexers; see the closing note)
                 '@' | '$' if lang == Lang::CSharp && verbatim_opener(rest) > 0 => {
                     self.verbatim(verbatim_opener(rest));
                 }
+                '$' if lang == Lang::TextBlocks && rest.starts_with("$/") => self.dollar_slashy(),
                 '<' if lang == Lang::Jsx && self.jsx_opens() => self.jsx_element(),
                 // A here-string, or C++'s `<<<`: no heredoc starts at its second `<`.
                 '<' if rest.starts_with("<<<") => self.pos += 3,
@@ -381,6 +381,23 @@ impl<'a> Lexer<'a> {
     /// A string or char literal with backslash escapes, ending at `quote`; in C-like languages
     /// also at the end of its line (where the compiler rejects an open literal), so that a
     /// stray quote cannot hide the markers of the lines after it.
+    /// Groovy's dollar-slashy string `$/…/$`, which may span lines: its only escapes are `$$`
+    /// and `$/`, so a `\` or `//` inside is text. An open one runs to the end of the file.
+    fn dollar_slashy(&mut self) {
+        self.pos += 2;
+        loop {
+            let rest = self.rest();
+            if rest.starts_with("$$") || rest.starts_with("$/") {
+                self.pos += 2;
+            } else if rest.starts_with("/$") {
+                self.pos += 2;
+                return;
+            } else if self.bump().is_none() {
+                return;
+            }
+        }
+    }
+
     fn quoted(&mut self, quote: char) {
         self.bump();
         while let Some(c) = self.bump() {

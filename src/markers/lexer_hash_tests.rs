@@ -164,3 +164,50 @@ fn a_marker_on_or_after_an_unsure_line_is_an_error() {
     let ignores = scan("a.rb", text, Lang::Ruby, &Family::ALL, true).unwrap();
     assert_eq!(ignores.lines.iter().copied().collect::<Vec<_>>(), [1]);
 }
+
+/// Each alternative of an arm's pattern (`'r' | 'R'`, `Ruby | Perl`) takes its guard apart
+/// (rustc lowers the guard once per alternative, and branch coverage counts each): both sides
+/// of each, with a literal where the rules above have it and none where they do not.
+#[test]
+fn guards_hold_and_fail_for_every_alternative() {
+    // R: `R` raw strings after a word and `R` as a name; `r` likewise.
+    let text = "R <- 2 # MARK 1\nx <- aR\"(\" # MARK 2\ny <- br\"(\" # MARK 3\n";
+    assert_eq!(lexed(text, Lang::R), (vec![1, 2, 3], None));
+    // Ruby and Perl: `_` at a line's start that opens no data section; `$'`, `$"`, `$#`.
+    let text = "_f(1) # MARK 1\nputs $\" # MARK 2\nputs $' # MARK 3\nx = $# # MARK 4\n";
+    assert_eq!(lexed(text, Lang::Ruby), (vec![1, 2, 3, 4], None));
+    let text = "_f(1); # MARK 1\nprint $\"; # MARK 2\nprint $'; # MARK 3\nmy $n = $#a; # MARK 4\n";
+    assert_eq!(lexed(text, Lang::Perl), (vec![1, 2, 3, 4], None));
+}
+
+/// What comes before a Ruby `/`, `%` or `?`: nothing (the file's start), a name ending in `_`,
+/// a `%` followed by a letter that names no literal; and literals that run to the end of the
+/// file (a regular expression, an Elixir sigil), which hide every marker after them.
+#[test]
+fn slashes_percents_and_open_literals_at_the_edges() {
+    assert_eq!(lexed("/a#b/ # MARK 1\n", Lang::Ruby), (vec![1], None));
+    assert_eq!(lexed("%w[# x] # MARK 1\n", Lang::Ruby), (vec![1], None));
+    assert_eq!(lexed("?# # MARK 1\n", Lang::Ruby), (vec![1], None));
+    assert_eq!(lexed("y = a_ / b # MARK 1\n", Lang::Ruby), (vec![1], None));
+    assert_eq!(lexed("z = a %d # MARK 1\n", Lang::Ruby), (vec![1], None));
+    assert_eq!(lexed("w = (%\n) # MARK 2\n", Lang::Ruby), (vec![2], None));
+    assert_eq!(
+        lexed("x = /open # MARK 1\n# MARK 2\n", Lang::Ruby),
+        (vec![], None)
+    );
+    assert_eq!(
+        lexed("x = ~r/open # MARK 1\n", Lang::Elixir),
+        (vec![], None)
+    );
+    // JSX: a name ending in `$` before `<` is an operand (`a$ < b`), not an element.
+    assert_eq!(lexed("x = a$ <b; // MARK 1\n", Lang::Jsx), (vec![1], None));
+}
+
+/// bash's ANSI-C strings take `\'` as a quote (`$'don\'t'`); a `'` after an escaped `$` opens
+/// a plain `'…'` (no escapes).
+#[test]
+fn shell_ansi_c_strings_take_escapes() {
+    let text = "msg=$'don\\'t # MARK 1'\necho ok # MARK 2\nx=\\$'a # MARK 3' # MARK 3\n\
+                y=$'two\nlines # MARK 5' # MARK 5\n";
+    assert_eq!(lexed(text, Lang::Shell), (vec![2, 3, 5], None));
+}

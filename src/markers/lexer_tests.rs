@@ -291,3 +291,21 @@ fn quote_runs_close_raw_strings_as_each_language_says() {
     let java = "String d = \"\"\"\na\\\"\"\" // MARK 2\n\"\"\"; // MARK 3\n";
     assert_eq!(marked(java, Lang::Java), [3]);
 }
+
+/// C#: `@` and `$` open a verbatim string only before a quote (`@"`, `$@"`, `@$"`): a verbatim
+/// name (`@class`) and an interpolated string (`$"…"`) are no verbatim strings.
+#[test]
+fn csharp_at_and_dollar_that_open_no_verbatim_string() {
+    let cs = "var @class = 1; // MARK 1\nvar s = $\"{a} // x\"; // MARK 2\n";
+    assert_eq!(marked(cs, Lang::CSharp), [1, 2]);
+}
+
+/// Groovy's dollar-slashy strings span lines, and only `$$` and `$/` escape in them: a `//`
+/// inside is text; one left open hides the rest of the file.
+#[test]
+fn groovy_dollar_slashy_strings() {
+    let groovy = "def u = $/https://x.org/a // MARK 1/$ // MARK 1\n\
+                  def v = $/a $/ $$ \\ // MARK 2\n// MARK 3\n/$ // MARK 4\nx = a$b // MARK 5\n";
+    assert_eq!(marked(groovy, Lang::TextBlocks), [1, 4, 5]);
+    assert!(marked("def w = $/open // MARK 1\n", Lang::TextBlocks).is_empty());
+}

@@ -235,6 +235,32 @@ fn jsx_element_text_holds_no_comment() {
     );
 }
 
+/// A marker in a bash ANSI-C string (`$'don\'t …'`, where `\'` is a quote) or in a Groovy
+/// dollar-slashy string (`$/…/$`, where `//` is text) is text: both files fail with every line
+/// (both had their line ignored, session 14's break test).
+#[test]
+fn markers_in_ansi_c_and_dollar_slashy_strings_are_text() {
+    let sh = "#!/bin/sh\nmsg=$'don\\'t add # LCOV_EXCL_LINE to generated files'\nprintf '%s\\n' \"$msg\"\n";
+    let groovy =
+        "def url = $/https://example.com/x // LCOV_EXCL_LINE is text here/$\nprintln(url)\n";
+    let info = "SF:src/gen.sh\nDA:2,0\nDA:3,0\nend_of_record\nSF:src/Url.groovy\nDA:1,0\nDA:2,0\nend_of_record\n";
+    let run = check(
+        "\"lines\"",
+        &[("src/gen.sh", sh), ("src/Url.groovy", groovy)],
+        info,
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("ignored by inline markers: 0 lines"),
+        "{}",
+        run.stdout
+    );
+    for path in ["src/gen.sh", "src/Url.groovy"] {
+        let row = format!("│ {path:<14} ┆ fail   ┆ 0/2 ✗ │");
+        assert!(run.stdout.contains(&row), "{row}\n{}", run.stdout);
+    }
+}
+
 /// Every unit-test input of the lexers (`src/markers/lexer_tests.rs`, `lexer_hash_tests.rs`),
 /// with its `MARK` placeholder as a real marker, checked through the binary against a
 /// tracefile that misses every line: each check ends as the markers say (the lines they ignore
@@ -392,6 +418,36 @@ const LEXED: &[(&str, &str)] = &[
     (
         "java",
         "String d = \"\"\"\na\\\"\"\" // MARK 2\n\"\"\"; // MARK 3\n",
+    ),
+    (
+        "R",
+        "R <- 2 # MARK 1\nx <- aR\"(\" # MARK 2\ny <- br\"(\" # MARK 3\n",
+    ),
+    (
+        "rb",
+        "_f(1) # MARK 1\nputs $\" # MARK 2\nputs $' # MARK 3\nx = $# # MARK 4\n\
+                y = a_ / b # MARK 5\nz = a %d # MARK 6\n",
+    ),
+    (
+        "pl",
+        "_f(1); # MARK 1\nprint $\"; # MARK 2\nprint $'; # MARK 3\nmy $n = $#a; # MARK 4\n",
+    ),
+    ("rb", "/a#b/ # MARK 1\n"),
+    ("rb", "x = /open # MARK 1\n# MARK 2\n"),
+    ("ex", "x = ~r/open # MARK 1\n"),
+    ("jsx", "x = a$ <b; // MARK 1\n"),
+    (
+        "cs",
+        "var @class = 1; // MARK 1\nvar s = $\"{a} // x\"; // MARK 2\n",
+    ),
+    (
+        "sh",
+        "msg=$'don\\'t # MARK 1'\necho ok # MARK 2\nx=\\$'a # MARK 3' # MARK 3\n",
+    ),
+    (
+        "groovy",
+        "def u = $/https://x.org/a // MARK 1/$ // MARK 1\n\
+                def v = $/a $/ $$ \\ // MARK 2\n// MARK 3\n/$ // MARK 4\n",
     ),
 ];
 
