@@ -123,9 +123,9 @@ fn written(text: &str) -> Written {
         // At least 10^20, above u64::MAX.
         return Written::Huge;
     }
-    let value = significant
-        .iter()
-        .try_fold(0u64, |n, &d| n.checked_mul(10)?.checked_add(u64::from(d - b'0')));
+    let value = significant.iter().try_fold(0u64, |n, &d| {
+        n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+    });
     let scaled = value.and_then(|v| v.checked_mul(10u64.checked_pow(u32::try_from(scale).ok()?)?));
     scaled.map_or(Written::Huge, Written::Whole)
 }
@@ -325,7 +325,16 @@ mod tests {
     #[test]
     fn rejects_negative_fractional_and_non_numbers() {
         for bad in [
-            "-1", "-1.0", "0.5", "1e-3", "\"1\"", "\"\\u00e9\"", "true", "false", "null", "[]",
+            "-1",
+            "-1.0",
+            "0.5",
+            "1e-3",
+            "\"1\"",
+            "\"\\u00e9\"",
+            "true",
+            "false",
+            "null",
+            "[]",
             "{}",
         ] {
             let err = parse(bad).expect_err(bad);
