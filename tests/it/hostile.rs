@@ -244,3 +244,28 @@ fn twenty_thousand_markers_on_twenty_thousand_regions_are_quick() {
     assert!(!run.stderr.contains("stale"), "{}", run.stderr);
     assert!(elapsed < Duration::from_secs(4), "{elapsed:?}");
 }
+
+/// A link to a folder outside the root (`src/sys` -> `/usr`) made the walk walk that tree: it
+/// is not followed, and a warning names it. Its files are then neither measured nor
+/// unmeasured (the check passes on `src/lib.rs`).
+#[cfg(unix)]
+#[test]
+fn a_link_to_a_folder_outside_the_root_is_not_walked() {
+    let sb = covered_lib();
+    let away = tempfile::tempdir().expect("tempdir");
+    std::fs::write(away.path().join("x.rs"), "pub fn x() {}\n").expect("x.rs");
+    std::os::unix::fs::symlink(away.path(), sb.path().join("src/sys")).expect("symlink");
+    let run = run_bounded(sb.path(), &["check", "t.info"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let target = std::fs::canonicalize(away.path()).expect("canonical");
+    assert!(
+        run.stderr.contains(&format!(
+            "covgate: warning: src/sys: a symbolic link to a folder outside the root ({}): not \
+             walked",
+            target.display()
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("x.rs"), "{}", run.stdout);
+}
