@@ -881,6 +881,7 @@ mod tests {
     fn report_files_may_carry_markers_unless_the_walk_knows_better() {
         let sources = Sources {
             walked: set(&["src/a.rs", "src/m.rs"]),
+            outside: Vec::new(),
             marked: set(&["src/m.rs"]),
             notes: Vec::new(),
             unwalked: false,
