@@ -377,9 +377,14 @@ fn metric_json(m: &MetricVerdict) -> (&'static str, MetricJson) {
     (m.metric.name(), json)
 }
 
-/// `{ "lines", "regions", "branches", "functions" }`: items inline markers took out.
+/// `{ "lines", "regions", "branches", "functions" }`: items inline markers took out, and
+/// `conditions` (MC/DC) when they took any out.
 fn ignored_json(i: Ignored) -> Value {
-    json!({"lines": i.lines, "regions": i.regions, "branches": i.branches, "functions": i.functions})
+    let mut ignored = json!({"lines": i.lines, "regions": i.regions, "branches": i.branches, "functions": i.functions});
+    if i.conditions > 0 {
+        ignored["conditions"] = json!(i.conditions);
+    }
+    ignored
 }
 
 /// `{ "branches": [{column, line, side, what}], "functions": [{line, name}],
