@@ -123,11 +123,12 @@ fn written(text: &str) -> Written {
         // At least 10^20, above u64::MAX.
         return Written::Huge;
     }
-    let value = significant.iter().try_fold(0u64, |n, &d| {
+    // At most 20 digits: the significant ones, then `scale` zeros.
+    let zeros = std::iter::repeat_n(&b'0', usize::try_from(scale).unwrap_or_default());
+    let value = significant.iter().chain(zeros).try_fold(0u64, |n, &d| {
         n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
     });
-    let scaled = value.and_then(|v| v.checked_mul(10u64.checked_pow(u32::try_from(scale).ok()?)?));
-    scaled.map_or(Written::Huge, Written::Whole)
+    value.map_or(Written::Huge, Written::Whole)
 }
 
 /// The value of an exponent's text (`+7`, `-3`, `12`), kept within [`MAX_EXPONENT`].
