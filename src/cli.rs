@@ -66,7 +66,7 @@ pub(crate) struct CommentArgs {
 #[derive(Debug, Args)]
 pub struct InitArgs {
     /// Coverage reports of today's tests: each file below 100% gets a [[debt]] entry allowing what it misses.
-    #[arg(value_name = "REPORT")]
+    #[arg(value_name = "REPORT", value_parser = path_text)]
     pub reports: Vec<String>,
     /// Replace an existing coverage-policy.toml.
     #[arg(long)]
@@ -95,10 +95,10 @@ pub(crate) struct RosterArgs {
     #[arg(long)]
     pub verify: bool,
     /// With --verify: the export of the roster suites' own instrumented run, for the admission check (repeatable: shards).
-    #[arg(long, value_name = "SUITE_EXPORT", requires_all = ["verify", "report"])]
+    #[arg(long, value_name = "SUITE_EXPORT", requires_all = ["verify", "report"], value_parser = path_text)]
     pub suite_report: Vec<String>,
     /// With --suite-report: the export of the main (instrumented) run (repeatable: shards).
-    #[arg(long, value_name = "MAIN_EXPORT", requires = "suite_report")]
+    #[arg(long, value_name = "MAIN_EXPORT", requires = "suite_report", value_parser = path_text)]
     pub report: Vec<String>,
     /// Print the arguments of one run: every suite but the roster's (instrumented) or the roster's alone (plain).
     #[arg(long, value_enum, value_name = "RUN")]
@@ -152,11 +152,21 @@ pub(crate) enum Runner {
     Cargo,
 }
 
+/// A path argument held as text (reports, `--file`): an empty one is refused, as clap refuses an
+/// empty `--policy` or `--root`. `covgate check ''` would otherwise read the current folder,
+/// and the error would not say that the argument was empty.
+fn path_text(value: &str) -> Result<String, String> {
+    if value.is_empty() {
+        return Err("an empty path names no file; give the file's path".to_string());
+    }
+    Ok(value.to_string())
+}
+
 /// Arguments of `covgate check`.
 #[derive(Debug, Args)]
 pub(crate) struct CheckArgs {
     /// Coverage reports: llvm-cov JSON exports or LCOV tracefiles (detected from content); `-` reads stdin.
-    #[arg(required = true, value_name = "REPORT")]
+    #[arg(required = true, value_name = "REPORT", value_parser = path_text)]
     pub reports: Vec<String>,
     /// The policy file [default: coverage-policy.toml in this folder or the nearest ancestor].
     #[arg(long, value_name = "PATH")]
@@ -223,7 +233,7 @@ pub(crate) struct CheckArgs {
     #[arg(long)]
     pub tighten: bool,
     /// Judge and show only this file, every uncovered item listed (repeatable; relative to the current folder).
-    #[arg(long = "file", value_name = "PATH")]
+    #[arg(long = "file", value_name = "PATH", value_parser = path_text)]
     pub file: Vec<String>,
 }
 

@@ -54,6 +54,9 @@ struct Known {
     walked: BTreeMap<String, String>,
     /// The walk's files, one spelling per real file; `None` when the root was not walked.
     files: Option<BTreeSet<String>>,
+    /// The links to folders outside the root that the walk did not follow: each target's
+    /// canonical path and the link's root-relative spelling ([`Identity::through_links`]).
+    linked: Vec<(String, String)>,
 }
 
 /// What the file system answered: one per thread.
@@ -90,9 +93,21 @@ impl Identity {
                 walked: by_real,
                 real_root,
                 root,
+                linked: Vec::new(),
             },
             caches,
         }
+    }
+
+    /// The same identity, naming a file below the target of a link to a folder outside the
+    /// root (which the walk does not follow, [`crate::walk::Walked::outside`]) as the walk would
+    /// have: through the link (`src/gen/out.rs` for `gen/out.rs` when `src/gen` -> `gen`).
+    pub(crate) fn through_links(mut self, links: &[(String, std::path::PathBuf)]) -> Identity {
+        self.known.linked = links
+            .iter()
+            .map(|(rel, target)| (paths::normalize(&target.to_string_lossy()), rel.clone()))
+            .collect();
+        self
     }
 
     /// The walk's files, one spelling per real file; `None` when the root was not walked.
@@ -196,6 +211,12 @@ impl Known {
         };
         if let Some(walked) = self.walked.get(&real) {
             return Ok(Location::Inside(walked.clone()));
+        }
+        let linked = self.linked.iter().find_map(|(target, link)| {
+            paths::strip_base(&real, target).map(|rest| paths::join(link, rest))
+        });
+        if let Some(rel) = linked {
+            return Ok(Location::Inside(rel));
         }
         // A link below the root to something outside it (`src/lib.rs` -> `/dev/zero`) keeps
         // its own spelling: the file is where the report and the policy see it.

@@ -3,6 +3,7 @@
 //! roster walks for the `.rs` files of the workspace's targets. A check with `[[suite]]` entries
 //! walks once for both ([`Walked::select`]).
 
+use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf, MAIN_SEPARATOR};
 
@@ -28,6 +29,11 @@ pub(crate) struct Walked {
     /// Each folder the walk skips (hidden, or tagged as a cache) that holds selected files, in
     /// walk order: such files are not walked, and each folder gets a note.
     pub skipped: Vec<Skipped>,
+    /// Each symbolic link to a folder outside the root (`src/sys` -> `/usr`), root-relative,
+    /// with its target, in walk order: the walk does not follow it (it would walk a tree that
+    /// is not the project's, as large as `/usr`), and each gets a note. A link to a file
+    /// outside the root is followed: it is one file, named where the link is.
+    pub outside: Vec<(String, PathBuf)>,
 }
 
 /// A folder the walk skips that holds files the walk's selection takes.
@@ -71,7 +77,15 @@ impl Walked {
                 named.join(", ")
             )
         });
-        special.chain(links).chain(skipped).collect()
+        let outside = self.outside.iter().map(|(rel, target)| {
+            format!(
+                "{rel}: a symbolic link to a folder outside the root ({}): not walked, so the \
+                 files below it are not measured unless a report names them; move the root \
+                 above its target, or replace the link with the folder",
+                target.display()
+            )
+        });
+        special.chain(links).chain(skipped).chain(outside).collect()
     }
 
     /// Takes the files of each skipped folder that satisfies `walk_through` into
@@ -110,6 +124,7 @@ impl Walked {
                 })
                 .filter(|s| !s.files.is_empty())
                 .collect(),
+            outside: self.outside.clone(),
         }
     }
 }
@@ -132,7 +147,8 @@ pub(crate) fn folder(root: &Path) -> Result<()> {
 /// `CACHEDIR.TAG` that begins with the cache signature (cargo's build folders) are skipped too,
 /// but looked through for files `included` selects, which are listed in [`Walked::skipped`]
 /// (nothing else inside them counts: their errors and links are not reported); symbolic links are followed (a link counts as what it points to),
-/// except a link that cannot be followed: into a loop (a link to itself, a chain of links back
+/// except a link to a folder outside the root, which is not walked ([`Walked::outside`]: it
+/// would walk a tree that is not the project's), and a link that cannot be followed: into a loop (a link to itself, a chain of links back
 /// to one, a link to a folder that holds it) or to nothing (a missing target, a path through a
 /// file); such a link holds no source, and one that `included` selects gets a note
 /// ([`Walked::links`]). The caller has checked that `root` is a folder (see [`folder`]).
@@ -142,10 +158,13 @@ pub(crate) fn folder(root: &Path) -> Result<()> {
 /// either is unknown, so the walk does not guess that it holds no source.
 pub(crate) fn walk(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walked> {
     let mut found = Walked::default();
+    let real_root = std::fs::canonicalize(root).unwrap_or_default();
+    // Links to folders outside the root, met and not followed.
+    let outside: RefCell<Vec<(PathBuf, PathBuf)>> = RefCell::default();
     let walker = WalkDir::new(root)
         .follow_links(true)
         .into_iter()
-        .filter_entry(|e| !root_target(e));
+        .filter_entry(|e| !root_target(e) && !leaves_root(e, &real_root, &outside));
     // The skipped folder the walk is in, if any.
     let mut within: Option<PathBuf> = None;
     // The files whose name is not their path as written (not UTF-8, a `\\` on POSIX), by name.
@@ -203,8 +222,42 @@ pub(crate) fn walk(root: &Path, included: &dyn Fn(&str) -> bool) -> Result<Walke
             Err(kind) => found.special.push((rel, kind)),
         }
     }
+    // A hidden link, or a link inside a skipped folder, is not reported, as a hidden folder or
+    // anything else inside one is not.
+    let skipped: Vec<PathBuf> = found.skipped.iter().map(|s| root.join(&s.folder)).collect();
+    let hidden = |link: &Path| {
+        let name = link.file_name().unwrap_or_default().to_string_lossy();
+        name.starts_with('.') || skipped.iter().any(|folder| link.starts_with(folder))
+    };
+    found.outside = outside
+        .into_inner()
+        .into_iter()
+        .filter(|(link, _)| !hidden(link))
+        .map(|(link, target)| (relative(root, &link), target))
+        .collect();
     found.skipped.retain(|s| !s.files.is_empty());
     Ok(found)
+}
+
+/// True when `entry` is a symbolic link to a folder outside `real_root` (the canonical root),
+/// which the walk does not follow: the link and its target are added to `outside`.
+fn leaves_root(
+    entry: &DirEntry,
+    real_root: &Path,
+    outside: &RefCell<Vec<(PathBuf, PathBuf)>>,
+) -> bool {
+    if !(entry.path_is_symlink() && entry.file_type().is_dir()) {
+        return false;
+    }
+    // The link was just followed to a folder, so its target resolves.
+    let target = std::fs::canonicalize(entry.path()).unwrap_or_default();
+    let leaves = !target.starts_with(real_root);
+    if leaves {
+        outside
+            .borrow_mut()
+            .push((entry.path().to_path_buf(), target));
+    }
+    leaves
 }
 
 /// The error for two files the walk gives one name `name`: `first` and `second`, root-relative
@@ -444,6 +497,51 @@ mod tests {
         );
     }
 
+    /// `src/sys` -> `/usr` made the walk walk `/usr`: a link to a folder outside the root is
+    /// not followed, and a note names it (none for a hidden link, or one in a skipped folder).
+    /// Links to folders inside the root, and to files anywhere, are followed; cycles through
+    /// them end at walkdir's loop check.
+    #[cfg(unix)]
+    #[test]
+    fn links_to_folders_outside_the_root_are_not_followed() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().join("root");
+        let away = dir.path().join("away");
+        std::fs::create_dir_all(root.join("src/in")).expect("mkdir");
+        std::fs::create_dir_all(root.join(".hidden")).expect("mkdir");
+        std::fs::create_dir_all(&away).expect("mkdir");
+        std::fs::write(away.join("x.rs"), "fn x() {}\n").expect("x");
+        std::fs::write(root.join("src/in/a.rs"), "fn a() {}\n").expect("a");
+        symlink(&away, root.join("src/sys")).expect("a link out of the root");
+        symlink(away.join("x.rs"), root.join("src/x.rs")).expect("a link to a file outside");
+        symlink("in", root.join("src/within")).expect("a link inside the root");
+        symlink("../..", root.join("src/in/top")).expect("a cycle inside the root");
+        symlink(&away, root.join("src/.away")).expect("a hidden link out of the root");
+        symlink(&away, root.join(".hidden/away")).expect("a link in a hidden folder");
+        let walked = walk(&root, &|p: &str| p.ends_with(".rs")).expect("walk");
+        let files: Vec<&str> = walked.files.iter().map(String::as_str).collect();
+        assert_eq!(files, ["src/in/a.rs", "src/within/a.rs", "src/x.rs"]);
+        let real_away = std::fs::canonicalize(&away).expect("away");
+        let outside: Vec<(&str, &Path)> = walked
+            .outside
+            .iter()
+            .map(|(rel, target)| (rel.as_str(), target.as_path()))
+            .collect();
+        assert_eq!(outside, [("src/sys", real_away.as_path())]);
+        let notes = walked.notes();
+        assert!(
+            notes.contains(&format!(
+                "src/sys: a symbolic link to a folder outside the root ({}): not walked, so the \
+                 files below it are not measured unless a report names them; move the root \
+                 above its target, or replace the link with the folder",
+                real_away.display()
+            )),
+            "{notes:?}"
+        );
+        assert_eq!(walked.select(&|_| false).outside, walked.outside);
+    }
+
     #[cfg(unix)]
     #[test]
     fn links_that_cannot_be_followed_are_skipped_with_a_note() {
@@ -557,6 +655,7 @@ mod tests {
                 why: "a hidden folder",
                 files: ["a", "b", "c", "d.rs"].map(|f| format!(".g/{f}")).to_vec(),
             }],
+            outside: Vec::new(),
         };
         assert!(walked.notes()[2].starts_with(
             ".g: a hidden folder, skipped by the walk, holds 4 file(s) that `include` selects \

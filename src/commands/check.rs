@@ -192,7 +192,7 @@ fn judge_with(
     let needed = |name: &str| found.wait().may_mark(&|| plain.resolve(name));
     let reports = read_reports(opts, &opts.reports, detail_for(opts.reports.len(), &needed))?;
     let sources = found.wait();
-    let identity = Identity::new(&root, sources.walked());
+    let identity = Identity::new(&root, sources.walked()).through_links(&sources.outside);
     // The reports read again, keeping every record, when their first reading kept too little.
     let mut again = Vec::new();
     let Resolved {
@@ -356,6 +356,8 @@ fn detail_for<'a>(count: usize, marked: &'a (dyn Fn(&str) -> bool + Sync)) -> De
 #[derive(Debug, Default)]
 struct Sources {
     walked: BTreeSet<String>,
+    /// The links to folders outside the root that the walk did not follow ([`Walked::outside`]).
+    outside: Vec<(String, std::path::PathBuf)>,
     marked: BTreeSet<String>,
     /// The walk's notes on paths it skipped ([`Walked::notes`]).
     notes: Vec<String>,
@@ -372,11 +374,11 @@ impl Sources {
         let root = Path::new(&setup.root);
         let included = |p: &str| setup.policy.includes(p);
         let walk = || walked.map_or_else(|| walk::walk(root, &included), Ok);
-        let (walked, notes) = match opts.walk.then(walk) {
+        let (walked, outside, notes) = match opts.walk.then(walk) {
             Some(Ok(mut walked)) => {
                 walked.admit(&|folder| setup.policy.names_folder_above(folder));
                 let notes = walked.notes();
-                (walked.files, notes)
+                (walked.files, walked.outside, notes)
             }
             _ => {
                 return Sources {
@@ -390,6 +392,7 @@ impl Sources {
         let longest = walked.iter().map(String::len).max().unwrap_or_default();
         Sources {
             walked,
+            outside,
             marked,
             notes,
             unwalked: false,
@@ -878,6 +881,7 @@ mod tests {
     fn report_files_may_carry_markers_unless_the_walk_knows_better() {
         let sources = Sources {
             walked: set(&["src/a.rs", "src/m.rs"]),
+            outside: Vec::new(),
             marked: set(&["src/m.rs"]),
             notes: Vec::new(),
             unwalked: false,

@@ -25,6 +25,9 @@ pub struct Ignored {
     pub branches: u64,
     /// Functions.
     pub functions: u64,
+    /// MC/DC conditions (llvm-cov JSON with MC/DC records; 0 for LCOV), gated or not: a
+    /// decision goes with the line it starts on.
+    pub conditions: u64,
 }
 
 impl std::ops::Add for Ignored {
@@ -36,6 +39,7 @@ impl std::ops::Add for Ignored {
             regions: self.regions + o.regions,
             branches: self.branches + o.branches,
             functions: self.functions + o.functions,
+            conditions: self.conditions + o.conditions,
         }
     }
 }
@@ -82,6 +86,7 @@ fn apply_lcov(file: &LcovFile, ignores: &Ignores) -> (FileCoverage, Ignored) {
             .filter(|b| drop_branch(b.line))
             .count() as u64,
         functions: file.count_functions(|f| f.start.is_some_and(drop_line)),
+        conditions: 0,
     };
     if ignored == Ignored::default() {
         // Nothing to take out: keep the file as read (declared totals included).
@@ -103,6 +108,7 @@ fn apply_llvm(records: &[FunctionStats], ignores: &Ignores) -> (FileCoverage, Ig
         regions: before.regions.total.saturating_sub(after.regions.total),
         branches: before.branches.total.saturating_sub(after.branches.total),
         functions: before.functions.total.saturating_sub(after.functions.total),
+        conditions: before.mcdc.total.saturating_sub(after.mcdc.total),
     };
     let file = LlvmFile {
         summary: after,
@@ -270,7 +276,8 @@ mod tests {
                 lines: 2,
                 regions: 0,
                 branches: 4,
-                functions: 1
+                functions: 1,
+                conditions: 0,
             }
         );
         let FileCoverage::Lcov(file) = after else {

@@ -377,9 +377,18 @@ fn metric_json(m: &MetricVerdict) -> (&'static str, MetricJson) {
     (m.metric.name(), json)
 }
 
-/// `{ "lines", "regions", "branches", "functions" }`: items inline markers took out.
+/// `{ "lines", "regions", "branches", "functions" }`: items inline markers took out, and
+/// `conditions` (MC/DC) when they took any out.
 fn ignored_json(i: Ignored) -> Value {
-    json!({"lines": i.lines, "regions": i.regions, "branches": i.branches, "functions": i.functions})
+    let mut ignored = serde_json::Map::new();
+    ignored.insert("lines".into(), i.lines.into());
+    ignored.insert("regions".into(), i.regions.into());
+    ignored.insert("branches".into(), i.branches.into());
+    ignored.insert("functions".into(), i.functions.into());
+    if i.conditions > 0 {
+        ignored.insert("conditions".into(), i.conditions.into());
+    }
+    Value::Object(ignored)
 }
 
 /// `{ "branches": [{column, line, side, what}], "functions": [{line, name}],

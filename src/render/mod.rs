@@ -148,12 +148,18 @@ pub fn error_text(err: &Error) -> String {
 }
 
 /// What inline markers took out, in words: `1 line, 0 regions, 2 branch sides, 1 function in
-/// 1 file` (the ignored totals of [`Verdict::ignored`]).
+/// 1 file`, with `, 3 MC/DC conditions` before ` in` when they took any out (the ignored
+/// totals of [`Verdict::ignored`]).
 pub(crate) fn ignored_totals(verdict: &Verdict) -> String {
     let (i, files) = verdict.ignored();
     let files = u64::try_from(files).unwrap_or(u64::MAX);
+    // MC/DC conditions only when markers took some out (few exports carry any).
+    let conditions = match i.conditions {
+        0 => String::new(),
+        n => format!(", {}", counted(n, "MC/DC condition", "MC/DC conditions")),
+    };
     format!(
-        "{}, {}, {}, {} in {}",
+        "{}, {}, {}, {}{conditions} in {}",
         counted(i.lines, "line", "lines"),
         counted(i.regions, "region", "regions"),
         counted(i.branches, "branch side", "branch sides"),

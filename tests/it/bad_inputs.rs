@@ -198,7 +198,29 @@ fn rows() -> Vec<Row> {
         json("a negative execution count", edit("[[1,1,1,14,1,", "[[1,1,1,14,-1,"), 2, "not a valid llvm-cov JSON export: invalid value: integer `-1`, expected a non-negative whole number"),
         json("a fractional summary count", edit("{\"lines\":{\"count\":1", "{\"lines\":{\"count\":1.5"), 2, "t.json:1:128: not a valid llvm-cov JSON export: invalid value: floating point `1.5`, expected a non-negative whole number of items"),
         json("a fractional execution count", edit("[[1,1,1,14,1,", "[[1,1,1,14,0.5,"), 2, "not a valid llvm-cov JSON export: invalid value: floating point `0.5`"),
-        json("a summary count above u64", edit("{\"lines\":{\"count\":1,\"covered\":1", "{\"lines\":{\"count\":18446744073709551616,\"covered\":18446744073709551616"), 2, "t.json:1:145: not a valid llvm-cov JSON export: invalid value: floating point `1.8446744073709552e+19`, expected a non-negative whole number of items, at most 18446744073709551615"),
+        json("a summary count above u64", edit("{\"lines\":{\"count\":1,\"covered\":1", "{\"lines\":{\"count\":18446744073709551616,\"covered\":18446744073709551616"), 2, "t.json:1:145: not a valid llvm-cov JSON export: invalid value: integer `18446744073709551616`, expected a non-negative whole number of items, at most 18446744073709551615"),
+        // A float that is not whole but rounds to a whole f64 is still fractional: the text decides.
+        json("an execution count just below 1", edit("[[1,1,1,14,1,", "[[1,1,1,14,0.99999999999999999,"), 2, "t.json:1:394: not a valid llvm-cov JSON export: invalid value: floating point `0.99999999999999999`, expected a non-negative whole number"),
+        json("an execution count just above 1", edit("[[1,1,1,14,1,", "[[1,1,1,14,1.00000000000000001,"), 2, "t.json:1:394: not a valid llvm-cov JSON export: invalid value: floating point `1.00000000000000001`, expected a non-negative whole number"),
+        json("an execution count of 5e-324", edit("[[1,1,1,14,1,", "[[1,1,1,14,5e-324,"), 2, "t.json:1:381: not a valid llvm-cov JSON export: invalid value: floating point `5e-324`, expected a non-negative whole number"),
+        json("a function count just below 1", edit("\"count\":1,\"regions\"", "\"count\":0.99999999999999999,\"regions\""), 2, "not a valid llvm-cov JSON export: invalid value: floating point `0.99999999999999999`, expected a non-negative whole number"),
+        json("a summary count just above 1", edit("{\"lines\":{\"count\":1", "{\"lines\":{\"count\":1.00000000000000001"), 2, "t.json:1:144: not a valid llvm-cov JSON export: invalid value: floating point `1.00000000000000001`, expected a non-negative whole number of items"),
+        json("an execution count of 1e-400 (0.0 as an f64)", edit("[[1,1,1,14,1,", "[[1,1,1,14,1e-400,"), 2, "t.json:1:381: not a valid llvm-cov JSON export: invalid value: floating point `1e-400`, expected a non-negative whole number"),
+        json("a summary count of 5e-324", edit("{\"lines\":{\"count\":1,\"covered\":1", "{\"lines\":{\"count\":1,\"covered\":5e-324"), 2, "not a valid llvm-cov JSON export: invalid value: floating point `5e-324`, expected a non-negative whole number of items"),
+        Row {
+            why: "a count written as a whole float (`7.000`, `1e3`, `1.5e1`, `70E-1`) is that \
+                  whole number, as re-serialisers write them",
+            ..json(
+                "whole floats as counts",
+                EXPORT
+                    .replace("[[1,1,1,14,1,", "[[1,1,1,14,1.5e1,")
+                    .replace("\"count\":1,\"regions\"", "\"count\":7.000,\"regions\"")
+                    .replace("{\"lines\":{\"count\":1,\"covered\":1", "{\"lines\":{\"count\":1e0,\"covered\":10E-1")
+                    .replace("\"regions\":{\"count\":1,\"covered\":1", "\"regions\":{\"count\":1.000,\"covered\":100e-2"),
+                0,
+                "covgate: PASS",
+            )
+        },
         json("a line number above u32", edit("[[1,1,1,14,", "[[4294967296,1,1,14,"), 2, "above the largest line, column or id (4294967295)"),
         json("covered above count", edit("\"covered\":1,\"percent\":100.0},\"functions\"", "\"covered\":2,\"percent\":100.0},\"functions\""), 2, "summary `lines` has covered 2 above count 1"),
         // ---- NaN or missing percent ----------------------------------------------------------
@@ -372,6 +394,19 @@ fn rows() -> Vec<Row> {
                   step handles the 10 MiB in linear time, which a debug build takes seconds for",
             limit: Duration::from_secs(30),
             ..lcov("a report path of 10 MiB", format!("SF:src/{}.rs\nDA:1,0\nend_of_record\n{TRACEFILE}", "a/".repeat(5 << 20)), 1, "│ src/a/a/a/a/a/a/a/a/a/")
+        },
+        Row {
+            why: "a value nested 2,500,000 deep under a key covgate does not read, in a function \
+                  record larger than the reader's 4 MiB window: skipped at any depth, as inside \
+                  the window (it was an error that the export ends early, where the window \
+                  ended); skipping 5 MB takes about a second in a debug build",
+            limit: Duration::from_secs(20),
+            ..json(
+                "a deep value under an unknown key, past the window",
+                edit("\"name\":\"f\",", &format!("\"name\":\"f\",\"x\":{}{},", "[".repeat(2_500_000), "]".repeat(2_500_000))),
+                0,
+                "covgate: PASS",
+            )
         },
     ];
     rows.extend(channels_and_near_misses());

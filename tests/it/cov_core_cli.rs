@@ -210,6 +210,53 @@ fn a_folder_given_as_report_is_an_error() {
     assert_error(&run, "target: is a folder, not a report; give the report file itself (an llvm-cov JSON export or an LCOV tracefile, e.g. target/coverage.json)");
 }
 
+/// An empty path argument (`covgate check ''`, which read the current folder and said `: is a
+/// folder`) is refused by name, as clap refuses an empty `--policy`.
+#[test]
+fn an_empty_path_argument_is_a_usage_error_naming_it() {
+    let sb = all_rs();
+    for (args, name) in [
+        (&["check", ""][..], "'<REPORT>...'"),
+        (&["check", "t.json", ""][..], "'<REPORT>...'"),
+        (&["check", "t.json", "--file", ""][..], "'--file <PATH>'"),
+        (&["init", ""][..], "'[REPORT]...'"),
+        (
+            &[
+                "roster",
+                "--verify",
+                "--suite-report",
+                "",
+                "--report",
+                "t.json",
+            ][..],
+            "'--suite-report <SUITE_EXPORT>'",
+        ),
+        (
+            &[
+                "roster",
+                "--verify",
+                "--suite-report",
+                "s.json",
+                "--report",
+                "",
+            ][..],
+            "'--report <MAIN_EXPORT>'",
+        ),
+    ] {
+        let run = sb.run(args);
+        assert_eq!(run.code, 2, "{args:?}: {}{}", run.stdout, run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?}: {}", run.stdout);
+        assert!(
+            run.stderr.starts_with(&format!(
+                "error: invalid value '' for {name}: an empty path names no file; give the \
+                 file's path"
+            )),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+}
+
 #[test]
 fn a_missing_report_is_an_error() {
     let sb = all_rs();

@@ -198,6 +198,11 @@ fn two_runs_merge_their_test_vectors() {
 
 /// Case 37 run A with an inline marker after `code` (the first time it occurs in the source).
 fn marked_run(code: &str) -> common::Run {
+    marked_run_with(code, "coverage-policy-mcdc.toml", "json")
+}
+
+/// [`marked_run`] under `policy`, in `format`.
+fn marked_run_with(code: &str, policy: &str, format: &str) -> common::Run {
     let sandbox = common::Sandbox::copy_of(&format!("cases/{CASE37}"));
     let source = sandbox.path().join("project/src/interlock.c");
     let text = std::fs::read_to_string(&source).expect("source");
@@ -214,13 +219,13 @@ fn marked_run(code: &str) -> common::Run {
             "check",
             "input-a.json",
             "--policy",
-            "coverage-policy-mcdc.toml",
+            policy,
             "--root",
             "project",
             "--remap-path-prefix",
             "/ws/interlock=project",
             "--format",
-            "json",
+            format,
         ],
     )
 }
@@ -238,6 +243,46 @@ fn a_marker_on_the_decision_takes_its_conditions_out() {
     let run = marked_run("return 0;");
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert_eq!(metric(&run.json(), "src/interlock.c", "mcdc"), "1/3 fail");
+}
+
+/// The conditions a marker takes out are counted with the other ignored items, whether the
+/// policy gates MC/DC or not (they vanished without a trace): in the JSON `ignored` of the file
+/// and of the summary, and in the footer of the table and of the Markdown.
+#[test]
+fn conditions_a_marker_takes_out_are_counted() {
+    for policy in ["coverage-policy-mcdc.toml", "coverage-policy.toml"] {
+        let run = marked_run_with("|| override)", policy, "json");
+        assert_eq!(run.code, 0, "{policy}: {}{}", run.stdout, run.stderr);
+        let doc = run.json();
+        let file = common::file(&doc, "src/interlock.c");
+        assert_eq!(file["ignored"]["conditions"], 3, "{policy}: {file}");
+        assert_eq!(doc["summary"]["ignored"]["conditions"], 3, "{policy}");
+        let table = marked_run_with("|| override)", policy, "table");
+        assert!(
+            table.stdout.contains(", 3 MC/DC conditions in 1 file"),
+            "{policy}: {}",
+            table.stdout
+        );
+        let markdown = marked_run_with("|| override)", policy, "markdown");
+        assert!(
+            markdown.stdout.contains(", 3 MC/DC conditions in 1 file"),
+            "{policy}: {}",
+            markdown.stdout
+        );
+    }
+    // A marker that takes no condition out adds no count.
+    let run = marked_run("return 0;");
+    let doc = run.json();
+    assert!(
+        doc["summary"]["ignored"].get("conditions").is_none(),
+        "{doc}"
+    );
+    let table = marked_run_with("return 0;", "coverage-policy-mcdc.toml", "table");
+    assert!(
+        !table.stdout.contains("MC/DC conditions in"),
+        "{}",
+        table.stdout
+    );
 }
 
 #[test]

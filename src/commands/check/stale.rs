@@ -28,11 +28,12 @@ pub(super) fn stale_markers(
     let mut notes = Vec::new();
     for (path, measured) in plain.iter() {
         let items = uncovered::list(&measured.coverage, &Metric::DEFAULT, &measured.summary);
+        let starts = Starts::of(&items);
         let stale = ignores
             .get(path)
             .map_or(&[][..], |found| &found.marks)
             .iter()
-            .filter(|mark| !ignores_uncovered(mark, &items));
+            .filter(|mark| !starts.ignored_by(mark));
         notes.extend(stale.map(|mark| {
             format!(
                 "{path}:{}: stale {} marker: nothing uncovered on the lines it ignores ({}): no \
@@ -46,22 +47,49 @@ pub(super) fn stale_markers(
     notes
 }
 
-/// True when `mark` ignores an item of `items`: a branch side on its lines, or (unless it is a
-/// `BR` marker) a line, or a region or function that starts on its lines.
-fn ignores_uncovered(mark: &Mark, items: &Uncovered) -> bool {
-    let LineRange {
-        start: first,
-        end: last,
-    } = mark.lines;
-    let on = |line: u32| (first..=last).contains(&line);
-    let branches = items.branches.iter().any(|b| on(b.line));
-    let lines = items
-        .lines
-        .iter()
-        .any(|r| r.start.max(first) <= r.end.min(last));
-    let regions = items.regions.iter().any(|r| on(r.span.line_start));
-    let functions = items.functions.iter().any(|f| f.line.is_some_and(on));
-    branches | (!mark.branches_only & (lines | regions | functions))
+/// Where a file's uncovered items lie, sorted, so that each marker is held against them by
+/// binary search: O((markers + items) log items), where holding every marker against every
+/// item took seconds for 20,000 markers on 20,000 uncovered regions.
+struct Starts {
+    /// The lines of uncovered branch sides, sorted.
+    branches: Vec<u32>,
+    /// The start lines of uncovered regions and of functions never run, sorted.
+    starts: Vec<u32>,
+    /// Uncovered lines: sorted, disjoint ranges ([`Uncovered::lines`]).
+    lines: Vec<LineRange>,
+}
+
+impl Starts {
+    fn of(items: &Uncovered) -> Starts {
+        let mut branches: Vec<u32> = items.branches.iter().map(|b| b.line).collect();
+        let regions = items.regions.iter().map(|r| r.span.line_start);
+        let functions = items.functions.iter().filter_map(|f| f.line);
+        let mut starts: Vec<u32> = regions.chain(functions).collect();
+        branches.sort_unstable();
+        starts.sort_unstable();
+        Starts {
+            branches,
+            starts,
+            lines: items.lines.clone(),
+        }
+    }
+
+    /// True when `mark` ignores an uncovered item: a branch side on its lines, or (unless it is
+    /// a `BR` marker) a line, or a region or function that starts on its lines.
+    fn ignored_by(&self, mark: &Mark) -> bool {
+        let range = mark.lines;
+        let branches = any_within(&self.branches, range);
+        let starts = any_within(&self.starts, range);
+        let first = self.lines.partition_point(|r| r.end < range.start);
+        let lines = self.lines.get(first).is_some_and(|r| r.start <= range.end);
+        branches | (!mark.branches_only & (lines | starts))
+    }
+}
+
+/// True when the sorted `lines` hold one within `range`.
+fn any_within(lines: &[u32], range: LineRange) -> bool {
+    let first = lines.partition_point(|&line| line < range.start);
+    lines.get(first).is_some_and(|&line| line <= range.end)
 }
 
 #[cfg(test)]
@@ -110,23 +138,20 @@ mod tests {
         // Each kind of item makes a marker on its line live.
         for (start, end) in [(10, 10), (20, 20), (45, 47), (38, 40), (50, 50), (1, 100)] {
             assert!(
-                ignores_uncovered(&mark(start, end, false), &items),
+                Starts::of(&items).ignored_by(&mark(start, end, false)),
                 "{start}-{end}"
             );
         }
         // Nothing uncovered on its lines: a region that only ends there does not count.
         for (start, end) in [(1, 9), (11, 19), (30, 30), (46, 49), (51, 60)] {
             assert!(
-                !ignores_uncovered(&mark(start, end, false), &items),
+                !Starts::of(&items).ignored_by(&mark(start, end, false)),
                 "{start}-{end}"
             );
         }
         // A BR marker ignores branches only.
-        assert!(ignores_uncovered(&mark(10, 10, true), &items));
-        assert!(!ignores_uncovered(&mark(40, 40, true), &items));
-        assert!(!ignores_uncovered(
-            &mark(10, 10, false),
-            &Uncovered::default()
-        ));
+        assert!(Starts::of(&items).ignored_by(&mark(10, 10, true)));
+        assert!(!Starts::of(&items).ignored_by(&mark(40, 40, true)));
+        assert!(!Starts::of(&Uncovered::default()).ignored_by(&mark(10, 10, false)));
     }
 }

@@ -76,6 +76,9 @@ fn parse_value<'de, T: Deserialize<'de>>(bytes: &'de [u8], last: bool) -> Parsed
     let mut values = Deserializer::from_slice(bytes).into_iter::<T>();
     match values.next() {
         Some(Ok(value)) => Parsed::Done(value, values.byte_offset()),
+        // The check above may have stopped early, at serde's depth limit in a value `T` skips
+        // (without a limit): `T`'s own error then says whether more input may undo it.
+        Some(Err(err)) if !last && at_end(&err, bytes) => Parsed::Eof,
         Some(Err(err)) => Parsed::Bad(Reason::Serde(err)),
         None => Parsed::Eof,
     }

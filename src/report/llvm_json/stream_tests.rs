@@ -329,6 +329,42 @@ fn values_cut_by_the_window_are_read_whole() {
     }
 }
 
+/// A value nested deeper than serde's depth limit (128) where the reader skips (an unknown key
+/// of a record, of a `files[]` entry, of the root) is skipped at any depth, as the reference
+/// reader skips it, wherever the window ends. It was an error that the export "ends early"
+/// when the element did not fit the window: a check that stopped at the depth limit took the
+/// window's end for the export's.
+#[test]
+fn deep_values_where_the_reader_skips_are_skipped_whatever_the_window() {
+    let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
+    let good = doc(&standard());
+    let cases = [
+        good.replacen(
+            r#""count":1,"filenames""#,
+            &format!(r#""x":{deep},"count":1,"filenames""#),
+            1,
+        ),
+        good.replacen(r#""segments":"#, &format!(r#""x":{deep},"segments":"#), 1),
+        good.replacen(r#""extra":"#, &format!(r#""x":{deep},"extra":"#), 1),
+    ];
+    for text in &cases {
+        assert!(!reference(text.as_bytes()).contains("error"), "{text}");
+        as_reference(text);
+        for chunk in [64, 300, 500, 700] {
+            let sizes = Sizes {
+                chunk,
+                piece: 50,
+                gap: 8,
+            };
+            assert_eq!(
+                streamed(text.as_bytes(), &Detail::All, sizes),
+                reference(text.as_bytes()),
+                "{chunk}"
+            );
+        }
+    }
+}
+
 #[test]
 fn duplicate_keys_anywhere_are_errors() {
     let good = doc(&standard());
