@@ -25,6 +25,14 @@ use crate::error::{Error, Result};
 /// assert_eq!(normalize(r"c:\work\src\lib.rs"), "C:/work/src/lib.rs");
 /// ```
 pub fn normalize(raw: &str) -> String {
+    if is_normal(raw) {
+        return raw.to_string();
+    }
+    lexical(raw)
+}
+
+/// [`normalize`] component by component.
+fn lexical(raw: &str) -> String {
     let unified = raw.replace('\\', "/");
     let (prefix, rest) = split_prefix(&unified);
     let absolute = !prefix.is_empty();
@@ -44,6 +52,22 @@ pub fn normalize(raw: &str) -> String {
         // so that normalising twice changes nothing.
         normalize(&out)
     }
+}
+
+/// True when [`normalize`] gives `raw` back as it is (most paths of a report): `/` and then
+/// names, or names alone (the first not a drive, `c:`), none of them empty, `.` or `..`, and
+/// no `\`. Checked in one pass, without the copies and the list of components that
+/// normalising takes.
+fn is_normal(raw: &str) -> bool {
+    let bytes = raw.as_bytes();
+    let names = bytes.strip_prefix(b"/").unwrap_or(bytes);
+    let drive = matches!(bytes, [letter, b':', ..] if letter.is_ascii_alphabetic());
+    !drive
+        && !names.is_empty()
+        && !bytes.contains(&b'\\')
+        && names
+            .split(|b| *b == b'/')
+            .all(|name| !matches!(name, b"" | b"." | b".."))
 }
 
 /// True when `raw` climbs out of a folder it names: a `..` after a named component
@@ -410,6 +434,46 @@ mod tests {
         }
         for glob in ["src/**", "**/*.rs", "..x/*.rs"] {
             assert_eq!(unrooted(glob), None, "{glob}");
+        }
+    }
+
+    proptest::proptest! {
+        /// A path that `is_normal` gives back as it is normalises to itself, component by
+        /// component; whatever the path, both ways agree.
+        #[test]
+        fn normal_paths_are_given_back_as_they_are(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec!["/", "\\", ".", "..", "a", "C", ":", "?", "é"]),
+                0..10,
+            ),
+        ) {
+            let raw = parts.concat();
+            proptest::prop_assert_eq!(normalize(&raw), lexical(&raw));
+            if is_normal(&raw) {
+                proptest::prop_assert_eq!(lexical(&raw), raw);
+            }
+        }
+    }
+
+    #[test]
+    fn normal_paths_are_told_apart() {
+        for raw in [
+            "/ws/src/lib.rs",
+            "src/a.rs",
+            "a",
+            "/c:/x",
+            "ab:c",
+            "1:x",
+            "..x/.y",
+            "/é",
+        ] {
+            assert!(is_normal(raw), "{raw}");
+            assert_eq!(normalize(raw), raw);
+        }
+        for raw in [
+            "", "/", "//x", "/a//b", "a/", "./a", "a/./b", "../a", "a/..", "c:x", "a\\b",
+        ] {
+            assert!(!is_normal(raw), "{raw}");
         }
     }
 

@@ -33,7 +33,7 @@ pub(super) fn parse_lines(
     if let [one] = blocks.as_slice() {
         return Ok(head_lines + parser.feed(first, one)?);
     }
-    let (parsed, lines) = parse_blocks(parser.origin, first, &blocks);
+    let (parsed, lines) = parse_blocks((parser.origin, parser.keeps_open()), first, &blocks);
     absorb(parser, parsed)?;
     Ok(head_lines + lines)
 }
@@ -44,7 +44,9 @@ type Parsed<'a> = Vec<Result<Parser<'a>>>;
 /// Parses `blocks`, whole lines from line `first` on, each by its own parser as if it started a
 /// tracefile (every block but the first begins just after an `end_of_record` line), in
 /// parallel. Returns the parsers in input order and the number of line breaks in all blocks.
-fn parse_blocks<'a>(origin: &'a str, first: u64, blocks: &[&[u8]]) -> (Parsed<'a>, u64) {
+/// `of` is the origin, and whether the files are stored with their functions open
+/// ([`Parser::for_block`]).
+fn parse_blocks<'a>(of: (&'a str, bool), first: u64, blocks: &[&[u8]]) -> (Parsed<'a>, u64) {
     let lines: Vec<u64> = blocks.par_iter().map(|b| line_breaks(b)).collect();
     let firsts = lines.iter().scan(first, |next, n| {
         let first = *next;
@@ -55,7 +57,7 @@ fn parse_blocks<'a>(origin: &'a str, first: u64, blocks: &[&[u8]]) -> (Parsed<'a
     let parsed = work
         .into_par_iter()
         .map(|(first, block)| {
-            let mut block_parser = Parser::new(origin);
+            let mut block_parser = Parser::for_block(of.0, of.1);
             block_parser.feed(first, block).map(|_| block_parser)
         })
         .collect();
@@ -298,13 +300,14 @@ impl<'a> Stream<'a> {
         cut: usize,
     ) -> Result<Parsed<'a>> {
         let (text, rest) = self.buf.split_at_checked(cut).unwrap_or_default();
-        let (origin, first, size) = (self.parser.origin, self.first, self.size);
+        let of = (self.parser.origin, self.parser.keeps_open());
+        let (first, size) = (self.first, self.size);
         let mut parsed = (Parsed::new(), 0);
         let ahead = &mut self.ahead;
         let parser = &mut self.parser;
         let (absorbed, (eof, failed)) = rayon::in_place_scope(|scope| {
             let out = &mut parsed;
-            scope.spawn(move |_| *out = parse_blocks(origin, first, &blocks(text, size)));
+            scope.spawn(move |_| *out = parse_blocks(of, first, &blocks(text, size)));
             let absorbed = absorb(parser, pending);
             // The unparsed end of this window goes first (`ahead` keeps its initialised memory).
             let keep = rest.len();

@@ -454,10 +454,16 @@ impl LcovFile {
     /// Drops the indexes (a file read whole needs them only if it is merged again, which
     /// builds them again: [`LcovFile::indexed`]) and the room its vectors kept for growth.
     pub(super) fn compact(&mut self) {
+        self.unindexed();
+        self.functions.pack();
+    }
+
+    /// [`LcovFile::compact`] but for the functions, which stay open (a file to be reduced
+    /// soon: see `reduced`). A merge builds the indexes again ([`LcovFile::indexed`]).
+    pub(super) fn unindexed(&mut self) {
         self.branch_index = Index::default();
         self.function_index = Index::default();
         self.branches.shrink_to_fit();
-        self.functions.pack();
     }
 
     /// Builds the indexes again when [`LcovFile::compact`] dropped them.

@@ -145,14 +145,21 @@ pub(super) fn da_line(bytes: &[u8]) -> Option<(Record<'static>, usize)> {
 
 /// The number spelt by the 1 to 19 ASCII digits at the start of `bytes` (followed by anything
 /// but a digit), as [`plain_number`] reads them, and the bytes after them.
+#[inline]
 fn digits(bytes: &[u8]) -> Option<(u64, &[u8])> {
-    let len = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
-    let (number, rest) = bytes
-        .split_at_checked(len)
-        .filter(|_| (1..=19).contains(&len))?;
-    let n = number
-        .iter()
-        .fold(0u64, |n, b| n * 10 + u64::from(b - b'0'));
+    // One pass: the digits are read as they are counted.
+    let (mut n, mut len) = (0u64, 0usize);
+    while let Some(digit) = bytes.get(len).map(|b| b.wrapping_sub(b'0')) {
+        if digit > 9 {
+            break;
+        }
+        if len == 19 {
+            return None;
+        }
+        n = n * 10 + u64::from(digit);
+        len += 1;
+    }
+    let rest = bytes.get(len..).filter(|_| len > 0)?;
     Some((n, rest))
 }
 

@@ -174,6 +174,9 @@ fn other_lines_are_left_to_lex_by_the_da_line_reader() {
             "da:7,1\n",
             "",
             "DA:",
+            // 20 digits: more than a plain number reads (`lex` reads or refuses them).
+            "DA:7,18446744073709551615\n",
+            "DA:00000000000000000007,1\n",
         ]
         .map(String::from),
     );

@@ -79,7 +79,8 @@
 //! shapes take no lookups: an `FNDA` record with the name of the `FN` record expected next (the
 //! writers put them in the order of the `FN` records) is kept with it, unhashed; a section of
 //! distinct function names makes its functions without a table or an index; ascending `DA`
-//! lines are packed as they come; a plain `DA` line is read with its line break.
+//! lines are packed as they come; a plain `DA` line is read with its line break and goes
+//! straight to its section.
 //!
 //! # Memory
 //! Input: one window of whole lines at a time, never the whole tracefile. Records: what the
@@ -96,7 +97,9 @@
 //! Read for `covgate check` from a regular file, alone ([`read_window_reduced`]), a file is
 //! reduced to its verdict once the window after the one that holds it is read (`reduced`: its
 //! counts and the records of its uncovered items), unless it may carry inline markers: memory
-//! then follows the files and their misses, not their records. A file reduced cannot merge:
+//! then follows the files and their misses, not their records. Until then its functions stay
+//! open (a vector, not packed): they are read once more, by the reduction, which packs only
+//! the records it keeps. A file reduced cannot merge:
 //! when its path comes again in a later section, the tracefile is read again keeping every
 //! record; once any path has come twice (shards), no file is reduced from then on.
 //!

@@ -43,6 +43,10 @@ pub(super) struct Parser<'a> {
     /// True when a later section of a reduced file came: the tracefile must be read again,
     /// keeping every record ([`Parser::must_restart`]).
     restart: bool,
+    /// True when files are stored with their functions open, not packed: the files of a
+    /// parser that reduces them (or of a block it will take over) are reduced one window later,
+    /// from the open functions, rather than packed, unpacked and packed again.
+    open: bool,
 }
 
 /// How the reader's own parser (never a block's, which runs on a thread of the pool) reduces
@@ -102,7 +106,24 @@ impl<'a> Parser<'a> {
             reducing: None,
             merged: false,
             restart: false,
+            open: false,
         }
+    }
+
+    /// A parser for a block that this parser will take over ([`Parser::absorb`]): it stores
+    /// its files with their functions open when this parser will reduce them.
+    pub(super) fn for_block(origin: &'a str, open: bool) -> Parser<'a> {
+        Parser {
+            open,
+            ..Parser::new(origin)
+        }
+    }
+
+    /// True when this parser's files, and those of the blocks it takes over, are to be stored
+    /// with their functions open (see [`Parser::for_block`]): it reduces them, and no path
+    /// has come twice so far.
+    pub(super) fn keeps_open(&self) -> bool {
+        self.open && !self.merged
     }
 
     /// A parser that reduces each file to its verdict once it is read ([`Parser::checkpoint`]),
@@ -118,6 +139,7 @@ impl<'a> Parser<'a> {
             carried: (false, false),
             identities: Identities::default(),
         });
+        parser.open = true;
         parser
     }
 
@@ -145,14 +167,22 @@ impl<'a> Parser<'a> {
     /// Reduces the files not offered yet before position `to` in `files` (see
     /// [`Parser::checkpoint`]).
     fn reduce_to(&mut self, to: usize) {
-        let Some(reducing) = self.reducing.as_mut().filter(|_| !self.merged) else {
+        let Some(reducing) = self.reducing.as_mut() else {
             return;
         };
         let files = self.files.iter_mut().take(to).skip(reducing.done);
+        if self.merged {
+            // Nothing is reduced any more: the files stored open are packed as they would
+            // have been.
+            files.for_each(|(_, file, _)| file.compact());
+            reducing.done = reducing.done.max(to);
+            return;
+        }
         for (path, file, _) in files {
             // No `DA` records are pending: they are only where sections merged, and then
             // nothing is reduced.
             if (reducing.marked)(path) {
+                file.compact();
                 continue;
             }
             reducing.branch_data |= !file.branches.is_empty();
@@ -197,9 +227,13 @@ impl<'a> Parser<'a> {
                 loop {
                     let rest = bytes.get(at..).unwrap_or_default();
                     // A plain `DA` line, read with its line break (see `da_line`).
-                    if let Some((record, len)) = da_line(rest) {
+                    if let Some((Record::Da { line, count }, len)) = da_line(rest) {
                         self.last_line = number;
-                        self.record(number, record)?;
+                        // In a section, straight to it (the record's work, without its match).
+                        match self.section.as_mut() {
+                            Some(section) => section.da(line, count),
+                            None => self.record(number, Record::Da { line, count })?,
+                        }
                         (at, number) = (at + len, number + 1);
                         continue;
                     }
@@ -346,8 +380,13 @@ impl<'a> Parser<'a> {
                 existing.merge(file);
             }
             None => {
-                // Kept without its indexes until another section of it comes, if one does.
-                file.compact();
+                // Kept without its indexes until another section of it comes, if one does;
+                // its functions packed, unless it is to be reduced soon.
+                if self.keeps_open() {
+                    file.unindexed();
+                } else {
+                    file.compact();
+                }
                 self.index.insert(hash, self.files.len());
                 self.files.push((path, file, more_lines));
             }

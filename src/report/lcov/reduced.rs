@@ -73,7 +73,6 @@ impl LcovFile {
             return;
         }
         let summary = self.summary();
-        let as_read = (self.last_line().map_or(0, |(line, _)| line), self.llvm);
         let mut declared = DeclaredTotals::default();
         let counted = [
             (DeclaredTotals::LINES, summary.lines),
@@ -85,8 +84,22 @@ impl LcovFile {
             declared.set(at, false, counts.total);
             declared.set(at, true, counts.covered);
         }
-        let functions = missed_records(&self.counted_functions(), identities);
-        let lines = self.lines.iter().filter(|(_, count)| *count == 0).collect();
+        // One list of the functions (borrowed while they are open, as the reader keeps them
+        // until here) for the last line and the missed records.
+        let counted = self.counted_functions();
+        let starts = counted.iter().filter_map(|f| f.start);
+        let mut last = self.branches.iter().map(|b| b.line).chain(starts).max();
+        let functions = missed_records(&counted, identities);
+        drop(counted);
+        let mut lines = Vec::new();
+        for (line, count) in self.lines.iter() {
+            last = last.max(Some(line));
+            if count == 0 {
+                lines.push((line, count));
+            }
+        }
+        // What `last_line` gave for the file as read.
+        let as_read = (last.unwrap_or_default(), self.llvm);
         let mut branches = std::mem::take(&mut self.branches);
         branches.retain(|b| !b.is_covered());
         branches.shrink_to_fit();

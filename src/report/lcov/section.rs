@@ -333,6 +333,13 @@ impl Section {
         out
     }
 
+    /// Adds a `DA` record, as [`apply`] does.
+    pub(super) fn da(&mut self, line: u32, count: u64) {
+        self.order.note(STAGE_DA);
+        self.last_fn = None;
+        self.da.push((line, count));
+    }
+
     /// Adds one `FN` record; a repeated (start, name) in a section is one function, not two.
     fn add_fn_record(&mut self, start: u32, end: Option<u32>, name: Name, count: u64) {
         let (found, hash) = self.file.find_function(Some(start), &name);
