@@ -303,21 +303,13 @@ impl LcovFile {
         pairs.map(|(pair, records, proved)| judged(self.llvm, pair.consistent(), records, proved))
     }
 
-    /// Per metric (lines, branches, functions), the items the records prove missed, in every
-    /// instantiation and copy: the `DA` lines with count 0; per line, the fewest untaken sides
-    /// of any one `BRDA` block (the blocks on a line may be copies of one condition); the start
-    /// lines none of whose function records ran.
+    /// Per metric (lines, branches, functions), the items the records prove missed in every
+    /// instantiation and copy: the `DA` lines with count 0; the start lines none of whose
+    /// function records ran. None for branches: llvm-cov writes `BRDA` sides that its `BRF`
+    /// leaves out (folded constant conditions, written as 0; a macro's branches under its
+    /// header, with `BRF:0` there).
     pub(super) fn proved_missed(&self) -> [u64; 3] {
         let lines = self.detail_lines();
-        let mut untaken: BTreeMap<u32, BTreeMap<&str, u64>> = BTreeMap::new();
-        for b in &self.branches {
-            let block = untaken.entry(b.line).or_default();
-            *block.entry(b.block.as_str()).or_default() += u64::from(!b.is_covered());
-        }
-        let branches = untaken
-            .values()
-            .map(|blocks| blocks.values().min().copied().unwrap_or_default())
-            .sum();
         let mut starts: BTreeMap<u32, bool> = BTreeMap::new();
         for f in self.functions.list().iter() {
             if let Some(start) = f.start {
@@ -325,7 +317,7 @@ impl LcovFile {
             }
         }
         let functions = starts.values().filter(|ran| !**ran).count() as u64;
-        [lines.total - lines.covered, branches, functions]
+        [lines.total - lines.covered, 0, functions]
     }
 
     /// True when sections were merged that no merge of records can count exactly: one of them

@@ -197,6 +197,14 @@ mod tests {
         );
         // One ran: the records are its own, as llvm-cov counts it.
         assert_eq!(read(&rewritten(1, 0)).summed_instantiations(), None);
+        // Demangled (`rustfilt`, `grcov --demangle`: finding 6), likewise.
+        let demangled = rewritten(1, 2)
+            .replace("_RINvCs1_6shards4pickhEB2_", "shards::pick::<u8>")
+            .replace("_RINvCs1_6shards4picktEB2_", "shards::pick::<u16>");
+        assert_eq!(
+            read(&demangled).summed_instantiations(),
+            Some((2, "shards::pick".to_string()))
+        );
         // llvm-cov's own shape keeps its declared totals.
         assert_eq!(read(&section(1, 2, 1, 1, 1)).summed_instantiations(), None);
         // Two Rust functions on one line (a macro's), and C++ template instantiations (gcc's
@@ -204,7 +212,9 @@ mod tests {
         let others = "TN:\nSF:/ws/src/lib.rs\nFN:3,_RNvCs1_6shards1f\nFN:3,_RNvCs1_6shards1g\n\
              FN:5,_Z4pickIiEvT_\nFN:5,_Z4pickIdEvT_\nFNDA:1,_RNvCs1_6shards1f\n\
              FNDA:1,_RNvCs1_6shards1g\nFNDA:1,_Z4pickIiEvT_\nFNDA:1,_Z4pickIdEvT_\n\
-             FNDA:1,unplaced\nDA:3,1\nDA:5,2\nend_of_record\n";
+             FNDA:1,unplaced\nFN:7,int pick<int>(int)\nFN:7,double pick<double>(double)\n\
+             FNDA:1,int pick<int>(int)\nFNDA:1,double pick<double>(double)\n\
+             DA:3,1\nDA:5,2\nend_of_record\n";
         assert_eq!(read(others).summed_instantiations(), None);
     }
 
