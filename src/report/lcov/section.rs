@@ -354,11 +354,11 @@ impl Section {
             ("FNF", "FNH", "functions", file.declared.functions()),
         ];
         let mut out = Vec::new();
-        for (at, (found, hit, what, pair)) in checks.into_iter().enumerate() {
-            let (Some(declared), (records, false)) = (pair.consistent(), judged[at]) else {
+        let metrics = checks.into_iter().zip(judged).zip(self.declared_at);
+        for (((found, hit, what, pair), judged), line) in metrics {
+            let (Some(declared), (records, false)) = (pair.consistent(), judged) else {
                 continue;
             };
-            let line = self.declared_at.get(at).copied().unwrap_or_default();
             out.push((
                 line,
                 format!(
