@@ -294,6 +294,9 @@ fn llvm_cov_totals_that_claim_fewer_misses_than_the_records_prove_are_not_used()
         .replace("FNDA:0,g", "FNDA:1,g")
         .replace("LH:3", "LH:1");
     assert_eq!(counts(&two), [c(1, 3), c(0, 0), c(1, 1)]);
+    // A function that only `FNDA` names has no start line: it proves no missed function.
+    let unplaced = two.replace("FNDA:1,g\n", "FNDA:1,g\nFNDA:0,h\n");
+    assert_eq!(counts(&unplaced), [c(1, 3), c(0, 0), c(1, 1)]);
 }
 
 #[test]
