@@ -275,7 +275,7 @@ fn partly_listed_note(coverage: &FileCoverage, metric: Metric) -> &'static str {
 /// Why a failing metric lists no item: the input's numbers come from a summary without detail.
 fn unlisted_note(coverage: &FileCoverage) -> &'static str {
     match coverage {
-        FileCoverage::Lcov(_) => "the tracefile's declared summary (LH/BRH/FNH) counts fewer covered than its records show: llvm-cov counts per instantiation group; a JSON export names the items",
+        FileCoverage::Lcov(_) => "the tracefile's declared summary (LH/BRH/FNH) counts fewer covered than its records show: llvm-cov and gcovr count per instantiation, and a section may declare misses without the records that name them; a JSON export names the items",
         FileCoverage::Llvm(_) => "the export holds no function detail (-summary-only): a full export names the items",
     }
 }

@@ -14,6 +14,7 @@ mod cov_core_cli;
 mod cov_output_render;
 mod debt;
 mod debt_e2e;
+mod declared_totals;
 mod docs_paths;
 mod hostile;
 mod identity_breaks;

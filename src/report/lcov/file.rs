@@ -271,18 +271,53 @@ impl LcovFile {
     /// times alike), whose declared pairs are llvm-cov's own numbers (see the module
     /// documentation, "Generators").
     pub fn summary(&self) -> Summary {
-        let declared = |pair: Declared| pair.consistent().filter(|_| self.llvm);
+        let [lines, branches, functions] = self.judged().map(|(counts, _)| Some(counts));
         Summary {
             regions: None,
-            branches: Some(
-                declared(self.declared.branches()).unwrap_or_else(|| self.detail_branches()),
-            ),
-            functions: Some(
-                declared(self.declared.functions()).unwrap_or_else(|| self.detail_functions()),
-            ),
-            lines: Some(declared(self.declared.lines()).unwrap_or_else(|| self.detail_lines())),
+            branches,
+            functions,
+            lines,
             mcdc: None,
         }
+    }
+
+    /// Per metric (lines, branches, functions), the counts the file is judged on and whether
+    /// they are the declared pair ([`judged`]).
+    pub(super) fn judged(&self) -> [(Counts, bool); 3] {
+        // Only an llvm-cov section's declared pairs are weighed against the proved misses (a
+        // reduced file's are its verdict, its records only those of its misses).
+        let weighed = self.llvm && !self.reduced && self.declared != DeclaredTotals::default();
+        let proved = match weighed {
+            true => self.proved_missed(),
+            false => [0; 3],
+        };
+        let pairs = [
+            (self.declared.lines(), self.detail_lines(), proved[0]),
+            (self.declared.branches(), self.detail_branches(), proved[1]),
+            (
+                self.declared.functions(),
+                self.detail_functions(),
+                proved[2],
+            ),
+        ];
+        pairs.map(|(pair, records, proved)| judged(self.llvm, pair.consistent(), records, proved))
+    }
+
+    /// Per metric (lines, branches, functions), the items the records prove missed in every
+    /// instantiation and copy: the `DA` lines with count 0; the start lines none of whose
+    /// function records ran. None for branches: llvm-cov writes `BRDA` sides that its `BRF`
+    /// leaves out (folded constant conditions, written as 0; a macro's branches under its
+    /// header, with `BRF:0` there).
+    pub(super) fn proved_missed(&self) -> [u64; 3] {
+        let lines = self.detail_lines();
+        let mut starts: BTreeMap<u32, bool> = BTreeMap::new();
+        for f in self.functions.list().iter() {
+            if let Some(start) = f.start {
+                *starts.entry(start).or_default() |= f.is_covered();
+            }
+        }
+        let functions = starts.values().filter(|ran| !**ran).count() as u64;
+        [lines.total - lines.covered, 0, functions]
     }
 
     /// True when sections were merged that no merge of records can count exactly: one of them
@@ -569,6 +604,36 @@ impl LcovFile {
             total += seen.len() as u64;
         }
         Counts::new(covered, total)
+    }
+}
+
+/// The counts of one metric and whether they are the `declared` pair rather than the
+/// `records`' count. In llvm-cov's shape the declared pair is llvm-cov's own (per instantiation
+/// group), unless it declares fewer misses than the records prove (`proved`): no llvm-cov run
+/// writes that (a tracefile edited or post-processed), and the records are counted. Otherwise
+/// the records are counted, unless the declared pair is worse (a lower share covered, or as
+/// low with more misses: gcovr's lines of C++ templates, counted per instantiation; an `LF:9`
+/// `LH:0` without `DA` records), so that no verdict is better than the writer's own.
+pub(super) fn judged(
+    llvm: bool,
+    declared: Option<Counts>,
+    records: Counts,
+    proved: u64,
+) -> (Counts, bool) {
+    let missed = |c: Counts| c.total - c.covered;
+    let use_declared = declared.is_some_and(|d| match llvm {
+        true => missed(d) >= proved,
+        false => {
+            let (lower, higher) = (
+                u128::from(d.covered) * u128::from(records.total),
+                u128::from(records.covered) * u128::from(d.total),
+            );
+            lower < higher || (lower == higher && missed(d) > missed(records))
+        }
+    });
+    match declared {
+        Some(d) if use_declared => (d, true),
+        _ => (records, false),
     }
 }
 

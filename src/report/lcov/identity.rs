@@ -48,6 +48,14 @@ pub(super) fn clang_local(name: &str) -> Option<&str> {
     (identifier && !file.is_empty() && !file.ends_with(':')).then_some(local)
 }
 
+/// True for a demangled Rust instantiation of a generic, as `rustfilt` or `grcov --demangle`
+/// write rustc's symbols: its path has generic arguments after `::` (`lg::pick::<u8>`,
+/// `<lg::S>::get::<u16>`), which only Rust's turbofish writes (a demangled C++ name writes
+/// `pick<int>`, gcovr `int pick<int>(int, int)`).
+pub(super) fn rust_instance(name: &str) -> bool {
+    name.contains("::<")
+}
+
 /// An Itanium C++ symbol, possibly after a `file:` prefix, as its qualified name without
 /// parameters, return type and template arguments (`_Z4pickIiiET_S0_T0_` → `pick`).
 fn cpp_base_name(name: &str) -> Option<String> {

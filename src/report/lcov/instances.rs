@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::demangle::demangle_rust;
 
 use super::file::{Function, LcovFile};
-use super::identity::{clang_local, function_identity};
+use super::identity::{clang_local, function_identity, rust_instance};
 
 impl LcovFile {
     /// The last line the file's records name (`DA`, `BRDA`, `FN`), and whether a section is in
@@ -65,7 +65,8 @@ impl LcovFile {
 
 impl LcovFile {
     /// For a file none of whose sections is in llvm-cov's shape: the start line and identity
-    /// of a function of which more than one rustc-mangled record ran (`_R…`, or `_ZN…17h…E`:
+    /// of a function of which more than one rustc-mangled record ran (`_R…`, or `_ZN…17h…E`, or
+    /// demangled with its generic arguments, `lg::pick::<u8>`:
     /// two instantiations of a generic, or copies built into two test binaries, that a rewriter
     /// such as `lcov -a` or `lcov --remove` summed into one section); `None` when there is
     /// none, or a section is llvm-cov's (whose totals, or merge check, hold). Such records sum
@@ -95,12 +96,13 @@ impl LcovFile {
 /// The start line and identity of a function with two distinct records among `records`
 /// (distinct records that ran on one start line) named as only LLVM's coverage names
 /// functions: rustc-mangled symbols, and clang's `file:name` of a `static` C function
-/// ([`clang_local`]).
+/// ([`clang_local`]), or as their demanglers write a Rust generic's instantiation
+/// (`rustfilt`, `grcov --demangle`: `lg::pick::<u8>`, [`rust_instance`]).
 fn llvm_instances(records: &[(u32, &str)]) -> Option<(u32, String)> {
     let mut seen = BTreeSet::new();
-    let rust = records
-        .iter()
-        .filter(|(_, name)| demangle_rust(name).is_some() || clang_local(name).is_some());
+    let rust = records.iter().filter(|(_, name)| {
+        demangle_rust(name).is_some() || clang_local(name).is_some() || rust_instance(name)
+    });
     rust.map(|(line, name)| (*line, function_identity(name)))
         .find(|(_, identity)| !seen.insert(identity.clone()))
 }
@@ -195,6 +197,14 @@ mod tests {
         );
         // One ran: the records are its own, as llvm-cov counts it.
         assert_eq!(read(&rewritten(1, 0)).summed_instantiations(), None);
+        // Demangled (`rustfilt`, `grcov --demangle`: finding 6), likewise.
+        let demangled = rewritten(1, 2)
+            .replace("_RINvCs1_6shards4pickhEB2_", "shards::pick::<u8>")
+            .replace("_RINvCs1_6shards4picktEB2_", "shards::pick::<u16>");
+        assert_eq!(
+            read(&demangled).summed_instantiations(),
+            Some((2, "shards::pick".to_string()))
+        );
         // llvm-cov's own shape keeps its declared totals.
         assert_eq!(read(&section(1, 2, 1, 1, 1)).summed_instantiations(), None);
         // Two Rust functions on one line (a macro's), and C++ template instantiations (gcc's
@@ -202,7 +212,9 @@ mod tests {
         let others = "TN:\nSF:/ws/src/lib.rs\nFN:3,_RNvCs1_6shards1f\nFN:3,_RNvCs1_6shards1g\n\
              FN:5,_Z4pickIiEvT_\nFN:5,_Z4pickIdEvT_\nFNDA:1,_RNvCs1_6shards1f\n\
              FNDA:1,_RNvCs1_6shards1g\nFNDA:1,_Z4pickIiEvT_\nFNDA:1,_Z4pickIdEvT_\n\
-             FNDA:1,unplaced\nDA:3,1\nDA:5,2\nend_of_record\n";
+             FNDA:1,unplaced\nFN:7,int pick<int>(int)\nFN:7,double pick<double>(double)\n\
+             FNDA:1,int pick<int>(int)\nFNDA:1,double pick<double>(double)\n\
+             DA:3,1\nDA:5,2\nend_of_record\n";
         assert_eq!(read(others).summed_instantiations(), None);
     }
 

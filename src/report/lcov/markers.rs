@@ -234,9 +234,10 @@ mod tests {
         assert_eq!(less.summary().branches, counts(1, 2));
         let no_branch = shard.without(ignored, |l| l == 3);
         assert_eq!(no_branch.summary().branches, counts(0, 0));
-        // Another writer's totals are dropped: its records are the truth.
+        // Another writer's totals count where they are worse than its records (10 of 11, not
+        // the records' 11 of 11); a marker drops them: its records are counted.
         let plain = file(&format!("TN:\n{}", tracefile(false)));
-        assert_eq!(plain.summary().lines, counts(11, 11));
+        assert_eq!(plain.summary().lines, counts(10, 11));
         assert_eq!(
             plain.without(|l| l == 16, |_| false).summary().lines,
             counts(10, 10)

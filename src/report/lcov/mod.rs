@@ -122,23 +122,23 @@
 //! items (`FNF:2` with 8 `FN`). The declared pair is llvm-cov's own answer, the one its JSON
 //! summary gives; the detail records are the only answer once files are merged.
 //!
-//! Rule: for a file that came in exactly one section (never merged with another section or shard)
-//! and declares both found and hit for a metric, the declared pair is used when it says at
-//! least as many items are missed as the detail records prove missed (a pair with hit > found
-//! is refused as the section is read); otherwise the detail counts are used. Once two sections are merged the declared
-//! pairs are dropped, unless both declare the same pairs over the same items covered alike (a
-//! tracefile given twice), which the merge does not change. What the records *prove* missed:
-//! - lines: the `DA` lines with count 0 (a line is one item, no copies);
-//! - functions: the start lines whose function records all have count 0 (records at one start line
-//!   may be instantiations or per-binary copies of one source function, so only a line where
-//!   none ran proves a missed function);
-//! - branches: per line, the fewest untaken sides of any one block, summed over lines (blocks on
-//!   one line may be copies of one condition from several instantiations or translation units).
+//! Rule (`file::judged`), for a file that came in one section (or one given several times alike)
+//! and declares both found and hit for a metric:
+//! - llvm-cov's shape: the declared pair, unless it declares fewer misses than the records
+//!   prove missed in every instantiation; then the records, with a warning (no llvm-cov run
+//!   writes that: records zeroed by a script that kept the totals). What the records *prove*
+//!   missed: the `DA` lines with count 0 (a line is one item, no copies); the start lines whose
+//!   function records all have count 0 (records at one start line may be instantiations or
+//!   per-binary copies of one source function). Branch sides prove nothing: llvm-cov writes
+//!   folded sides as 0 outside `BRF`, and a macro's sides under its header with `BRF:0`.
+//! - any other writer: the records, unless the declared pair is worse (a lower share covered, or
+//!   as low with more misses), with a warning either way: gcovr counts a C++ template's lines
+//!   per instantiation but writes summed `DA` records, and `LF:9 LH:0` without `DA` records is
+//!   0 of 9, never a vacuous 0 of 0. No verdict is better than the writer's own.
 //!
-//! This keeps llvm-cov's numbers wherever its records do not contradict them and takes the worse
-//! answer where they do. It cannot see llvm-cov's folded branch sides: LCOV writes them as 0, so a
-//! file with folded sides gets the (lower) detail branch count.
-
+//! Once two sections are merged the declared pairs are dropped, unless both declare the same
+//! pairs over the same items covered alike (a tracefile given twice), which the merge does not
+//! change.
 //!
 //! # Modules
 //! `lex` turns one line into a record; `section` gathers the records of one `SF` section and

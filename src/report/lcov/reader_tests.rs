@@ -227,7 +227,8 @@ fn llvm_cov_sections_are_known_by_their_order_and_their_totals_stand() {
     assert_eq!(counts(&mcdc), [c(1, 2), c(0, 0), c(1, 2)]);
     let plain = LLVM.replace("BRDA:1,0,0,0\nBRDA:1,0,1,1\nBRF:0\nBRH:0\n", "");
     assert_eq!(counts(&plain)[0], c(1, 2));
-    // Any other order or record is another writer's: the records are counted.
+    // Any other order or record is another writer's: the records are counted, unless its
+    // declared totals are worse.
     for other in [
         format!("TN:\n{LLVM}"),
         format!("VER:2\n{LLVM}"),
@@ -243,7 +244,8 @@ fn llvm_cov_sections_are_known_by_their_order_and_their_totals_stand() {
         LLVM.replace("DA:1,1\nDA:2,3\n", "")
             .replace("LF:2\n", "DA:1,1\nDA:2,3\nLF:2\n"),
     ] {
-        assert_eq!(counts(&other)[0], c(2, 2), "{other}");
+        // (Its `BRF:0` is no worse than the records' 1 of 2 branch sides.)
+        assert_eq!(counts(&other)[1], c(1, 2), "{other}");
     }
     // Functions of other writers: the same items, the records' count.
     let (r, _) = read_ok(&format!("TN:\n{LLVM}"));
@@ -267,18 +269,71 @@ fn llvm_cov_sections_are_known_by_their_order_and_their_totals_stand() {
 }
 
 #[test]
-fn declared_totals_of_other_writers_are_checked_not_used() {
+fn llvm_cov_totals_that_claim_fewer_misses_than_the_records_prove_are_not_used() {
+    // Finding 1: every record says "never ran", the totals say everything ran.
+    let text =
+        "SF:a\nFN:1,g\nFNDA:0,g\nFNF:1\nFNH:1\nDA:1,0\nDA:2,0\nDA:3,0\nLF:3\nLH:3\nend_of_record\n";
+    let (r, warnings) = read_ok(text);
+    assert_eq!(counts(text), [c(0, 3), c(0, 0), c(0, 1)]);
+    assert_eq!(lcov(&r, 0).uncovered_lines(), [1, 2, 3]);
+    let tail = "and no llvm-cov run counts fewer misses than its records prove); covgate counts the records";
+    assert_eq!(
+        warnings,
+        [
+            format!("t.info:9: LF:3 LH:3 claim more covered than the section's records show (3 lines, 0 hit, {tail}"),
+            format!("t.info:4: FNF:1 FNH:1 claim more covered than the section's records show (1 functions, 0 hit, {tail}"),
+        ]
+    );
+    // As many misses declared as proved (a line run by one instantiation, missed by the
+    // group's best): llvm-cov's totals stand, silently. Branch sides prove nothing (folded
+    // sides are written as 0, outside `BRF`).
+    let (_, warnings) = read_ok(LLVM);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let two = text
+        .replace("DA:1,0", "DA:1,4")
+        .replace("FNDA:0,g", "FNDA:1,g")
+        .replace("LH:3", "LH:1");
+    assert_eq!(counts(&two), [c(1, 3), c(0, 0), c(1, 1)]);
+    // A function that only `FNDA` names has no start line: it proves no missed function.
+    let unplaced = two.replace("FNDA:1,g\n", "FNDA:1,g\nFNDA:0,h\n");
+    assert_eq!(counts(&unplaced), [c(1, 3), c(0, 0), c(1, 1)]);
+}
+
+#[test]
+fn declared_totals_of_other_writers_are_checked_and_used_when_worse() {
     let text = "TN:\nSF:a\nDA:1,1\nDA:2,0\nLF:3\nLH:1\nBRDA:1,0,0,1\nBRF:2\nBRH:1\nFN:1,f\nFNDA:1,f\nFNF:1\nFNH:0\nend_of_record\n";
     let (r, warnings) = read_ok(text);
-    assert_eq!(lcov(&r, 0).summary().lines, c(1, 2));
+    let worse = "covgate judges the declared totals, the worse (the missed items the records do not hold cannot be listed)";
+    assert_eq!(
+        [
+            lcov(&r, 0).summary().lines,
+            lcov(&r, 0).summary().branches,
+            lcov(&r, 0).summary().functions
+        ],
+        [c(1, 3), c(1, 2), c(0, 1)]
+    );
     assert_eq!(
             warnings,
             [
-                "t.info:5: LF:3 LH:1 disagree with the section's records (2 lines, 1 hit); covgate counts the records",
-                "t.info:8: BRF:2 BRH:1 disagree with the section's records (1 branch sides, 1 hit); covgate counts the records",
-                "t.info:12: FNF:1 FNH:0 disagree with the section's records (1 functions, 1 hit); covgate counts the records",
+                format!("t.info:5: LF:3 LH:1 disagree with the section's records (2 lines, 1 hit); {worse}"),
+                format!("t.info:8: BRF:2 BRH:1 disagree with the section's records (1 branch sides, 1 hit); {worse}"),
+                format!("t.info:12: FNF:1 FNH:0 disagree with the section's records (1 functions, 1 hit); {worse}"),
             ]
         );
+    // Totals better than the records: the records count. As low a share with more misses
+    // (2 of 4 against 1 of 2): the declared pair. Misses declared without a record of the
+    // metric (finding 5: `LF:9 LH:0`, no `DA`): 0 of 9, not a vacuous 0 of 0.
+    for (declared, lines) in [("LF:2\nLH:2", c(1, 2)), ("LF:4\nLH:2", c(2, 4))] {
+        let (r, warnings) = read_ok(&format!(
+            "TN:\nSF:a\nDA:1,1\nDA:2,0\n{declared}\nend_of_record\n"
+        ));
+        assert_eq!(lcov(&r, 0).summary().lines, lines, "{declared}");
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+    }
+    let (r, _) = read_ok("TN:\nSF:a\nFN:1,f\nFNDA:1,f\nLF:9\nLH:0\nend_of_record\n");
+    assert_eq!(lcov(&r, 0).summary().lines, c(0, 9));
+    let (r, _) = read_ok("TN:\nSF:a\nDA:1,1\nFNF:3\nFNH:0\nend_of_record\n");
+    assert_eq!(lcov(&r, 0).summary().functions, c(0, 3));
     // SpiderMonkey (read by grcov) counts `DA` records, a repeated line twice: explained.
     let (r, warnings) = read_ok("TN:\nSF:a\nDA:1,1\nDA:1,1\nDA:2,0\nLF:3\nLH:2\nend_of_record\n");
     assert!(warnings.is_empty(), "{warnings:?}");

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::model::Counts;
 
-use super::file::{sorted_lines, Branch, DeclaredTotals, Function, LcovFile};
+use super::file::{judged, sorted_lines, Branch, DeclaredTotals, Function, LcovFile};
 use super::index::{Aliases, Keys, Name, Names};
 use super::lex::{Record, TotalKind};
 use super::lines::Lines;
@@ -191,6 +191,8 @@ impl Section {
         let mut da = std::mem::take(&mut self.da);
         self.file.lines = lines_of(&mut da);
         self.file.sections = 1;
+        let mut warnings = warnings;
+        warnings.extend(self.overclaims());
         Spare::keep(da, records);
         (self.path, self.file, warnings)
     }
@@ -321,10 +323,14 @@ impl Section {
             };
             if declared != records && declared != explained {
                 let line = self.declared_at.get(at).copied().unwrap_or_default();
+                let verdict = match judged(false, Some(declared), records, 0).1 {
+                    true => "covgate judges the declared totals, the worse (the missed items the records do not hold cannot be listed)",
+                    false => "covgate counts the records",
+                };
                 out.push((
                     line,
                     format!(
-                        "{found}:{} {hit}:{} disagree with the section's records ({} {what}, {} hit); covgate counts the records",
+                        "{found}:{} {hit}:{} disagree with the section's records ({} {what}, {} hit); {verdict}",
                         declared.total, declared.covered, records.total, records.covered
                     ),
                 ));
@@ -338,6 +344,37 @@ impl Section {
         self.order.note(STAGE_DA);
         self.last_fn = None;
         self.da.push((line, count));
+    }
+
+    /// Declared pairs of an llvm-cov section (its lines read) that claim fewer misses than its
+    /// records prove ([`judged`]): no llvm-cov run writes them, so the records are counted,
+    /// with a warning naming the line of the found record.
+    fn overclaims(&self) -> Vec<(u64, String)> {
+        let file = &self.file;
+        if !file.llvm {
+            return Vec::new();
+        }
+        let judged = file.judged();
+        let checks = [
+            ("LF", "LH", "lines", file.declared.lines()),
+            ("BRF", "BRH", "branch sides", file.declared.branches()),
+            ("FNF", "FNH", "functions", file.declared.functions()),
+        ];
+        let mut out = Vec::new();
+        let metrics = checks.into_iter().zip(judged).zip(self.declared_at);
+        for (((found, hit, what, pair), judged), line) in metrics {
+            let (Some(declared), (records, false)) = (pair.consistent(), judged) else {
+                continue;
+            };
+            out.push((
+                line,
+                format!(
+                    "{found}:{} {hit}:{} claim more covered than the section's records show ({} {what}, {} hit, and no llvm-cov run counts fewer misses than its records prove); covgate counts the records",
+                    declared.total, declared.covered, records.total, records.covered
+                ),
+            ));
+        }
+        out
     }
 
     /// Adds one `FN` record; a repeated (start, name) in a section is one function, not two.
