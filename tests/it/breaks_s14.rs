@@ -86,6 +86,10 @@ fn a_tie_the_recorded_manifest_does_not_decide_is_an_error_that_says_how_to_tell
     assert_eq!(metric(&run.json(), "src/lib.rs", "regions"), "7/7 pass");
     // From the workspace root nothing is anchored: the root package's file, and the member's
     // file in no report, unmeasured.
+    sb.policy(
+        "[measure]\ninclude = [\"src/**/*.rs\", \"crates/*/src/**/*.rs\"]\n\
+         metrics = [\"regions\", \"functions\", \"lines\"]\n",
+    );
     let run = common::covgate(
         sb.path(),
         &[
