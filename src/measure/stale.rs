@@ -82,6 +82,7 @@ mod tests {
         assert!(is_rust_symbol("_RNvCsb2XTOLoCcT5_2st1f"));
         assert!(is_rust_symbol("_ZN2st1f17h0123456789abcdefE"));
         assert!(!is_rust_symbol("_ZN2st1f17h0123456789abcdeE"));
+        assert!(!is_rust_symbol("_ZN2st1f17h0123456789abcdefX"));
         assert!(!is_rust_symbol("_ZN2st1f17h0123456789abcdgfE"));
         assert!(!is_rust_symbol("_ZN2st1f17x0123456789abcdefE"));
         assert!(!is_rust_symbol("_ZN2st1fE"));

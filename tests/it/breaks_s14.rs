@@ -154,6 +154,25 @@ fn a_tie_goes_to_the_folder_of_the_recorded_manifest() {
         assert_eq!(run.code, 0, "{manifest}: {}{}", run.stdout, run.stderr);
         assert_eq!(metric(&run.json(), "src/lib.rs", "functions"), "2/2 pass");
     }
+    // No tie: more of its files exist below the root (a member file only it has), whatever
+    // the manifest says.
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&here).expect("json")).expect("doc");
+    let mut only = doc["data"][0]["files"][0].clone();
+    only["filename"] = "src/only.rs".into();
+    doc["data"][0]["files"]
+        .as_array_mut()
+        .expect("files")
+        .push(only);
+    let both = sb
+        .write("both.json", &doc.to_string())
+        .display()
+        .to_string();
+    sb.write("crates/units/src/only.rs", "pub fn only() {}\n");
+    let run = common::covgate(&units, &["check", &both, "--format", "json"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(metric(&run.json(), "src/lib.rs", "functions"), "2/2 pass");
+    assert_eq!(metric(&run.json(), "src/only.rs", "functions"), "2/2 pass");
 }
 
 fn stale(reports: &[&str]) -> common::Run {
