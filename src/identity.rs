@@ -34,6 +34,7 @@ use crate::source;
 use rayon::prelude::*;
 use unicode_normalization::UnicodeNormalization;
 
+mod anchor;
 mod canonical;
 
 /// What is known of the root and the files on disk, for naming report files.
@@ -119,15 +120,18 @@ impl Identity {
     /// manifest folder as a hint, and its relative paths anchored at the root or, for an
     /// export that records a `manifest_path`, at the cargo workspace root above the root when
     /// more of its files exist there (`cargo llvm-cov --remap-path-prefix` writes paths relative
-    /// to the workspace root). The manifest folder is a hint when `hints` is set (no `--root`,
-    /// no policy `root`) and it is not a local folder (the report was made elsewhere).
+    /// to the workspace root); on a tie, as the recorded manifest says ([`Self::tie`]). The
+    /// manifest folder is a hint when `hints` is set (no `--root`, no policy `root`) and it is
+    /// not a local folder (the report was made elsewhere).
+    ///
+    /// Errors: a tie that the recorded manifest does not decide ([`anchor::Folders::decide`]).
     pub(crate) fn resolver(
         &self,
         report: &Report,
         remaps: &[Remap],
         case: PathCase,
         hints: bool,
-    ) -> Resolver {
+    ) -> Result<Resolver> {
         let fold = case.folds(report.files.iter().map(|f| f.path.as_str()));
         let hint = report
             .manifest_path
@@ -135,19 +139,44 @@ impl Identity {
             .filter(|_| hints)
             .map(manifest_folder)
             .filter(|folder| !Path::new(folder).is_dir());
-        let manifest = report.manifest_path.is_some();
         let plain = Resolver::new(&self.known.root, remaps.to_vec(), hint).folding(fold);
-        match self.known.workspace.as_deref() {
-            Some(ws) if manifest && ws != self.known.root => {
+        match (self.known.workspace.as_deref(), &report.manifest_path) {
+            (Some(ws), Some(manifest)) if ws != self.known.root => {
                 let anchored = plain.clone().anchored(ws);
-                if self.found(report, &anchored) > self.found(report, &plain) {
-                    anchored
-                } else {
-                    plain
-                }
+                let (at_ws, at_root) = (self.found(report, &anchored), self.found(report, &plain));
+                let to_ws = at_ws > at_root
+                    || (at_ws == at_root && self.tie(report, manifest, ws, &plain)?);
+                Ok(if to_ws { anchored } else { plain })
             }
-            _ => plain,
+            _ => Ok(plain),
         }
+    }
+
+    /// True when a tie (as many of `report`'s files exist below the root as below the
+    /// workspace root `ws`, some of them at another place) goes to the workspace root, as the
+    /// folder of the recorded `manifest` says: see [`anchor::Folders::decide`] (`plain` anchors
+    /// at the root).
+    ///
+    /// Errors: the recorded manifest is neither's; the message says how to tell which.
+    fn tie(&self, report: &Report, manifest: &str, ws: &str, plain: &Resolver) -> Result<bool> {
+        let anchored = plain.clone().anchored(ws);
+        let sample = report.files.iter().find(|f| {
+            let there = anchored.absolute(&f.path);
+            there != plain.absolute(&f.path) && Path::new(&there).exists()
+        });
+        let Some(sample) = sample else {
+            return Ok(false);
+        };
+        let folders = anchor::Folders {
+            root: &self.known.root,
+            workspace: ws,
+            manifest: &manifest_folder(manifest),
+        };
+        Ok(match folders.decide(&report.origin, &sample.path) {
+            anchor::Tie::Root => false,
+            anchor::Tie::Workspace => true,
+            anchor::Tie::Unsure(message) => return Err(Error::new(message)),
+        })
     }
 
     /// Names each file of `report` (its path resolved by `resolver`), in order: on every core,

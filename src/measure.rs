@@ -15,7 +15,8 @@
 //!   runs' counters, so the merge equals the report of one run of all the tests. Records that differ (generic instantiations,
 //!   a file built into two crates, several spellings in one export) stay distinct and llvm-cov's
 //!   rule takes the best single record per group, as llvm-cov would had they been in one
-//!   export. When a part is `-summary-only`, the parts must agree exactly; otherwise the merge
+//!   export; one Rust symbol mapped differently in two exports (two builds of different
+//!   source, a stale export among the reports) is refused ([`stale`]). When a part is `-summary-only`, the parts must agree exactly; otherwise the merge
 //!   is refused with an error naming the reports.
 //! - LCOV with JSON for the same file: refused (the formats count differently).
 //! - Branches and MC/DC of a merged file are unavailable when a function only parts without
@@ -35,6 +36,7 @@ use crate::report::{FileCoverage, Report};
 
 mod apply;
 mod gaps;
+mod stale;
 
 pub use apply::{apply, Ignored};
 pub(crate) use gaps::{notes as unmeasured_notes, Unmeasured};
@@ -327,6 +329,7 @@ fn merge_llvm(path: &str, parts: &[(&Report, &LlvmFile)]) -> Result<LlvmFile> {
             None => exports.push((report, functions.clone())),
         }
     }
+    stale::check(path, &exports)?;
     let functions = llvm_json::pool(exports.into_iter().map(|(_, f)| f).collect());
     let mut summary = llvm_json::recompute(&functions);
     let missed = summary.branches.total - summary.branches.covered;

@@ -689,7 +689,7 @@ fn resolve_parts<'a>(
     let hints = opts.root.is_none() && setup.policy.root.is_none();
     let mut named = Vec::with_capacity(reports.iter().map(|r| r.files.len()).sum());
     for report in reports {
-        let resolver = identity.resolver(report, &setup.remaps, opts.path_case, hints);
+        let resolver = identity.resolver(report, &setup.remaps, opts.path_case, hints)?;
         // Named on every core; the first error in the report's order wins.
         let located = identity.locate_files(&resolver, report);
         for (file, location) in report.files.iter().zip(located) {

@@ -7,6 +7,7 @@ mod common;
 
 mod action;
 mod bad_inputs;
+mod breaks_s14;
 mod cases;
 mod clang_e2e;
 mod closed_pipe;

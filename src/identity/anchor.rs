@@ -1,0 +1,139 @@
+//! Where a report's relative paths are anchored when its files exist both below the root and
+//! below the cargo workspace root above it (a tie of [`Identity::resolver`](super::Identity)'s
+//! count): the report's recorded manifest decides; when it cannot, covgate does not guess
+//! (either choice can judge a file with another package's coverage) and says how to tell.
+
+use crate::identity::canonical::real;
+use crate::paths;
+
+/// Which anchor a tie goes to, or the error to give when nothing decides it.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Tie {
+    /// The root: the recorded manifest is the root's own.
+    Root,
+    /// The workspace root: the recorded manifest is the workspace's.
+    Workspace,
+    /// Undecided: the recorded manifest is neither's. The error message says how to tell.
+    Unsure(String),
+}
+
+/// The folders a tie is decided between, and the report's recorded manifest folder.
+pub(super) struct Folders<'a> {
+    /// The root (absolute, normalised).
+    pub(super) root: &'a str,
+    /// The cargo workspace root above it.
+    pub(super) workspace: &'a str,
+    /// The folder of the report's `manifest_path`, normalised.
+    pub(super) manifest: &'a str,
+}
+
+impl Folders<'_> {
+    /// Which folder the recorded manifest names: the same folder on this machine (by canonical
+    /// path), else by its spelling on the machine that made the report: a folder that ends in
+    /// the root's path below the workspace (`/ci/ws/crates/units` for `crates/units`) is the
+    /// root's, one named as the workspace folder is (`/ci/ws` for a local `…/ws`) the
+    /// workspace's. Anything else decides nothing: the message names `origin`, `sample` (one
+    /// of its report paths that moves) and how to tell which.
+    pub(super) fn decide(&self, origin: &str, sample: &str) -> Tie {
+        let local = real(self.manifest);
+        if local.is_some() && local == real(self.workspace) {
+            return Tie::Workspace;
+        }
+        if local.is_some() && local == real(self.root) {
+            return Tie::Root;
+        }
+        let member = paths::strip_base(self.root, self.workspace).unwrap_or_default();
+        if self.manifest.ends_with(&format!("/{member}")) {
+            return Tie::Root;
+        }
+        if last(self.manifest) == last(self.workspace) {
+            return Tie::Workspace;
+        }
+        Tie::Unsure(self.undecided(origin, sample))
+    }
+
+    fn undecided(&self, origin: &str, sample: &str) -> String {
+        let sample = paths::normalize(sample);
+        let fix = if paths::is_absolute(&sample) {
+            format!("{}={}", self.manifest, self.root)
+        } else {
+            let head = sample.split('/').next().unwrap_or_default();
+            format!("{head}={}", paths::join(self.root, head))
+        };
+        format!(
+            "{origin}: its file paths (e.g. `{sample}`) name files both below the root ({}) and \
+             below the cargo workspace root ({}), and the folder of its recorded manifest, `{}`, \
+             is neither's: covgate cannot tell whose files they are. If they are the root's, say \
+             so with `--remap-path-prefix {fix}`; if they are the workspace's (another package, \
+             e.g. the workspace's root package), check them with that package's policy or \
+             `--root {}`",
+            self.root, self.workspace, self.manifest, self.workspace
+        )
+    }
+}
+
+/// The last component of a normalised folder.
+fn last(folder: &str) -> &str {
+    folder.rsplit('/').next().unwrap_or_default()
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    fn folders<'a>(root: &'a str, workspace: &'a str, manifest: &'a str) -> Folders<'a> {
+        Folders {
+            root,
+            workspace,
+            manifest,
+        }
+    }
+
+    #[test]
+    fn a_manifest_spelled_elsewhere_decides_by_its_tail() {
+        let root = "/nowhere-here/ws/crates/units";
+        let ws = "/nowhere-here/ws";
+        let member = folders(root, ws, "/ci/ws/crates/units");
+        assert_eq!(member.decide("r.json", "src/lib.rs"), Tie::Root);
+        let workspace = folders(root, ws, "/ci/ws");
+        assert_eq!(workspace.decide("r.json", "src/lib.rs"), Tie::Workspace);
+    }
+
+    #[test]
+    fn a_manifest_of_neither_decides_nothing_and_names_a_remap_that_does() {
+        let root = "/nowhere-here/ws/crates/units";
+        let ws = "/nowhere-here/ws";
+        let other = folders(root, ws, "/ci/lengths");
+        let Tie::Unsure(relative) = other.decide("r.json", "src/lib.rs") else {
+            panic!("decided");
+        };
+        assert!(relative.starts_with("r.json: its file paths (e.g. `src/lib.rs`)"));
+        assert!(relative.contains("recorded manifest, `/ci/lengths`, is neither's"));
+        assert!(relative.ends_with("or `--root /nowhere-here/ws`"));
+        assert!(relative.contains("--remap-path-prefix src=/nowhere-here/ws/crates/units/src`"));
+        let Tie::Unsure(absolute) = other.decide("r.json", "/ci/lengths/src/lib.rs") else {
+            panic!("decided");
+        };
+        assert!(absolute.contains("--remap-path-prefix /ci/lengths=/nowhere-here/ws/crates/units`"));
+    }
+
+    #[test]
+    fn a_local_manifest_decides_by_its_canonical_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = paths::normalize(&dir.path().to_string_lossy());
+        let root = paths::join(&ws, "units");
+        std::fs::create_dir(&root).unwrap();
+        let at_ws = folders(&root, &ws, &ws);
+        assert_eq!(at_ws.decide("r.json", "src/lib.rs"), Tie::Workspace);
+        let at_root = folders(&root, &ws, &root);
+        assert_eq!(at_root.decide("r.json", "src/lib.rs"), Tie::Root);
+        let other = paths::join(&ws, "other");
+        std::fs::create_dir(&other).unwrap();
+        let elsewhere = folders(&root, &ws, &other);
+        assert!(matches!(
+            elsewhere.decide("r", "src/lib.rs"),
+            Tie::Unsure(_)
+        ));
+    }
+}
