@@ -103,6 +103,12 @@ pub fn render(facts: &Facts, verdict: &Verdict, prefix: &str) -> String {
             escape_data(warning)
         ));
     }
+    if !facts.walked {
+        out.push_str(&format!(
+            "::warning title=covgate%3A --no-walk::{}\n",
+            escape_data(super::NO_WALK_WARNING)
+        ));
+    }
     if facts.warnings.len() > WARNINGS {
         out.push_str(&format!(
             "::notice title=covgate::{} more warning(s) not annotated (GitHub shows {WARNINGS} a step); see the step summary or the log\n",

@@ -16,6 +16,7 @@ mod debt;
 mod debt_e2e;
 mod docs_paths;
 mod hostile;
+mod hostile14;
 mod identity_breaks;
 mod identity_properties;
 mod ignore_properties;
