@@ -761,8 +761,10 @@ mod run_tests {
         // A folder (as a FIFO, which would block) is refused before anything is written.
         let err = run(&opts).unwrap_err().to_string();
         assert!(
-            err.starts_with(&format!("{}: cannot write the result: ", dir.path().display()))
-                && err.contains("is not a regular file"),
+            err.starts_with(&format!(
+                "{}: cannot write the result: ",
+                dir.path().display()
+            )) && err.contains("is not a regular file"),
             "{err}"
         );
     }

@@ -450,7 +450,11 @@ mod tests {
     #[test]
     fn deep_nesting_is_not_parsed() {
         // syn would overflow the stack on this (finding #14 of session 14).
-        let deep = format!("pub const X: u8 = {}1{};\n", "(".repeat(5000), ")".repeat(5000));
+        let deep = format!(
+            "pub const X: u8 = {}1{};\n",
+            "(".repeat(5000),
+            ")".repeat(5000)
+        );
         assert_eq!(
             classify(&deep),
             RustSource::Unparsable(
@@ -461,7 +465,11 @@ mod tests {
         );
         // Just under the limit, the parse runs on its own stack (this test's thread would not
         // hold it in a debug build).
-        let fine = format!("pub const X: u8 = {}1{};\n", "(".repeat(990), ")".repeat(990));
+        let fine = format!(
+            "pub const X: u8 = {}1{};\n",
+            "(".repeat(990),
+            ")".repeat(990)
+        );
         assert_eq!(classify(&fine), RustSource::NoCode);
         let chain = format!("pub const X: u8 = 1{};\n", " + 1".repeat(490));
         assert_eq!(classify(&chain), RustSource::NoCode);

@@ -14,7 +14,9 @@ pub(crate) const UTF16: &str = "is UTF-16 text (a byte-order mark `FF FE` or `FE
 /// True when `bytes` look like UTF-16 text: a byte-order mark (`FF FE`, `FE FF`), or a 0 byte
 /// among the first two (the other half of an ASCII character). Neither starts UTF-8 text.
 pub(crate) fn is_utf16(bytes: &[u8]) -> bool {
-    bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) || bytes.iter().take(2).any(|&b| b == 0)
+    bytes.starts_with(&[0xFF, 0xFE])
+        || bytes.starts_with(&[0xFE, 0xFF])
+        || bytes.iter().take(2).any(|&b| b == 0)
 }
 
 /// `bytes` as text, for a file that must be UTF-8 (the policy, the debt ledger, the comment's
@@ -113,10 +115,16 @@ mod tests {
         for bytes in [&le[..], &be[..], b"a\0", b"\0a"] {
             assert!(is_utf16(bytes), "{bytes:?}");
             let why = utf8(bytes.to_vec()).unwrap_err();
-            assert!(why.starts_with("it is UTF-16 text") && why.contains("Out-File -Encoding utf8"), "{why}");
+            assert!(
+                why.starts_with("it is UTF-16 text") && why.contains("Out-File -Encoding utf8"),
+                "{why}"
+            );
         }
         assert!(!is_utf16(b"ab\0"));
-        assert_eq!(utf8(b"caf\xe9".to_vec()).unwrap_err(), "it is not UTF-8 text");
+        assert_eq!(
+            utf8(b"caf\xe9".to_vec()).unwrap_err(),
+            "it is not UTF-8 text"
+        );
         assert_eq!(utf8(b"[x]".to_vec()).unwrap(), "[x]");
     }
 

@@ -179,7 +179,12 @@ fn check_manifests(root: &str, who: &str) -> Result<()> {
 /// `covgate init`), guarded: the manifests at and above `root` are checked first
 /// ([`check_manifests`]) and cargo is stopped after `limit`. Errors (exit 2): a refused
 /// manifest, named; else `needs`, then why cargo failed.
-pub(crate) fn cargo_metadata(root: &str, who: &str, needs: &str, limit: Duration) -> Result<Metadata> {
+pub(crate) fn cargo_metadata(
+    root: &str,
+    who: &str,
+    needs: &str,
+    limit: Duration,
+) -> Result<Metadata> {
     check_manifests(root, who)?;
     let mut command = MetadataCommand::new()
         .current_dir(root)

@@ -19,13 +19,16 @@ pub(crate) fn too_deep(text: &str) -> Option<u64> {
     let bytes = text.as_bytes();
     let mut scan = Scan::default();
     let mut i = 0;
-    while i < bytes.len() {
-        i = skip_literal(bytes, i).unwrap_or_else(|| {
-            scan.byte(bytes[i]);
+    let mut line = 1;
+    while let Some(&b) = bytes.get(i) {
+        let next = skip_literal(bytes, i).unwrap_or_else(|| {
+            scan.byte(b);
             i + 1
         });
+        line += line_count(bytes.get(i..next).unwrap_or_default());
+        i = next;
         if scan.base + scan.ops > MAX_DEPTH {
-            return Some(1 + line_count(&bytes[..i.min(bytes.len())]));
+            return Some(line);
         }
     }
     None
@@ -66,15 +69,18 @@ fn line_count(bytes: &[u8]) -> u64 {
 
 /// The index just past the comment or literal that starts at `i`, or `None` when none does.
 fn skip_literal(bytes: &[u8], i: usize) -> Option<usize> {
-    let rest = &bytes[i..];
-    let after_word = i == 0 || !is_word(bytes[i - 1]);
+    let rest = bytes.get(i..).unwrap_or_default();
+    let after_word = i
+        .checked_sub(1)
+        .and_then(|at| bytes.get(at))
+        .is_none_or(|&b| !is_word(b));
     if rest.starts_with(b"//") {
         Some(find(bytes, i, b"\n").unwrap_or(bytes.len()))
     } else if rest.starts_with(b"/*") {
         Some(block_comment_end(bytes, i + 2))
-    } else if rest[0] == b'"' {
+    } else if rest.starts_with(b"\"") {
         Some(quoted_end(bytes, i + 1, b'"'))
-    } else if rest[0] == b'\'' {
+    } else if rest.starts_with(b"'") {
         char_end(bytes, i + 1)
     } else if after_word {
         raw_string_end(bytes, i)
@@ -89,7 +95,8 @@ fn is_word(b: u8) -> bool {
 
 /// The index just past `needle`'s first occurrence at or after `from`.
 fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    bytes[from..]
+    bytes
+        .get(from..)?
         .windows(needle.len())
         .position(|w| w == needle)
         .map(|at| from + at + needle.len())
@@ -99,21 +106,22 @@ fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
 /// comments nest); the end of the text when it is not closed.
 fn block_comment_end(bytes: &[u8], mut i: usize) -> usize {
     let mut open = 1;
-    while i < bytes.len() && open > 0 {
-        match &bytes[i..] {
-            [b'/', b'*', ..] => (open, i) = (open + 1, i + 2),
-            [b'*', b'/', ..] => (open, i) = (open - 1, i + 2),
-            _ => i += 1,
+    while open > 0 {
+        match bytes.get(i..) {
+            Some([b'/', b'*', ..]) => (open, i) = (open + 1, i + 2),
+            Some([b'*', b'/', ..]) => (open, i) = (open - 1, i + 2),
+            Some([_, ..]) => i += 1,
+            _ => return bytes.len(),
         }
     }
-    i.min(bytes.len())
+    i
 }
 
 /// The index just past the `close` quote that ends a literal whose text starts at `i` (a
 /// backslash escapes the next byte); the end of the text when it is not closed.
 fn quoted_end(bytes: &[u8], mut i: usize, close: u8) -> usize {
-    while i < bytes.len() {
-        match bytes[i] {
+    while let Some(&b) = bytes.get(i) {
+        match b {
             b'\\' => i += 2,
             b if b == close => return i + 1,
             _ => i += 1,
@@ -125,26 +133,29 @@ fn quoted_end(bytes: &[u8], mut i: usize, close: u8) -> usize {
 /// After a `'` at `i - 1`: the index past a character literal (`'x'`, `'\n'`, `'é'`), or `None`
 /// for a lifetime or label (`'a`), whose name is read as ordinary text.
 fn char_end(bytes: &[u8], i: usize) -> Option<usize> {
-    match bytes.get(i) {
-        Some(b'\\') => Some(quoted_end(bytes, i, b'\'')),
-        Some(_) => {
-            // One character (of up to 4 bytes) and the closing quote.
-            (i + 1..=i + 4)
-                .find(|&end| bytes.get(end) == Some(&b'\''))
-                .filter(|&end| std::str::from_utf8(&bytes[i..end]).is_ok_and(|c| c.chars().count() == 1))
-                .map(|end| end + 1)
-        }
-        None => None,
+    if bytes.get(i) == Some(&b'\\') {
+        return Some(quoted_end(bytes, i, b'\''));
     }
+    // One character (of up to 4 bytes), then the closing quote.
+    (i + 1..=i + 4)
+        .find(|&end| bytes.get(end) == Some(&b'\''))
+        .filter(|&end| {
+            bytes
+                .get(i..end)
+                .and_then(|c| std::str::from_utf8(c).ok())
+                .is_some_and(|c| c.chars().count() == 1)
+        })
+        .map(|end| end + 1)
 }
 
 /// The index past a raw string (`r"…"`, `r#"…"#`, `br"…"`, `cr#"…"#`) that starts at `i`.
 fn raw_string_end(bytes: &[u8], i: usize) -> Option<usize> {
-    let rest = &bytes[i..];
+    let rest = bytes.get(i..)?;
     let prefix = [&b"r"[..], b"br", b"cr"]
         .into_iter()
         .find(|p| rest.starts_with(p))?;
-    let hashes = rest[prefix.len()..].iter().take_while(|&&b| b == b'#').count();
+    let after = rest.get(prefix.len()..).unwrap_or_default();
+    let hashes = after.iter().take_while(|&&b| b == b'#').count();
     let open = prefix.len() + hashes;
     (rest.get(open) == Some(&b'"')).then(|| {
         let mut close = vec![b'"'];
@@ -160,14 +171,27 @@ mod tests {
 
     #[test]
     fn nesting_past_the_limit_is_found_on_its_line() {
-        let deep = format!("const X: u8 =\n{}1{};\n", "(".repeat(1001), ")".repeat(1001));
+        let deep = format!(
+            "const X: u8 =\n{}1{};\n",
+            "(".repeat(1001),
+            ")".repeat(1001)
+        );
         assert_eq!(too_deep(&deep), Some(2));
         let fine = format!("const X: u8 = {}1{};\n", "(".repeat(999), ")".repeat(999));
         assert_eq!(too_deep(&fine), None);
         // Operator chains and prefix operators nest as well; commas and semicolons end them.
-        assert_eq!(too_deep(&format!("const X: u8 = 1{};", "+1".repeat(1000))), Some(1));
-        assert_eq!(too_deep(&format!("const X: bool = {}true;", "!".repeat(1001))), Some(1));
-        assert_eq!(too_deep(&format!("const X: [u8; 2000] = [{}];", "1,".repeat(2000))), None);
+        assert_eq!(
+            too_deep(&format!("const X: u8 = 1{};", "+1".repeat(1000))),
+            Some(1)
+        );
+        assert_eq!(
+            too_deep(&format!("const X: bool = {}true;", "!".repeat(1001))),
+            Some(1)
+        );
+        assert_eq!(
+            too_deep(&format!("const X: [u8; 2000] = [{}];", "1,".repeat(2000))),
+            None
+        );
         assert_eq!(too_deep(&"const X: u8 = 1;\n".repeat(2000)), None);
         // An unbalanced closer is the parser's to report.
         assert_eq!(too_deep(")))) fn f() {}"), None);
@@ -182,7 +206,10 @@ mod tests {
             format!("const S: &str = \"\\\" {many}\";"),
             format!("const S: &str = r#\"\" {many}\"#;"),
             format!("const S: &[u8] = br\"{many}\";"),
-            format!("const C: char = '('; const D: char = '\\''; const E: char = 'é'; {}", "'(';".repeat(2000)),
+            format!(
+                "const C: char = '('; const D: char = '\\''; const E: char = 'é'; {}",
+                "'(';".repeat(2000)
+            ),
             format!("fn f<'a>(x: &'a u8) -> &'a u8 {{ x }} // {many}"),
             // Unclosed comments and literals end the text.
             format!("/* {many}"),

@@ -224,12 +224,12 @@ fn first_byte<R: ?Sized + Read>(origin: &str, window: &mut Window<'_, R>) -> Res
 }
 
 /// True for a first byte that starts neither format and says what the input is instead: `[`
-/// (a JSON array), 0x1F (the first byte of gzip's magic number, `1F 8B`), or 0xFF, 0xFE or 0
-/// (a UTF-16 byte-order mark `FF FE` or `FE FF`, or the 0 byte of UTF-16's first character, as
-/// Windows PowerShell 5.1's `>` writes). Any other byte is read as LCOV, whose reader words its
-/// own error (UTF-16 after a first ASCII byte included: see [`crate::text::UTF16`]).
+/// (a JSON array), 0x1F (the first byte of gzip's magic number, `1F 8B`), or 0xFF, 0xFE (a
+/// UTF-16 byte-order mark `FF FE` or `FE FF`, as Windows PowerShell 5.1's `>` writes). Any other
+/// byte is read as LCOV, whose reader words its own error (UTF-16 without a byte-order mark
+/// included: a line with 0 bytes, see [`crate::text::UTF16`]).
 fn refused(first: u8) -> bool {
-    matches!(first, b'[' | 0x1F | 0xFF | 0xFE | 0)
+    matches!(first, b'[' | 0x1F | 0xFF | 0xFE)
 }
 
 /// The error for a report whose first byte is [`refused`].

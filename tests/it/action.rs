@@ -154,7 +154,7 @@ fn run_steps(api: &Api, leg: &Leg, check_env: &[(&str, &str)], extra_env: &[(&st
             .env("RUNNER_TEMP", work.path())
             .env("RUNNER_OS", "Linux")
             .env("GITHUB_JOB", "coverage")
-            .env("GITHUB_WORKSPACE", env!("CARGO_MANIFEST_DIR"))
+            .env_remove("GITHUB_WORKSPACE")
             .env_remove("GITHUB_RUN_ID")
             .env_remove("GITHUB_RUN_ATTEMPT")
             .env_remove("RUNNER_NAME")
@@ -747,7 +747,8 @@ fn default_leg_names_tell_legs_with_other_args_apart() {
         .lines()
         .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
         .unwrap_or_else(|| "unknown target".to_string());
-    let failing = run_leg(&api, &legs[0], &[]);
+    let top = [("GITHUB_WORKSPACE", env!("CARGO_MANIFEST_DIR"))];
+    let failing = run_leg_with(&api, &legs[0], &top);
     assert_eq!(failing.outputs["code"], "1");
     // cksum of "coverage\nreports=demo/coverage.json\npolicy=demo/coverage-policy.toml\n" (the
     // job's id, no args, the reports and the policy; the working folder is the workspace's top).
@@ -755,7 +756,7 @@ fn default_leg_names_tell_legs_with_other_args_apart() {
     let passed = run_leg(&api, &legs[1], &[]);
     assert_eq!(passed.outputs["code"], "0");
     assert_ne!(passed.outputs["leg"], failing.outputs["leg"]);
-    run_leg(&api, &legs[0], &[]);
+    run_leg_with(&api, &legs[0], &top);
     let comments = api.comments();
     assert_eq!(comments.len(), 1, "{comments:?}");
     let body = comments[0]["body"].as_str().unwrap();
@@ -791,7 +792,10 @@ fn default_leg_names_tell_policies_and_folders_apart() {
     assert_ne!(first, elsewhere.outputs["leg"]);
     assert_ne!(second, elsewhere.outputs["leg"]);
     let body = api.comments()[0]["body"].as_str().unwrap().to_string();
-    let sections = body.lines().filter(|l| l.starts_with("<!-- covgate:leg=")).count();
+    let sections = body
+        .lines()
+        .filter(|l| l.starts_with("<!-- covgate:leg="))
+        .count();
     assert_eq!(sections, 3, "{body}");
 }
 

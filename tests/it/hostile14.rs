@@ -39,19 +39,28 @@ fn covered_lib() -> Sandbox {
 #[test]
 fn a_deeply_nested_source_in_no_report_is_unmeasured_not_a_crash() {
     let sb = covered_lib();
-    let deep = format!("pub const T: u8 = {}1{};\n", "(".repeat(5000), ")".repeat(5000));
+    let deep = format!(
+        "pub const T: u8 = {}1{};\n",
+        "(".repeat(5000),
+        ")".repeat(5000)
+    );
     sb.write("src/table.rs", &deep);
     let run = run_bounded(sb.path(), &["check", "t.info"], &[]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert!(
-        run.stdout.contains(
-            "src/table.rs is unmeasured: in no report, and does not parse (line 1: nested deeper \
-             than 1000 levels of brackets and operators, which covgate does not parse)"
-        ),
+        run.stdout.contains("src/table.rs ┆ unmeasured")
+            && run.stdout.contains(
+                "in no report, and does not parse (line 1: nested deeper than 1000 levels of \
+                 brackets and operators, which covgate does not parse)"
+            ),
         "{}",
         run.stdout
     );
-    let fine = format!("pub const T: u8 = {}1{};\n", "(".repeat(900), ")".repeat(900));
+    let fine = format!(
+        "pub const T: u8 = {}1{};\n",
+        "(".repeat(900),
+        ")".repeat(900)
+    );
     sb.write("src/table.rs", &fine);
     let run = run_bounded(sb.path(), &["check", "t.info"], &[]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
@@ -75,7 +84,11 @@ fn a_step_summary_that_is_a_fifo_is_refused() {
     let run = run_bounded(sb.path(), &[&given[..], &["summary"]].concat(), &[]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
-        run.stderr.contains(&want.replace(&fifo.display().to_string(), "summary")),
+        run.stderr
+            .starts_with("covgate: error: summary: cannot append the step summary: ")
+            && run
+                .stderr
+                .contains("summary is not a regular file (a folder, FIFO, socket or block device)"),
         "{}",
         run.stderr
     );
@@ -108,7 +121,15 @@ fn a_comment_body_that_is_a_fifo_is_refused() {
     crate::bad_inputs::mkfifo(&fifo);
     let run = run_bounded(
         sb.path(),
-        &["comment", "--leg", "l", "--code", "0", "--body-out", "body.md"],
+        &[
+            "comment",
+            "--leg",
+            "l",
+            "--code",
+            "0",
+            "--body-out",
+            "body.md",
+        ],
         &[],
     );
     assert_eq!(run.code, 2, "{}", run.stderr);
@@ -143,7 +164,8 @@ fn init_refuses_a_manifest_that_is_a_device_or_a_fifo() {
     let run = run_bounded(sb.path(), &["init"], &[]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
-        run.stderr.contains("covgate init runs cargo, which reads this manifest, but it is a FIFO"),
+        run.stderr
+            .contains("covgate init runs cargo, which reads this manifest, but it is a FIFO"),
         "{}",
         run.stderr
     );
@@ -185,18 +207,24 @@ fn utf16_reports_and_policies_are_named_as_such() {
         let run = run_bounded(sb.path(), &["check", name], &[]);
         assert_eq!(run.code, 2, "{name}: {}", run.stderr);
         assert!(
-            run.stderr.contains(&format!("{name}")) && run.stderr.contains("the report is UTF-16 text")
+            run.stderr.contains(name)
+                && run.stderr.contains("the report is UTF-16 text")
                 && run.stderr.contains("`| Out-File -Encoding utf8`"),
             "{name}: {}",
             run.stderr
         );
     }
     let policy = "[measure]\nmetrics = [\"lines\"]\n";
-    std::fs::write(sb.path().join("coverage-policy.toml"), utf16(policy, true, true)).expect("write");
+    std::fs::write(
+        sb.path().join("coverage-policy.toml"),
+        utf16(policy, true, true),
+    )
+    .expect("write");
     let run = run_bounded(sb.path(), &["check", "t.info"], &[]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
-        run.stderr.contains("coverage-policy.toml: cannot read the policy: it is UTF-16 text"),
+        run.stderr
+            .contains("coverage-policy.toml: cannot read the policy: it is UTF-16 text"),
         "{}",
         run.stderr
     );
@@ -211,7 +239,15 @@ fn a_no_walk_pass_is_not_a_clean_pass_in_the_comment() {
     sb.write("src/orphan.rs", "pub fn o() {}\n");
     let run = run_bounded(
         sb.path(),
-        &["check", "t.info", "--no-walk", "--output-markdown", "r.md", "--output-json", "r.json"],
+        &[
+            "check",
+            "t.info",
+            "--no-walk",
+            "--output-markdown",
+            "r.md",
+            "--output-json",
+            "r.json",
+        ],
         &[],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -226,20 +262,35 @@ fn a_no_walk_pass_is_not_a_clean_pass_in_the_comment() {
     assert!(markdown.contains(warning), "{markdown}");
     let run = run_bounded(
         sb.path(),
-        &["comment", "--leg", "linux", "--code", "0", "--markdown", "r.md", "--body-out", "b.md"],
+        &[
+            "comment",
+            "--leg",
+            "linux",
+            "--code",
+            "0",
+            "--markdown",
+            "r.md",
+            "--body-out",
+            "b.md",
+        ],
         &[],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let body = std::fs::read_to_string(sb.path().join("b.md")).expect("body");
     assert!(
-        body.contains(&format!("✅ **linux**: covgate passed — 1 measured: 1 passed, 0 failed")),
+        body.contains("✅ **linux**: covgate passed — 1 measured: 1 passed, 0 failed"),
         "{body}"
     );
     assert!(body.contains(warning), "{body}");
-    let run = run_bounded(sb.path(), &["check", "t.info", "--no-walk", "--format", "github"], &[]);
+    let run = run_bounded(
+        sb.path(),
+        &["check", "t.info", "--no-walk", "--format", "github"],
+        &[],
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        run.stdout.contains("::warning title=covgate%3A --no-walk::--no-walk: the root was not searched"),
+        run.stdout
+            .contains("::warning title=covgate%3A --no-walk::--no-walk: the root was not searched"),
         "{}",
         run.stdout
     );
