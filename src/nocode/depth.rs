@@ -211,6 +211,7 @@ mod tests {
                 "'(';".repeat(2000)
             ),
             format!("fn f<'a>(x: &'a u8) -> &'a u8 {{ x }} // {many}"),
+            format!("fn f<'a, 'b>() {{}} // {many}"),
             // Unclosed comments and literals end the text.
             format!("/* {many}"),
             format!("\"{many}"),
