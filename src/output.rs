@@ -570,6 +570,13 @@ mod tests {
             "{err}"
         );
         append(null, "x").expect("append to /dev/null");
+        // The device's write error is the step summary's.
+        let err = append(Path::new("/dev/full"), "x").unwrap_err();
+        assert!(
+            err.message()
+                .starts_with("/dev/full: cannot append the step summary: "),
+            "{err}"
+        );
         let err = write(&fifo, "x").unwrap_err();
         assert!(
             err.message()

@@ -96,7 +96,8 @@ fn is_word(b: u8) -> bool {
 /// The index just past `needle`'s first occurrence at or after `from`.
 fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
     bytes
-        .get(from..)?
+        .get(from..)
+        .unwrap_or_default()
         .windows(needle.len())
         .position(|w| w == needle)
         .map(|at| from + at + needle.len())
@@ -150,7 +151,7 @@ fn char_end(bytes: &[u8], i: usize) -> Option<usize> {
 
 /// The index past a raw string (`r"…"`, `r#"…"#`, `br"…"`, `cr#"…"#`) that starts at `i`.
 fn raw_string_end(bytes: &[u8], i: usize) -> Option<usize> {
-    let rest = bytes.get(i..)?;
+    let rest = bytes.get(i..).unwrap_or_default();
     let prefix = [&b"r"[..], b"br", b"cr"]
         .into_iter()
         .find(|p| rest.starts_with(p))?;
