@@ -40,10 +40,23 @@ done
 if [ -z "$target" ]; then
     target=$(rustc -vV 2>/dev/null | sed -n 's/^host: //p')
 fi
-# The default leg name ends with a short hash (8 hex digits, POSIX cksum) of the job's id and the
-# args: legs of one OS and target that differ by features or other arguments get sections of
-# their own, and the same leg keeps its name from run to run.
-ident=$(printf '%s\n' "${GITHUB_JOB:-}" ${extra[@]+"${extra[@]}"} | cksum)
+# The default leg name ends with a short hash (8 hex digits, POSIX cksum) of the job's id, the
+# args, the reports and policy inputs (as written: globs unexpanded) and the working folder (below
+# GITHUB_WORKSPACE; omitted at its top): legs of one OS and target that differ by features or
+# other arguments, and two steps of one job that check other policies or reports, get sections
+# of their own, and the same leg keeps its name from run to run.
+here="$PWD"
+if [ -n "${GITHUB_WORKSPACE:-}" ]; then
+    here="${PWD#"$GITHUB_WORKSPACE"}"
+    here="${here#/}"
+fi
+ident=$(
+    printf '%s\n' "${GITHUB_JOB:-}" ${extra[@]+"${extra[@]}"}
+    entries "${COVGATE_REPORTS:-}" | sed 's/^/reports=/'
+    if [ -n "${COVGATE_POLICY:-}" ]; then printf 'policy=%s\n' "$COVGATE_POLICY"; fi
+    if [ -n "$here" ]; then printf 'dir=%s\n' "$here"; fi
+)
+ident=$(printf '%s\n' "$ident" | cksum)
 ident=$(printf '%08x' "${ident%% *}")
 leg="${COVGATE_LEG:-${RUNNER_OS:-local} ${target:-unknown target} ${ident}}"
 leg="${leg//[$'\r\n']/ }"

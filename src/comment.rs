@@ -398,8 +398,8 @@ pub(crate) fn run(opts: &CommentOptions) -> Result<String> {
         ..section(&opts.leg, opts.code, markdown.as_deref())
     };
     let body = compose(&merge(sections, new), LIMIT);
-    std::fs::write(&opts.body_out, body)
-        .map_err(|e| Error::new(format!("cannot write {}: {e}", opts.body_out.display())))?;
+    // Written as every output is: never into a FIFO, which would block for ever.
+    crate::output::write_atomically(&opts.body_out, &mut |file| file.write_all(body.as_bytes()))?;
     Ok(existing.map_or("create".to_string(), |(id, _)| format!("update {id}")))
 }
 
@@ -409,12 +409,9 @@ pub(crate) fn run(opts: &CommentOptions) -> Result<String> {
 /// memory. Errors (exit 2): not a regular file, larger than the limit, unreadable, not UTF-8.
 fn read_optional(path: &std::path::Path) -> Result<Option<String>> {
     match crate::source::read(path, MAX_INPUT) {
-        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| {
-            Error::new(format!(
-                "cannot read {}: it is not UTF-8 text",
-                path.display()
-            ))
-        }),
+        Ok(bytes) => crate::text::utf8(bytes)
+            .map(Some)
+            .map_err(|why| Error::new(format!("cannot read {}: {why}", path.display()))),
         Err(Refused::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(why) => Err(Error::new(format!("cannot read {}: {why}", path.display()))),
     }
@@ -761,9 +758,14 @@ mod run_tests {
             body_out: dir.path().to_path_buf(),
             ..CommentOptions::default()
         };
-        assert!(run(&opts)
-            .unwrap_err()
-            .to_string()
-            .starts_with("cannot write"));
+        // A folder (as a FIFO, which would block) is refused before anything is written.
+        let err = run(&opts).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!(
+                "{}: cannot write the result: ",
+                dir.path().display()
+            )) && err.contains("is not a regular file"),
+            "{err}"
+        );
     }
 }

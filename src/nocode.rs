@@ -24,6 +24,7 @@
 //! The decision is made with `syn`.
 
 pub(crate) mod c;
+mod depth;
 
 use syn::visit::Visit;
 
@@ -104,8 +105,38 @@ const INERT_ATTRIBUTES: [&str; 36] = [
     "warn",
 ];
 
-/// Classifies Rust source text.
+/// The stack the parse runs on: 64 MiB, room for [`depth::MAX_DEPTH`] levels of nesting in a
+/// debug build (about 12 KiB a level) several times over. It is reserved, not used, up front.
+const PARSE_STACK: usize = 64 << 20;
+
+/// Classifies Rust source text. A source nested deeper than [`depth::MAX_DEPTH`] levels is
+/// [`RustSource::Unparsable`] without being parsed; the others are parsed on a thread of their
+/// own with a [`PARSE_STACK`] stack, so no nesting `syn` can be given overflows the stack.
 pub(crate) fn classify(text: &str) -> RustSource {
+    if let Some(line) = depth::too_deep(text) {
+        return RustSource::Unparsable(format!(
+            "line {line}: nested deeper than {} levels of brackets and operators, which covgate \
+             does not parse",
+            depth::MAX_DEPTH
+        ));
+    }
+    on_stack(PARSE_STACK, || parse(text)).unwrap_or_else(RustSource::Unparsable)
+}
+
+/// Runs `work` on a thread with a `size`-byte stack and returns its result. Errors, as text:
+/// the thread cannot be started (no memory for its stack); `work` panicked.
+fn on_stack<T: Send>(size: usize, work: impl FnOnce() -> T + Send) -> Result<T, String> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(size)
+            .spawn_scoped(scope, work)
+            .map_err(|e| format!("cannot start the parse: {e}"))
+            .and_then(|handle| handle.join().map_err(|_| "the parse failed".to_string()))
+    })
+}
+
+/// [`classify`] of a source that is not too deep.
+fn parse(text: &str) -> RustSource {
     match syn::parse_file(text) {
         Ok(file) => {
             let mut finder = CodeFinder { found: false };
@@ -414,6 +445,42 @@ mod tests {
         for text in HAS_CODE {
             assert_eq!(classify(text), RustSource::HasCode, "{text}");
         }
+    }
+
+    #[test]
+    fn deep_nesting_is_not_parsed() {
+        // syn would overflow the stack on this (finding #14 of session 14).
+        let deep = format!(
+            "pub const X: u8 = {}1{};\n",
+            "(".repeat(5000),
+            ")".repeat(5000)
+        );
+        assert_eq!(
+            classify(&deep),
+            RustSource::Unparsable(
+                "line 1: nested deeper than 1000 levels of brackets and operators, which covgate \
+                 does not parse"
+                    .to_string()
+            )
+        );
+        // Just under the limit, the parse runs on its own stack (this test's thread would not
+        // hold it in a debug build).
+        let fine = format!(
+            "pub const X: u8 = {}1{};\n",
+            "(".repeat(990),
+            ")".repeat(990)
+        );
+        assert_eq!(classify(&fine), RustSource::NoCode);
+        let chain = format!("pub const X: u8 = 1{};\n", " + 1".repeat(490));
+        assert_eq!(classify(&chain), RustSource::NoCode);
+    }
+
+    #[test]
+    fn a_parse_that_cannot_start_or_fails_is_an_error() {
+        let e = on_stack(1 << 60, || ()).expect_err("no such stack");
+        assert!(e.starts_with("cannot start the parse: "), "{e}");
+        let e = on_stack(PARSE_STACK, || -> () { panic!("syn") }).expect_err("panicked");
+        assert_eq!(e, "the parse failed");
     }
 
     #[test]

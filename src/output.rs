@@ -363,18 +363,25 @@ fn replace(
     })
 }
 
+/// Appends `text` to the step summary at `path` (`--summary-file`, `$GITHUB_STEP_SUMMARY`).
+/// What is there is checked as [`write_atomically`] checks it ([`target`]) before it is opened:
+/// a regular file, a character device or nothing is appended to; a FIFO (whose open would block
+/// until a reader comes, for ever on a CI runner), a folder, a socket or a read-only file is an
+/// error. Errors (exit 2) name `path`.
 fn append(path: &Path, text: &str) -> Result<()> {
+    let failed = |why: String| {
+        Error::new(format!(
+            "{}: cannot append the step summary: {why}",
+            path.display()
+        ))
+    };
+    target(path).map_err(failed)?;
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
         .and_then(|mut f| f.write_all(text.as_bytes()))
-        .map_err(|e| {
-            Error::new(format!(
-                "{}: cannot append the step summary: {e}",
-                path.display()
-            ))
-        })
+        .map_err(|e| failed(e.to_string()))
 }
 
 #[cfg(test)]
@@ -553,6 +560,23 @@ mod tests {
             .status()
             .expect("mkfifo");
         assert!(made.success());
+        // The step summary is appended to only where a result may be written.
+        let err = append(&fifo, "x").unwrap_err();
+        assert!(
+            err.message().starts_with(&format!(
+                "{}: cannot append the step summary: ",
+                fifo.display()
+            )) && err.message().contains("is not a regular file"),
+            "{err}"
+        );
+        append(null, "x").expect("append to /dev/null");
+        // The device's write error is the step summary's.
+        let err = append(Path::new("/dev/full"), "x").unwrap_err();
+        assert!(
+            err.message()
+                .starts_with("/dev/full: cannot append the step summary: "),
+            "{err}"
+        );
         let err = write(&fifo, "x").unwrap_err();
         assert!(
             err.message()

@@ -369,7 +369,7 @@ impl Policy {
             ))
         };
         let bytes = source::read(path, source::MAX_POLICY).map_err(|why| cannot(&why))?;
-        let text = String::from_utf8(bytes).map_err(|_| cannot(&"it is not UTF-8 text"))?;
+        let text = crate::text::utf8(bytes).map_err(|why| cannot(&why))?;
         let mut policy = Policy::parse(path, &text)?;
         policy.debt = std::mem::take(&mut policy.debt).load(&policy.metrics)?;
         Ok(policy)

@@ -4,6 +4,31 @@
 //! [`is_hidden`] characters in the names it prints ([`crate::render`]), and a reason made only
 //! of [`is_blank`] text is no reason.
 
+/// What to say of an input that is UTF-16 text (after "the report", "the policy"): Windows
+/// PowerShell 5.1's `>` and `Out-File` write UTF-16LE with a byte-order mark.
+pub(crate) const UTF16: &str = "is UTF-16 text (a byte-order mark `FF FE` or `FE FF`, or 0 bytes \
+     between the characters, as Windows PowerShell 5.1's `>` writes); covgate reads UTF-8: \
+     re-encode it as UTF-8 (PowerShell: `| Out-File -Encoding utf8`, or have the tool write the \
+     file itself, e.g. `cargo llvm-cov --output-path FILE`)";
+
+/// True when `bytes` look like UTF-16 text: a byte-order mark (`FF FE`, `FE FF`), or a 0 byte
+/// among the first two (the other half of an ASCII character). Neither starts UTF-8 text.
+pub(crate) fn is_utf16(bytes: &[u8]) -> bool {
+    bytes.starts_with(&[0xFF, 0xFE])
+        || bytes.starts_with(&[0xFE, 0xFF])
+        || bytes.iter().take(2).any(|&b| b == 0)
+}
+
+/// `bytes` as text, for a file that must be UTF-8 (the policy, the debt ledger, the comment's
+/// inputs). Errors, as a phrase for "cannot read FILE: …": it is UTF-16 ([`UTF16`]), or not
+/// UTF-8.
+pub(crate) fn utf8(bytes: Vec<u8>) -> Result<String, String> {
+    if is_utf16(&bytes) {
+        return Err(format!("it {UTF16}"));
+    }
+    String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_string())
+}
+
 /// The format characters (Unicode 15.1, general category Cf), as inclusive ranges: the soft
 /// hyphen, Arabic and Syriac marks, the Mongolian vowel separator, zero-width spaces and joiners,
 /// left-to-right and right-to-left marks, bidi embeddings, overrides and isolates, invisible
@@ -83,6 +108,26 @@ pub(crate) fn lone_cr_as_lf(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 #[cfg(test)]
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
+    #[test]
+    fn utf16_text_is_named() {
+        let le = [0xFF, 0xFE, b'a', 0];
+        let be = [0xFE, 0xFF, 0, b'a'];
+        for bytes in [&le[..], &be[..], b"a\0", b"\0a"] {
+            assert!(is_utf16(bytes), "{bytes:?}");
+            let why = utf8(bytes.to_vec()).unwrap_err();
+            assert!(
+                why.starts_with("it is UTF-16 text") && why.contains("Out-File -Encoding utf8"),
+                "{why}"
+            );
+        }
+        assert!(!is_utf16(b"ab\0"));
+        assert_eq!(
+            utf8(b"caf\xe9".to_vec()).unwrap_err(),
+            "it is not UTF-8 text"
+        );
+        assert_eq!(utf8(b"[x]".to_vec()).unwrap(), "[x]");
+    }
+
     use super::*;
 
     #[test]

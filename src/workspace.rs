@@ -159,14 +159,14 @@ pub(crate) struct Workspace {
 /// larger than [`source::MAX_MANIFEST`]. A missing one is cargo's to report.
 ///
 /// Errors (exit 2): the manifest, named, and what it is.
-fn check_manifests(root: &str) -> Result<()> {
+fn check_manifests(root: &str, who: &str) -> Result<()> {
     for dir in std::path::Path::new(root).ancestors() {
         let manifest = dir.join("Cargo.toml");
         match source::read(&manifest, source::MAX_MANIFEST) {
             Ok(_) | Err(Refused::Io(_)) => {}
             Err(why) => {
                 return Err(Error::new(format!(
-                    "{}: the [[suite]] roster runs cargo, which reads this manifest, but {why}",
+                    "{}: {who} runs cargo, which reads this manifest, but {why}",
                     manifest.display()
                 )))
             }
@@ -175,11 +175,32 @@ fn check_manifests(root: &str) -> Result<()> {
     Ok(())
 }
 
+/// `cargo metadata --no-deps --offline` run in `root` for `who` (`the [[suite]] roster`,
+/// `covgate init`), guarded: the manifests at and above `root` are checked first
+/// ([`check_manifests`]) and cargo is stopped after `limit`. Errors (exit 2): a refused
+/// manifest, named; else `needs`, then why cargo failed.
+pub(crate) fn cargo_metadata(
+    root: &str,
+    who: &str,
+    needs: &str,
+    limit: Duration,
+) -> Result<Metadata> {
+    check_manifests(root, who)?;
+    let mut command = MetadataCommand::new()
+        .current_dir(root)
+        .no_deps()
+        .other_options(vec!["--offline".to_string()])
+        .cargo_command();
+    run_metadata(&mut command, limit)
+        .and_then(|stdout| metadata_json(&stdout))
+        .map_err(|why| Error::new(format!("{needs}: {}", why.trim_end())))
+}
+
 /// How long `cargo metadata --no-deps --offline` may run: 120 s. It reads manifests only and
 /// takes well under a second on a workspace of hundreds of members; one that has not finished
 /// is blocked, as on a member's `Cargo.toml` that is a FIFO (members below the root are found
 /// by cargo, from the root manifest's globs, so [`check_manifests`] cannot see them first).
-const METADATA_TIME: Duration = Duration::from_secs(120);
+pub(crate) const METADATA_TIME: Duration = Duration::from_secs(120);
 
 /// Runs `command` (stdin closed, stdout and stderr captured) and returns its stdout when it
 /// succeeds within `limit`. Errors, as text: it cannot start; it ran past `limit` (then it is
@@ -262,20 +283,8 @@ impl Workspace {
 
     /// [`Workspace::load`], with `cargo metadata` stopped (killed) after `limit`.
     fn load_within(root: &str, limit: Duration) -> Result<Workspace> {
-        check_manifests(root)?;
-        let mut command = MetadataCommand::new()
-            .current_dir(root)
-            .no_deps()
-            .other_options(vec!["--offline".to_string()])
-            .cargo_command();
-        let metadata = run_metadata(&mut command, limit)
-            .and_then(|stdout| metadata_json(&stdout))
-            .map_err(|why| {
-                Error::new(format!(
-                    "the [[suite]] roster needs the cargo workspace at the root {root}: {}",
-                    why.trim_end()
-                ))
-            })?;
+        let needs = format!("the [[suite]] roster needs the cargo workspace at the root {root}");
+        let metadata = cargo_metadata(root, "the [[suite]] roster", &needs, limit)?;
         Ok(Workspace::from_metadata(&metadata, root))
     }
 

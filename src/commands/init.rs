@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use cargo_metadata::{MetadataCommand, TargetKind};
+use cargo_metadata::TargetKind;
 
 use crate::commands::check::{self, CheckOptions};
 use crate::debt;
@@ -111,18 +111,18 @@ pub type Debt = (String, Vec<(Metric, u64)>);
 /// Errors (exit 2): cargo fails (no `Cargo.toml` here or above, a bad manifest); no member's
 /// library or binary lies in `cwd`.
 pub fn members(cwd: &Path) -> Result<Members> {
-    let metadata = MetadataCommand::new()
-        .current_dir(cwd)
-        .no_deps()
-        .other_options(vec!["--offline".to_string()])
-        .exec()
-        .map_err(|e| {
-            Error::new(format!(
-                "covgate init needs the cargo package or workspace in {}: {}",
-                cwd.display(),
-                e.to_string().trim_end()
-            ))
-        })?;
+    // Guarded as the roster's run is: a manifest that is a FIFO or a device is refused, and
+    // cargo is stopped when it blocks on one below.
+    let needs = format!(
+        "covgate init needs the cargo package or workspace in {}",
+        cwd.display()
+    );
+    let metadata = crate::workspace::cargo_metadata(
+        &cwd.to_string_lossy(),
+        "covgate init",
+        &needs,
+        crate::workspace::METADATA_TIME,
+    )?;
     // `cwd` is the current folder as the system gives it (symbolic links resolved), as cargo
     // sees it too.
     let base = paths::normalize(&cwd.to_string_lossy());
@@ -189,7 +189,10 @@ pub fn members(cwd: &Path) -> Result<Members> {
 /// cross `/`, as in cargo). None when the manifest cannot be read, or when an `exclude` entry
 /// lies inside one of them (its folder would then be included though cargo builds none of it).
 fn member_patterns(manifest: &Path) -> Vec<(String, globset::GlobMatcher)> {
-    let text = std::fs::read_to_string(manifest).unwrap_or_default();
+    let text = crate::source::read(manifest, crate::source::MAX_MANIFEST)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .unwrap_or_default();
     let value: toml::Table = toml::from_str(&text).unwrap_or_default();
     let workspace = value.get("workspace");
     let strings = |key: &str| -> Vec<String> {

@@ -145,7 +145,7 @@ impl Ledger {
             ))
         };
         let bytes = source::read(&self.file, source::MAX_POLICY).map_err(|why| cannot(&why))?;
-        let text = String::from_utf8(bytes).map_err(|_| cannot(&"it is not UTF-8 text"))?;
+        let text = crate::text::utf8(bytes).map_err(|why| cannot(&why))?;
         toml::from_str::<LedgerFile>(&text).map_err(|e| toml_error(&shown, &text, &e))?;
         Ok(Ledger {
             entries: entries(&shown, &text, metrics)?,

@@ -97,16 +97,22 @@ pub fn render(facts: &Facts, verdict: &Verdict, prefix: &str) -> String {
     let mut out = facts_notice(facts);
     // What the readers warned of (e.g. a tracefile that ends without `end_of_record`, as a
     // truncated one does) shows on the run's summary, not only in the log.
-    for warning in facts.warnings.iter().take(WARNINGS) {
+    // With --no-walk, its caveat comes first, within the same limit.
+    let no_walk = (!facts.walked).then_some(("--no-walk", super::NO_WALK_WARNING));
+    let all = no_walk
+        .into_iter()
+        .chain((facts.warnings.iter()).map(|warning| ("report warning", warning.as_str())));
+    for (title, warning) in all.take(WARNINGS) {
         out.push_str(&format!(
-            "::warning title=covgate%3A report warning::{}\n",
+            "::warning title=covgate%3A {title}::{}\n",
             escape_data(warning)
         ));
     }
-    if facts.warnings.len() > WARNINGS {
+    let total = usize::from(!facts.walked) + facts.warnings.len();
+    if total > WARNINGS {
         out.push_str(&format!(
             "::notice title=covgate::{} more warning(s) not annotated (GitHub shows {WARNINGS} a step); see the step summary or the log\n",
-            facts.warnings.len() - WARNINGS
+            total - WARNINGS
         ));
     }
     if let Some(note) = nothing {

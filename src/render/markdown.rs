@@ -289,13 +289,16 @@ fn head(facts: &Facts, verdict: &Verdict, metrics: &[Metric]) -> String {
         facts.target.source,
         escape(&super::cfg_summary(&facts.target)),
         reports.join(", ")
-    ) + &warning_lines(&facts.warnings)
+    ) + &warning_lines(&facts.warnings, facts.walked)
 }
 
-/// `> ⚠️ warning: …` lines, one per report warning, then a blank line (empty without warnings).
-fn warning_lines(warnings: &[String]) -> String {
+/// `> ⚠️ warning: …` lines, one per report warning and one for `--no-walk` (`walked` false:
+/// [`super::NO_WALK_WARNING`]), then a blank line (empty without warnings).
+fn warning_lines(warnings: &[String], walked: bool) -> String {
+    let no_walk = (!walked).then(|| super::NO_WALK_WARNING.to_string());
     let mut out: String = warnings
         .iter()
+        .chain(no_walk.iter())
         .map(|w| format!("> ⚠️ warning: {}\n", escape(w)))
         .collect();
     if !out.is_empty() {
@@ -421,14 +424,14 @@ fn tail(facts: &Facts, verdict: &Verdict) -> String {
             "\n**No code** ({no_code}): files with nothing to instrument (types, `mod`, `use` only).\n"
         ));
     }
-    out.push_str(&notes(facts, verdict));
+    out.push_str(&notes(verdict));
     out.push('\n');
     out
 }
 
-/// Why files are unmeasured, what to do about an unavailable metric, and what `--no-walk`
-/// leaves unchecked (as the table's notes say).
-fn notes(facts: &Facts, verdict: &Verdict) -> String {
+/// Why files are unmeasured and what to do about an unavailable metric (as the table's notes
+/// say; what `--no-walk` leaves unchecked is a warning at the top).
+fn notes(verdict: &Verdict) -> String {
     let mut out = String::new();
     let unmeasured = verdict
         .files
@@ -447,9 +450,6 @@ fn notes(facts: &Facts, verdict: &Verdict) -> String {
             "- {metric} unavailable: {}\n",
             escape(unavailable_hint(*metric))
         ));
-    }
-    if !facts.walked {
-        out.push_str("- `--no-walk`: the root was not searched, so files that no report mentions were not checked\n");
     }
     if let Some(note) = verdict.empty.note() {
         out.push_str(&format!("- {}\n", escape(&note)));

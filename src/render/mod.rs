@@ -59,6 +59,13 @@ const TARGET_KEYS: [&str; 12] = [
     "windows",
 ];
 
+/// The caveat of a `--no-walk` run, which the Markdown result (and so the PR comment's line of
+/// a passing leg) and the GitHub annotations carry as a warning: a pass that did not look for
+/// unmeasured files must not read as a clean one.
+pub(crate) const NO_WALK_WARNING: &str = "--no-walk: the root was not searched, so files that no \
+     report mentions were not checked (the unmeasured count covers only files the reports name), \
+     nor were stale exclusions and inline ignore markers";
+
 /// The cfg values in short, for the table, the Markdown and the `::notice`: the target's own
 /// values counted (the triple decides them; the JSON lists them), then every value that
 /// `--cfg` and `--features` set, in full: `the target's 15 values + ci, feature="extra"`.

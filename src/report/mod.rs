@@ -224,18 +224,20 @@ fn first_byte<R: ?Sized + Read>(origin: &str, window: &mut Window<'_, R>) -> Res
 }
 
 /// True for a first byte that starts neither format and says what the input is instead: `[`
-/// (a JSON array) or 0x1F (the first byte of gzip's magic number, `1F 8B`). Any other byte is
-/// read as LCOV, whose reader words its own error.
+/// (a JSON array), 0x1F (the first byte of gzip's magic number, `1F 8B`), or 0xFF, 0xFE (a
+/// UTF-16 byte-order mark `FF FE` or `FE FF`, as Windows PowerShell 5.1's `>` writes). Any other
+/// byte is read as LCOV, whose reader words its own error (UTF-16 without a byte-order mark
+/// included: a line with 0 bytes, see [`crate::text::UTF16`]).
 fn refused(first: u8) -> bool {
-    matches!(first, b'[' | 0x1F)
+    matches!(first, b'[' | 0x1F | 0xFF | 0xFE)
 }
 
 /// The error for a report whose first byte is [`refused`].
 fn neither(origin: &str, first: u8) -> Error {
-    let what = if first == b'[' {
-        "starts with `[`, a JSON array: an llvm-cov export is a JSON object (`{\"data\": [...], \"type\": \"llvm.coverage.json.export\", ...}`) and an LCOV tracefile is text; pass the export itself"
-    } else {
-        "is compressed (gzip); decompress it first (`gunzip`)"
+    let what = match first {
+        b'[' => "starts with `[`, a JSON array: an llvm-cov export is a JSON object (`{\"data\": [...], \"type\": \"llvm.coverage.json.export\", ...}`) and an LCOV tracefile is text; pass the export itself",
+        0x1F => "is compressed (gzip); decompress it first (`gunzip`)",
+        _ => crate::text::UTF16,
     };
     Error::new(format!("{origin}: the report {what}"))
 }

@@ -95,6 +95,7 @@ fn make_executable(path: &Path) {
 }
 
 /// One CI leg: what its check step is given.
+#[derive(Clone)]
 struct Leg {
     name: &'static str,
     reports: String,
@@ -153,6 +154,7 @@ fn run_steps(api: &Api, leg: &Leg, check_env: &[(&str, &str)], extra_env: &[(&st
             .env("RUNNER_TEMP", work.path())
             .env("RUNNER_OS", "Linux")
             .env("GITHUB_JOB", "coverage")
+            .env_remove("GITHUB_WORKSPACE")
             .env_remove("GITHUB_RUN_ID")
             .env_remove("GITHUB_RUN_ATTEMPT")
             .env_remove("RUNNER_NAME")
@@ -745,14 +747,16 @@ fn default_leg_names_tell_legs_with_other_args_apart() {
         .lines()
         .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
         .unwrap_or_else(|| "unknown target".to_string());
-    let failing = run_leg(&api, &legs[0], &[]);
+    let top = [("GITHUB_WORKSPACE", env!("CARGO_MANIFEST_DIR"))];
+    let failing = run_leg_with(&api, &legs[0], &top);
     assert_eq!(failing.outputs["code"], "1");
-    // cksum of "coverage\n" (the job's id, no args) is 0x3b0d9087.
-    assert_eq!(failing.outputs["leg"], format!("Linux {host} 3b0d9087"));
+    // cksum of "coverage\nreports=demo/coverage.json\npolicy=demo/coverage-policy.toml\n" (the
+    // job's id, no args, the reports and the policy; the working folder is the workspace's top).
+    assert_eq!(failing.outputs["leg"], format!("Linux {host} 3007a678"));
     let passed = run_leg(&api, &legs[1], &[]);
     assert_eq!(passed.outputs["code"], "0");
     assert_ne!(passed.outputs["leg"], failing.outputs["leg"]);
-    run_leg(&api, &legs[0], &[]);
+    run_leg_with(&api, &legs[0], &top);
     let comments = api.comments();
     assert_eq!(comments.len(), 1, "{comments:?}");
     let body = comments[0]["body"].as_str().unwrap();
@@ -766,6 +770,33 @@ fn default_leg_names_tell_legs_with_other_args_apart() {
         body.contains(&format!("✅ **{}**: covgate passed", passed.outputs["leg"])),
         "{body}"
     );
+}
+
+/// Two steps of one job (same args) that check two policies, or one policy from two working
+/// folders, get default leg names of their own: the passing step's ✅ once replaced the failing
+/// step's section quietly (finding #8 of session 14).
+#[cfg(unix)]
+#[test]
+fn default_leg_names_tell_policies_and_folders_apart() {
+    let passing = passing_crate();
+    let api = Api::new();
+    let mut legs = legs(&passing);
+    legs.truncate(1);
+    legs[0].name = "";
+    let mut other = legs[0].clone();
+    other.policy = "demo/../demo/coverage-policy.toml".into();
+    let first = run_leg(&api, &legs[0], &[]).outputs["leg"].clone();
+    let second = run_leg(&api, &other, &[]).outputs["leg"].clone();
+    let elsewhere = run_leg_with(&api, &legs[0], &[("GITHUB_WORKSPACE", "/elsewhere")]);
+    assert_ne!(first, second);
+    assert_ne!(first, elsewhere.outputs["leg"]);
+    assert_ne!(second, elsewhere.outputs["leg"]);
+    let body = api.comments()[0]["body"].as_str().unwrap().to_string();
+    let sections = body
+        .lines()
+        .filter(|l| l.starts_with("<!-- covgate:leg="))
+        .count();
+    assert_eq!(sections, 3, "{body}");
 }
 
 /// Two legs of one run given the same `leg` name: the second's section says that it replaced

@@ -542,7 +542,8 @@ fn report_warnings_go_to_stderr_and_the_verdict_to_stdout() {
     let run = format("markdown");
     assert!(
         run.stdout.contains(
-            "\n> ⚠️ warning: w.info:8: \\`end\\_of\\_record\\` outside an \\`SF\\` section ignored\n\n"
+            "\n> ⚠️ warning: w.info:8: \\`end\\_of\\_record\\` outside an \\`SF\\` section ignored\n\
+             > ⚠️ warning: --no-walk: the root was not searched"
         ),
         "{}",
         run.stdout

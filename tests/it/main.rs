@@ -18,6 +18,7 @@ mod debt_e2e;
 mod declared_totals;
 mod docs_paths;
 mod hostile;
+mod hostile14;
 mod identity_breaks;
 mod identity_properties;
 mod ignore_properties;

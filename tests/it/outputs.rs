@@ -179,6 +179,13 @@ fn annotations_are_spread_over_the_failing_files() {
         .filter(|l| l.starts_with("::warning"))
         .count();
     assert_eq!(warnings, 10, "{}", run.stdout);
+    // The --no-walk caveat comes first, within the limit of 10.
+    let first = run.stdout.lines().find(|l| l.starts_with("::warning"));
+    assert!(
+        first.is_some_and(|l| l.starts_with("::warning title=covgate%3A --no-walk::--no-walk: ")),
+        "{}",
+        run.stdout
+    );
     assert!(
         run.stdout.contains("more warning(s) not annotated"),
         "{}",

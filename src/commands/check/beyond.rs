@@ -53,7 +53,8 @@ pub(super) fn check(parts: &BTreeMap<String, Vec<Part<'_>>>, root: &Path) -> Vec
         let Some((last, llvm)) = lasts.max() else {
             continue;
         };
-        let Ok(text) = std::fs::read(root.join(path)) else {
+        // Read as every source is: a FIFO or a device is never opened, a huge file never read.
+        let Ok(text) = crate::source::read(&root.join(path), crate::source::MAX_SOURCE) else {
             continue;
         };
         let lines = line_count(&text);

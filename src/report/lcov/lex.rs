@@ -75,6 +75,9 @@ pub(super) fn lex(text: &str) -> std::result::Result<Record<'_>, String> {
 fn general(text: &str) -> std::result::Result<Record<'_>, String> {
     let record = split_at(text, b':').filter(|(tag, _)| is_tag(tag));
     let Some((tag, value)) = record else {
+        if text.contains('\0') {
+            return Err(format!("the report {}", crate::text::UTF16));
+        }
         return Err(format!(
             "`{}` is not an LCOV record (`TAG:VALUE`, a `#` comment or `end_of_record`); is this a tracefile?",
             clip(text)

@@ -184,3 +184,10 @@ fn other_lines_are_left_to_lex_by_the_da_line_reader() {
         assert_eq!(da_line(line.as_bytes()), None, "{line:?}");
     }
 }
+
+#[test]
+fn a_line_of_utf16_text_is_named_as_such() {
+    // UTF-16LE without a byte-order mark: a 0 byte after each ASCII character.
+    let e = lex("S\0F\0:\0s\0r\0c\0").unwrap_err();
+    assert!(e.starts_with("the report is UTF-16 text"), "{e}");
+}
