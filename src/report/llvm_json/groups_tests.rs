@@ -253,3 +253,24 @@ fn files_given_by_their_index_in_files_are_placed_by_it_and_named_at_the_end() {
     );
     assert_eq!(by_file["zero"].len(), 1);
 }
+
+/// MC/DC counts pick their best record like the other metrics: a later record that covers
+/// fewer conditions leaves the decisions of the better one in place (clang's MC/DC exports
+/// reach this too, where a clang is installed).
+#[test]
+fn a_later_record_with_fewer_mcdc_conditions_leaves_the_decisions_held() {
+    let with_mcdc = |name: &str, covered: u64| {
+        let mut record = instance(name, 2, 2, 3);
+        if let Some((_, stats, _)) = record.kept.as_mut() {
+            stats.mcdc = Counts::new(covered, 2);
+        }
+        record
+    };
+    let mut kept = KeptRecords::default();
+    [with_mcdc("f_i32", 1), with_mcdc("f_f64", 0)]
+        .into_iter()
+        .for_each(|r| kept.add(r));
+    let (by_file, _) = kept.into_parts(&|_| unreachable!());
+    let group = &by_file["a.rs"][0];
+    assert_eq!((group.mcdc.covered, group.mcdc.total), (1, 2));
+}
