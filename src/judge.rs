@@ -114,8 +114,10 @@ pub struct FileVerdict {
     pub reason: Option<String>,
     /// What is uncovered, for each metric this file fails (empty otherwise).
     pub uncovered: Listed,
-    /// What inline ignore markers took out of this file's metrics.
-    pub ignored: Ignored,
+    /// What inline ignore markers took out of this file's metrics; `None` when they took out
+    /// nothing (most files: boxed, so that the verdicts of 189,000 files do not each hold 32
+    /// bytes of zeros).
+    pub ignored: Option<Box<Ignored>>,
 }
 
 /// A report file that is not judged: outside the root, or selected by no `include` glob.
@@ -190,13 +192,10 @@ impl Verdict {
 
     /// What inline ignore markers took out, summed over all files, and how many files had any.
     pub fn ignored(&self) -> (Ignored, usize) {
-        let with_markers = self
-            .files
-            .iter()
-            .filter(|f| f.ignored != Ignored::default());
+        let with_markers = self.files.iter().filter_map(|f| f.ignored.as_deref());
         let files = with_markers.clone().count();
         (
-            with_markers.fold(Ignored::default(), |sum, f| sum + f.ignored),
+            with_markers.fold(Ignored::default(), |sum, ignored| sum + *ignored),
             files,
         )
     }
@@ -385,7 +384,9 @@ fn judge_file(
         metrics,
         reason,
         uncovered,
-        ignored: measured.map_or_else(Ignored::default, |m| m.ignored),
+        ignored: (measured.map(|m| m.ignored))
+            .filter(|ignored| *ignored != Ignored::default())
+            .map(Box::new),
     }
 }
 

@@ -665,7 +665,9 @@ fn resolve_parts<'a>(
     identity: &Identity,
 ) -> Result<Resolved<'a>> {
     let hints = opts.root.is_none() && setup.policy.root.is_none();
-    let mut named = Vec::with_capacity(reports.iter().map(|r| r.files.len()).sum());
+    let count = reports.iter().map(|r| r.files.len()).sum();
+    // The files, and whether each one's report was recorded on a case-insensitive system.
+    let (mut named, mut folds) = (Vec::with_capacity(count), Vec::with_capacity(count));
     for report in reports {
         let resolver = identity.resolver(report, &setup.remaps, opts.path_case, hints);
         // Named on every core; the first error in the report's order wins.
@@ -679,38 +681,33 @@ fn resolve_parts<'a>(
                     e.message()
                 ))
             })?;
-            named.push((report, file, location, resolver.folds()));
+            named.push(Named {
+                location,
+                report,
+                file,
+            });
+            folds.push(resolver.folds());
         }
     }
     // Names from case-insensitive reports that differ only by case (files not on disk, which
     // have no on-disk spelling to take) are one file, under the spelling that sorts last (lower
     // case sorts after upper case), whatever the order of the reports.
     let mut last: BTreeMap<(bool, String), Location> = BTreeMap::new();
-    for (_, _, location, _) in named.iter().filter(|named| named.3) {
+    for (file, _) in named.iter().zip(&folds).filter(|(_, folds)| **folds) {
         let kept = last
-            .entry(folded(location))
-            .or_insert_with(|| location.clone());
-        *kept = (&*kept).max(location).clone();
+            .entry(folded(&file.location))
+            .or_insert_with(|| file.location.clone());
+        *kept = (&*kept).max(&file.location).clone();
     }
     let mut folded_names = BTreeSet::new();
-    let named: Vec<Named<'a>> = named
-        .into_iter()
-        .map(|(report, file, location, folds)| {
-            let location = if folds {
-                last.get(&folded(&location)).cloned().unwrap_or(location)
-            } else {
-                location
-            };
-            if let (true, Location::Inside(rel)) = (folds, &location) {
-                folded_names.insert(rel.clone());
-            }
-            Named {
-                location,
-                report,
-                file,
-            }
-        })
-        .collect();
+    for (file, _) in named.iter_mut().zip(&folds).filter(|(_, folds)| **folds) {
+        if let Some(spelled) = last.get(&folded(&file.location)) {
+            file.location = spelled.clone();
+        }
+        if let Location::Inside(rel) = &file.location {
+            folded_names.insert(rel.clone());
+        }
+    }
     Ok(Resolved {
         reported: Reported::new(named),
         folded: folded_names,
@@ -783,11 +780,8 @@ fn dropped(outside: &BTreeMap<Location, scope::Why>, reported: &Reported<'_>) ->
     outside
         .iter()
         .flat_map(|(location, why)| {
-            reported
-                .get(location)
-                .map(scope::spellings)
+            scope::spellings(reported.get(location))
                 .into_iter()
-                .flatten()
                 .map(move |(report, path)| Dropped {
                     report: report.to_string(),
                     path: path.to_string(),

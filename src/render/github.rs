@@ -380,7 +380,7 @@ mod tests {
             metrics,
             reason: None,
             uncovered: uncovered.into(),
-            ignored: crate::measure::Ignored::default(),
+            ignored: None,
         }
     }
 

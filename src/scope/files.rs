@@ -98,10 +98,14 @@ mod tests {
         assert_eq!(files.get("d.rs"), None);
         *files.get_mut("b.rs").expect("b.rs") = Class::Unmeasured("why".into());
         assert_eq!(files.get_mut("d.rs"), None);
-        let tail = files.split_tail(2);
+        // Two of three left: the room is kept; one of two: given back.
+        assert_eq!(files.split_tail(1).len(), 1);
+        assert_eq!(files.0.capacity(), 3);
+        let tail = files.split_tail(1);
         let paths: Vec<&str> = tail.iter().map(|(p, _)| p.as_str()).collect();
-        assert_eq!(paths, ["b.rs", "c.rs"]);
+        assert_eq!(paths, ["b.rs"]);
         assert_eq!(tail[0].1, Class::Unmeasured("why".into()));
+        assert_eq!(files.0.capacity(), 1);
         assert!(!files.is_empty());
         assert_eq!(files.split_tail(2).len(), 1);
         assert!(files.is_empty());

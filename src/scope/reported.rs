@@ -78,12 +78,11 @@ impl<'a> Reported<'a> {
         self.files().map(|(location, _)| location)
     }
 
-    /// The files named `location`, `None` when no report names it.
-    pub(crate) fn get(&self, location: &Location) -> Option<Same<'_, 'a>> {
+    /// The files named `location`: none when no report names it.
+    pub(crate) fn get(&self, location: &Location) -> Same<'_, 'a> {
         let start = self.named.partition_point(|n| n.location < *location);
-        let rest = self.named.get(start..)?;
-        let len = rest.partition_point(|n| n.location == *location);
-        (len > 0).then(|| &rest[..len])
+        let rest = &self.named[start..];
+        &rest[..rest.partition_point(|n| n.location == *location)]
     }
 
     /// True when no report file holds a record: no name is measured.
@@ -125,4 +124,88 @@ pub(crate) fn spellings<'a>(same: Same<'_, 'a>) -> Vec<(&'a str, &'a str)> {
 /// The files of one name with records, as parts to merge; empty when none has any.
 pub(crate) fn parts<'s, 'a>(same: Same<'s, 'a>) -> impl Iterator<Item = Part<'a>> + 's {
     same.iter().take_while(|n| !n.is_empty()).map(Named::part)
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    fn read(origin: &str, text: &str) -> Report {
+        crate::report::read(origin, text.as_bytes()).expect("tracefile")
+    }
+
+    /// Every file of `reports` (one slice), named by its path: below the root unless it
+    /// starts with `/`.
+    fn by_path(reports: &[Report]) -> Reported<'_> {
+        let named = reports.iter().flat_map(|report| {
+            report.files.iter().map(move |file| Named {
+                location: match file.path.strip_prefix('/') {
+                    Some(_) => Location::Outside(file.path.clone()),
+                    None => Location::Inside(file.path.clone()),
+                },
+                report,
+                file,
+            })
+        });
+        let mut named: Vec<Named<'_>> = named.collect();
+        named.shrink_to_fit();
+        Reported::new(named)
+    }
+
+    #[test]
+    fn the_files_of_a_name_are_together_those_with_records_first() {
+        let reports = [
+            read("a.info", "SF:b.rs\nend_of_record\nSF:/x.rs\nDA:1,1\nend_of_record\nSF:c.rs\nDA:1,0\nend_of_record\n"),
+            read("b.info", "SF:b.rs\nDA:1,1\nend_of_record\nSF:c.rs\nDA:2,1\nend_of_record\nSF:e.rs\nend_of_record\n"),
+        ];
+        let reported = by_path(&reports);
+        let names: Vec<&str> = reported.names().map(Location::as_str).collect();
+        assert_eq!(names, ["b.rs", "c.rs", "e.rs", "/x.rs"]);
+        // `b.rs`: the file with records first, though its report comes second.
+        let b = reported.get(&Location::Inside("b.rs".into()));
+        let origins: Vec<&str> = b.iter().map(|n| n.report.origin.as_str()).collect();
+        assert_eq!(origins, ["b.info", "a.info"]);
+        assert_eq!(parts(b).count(), 1);
+        assert_eq!(spellings(b), [("a.info", "b.rs"), ("b.info", "b.rs")]);
+        // `c.rs`: both have records, in the reports' order.
+        let c = reported.get(&Location::Inside("c.rs".into()));
+        let origins: Vec<&str> = parts(c).map(|p| p.report.origin.as_str()).collect();
+        assert_eq!(origins, ["a.info", "b.info"]);
+        assert!(reported.get(&Location::Inside("d.rs".into())).is_empty());
+        // Measured: below the root, with records.
+        let measured: Vec<&String> = reported.measured().map(|(rel, _)| rel).collect();
+        assert_eq!(measured, ["b.rs", "c.rs"]);
+        assert!(!reported.measures_nothing());
+        let empty = [read("e.info", "SF:e.rs\nend_of_record\n")];
+        assert!(by_path(&empty).measures_nothing());
+    }
+
+    #[test]
+    fn files_are_taken_from_a_name_on_and_the_rest_shrinks_when_half_empty() {
+        let text: String = ["a.rs", "b.rs", "c.rs", "d.rs", "/x.rs"]
+            .iter()
+            .map(|p| format!("SF:{p}\nDA:1,1\nend_of_record\n"))
+            .collect();
+        let reports = [
+            read("r.info", &text),
+            read("s.info", "SF:b.rs\nDA:1,1\nend_of_record\n"),
+        ];
+        let mut reported = by_path(&reports);
+        // Outside names sort last: taken with any tail.
+        let tail = reported.split_from("d.rs");
+        let names: Vec<&str> = tail.names().map(Location::as_str).collect();
+        assert_eq!(names, ["d.rs", "/x.rs"]);
+        assert_eq!(reported.named.len(), 4);
+        assert_eq!(
+            reported.named.capacity(),
+            6,
+            "not shrunk: more than half left"
+        );
+        let tail = reported.split_from("b.rs");
+        assert_eq!(tail.named.len(), 3);
+        assert_eq!(reported.named.capacity(), 1, "shrunk");
+        assert_eq!(reported.split_from("").named.len(), 1);
+        assert!(reported.named.is_empty());
+    }
 }
