@@ -701,9 +701,8 @@ fn resolve_parts<'a>(
     }
     let mut folded_names = BTreeSet::new();
     for (file, _) in named.iter_mut().zip(&folds).filter(|(_, folds)| **folds) {
-        if let Some(spelled) = last.get(&folded(&file.location)) {
-            file.location = spelled.clone();
-        }
+        let spelled = last.get(&folded(&file.location)).unwrap_or(&file.location);
+        file.location = spelled.clone();
         if let Location::Inside(rel) = &file.location {
             folded_names.insert(rel.clone());
         }
