@@ -478,8 +478,7 @@ mod tests {
             file,
         });
         let reported = Reported::new(named.collect());
-        let mut scope = Scope::default();
-        scope.files = [
+        let files = [
             ("a.rs".into(), Class::Measured),
             ("b.rs".into(), Class::Measured),
             ("c.rs".into(), Class::Unmeasured("why".into())),
@@ -487,6 +486,10 @@ mod tests {
         ]
         .into_iter()
         .collect();
+        let scope = Scope {
+            files,
+            ..Scope::default()
+        };
         let policy = Policy::parse(
             std::path::Path::new("p.toml"),
             "[measure]\nmetrics = [\"lines\"]\n",

@@ -1,7 +1,5 @@
 //! The in-scope files of a check with their classes, as one sorted vector.
 
-use std::ops::Index;
-
 use super::Class;
 
 /// Every in-scope file by root-relative path, ascending, once, with its class. A sorted vector
@@ -14,7 +12,7 @@ pub(crate) struct Files(Vec<(String, Class)>);
 impl Files {
     /// The files of `sorted`, which must be ascending by path, without repeats.
     pub(crate) fn from_sorted(sorted: Vec<(String, Class)>) -> Files {
-        debug_assert!(sorted.windows(2).all(|w| w[0].0 < w[1].0));
+        debug_assert!(sorted.is_sorted_by(|a, b| a.0 < b.0));
         Files(sorted)
     }
 
@@ -60,15 +58,6 @@ impl Files {
     }
 }
 
-impl Index<&str> for Files {
-    type Output = Class;
-
-    /// The class of `path`. Panics when it is not in scope.
-    fn index(&self, path: &str) -> &Class {
-        self.get(path).expect("a file in scope")
-    }
-}
-
 /// Files of distinct paths in any order, sorted by path.
 impl FromIterator<(String, Class)> for Files {
     fn from_iter<I: IntoIterator<Item = (String, Class)>>(files: I) -> Files {
@@ -94,7 +83,7 @@ mod tests {
         .collect();
         assert_eq!(files.len(), 3);
         assert_eq!(files.keys().collect::<Vec<_>>(), ["a.rs", "b.rs", "c.rs"]);
-        assert_eq!(files["a.rs"], Class::NoCode);
+        assert_eq!(files.get("a.rs"), Some(&Class::NoCode));
         assert_eq!(files.get("d.rs"), None);
         *files.get_mut("b.rs").expect("b.rs") = Class::Unmeasured("why".into());
         assert_eq!(files.get_mut("d.rs"), None);

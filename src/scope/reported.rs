@@ -70,7 +70,7 @@ impl<'a> Reported<'a> {
     pub(crate) fn files(&self) -> impl Iterator<Item = (&Location, Same<'_, 'a>)> + Clone {
         self.named
             .chunk_by(|a, b| a.location == b.location)
-            .map(|same| (&same[0].location, same))
+            .filter_map(|same| same.first().map(|first| (&first.location, same)))
     }
 
     /// Every name, in order, once.
@@ -81,8 +81,9 @@ impl<'a> Reported<'a> {
     /// The files named `location`: none when no report names it.
     pub(crate) fn get(&self, location: &Location) -> Same<'_, 'a> {
         let start = self.named.partition_point(|n| n.location < *location);
-        let rest = &self.named[start..];
-        &rest[..rest.partition_point(|n| n.location == *location)]
+        let rest = self.named.get(start..).unwrap_or_default();
+        let len = rest.partition_point(|n| n.location == *location);
+        rest.get(..len).unwrap_or_default()
     }
 
     /// True when no report file holds a record: no name is measured.
@@ -93,7 +94,7 @@ impl<'a> Reported<'a> {
     /// Every name below the root with a file with records, with its files, in name order.
     pub(crate) fn measured(&self) -> impl Iterator<Item = (&String, Same<'_, 'a>)> {
         self.files().filter_map(|(location, same)| match location {
-            Location::Inside(rel) if !same[0].is_empty() => Some((rel, same)),
+            Location::Inside(rel) if parts(same).next().is_some() => Some((rel, same)),
             _ => None,
         })
     }
