@@ -13,7 +13,7 @@ use crate::markers::Ignores;
 use crate::measure::{self, Ignored, Measured, MeasuredFiles, Part};
 use crate::model::{Counts, Metric, Summary, Threshold};
 use crate::policy::Policy;
-use crate::scope::{Class, Scope, Why};
+use crate::scope::{self, Class, Reported, Scope, Why};
 use crate::uncovered::{self, Listed};
 
 /// The outcome of one metric of one file.
@@ -114,8 +114,10 @@ pub struct FileVerdict {
     pub reason: Option<String>,
     /// What is uncovered, for each metric this file fails (empty otherwise).
     pub uncovered: Listed,
-    /// What inline ignore markers took out of this file's metrics.
-    pub ignored: Ignored,
+    /// What inline ignore markers took out of this file's metrics; `None` when they took out
+    /// nothing (most files: boxed, so that the verdicts of 189,000 files do not each hold 32
+    /// bytes of zeros).
+    pub ignored: Option<Box<Ignored>>,
 }
 
 /// A report file that is not judged: outside the root, or selected by no `include` glob.
@@ -190,13 +192,10 @@ impl Verdict {
 
     /// What inline ignore markers took out, summed over all files, and how many files had any.
     pub fn ignored(&self) -> (Ignored, usize) {
-        let with_markers = self
-            .files
-            .iter()
-            .filter(|f| f.ignored != Ignored::default());
+        let with_markers = self.files.iter().filter_map(|f| f.ignored.as_deref());
         let files = with_markers.clone().count();
         (
-            with_markers.fold(Ignored::default(), |sum, f| sum + f.ignored),
+            with_markers.fold(Ignored::default(), |sum, ignored| sum + *ignored),
             files,
         )
     }
@@ -220,43 +219,37 @@ pub(crate) struct Judged<'a> {
     pub notes: Vec<String>,
 }
 
-/// Files measured and judged together: each batch's files on every core, then the next batch
-/// (the scope and the parts are freed as their files are judged).
+/// Files measured and judged together: each batch's files on every core, then the batch before
+/// it (the scope and the report files are taken apart from their ends as their files are
+/// judged).
 const BATCH: usize = 4096;
 
-/// Measures (from `parts`, with the inline `ignores`) and judges every in-scope file of
-/// `scope`. The scope and the parts are taken apart as they are judged: each file's verdict
-/// keeps its path and reason, and a file's measurement is dropped once it is judged, unless
-/// `keep` selects its path (see [`Judged::kept`]): the measurements of 189,000 files are never
-/// held together. `parts` holds the files of class [`Class::Measured`], by path.
+/// Measures (from the report files `reported`, with the inline `ignores`) and judges every
+/// in-scope file of `scope`; a file of class [`Class::Measured`] is measured from the files of
+/// its name that hold records. The scope and the report files are taken apart from their ends
+/// as they are judged, a batch at a time, and shrink while the verdicts grow: each file's
+/// verdict keeps its path and reason, and a file's measurement is dropped once it is judged,
+/// unless `keep` selects its path (see [`Judged::kept`]): the measurements of 189,000 files
+/// are never held together.
 ///
 /// Errors: as for [`crate::measure::measure`] (the first in path order).
 pub(crate) fn evaluate<'a>(
     scope: Scope,
-    parts: BTreeMap<String, Vec<Part<'a>>>,
+    mut reported: Reported<'a>,
     ignores: &BTreeMap<String, Ignores>,
     policy: &Policy,
     keep: &(dyn Fn(&str) -> bool + Sync),
 ) -> Result<(Verdict, Judged<'a>)> {
     let outside_include = scope.outside_include.len();
     drop(scope.outside_include);
-    let mut files: Vec<FileVerdict> = Vec::with_capacity(scope.files.len());
-    let mut judged = Judged::default();
-    let mut kept = Vec::new();
-    let mut parts = parts.into_iter().peekable();
-    let mut scoped = scope.files.into_iter();
-    loop {
-        let batch: Vec<(String, Class, Option<Vec<Part<'a>>>)> = scoped
-            .by_ref()
-            .take(BATCH)
-            .map(|(path, class)| {
-                let parts = parts.next_if(|(p, _)| *p == path).map(|(_, parts)| parts);
-                (path, class, parts)
-            })
-            .collect();
-        if batch.is_empty() {
-            break;
-        }
+    let mut scoped = scope.files;
+    let mut files: Vec<FileVerdict> = Vec::with_capacity(scoped.len());
+    // Each batch's notes and MC/DC counts, last batch first; the first error in path order.
+    let (mut mcdc, mut notes, mut kept, mut error) = (Vec::new(), Vec::new(), Vec::new(), None);
+    while !scoped.is_empty() {
+        let batch = scoped.split_tail(BATCH);
+        let named = reported.split_from(batch.first().map_or("", |(path, _)| path));
+        let batch = with_parts(batch, &named);
         // Files are judged on every core: a failing file's uncovered items take some work.
         let done: Vec<Result<Done<'a>>> = batch
             .into_par_iter()
@@ -267,25 +260,69 @@ pub(crate) fn evaluate<'a>(
                 Ok((judge_file(path, class, measured.as_ref(), policy), measured))
             })
             .collect();
+        let (mut batch_mcdc, mut batch_notes) = (Vec::new(), Vec::new());
         for one in done {
-            let (file, measured) = one?;
+            let (file, measured) = match one {
+                Ok(one) => one,
+                Err(e) => {
+                    // A batch before this one may hold an error that comes first.
+                    error = Some(e);
+                    break;
+                }
+            };
             if let Some(measured) = measured {
                 let path = &file.path;
                 let counted = crate::ungated::counted(&measured.summary);
-                judged.mcdc.extend(counted.map(|c| (path.clone(), c)));
-                let notes = measure::unmeasured_notes(&policy.metrics, [(path, &measured)]);
-                judged.notes.extend(notes);
+                batch_mcdc.extend(counted.map(|c| (path.clone(), c)));
+                let unmeasured = measure::unmeasured_notes(&policy.metrics, [(path, &measured)]);
+                batch_notes.extend(unmeasured);
                 if keep(path) {
                     kept.push((path.clone(), measured));
                 }
             }
             files.push(file);
         }
+        mcdc.push(batch_mcdc);
+        notes.push(batch_notes);
     }
-    judged.kept = kept.into_iter().collect();
+    if let Some(error) = error {
+        return Err(error);
+    }
+    let judged = Judged {
+        kept: kept.into_iter().collect(),
+        mcdc: mcdc.into_iter().rev().flatten().collect(),
+        notes: notes.into_iter().rev().flatten().collect(),
+    };
     // Failing (and unmeasured) files first, then every other file, each group in path order
     // (paths are unique: an unstable sort gives the same order, without a copy of the files).
     files.sort_unstable_by(|a, b| (!a.status.fails(), &a.path).cmp(&(!b.status.fails(), &b.path)));
+    let verdict = verdict(files, outside_include, policy);
+    Ok((verdict, judged))
+}
+
+/// A batch of in-scope files (ascending) with the parts of those of class [`Class::Measured`],
+/// from `named` (the report files of the batch's names, and maybe of others, ascending).
+fn with_parts<'a>(
+    batch: Vec<(String, Class)>,
+    named: &Reported<'a>,
+) -> Vec<(String, Class, Option<Vec<Part<'a>>>)> {
+    let mut measured = named.measured().peekable();
+    batch
+        .into_iter()
+        .map(|(path, class)| {
+            while measured.next_if(|(name, _)| **name < path).is_some() {}
+            let same = measured.next_if(|(name, _)| **name == path);
+            let parts = match (&class, same) {
+                (Class::Measured, Some((_, same))) => Some(scope::parts(same).collect()),
+                _ => None,
+            };
+            (path, class, parts)
+        })
+        .collect()
+}
+
+/// The verdict on the judged `files` (in their final order).
+fn verdict(files: Vec<FileVerdict>, outside_include: usize, policy: &Policy) -> Verdict {
     let mut unavailable: Vec<Metric> = files
         .iter()
         .filter(|f| f.status != FileStatus::Excluded)
@@ -303,14 +340,13 @@ pub(crate) fn evaluate<'a>(
         (true, None) => Empty::Fails,
         (true, Some(reason)) => Empty::Allowed(reason.clone()),
     };
-    let verdict = Verdict {
+    Verdict {
         files,
         outside_include,
         dropped: Vec::new(),
         unavailable,
         empty,
-    };
-    Ok((verdict, judged))
+    }
 }
 
 /// One file judged, with its measurement when it has one.
@@ -348,7 +384,9 @@ fn judge_file(
         metrics,
         reason,
         uncovered,
-        ignored: measured.map_or_else(Ignored::default, |m| m.ignored),
+        ignored: (measured.map(|m| m.ignored))
+            .filter(|ignored| *ignored != Ignored::default())
+            .map(Box::new),
     }
 }
 
@@ -395,6 +433,7 @@ pub(crate) fn unavailable_hint(metric: Metric) -> &'static str {
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
+    use crate::scope::Named;
 
     fn t(percent: f64) -> Threshold {
         Threshold::from_f64(percent).unwrap()
@@ -431,27 +470,26 @@ mod tests {
 
     #[test]
     fn files_are_measured_as_judged_and_only_the_selected_measurements_kept() {
-        let report = export(&[("a.rs", 1), ("b.rs", 0)]);
-        let parts: BTreeMap<String, Vec<Part<'_>>> = report
-            .files
-            .iter()
-            .map(|file| {
-                let part = Part {
-                    report: &report,
-                    coverage: &file.coverage,
-                };
-                (file.path.clone(), vec![part])
-            })
-            .collect();
-        let mut scope = Scope::default();
-        scope.files.insert("a.rs".into(), Class::Measured);
-        scope.files.insert("b.rs".into(), Class::Measured);
-        scope
-            .files
-            .insert("c.rs".into(), Class::Unmeasured("why".into()));
-        scope
-            .files
-            .insert("d.rs".into(), Class::Excluded("generated".into()));
+        let report = export(&[("a.rs", 1), ("b.rs", 0), ("d.rs", 1), ("e.rs", 1)]);
+        // `e.rs` is named by the report and not in scope (selected by no `include`).
+        let named = report.files.iter().map(|file| Named {
+            location: crate::paths::Location::Inside(file.path.clone()),
+            report: &report,
+            file,
+        });
+        let reported = Reported::new(named.collect());
+        let files = [
+            ("a.rs".into(), Class::Measured),
+            ("b.rs".into(), Class::Measured),
+            ("c.rs".into(), Class::Unmeasured("why".into())),
+            ("d.rs".into(), Class::Excluded("generated".into())),
+        ]
+        .into_iter()
+        .collect();
+        let scope = Scope {
+            files,
+            ..Scope::default()
+        };
         let policy = Policy::parse(
             std::path::Path::new("p.toml"),
             "[measure]\nmetrics = [\"lines\"]\n",
@@ -459,7 +497,7 @@ mod tests {
         .expect("policy");
         let keep = |path: &str| path == "b.rs";
         let (verdict, judged) =
-            evaluate(scope, parts, &BTreeMap::new(), &policy, &keep).expect("judged");
+            evaluate(scope, reported, &BTreeMap::new(), &policy, &keep).expect("judged");
         let files: Vec<(&str, FileStatus)> = verdict
             .files
             .iter()

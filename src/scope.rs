@@ -24,6 +24,12 @@ use crate::policy::{Exclude, Pattern, Policy};
 use crate::source::{self, Refused};
 use crate::walk;
 
+mod files;
+mod reported;
+
+pub(crate) use files::Files;
+pub(crate) use reported::{parts, spellings, Named, Reported, Same};
+
 /// Why an in-scope file is or is not measured.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Class {
@@ -36,11 +42,6 @@ pub(crate) enum Class {
     /// On disk, in scope, but in no report: fails. The text says why it needs coverage.
     Unmeasured(String),
 }
-
-/// Every report file by the name covgate gave it, with its spellings: (report, path as the
-/// report writes it), sorted, without repeats (a vector, not a set: most files have one
-/// spelling, and a set's node for one costs ten times its size), both borrowed from the reports.
-pub(crate) type Spellings<'a> = BTreeMap<Location, Vec<(&'a str, &'a str)>>;
 
 /// Why a report file is not in scope.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,7 +66,7 @@ impl Why {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Scope {
     /// Every in-scope file by root-relative path, with its class.
-    pub files: BTreeMap<String, Class>,
+    pub files: Files,
     /// Report files that are outside the root or match no include glob, with why.
     pub outside_include: BTreeMap<Location, Why>,
     /// The in-scope files a report recorded on a case-insensitive system names: globs match
@@ -99,7 +100,7 @@ impl Scope {
 ///
 /// Without `walk` the globs are not checked, since the sources are not at hand.
 pub(crate) fn resolve(
-    report_files: &Spellings<'_>,
+    report_files: &Reported<'_>,
     policy: &Policy,
     root: &Path,
     walk: bool,
@@ -117,10 +118,10 @@ pub(crate) fn resolve(
     if walk {
         walk::folder(root)?;
     }
-    // The report files in scope, borrowed, in path order (the spellings' keys are in order,
-    // root-relative ones first): a copy of each path is made once, for `scope.files`.
-    let mut reported: Vec<&str> = Vec::new();
-    for location in report_files.keys() {
+    // The report files in scope, borrowed, in path order (the names are in order, root-relative
+    // ones first): a copy of each path is made once, for `scope.files`.
+    let mut reported: Vec<&str> = Vec::with_capacity(report_files.names().count());
+    for location in report_files.names() {
         match location {
             Location::Inside(rel) if policy.selects(rel, fold(rel)) => reported.push(rel),
             Location::Inside(_) => {
@@ -145,27 +146,29 @@ pub(crate) fn resolve(
     if reported.is_empty() {
         return Err(irrelevant_report(report_files, &on_disk, policy, root));
     }
-    let unreported = on_disk
-        .iter()
-        .map(String::as_str)
-        .filter(|rel| reported.binary_search(rel).is_err());
+    let unreported = || {
+        on_disk
+            .iter()
+            .map(String::as_str)
+            .filter(|rel| reported.binary_search(rel).is_err())
+    };
     let files = reported
         .iter()
         .map(|rel| (*rel, true))
-        .chain(unreported.map(|rel| (rel, false)));
-    // Collected, not inserted one by one: a map built from its items at once fills its nodes
-    // (inserted in order, they are half full).
-    scope.files = files
-        .map(|(rel, is_reported)| {
-            let excluded = active.iter().find(|e| e.pattern.matches(rel, fold(rel)));
-            let class = match excluded {
-                Some(exclude) => Class::Excluded(exclude.reason.clone()),
-                None if is_reported => Class::Measured,
-                None => classify_unreported(&root.join(rel)),
-            };
-            (rel.to_string(), class)
-        })
-        .collect();
+        .chain(unreported().map(|rel| (rel, false)));
+    // Made at its size and sorted in place: no second copy of the files while it is made.
+    let mut classed = Vec::with_capacity(reported.len() + unreported().count());
+    classed.extend(files.map(|(rel, is_reported)| {
+        let excluded = active.iter().find(|e| e.pattern.matches(rel, fold(rel)));
+        let class = match excluded {
+            Some(exclude) => Class::Excluded(exclude.reason.clone()),
+            None if is_reported => Class::Measured,
+            None => classify_unreported(&root.join(rel)),
+        };
+        (rel.to_string(), class)
+    }));
+    classed.sort_unstable_by(|a: &(String, Class), b| a.0.cmp(&b.0));
+    scope.files = Files::from_sorted(classed);
     check_compiled(&reported, &active, &fold)?;
     scope.folded = reported
         .iter()
@@ -188,12 +191,12 @@ fn globs(policy: &Policy) -> String {
 }
 
 fn irrelevant_report(
-    report_files: &Spellings<'_>,
+    report_files: &Reported<'_>,
     on_disk: &BTreeSet<String>,
     policy: &Policy,
     root: &Path,
 ) -> Error {
-    let sample: Vec<&str> = report_files.keys().take(3).map(Location::as_str).collect();
+    let sample: Vec<&str> = report_files.names().take(3).map(Location::as_str).collect();
     let example = remap_example(report_files, on_disk, root)
         .map(|remap| format!(", e.g. --remap-path-prefix {remap}"))
         .unwrap_or_default();
@@ -202,7 +205,7 @@ fn irrelevant_report(
          If the report was made elsewhere, pass --root or --remap-path-prefix FROM=TO{example}",
         globs(policy),
         root.display(),
-        report_files.len(),
+        report_files.names().count(),
         sample.join(", ")
     ))
 }
@@ -212,7 +215,7 @@ fn irrelevant_report(
 /// mapped to the root. Of several, the leading part that ends like the root does wins
 /// (`crates/units` for the root `…/ws/crates/units`), then the first.
 fn remap_example(
-    report_files: &Spellings<'_>,
+    report_files: &Reported<'_>,
     on_disk: &BTreeSet<String>,
     root: &Path,
 ) -> Option<String> {
@@ -224,8 +227,8 @@ fn remap_example(
             .count()
     };
     let candidates: Vec<String> = report_files
-        .values()
-        .flatten()
+        .files()
+        .flat_map(|(_, same)| spellings(same))
         .map(|(_, raw)| paths::normalize(raw))
         .filter_map(|path| {
             // Each `/` splits the path into a leading part and a file, longest file first.
@@ -439,6 +442,26 @@ fn unreadable(why: Refused, limit: u64) -> Class {
 mod tests {
     use super::*;
     use crate::platform::Activation;
+    use crate::report::Report;
+
+    /// An LCOV tracefile `r` with a section of one covered line for each of `paths`.
+    fn lcov(paths: &[&str]) -> Report {
+        let text: String = paths
+            .iter()
+            .map(|p| format!("SF:{p}\nDA:1,1\nend_of_record\n"))
+            .collect();
+        crate::report::read("r", text.as_bytes()).expect("lcov")
+    }
+
+    /// The files of `report`, each named by `name` from its path.
+    fn named<'a>(report: &'a Report, name: &dyn Fn(&str) -> Location) -> Reported<'a> {
+        let files = report.files.iter().map(|file| Named {
+            location: name(&file.path),
+            report,
+            file,
+        });
+        Reported::new(files.collect())
+    }
 
     /// The default include cannot be dead through the binary: a report file must match it first,
     /// or the report is irrelevant. It is checked like any written glob all the same.
@@ -460,10 +483,12 @@ mod tests {
             "dead `include` globs match no file, on disk or in the report(s); fix or remove them:\n  \
              p.toml (default include): `src/**/*.rs`"
         );
-        let mut scope = Scope::default();
-        scope
-            .files
-            .insert("src/a/b.rs".to_string(), Class::Measured);
+        let scope = Scope {
+            files: [("src/a/b.rs".to_string(), Class::Measured)]
+                .into_iter()
+                .collect(),
+            ..Scope::default()
+        };
         assert_eq!(check_globs(&scope, &policy, &[], Path::new(".")), Ok(()));
     }
 
@@ -555,12 +580,7 @@ mod tests {
 
     #[test]
     fn the_remap_example_maps_the_part_before_a_file_on_disk_to_the_root() {
-        let spelled = |paths: &[&'static str]| -> Spellings<'static> {
-            paths
-                .iter()
-                .map(|p| (Location::Outside(p.to_string()), vec![("r", *p)]))
-                .collect()
-        };
+        let outside = |p: &str| Location::Outside(p.to_string());
         let on_disk: BTreeSet<String> = ["src/lib.rs".to_string()].into();
         let root = Path::new("/ws/crates/units");
         // No report path ends in the file, or only without a `/` before it, or it is the whole path.
@@ -569,21 +589,22 @@ mod tests {
             &["/ci/xsrc/lib.rs"],
             &["/src/lib.rs"],
         ] {
+            let report = lcov(paths);
             assert_eq!(
-                remap_example(&spelled(paths), &on_disk, root),
+                remap_example(&named(&report, &outside), &on_disk, root),
                 None,
                 "{paths:?}"
             );
         }
         // The leading part that ends like the root wins; else the first.
-        let report = spelled(&[r"crates\app\src\lib.rs", "crates/units/src/lib.rs"]);
+        let report = lcov(&[r"crates\app\src\lib.rs", "crates/units/src/lib.rs"]);
         assert_eq!(
-            remap_example(&report, &on_disk, root).as_deref(),
+            remap_example(&named(&report, &outside), &on_disk, root).as_deref(),
             Some("crates/units=/ws/crates/units")
         );
-        let report = spelled(&["/ci/b/src/lib.rs", "/ci/a/src/lib.rs"]);
+        let report = lcov(&["/ci/b/src/lib.rs", "/ci/a/src/lib.rs"]);
         assert_eq!(
-            remap_example(&report, &on_disk, root).as_deref(),
+            remap_example(&named(&report, &outside), &on_disk, root).as_deref(),
             Some("/ci/a=/ws/crates/units")
         );
     }
@@ -612,11 +633,8 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir_all(dir.path().join("src")).expect("mkdir");
         std::fs::write(dir.path().join("src/win.rs"), "fn f() {}\n").expect("write");
-        let reported: Spellings<'_> = [(
-            Location::Inside("src/win.rs".to_string()),
-            vec![("r", "src/win.rs")],
-        )]
-        .into();
+        let report = lcov(&["src/win.rs"]);
+        let reported = named(&report, &|p| Location::Inside(p.to_string()));
         // Inactive: the unconditional third entry excludes the file; the second is not stale.
         let inactive = decided(&[false, false]);
         let scope = resolve(
@@ -629,8 +647,8 @@ mod tests {
         )
         .expect("scope");
         assert_eq!(
-            scope.files["src/win.rs"],
-            Class::Excluded("all".to_string())
+            scope.files.get("src/win.rs"),
+            Some(&Class::Excluded("all".to_string()))
         );
         // Active (or as parsed, undecided): the first entry excludes, the second is stale.
         let err = resolve(
@@ -655,6 +673,9 @@ mod tests {
             &BTreeSet::new(),
         )
         .expect("no walk, no staleness");
-        assert_eq!(scope.files["src/win.rs"], Class::Excluded("w".to_string()));
+        assert_eq!(
+            scope.files.get("src/win.rs"),
+            Some(&Class::Excluded("w".to_string()))
+        );
     }
 }

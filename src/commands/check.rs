@@ -21,9 +21,9 @@ use crate::outcome::{ConditionFacts, Facts, Outcome, RosterFacts, SuiteFacts, Ta
 use crate::paths::{self, Location, PathCase, Remap, Resolver};
 use crate::platform::{self, Platform, PlatformOptions};
 use crate::policy::Policy;
-use crate::report::{self, Detail, FileCoverage, FileData, Report};
+use crate::report::{self, Detail, FileCoverage, Report};
 use crate::roster::{self, Roster};
-use crate::scope::{self, Class, Scope, Spellings};
+use crate::scope::{self, Class, Named, Reported, Scope};
 use crate::walk::{self, Walked};
 
 mod beyond;
@@ -195,14 +195,11 @@ fn judge_with(
     let identity = Identity::new(&root, sources.walked()).through_links(&sources.outside);
     // The reports read again, keeping every record, when their first reading kept too little.
     let mut again = Vec::new();
-    let Resolved {
-        parts,
-        spellings,
-        unevidenced,
-        folded,
-    } = resolve_all(&reports, &mut again, setup, opts, &opts.reports, &identity)?;
+    let Resolved { reported, folded } =
+        resolve_all(&reports, &mut again, setup, opts, &opts.reports, &identity)?;
+    let unevidenced = unevidenced(&reported);
     let mut scope = scope::resolve(
-        &spellings,
+        &reported,
         policy,
         Path::new(&root),
         opts.walk,
@@ -210,31 +207,26 @@ fn judge_with(
         &folded,
     )?;
     reclassify(&mut scope, &unevidenced, Path::new(&root));
-    // What the spellings tell is taken now: they are freed before the files are measured.
-    let dropped = dropped(&scope.outside_include, &spellings);
-    let idle = idle_reports(&reports, &scope, &spellings);
-    drop((spellings, unevidenced));
-    let measured_parts: BTreeMap<String, Vec<Part<'_>>> = parts
-        .into_iter()
-        .filter_map(|(loc, parts)| match loc {
-            Location::Inside(rel) if scope.files.get(&rel) == Some(&Class::Measured) => {
-                Some((rel, parts))
-            }
-            _ => None,
-        })
-        .collect();
+    let dropped = dropped(&scope.outside_include, &reported);
+    let idle = idle_reports(&reports, &scope, &reported);
+    drop(unevidenced);
+    // The files to measure: named below the root with records, and measured by the scope.
+    let measured =
+        || (reported.measured()).filter(|(rel, _)| scope.files.get(rel) == Some(&Class::Measured));
     let mut notes = sources.notes.clone();
     let ignores = if opts.walk {
-        let scanned = measured_parts.keys().filter(|rel| sources.may_carry(rel));
+        let scanned = measured()
+            .map(|(rel, _)| rel)
+            .filter(|rel| sources.may_carry(rel));
         markers::scan_files(Path::new(&root), scanned, &policy.inline, &mut notes)?
     } else {
         BTreeMap::new()
     };
     // The files with markers are measured again without them for the stale-marker notes, and
-    // the others measured and judged (their parts freed as they are judged).
-    let stale = stale::stale_markers(&measured_parts, &ignores);
+    // every file measured and judged (the report files taken apart as they are judged).
+    let stale = stale::stale_markers(measured(), &ignores);
     if opts.walk {
-        notes.extend(beyond::check(&measured_parts, Path::new(&root)));
+        notes.extend(beyond::check(measured(), Path::new(&root)));
     }
     let cwd = paths::normalize(&opts.cwd.to_string_lossy());
     let focused: Vec<String> = (opts.files.iter())
@@ -242,7 +234,7 @@ fn judge_with(
         .collect();
     // `[[debt]]` and `--file` list the uncovered items of their files again.
     let keep = |path: &str| policy.debt.entry(path).is_some() || focused.iter().any(|f| f == path);
-    let (mut verdict, judged) = judge::evaluate(scope, measured_parts, &ignores, policy, &keep)?;
+    let (mut verdict, judged) = judge::evaluate(scope, reported, &ignores, policy, &keep)?;
     drop(ignores);
     notes.extend(stale);
     notes.extend(crate::ungated::mcdc_note(&policy.metrics, &judged.mcdc));
@@ -294,7 +286,7 @@ fn resolve_all<'a>(
     let resolved = match resolve_parts(reports, setup, opts, identity) {
         // Rare: one report names one file twice, and a spelling kept too few records (none
         // seemed needed), which its merge needs.
-        Ok(resolved) if names.len() == 1 && spelled_twice_without_records(&resolved.parts) => {
+        Ok(resolved) if names.len() == 1 && spelled_twice_without_records(&resolved.reported) => {
             drop(resolved);
             *again = reread(opts, names)?;
             let again: &'a Vec<Report> = again;
@@ -302,7 +294,7 @@ fn resolve_all<'a>(
         }
         resolved => resolved,
     }?;
-    if resolved.parts.is_empty() {
+    if resolved.reported.measures_nothing() {
         return Err(no_evidence(reports));
     }
     Ok(resolved)
@@ -314,14 +306,14 @@ fn resolve_all<'a>(
 /// them), or reduced it to its verdict (an LCOV file, see
 /// [`LcovFile::is_reduced`](crate::report::lcov::LcovFile::is_reduced)). (A `-summary-only`
 /// export has none to keep: read again, it merges on its summaries.)
-fn spelled_twice_without_records(parts: &BTreeMap<Location, Vec<Part<'_>>>) -> bool {
-    let kept_none = |part: &Part<'_>| match part.coverage {
+fn spelled_twice_without_records(reported: &Reported<'_>) -> bool {
+    let kept_none = |part: Part<'_>| match part.coverage {
         FileCoverage::Llvm(file) => file.functions.is_none(),
         FileCoverage::Lcov(file) => file.is_reduced(),
     };
-    parts
-        .values()
-        .any(|parts| parts.len() > 1 && parts.iter().any(kept_none))
+    reported
+        .files()
+        .any(|(_, same)| scope::parts(same).count() > 1 && scope::parts(same).any(kept_none))
 }
 
 /// The one report `names` read again keeping every record ([`spelled_twice_without_records`]).
@@ -462,20 +454,15 @@ pub(crate) fn executed(
     let resolved = resolve_all(&reports, &mut again, setup, opts, names, &identity)?;
     let root = Path::new(&setup.root);
     scope::resolve(
-        &resolved.spellings,
+        &resolved.reported,
         &setup.policy,
         root,
         false,
         None,
         &resolved.folded,
     )?;
-    let inside: BTreeMap<String, Vec<Part<'_>>> = resolved
-        .parts
-        .into_iter()
-        .filter_map(|(loc, parts)| match loc {
-            Location::Inside(rel) => Some((rel, parts)),
-            Location::Outside(_) => None,
-        })
+    let inside: BTreeMap<String, Vec<Part<'_>>> = (resolved.reported.measured())
+        .map(|(rel, same)| (rel.clone(), scope::parts(same).collect()))
         .collect();
     let measured = measure::measure(&inside, &BTreeMap::new())?;
     Ok(measured
@@ -661,17 +648,11 @@ fn anchor(remap: Remap, cwd: &str) -> Remap {
     }
 }
 
-/// The report files by the name [`Identity`] gives them: their parts, the spellings (report,
-/// path as written) they were named by, and the files that reports name without any record
-/// (LCOV `SF` sections without `DA`, `BRDA`, `FN` or `FNL`: see
-/// [`LcovFile::has_records`](crate::report::lcov::LcovFile::has_records)). A part without
-/// records is left out of a file that other parts measure.
+/// The report files by the name [`Identity`] gives them (see [`Reported`]), and the
+/// root-relative names that a report recorded on a case-insensitive system gives.
 #[derive(Default)]
 struct Resolved<'a> {
-    parts: BTreeMap<Location, Vec<Part<'a>>>,
-    spellings: Spellings<'a>,
-    unevidenced: Unevidenced,
-    /// The root-relative names that a report recorded on a case-insensitive system gives.
+    reported: Reported<'a>,
     folded: BTreeSet<String>,
 }
 
@@ -687,7 +668,9 @@ fn resolve_parts<'a>(
     identity: &Identity,
 ) -> Result<Resolved<'a>> {
     let hints = opts.root.is_none() && setup.policy.root.is_none();
-    let mut named = Vec::with_capacity(reports.iter().map(|r| r.files.len()).sum());
+    let count = reports.iter().map(|r| r.files.len()).sum();
+    // The files, and whether each one's report was recorded on a case-insensitive system.
+    let (mut named, mut folds) = (Vec::with_capacity(count), Vec::with_capacity(count));
     for report in reports {
         let resolver = identity.resolver(report, &setup.remaps, opts.path_case, hints)?;
         // Named on every core; the first error in the report's order wins.
@@ -701,76 +684,49 @@ fn resolve_parts<'a>(
                     e.message()
                 ))
             })?;
-            named.push((report, file, location, resolver.folds()));
+            named.push(Named {
+                location,
+                report,
+                file,
+            });
+            folds.push(resolver.folds());
         }
     }
     // Names from case-insensitive reports that differ only by case (files not on disk, which
     // have no on-disk spelling to take) are one file, under the spelling that sorts last (lower
     // case sorts after upper case), whatever the order of the reports.
     let mut last: BTreeMap<(bool, String), Location> = BTreeMap::new();
-    for (_, _, location, _) in named.iter().filter(|named| named.3) {
+    for (file, _) in named.iter().zip(&folds).filter(|(_, folds)| **folds) {
         let kept = last
-            .entry(folded(location))
-            .or_insert_with(|| location.clone());
-        *kept = (&*kept).max(location).clone();
+            .entry(folded(&file.location))
+            .or_insert_with(|| file.location.clone());
+        *kept = (&*kept).max(&file.location).clone();
     }
     let mut folded_names = BTreeSet::new();
-    let mut located: Vec<(Location, &Report, &FileData)> = named
-        .into_iter()
-        .map(|(report, file, location, folds)| {
-            let location = if folds {
-                last.get(&folded(&location)).cloned().unwrap_or(location)
-            } else {
-                location
-            };
-            if let (true, Location::Inside(rel)) = (folds, &location) {
-                folded_names.insert(rel.clone());
-            }
-            (location, report, file)
-        })
-        .collect();
-    // In order of location (stable: the parts of one file in the order of the reports), so
-    // that each map is collected at once, its nodes full (inserted in order, half full).
-    located.sort_by(|a, b| a.0.cmp(&b.0));
-    let (mut spellings, mut parts, mut unevidenced) = (Vec::new(), Vec::new(), Vec::new());
-    let mut located = located.into_iter().peekable();
-    while let Some((location, report, file)) = located.next() {
-        let mut named = vec![(report, file)];
-        while let Some((_, report, file)) = located.next_if(|next| next.0 == location) {
-            named.push((report, file));
-        }
-        let mut spelled: Vec<(&str, &str)> = named
-            .iter()
-            .map(|(report, file)| (report.origin.as_str(), file.path.as_str()))
-            .collect();
-        spelled.sort();
-        spelled.dedup();
-        spelled.shrink_to_fit();
-        spellings.push((location.clone(), spelled));
-        let (empty, measured): (Vec<_>, Vec<_>) = named.into_iter().partition(
-            |(_, file)| matches!(&file.coverage, FileCoverage::Lcov(lcov) if !lcov.has_records()),
-        );
-        if measured.is_empty() {
-            let origins = empty.iter().map(|(r, _)| r.origin.clone()).collect();
-            unevidenced.push((location, origins));
-        } else {
-            let measured = measured.into_iter().map(|(report, file)| Part {
-                report,
-                coverage: &file.coverage,
-            });
-            // Collected in place, the vector would keep the partition's room for four parts;
-            // most files have one.
-            let mut measured: Vec<Part<'_>> = measured.collect();
-            measured.shrink_to_fit();
-            parts.push((location, measured));
+    for (file, _) in named.iter_mut().zip(&folds).filter(|(_, folds)| **folds) {
+        let spelled = last.get(&folded(&file.location)).unwrap_or(&file.location);
+        file.location = spelled.clone();
+        if let Location::Inside(rel) = &file.location {
+            folded_names.insert(rel.clone());
         }
     }
     Ok(Resolved {
-        parts: parts.into_iter().collect(),
-        spellings: spellings.into_iter().collect(),
-        unevidenced: unevidenced.into_iter().collect(),
+        reported: Reported::new(named),
         folded: folded_names,
     })
+}
+
+/// The names that reports give without any record (no file of the name has one: see
+/// [`Named::is_empty`]), with the origins of those reports.
+fn unevidenced(reported: &Reported<'_>) -> Unevidenced {
+    reported
+        .files()
+        .filter(|(_, same)| scope::parts(same).next().is_none())
+        .map(|(location, same)| {
+            let origins = same.iter().map(|n| n.report.origin.clone()).collect();
+            (location.clone(), origins)
+        })
+        .collect()
 }
 
 /// Locations that reports name without any record, with the origins of those reports.
@@ -822,14 +778,12 @@ fn folded(location: &Location) -> (bool, String) {
 
 /// Every report file the scope dropped (outside the root, or selected by no `include` glob),
 /// once per spelling: root-relative names first, then absolute ones, each in path order.
-fn dropped(outside: &BTreeMap<Location, scope::Why>, spellings: &Spellings<'_>) -> Vec<Dropped> {
+fn dropped(outside: &BTreeMap<Location, scope::Why>, reported: &Reported<'_>) -> Vec<Dropped> {
     outside
         .iter()
         .flat_map(|(location, why)| {
-            spellings
-                .get(location)
+            scope::spellings(reported.get(location))
                 .into_iter()
-                .flatten()
                 .map(move |(report, path)| Dropped {
                     report: report.to_string(),
                     path: path.to_string(),
@@ -842,15 +796,11 @@ fn dropped(outside: &BTreeMap<Location, scope::Why>, spellings: &Spellings<'_>) 
 
 /// A warning for each report that gives no in-scope file: its files are all outside the root
 /// or `include`, most often because their paths need `--remap-path-prefix`.
-fn idle_reports(
-    reports: &[Report],
-    scope: &scope::Scope,
-    spellings: &Spellings<'_>,
-) -> Vec<String> {
-    let busy: BTreeSet<&str> = spellings
-        .iter()
+fn idle_reports(reports: &[Report], scope: &scope::Scope, reported: &Reported<'_>) -> Vec<String> {
+    let busy: BTreeSet<&str> = reported
+        .files()
         .filter(|(location, _)| !scope.outside_include.contains_key(*location))
-        .flat_map(|(_, spelled)| spelled.iter().map(|(report, _)| *report))
+        .flat_map(|(_, same)| same.iter().map(|n| n.report.origin.as_str()))
         .collect();
     reports
         .iter()

@@ -386,7 +386,7 @@ mod tests {
             metrics,
             reason: None,
             uncovered: uncovered.into(),
-            ignored: crate::measure::Ignored::default(),
+            ignored: None,
         }
     }
 

@@ -343,7 +343,8 @@ fn file_json(file: &FileVerdict) -> FileJson<'_> {
     let measured = matches!(file.status, FileStatus::Pass | FileStatus::Fail);
     let failed = file.status == FileStatus::Fail;
     FileJson {
-        ignored: measured.then(|| ignored_json(file.ignored)),
+        ignored: measured
+            .then(|| ignored_json(file.ignored.as_deref().copied().unwrap_or_default())),
         metrics: file.metrics.iter().map(metric_json).collect(),
         path: &file.path,
         reason: file.reason.as_deref(),

@@ -5,11 +5,10 @@
 //! says so with the facts of every output (see [`check`]). `llvm-cov show` reads the source at the
 //! lines a report names; covgate reads it to count them.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::measure::Part;
 use crate::report::FileCoverage;
+use crate::scope::{self, Same};
 
 /// The last line a file's coverage names, and whether LLVM wrote it: an LCOV tracefile's `DA`,
 /// `BRDA` and `FN` lines (LLVM's when a section is in llvm-cov's shape); the start lines of an
@@ -38,17 +37,21 @@ pub(super) fn line_count(text: &[u8]) -> u64 {
     count + u64::from(open)
 }
 
-/// Holds each measured file's reports (`parts`, by root-relative path) against the file on disk
+/// Holds each measured file's reports (`files`: root-relative path and report files, in path
+/// order) against the file on disk
 /// under `root`: a warning for each
 /// file (in path order) whose report names a line past its end. A warning, not an error: a
 /// report made from an earlier edit of the file still names its lines (those past the end are
 /// then plainly stale), some writers number lines past the end (the Kotlin compiler's inline
 /// functions), and the check keeps its verdict; LLVM's reports say so as well, since it maps
 /// every region to its source. Files that cannot be read are left to the rest of the check.
-pub(super) fn check(parts: &BTreeMap<String, Vec<Part<'_>>>, root: &Path) -> Vec<String> {
+pub(super) fn check<'s, 'a: 's>(
+    files: impl Iterator<Item = (&'s String, Same<'s, 'a>)>,
+    root: &Path,
+) -> Vec<String> {
     let mut warnings = Vec::new();
-    for (path, parts) in parts {
-        let lasts = parts.iter().filter_map(|p| last_line(p.coverage));
+    for (path, same) in files {
+        let lasts = scope::parts(same).filter_map(|p| last_line(p.coverage));
         // The last line of any part, LLVM's when any part with that line is.
         let Some((last, llvm)) = lasts.max() else {
             continue;

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use crate::markers::{Ignores, Mark};
 use crate::measure::{self, Part};
 use crate::model::{LineRange, Metric};
+use crate::scope::{self, Same};
 use crate::uncovered::{self, Uncovered};
 
 /// A warning for each inline marker that is stale: the lines it ignores hold no uncovered
@@ -15,14 +16,13 @@ use crate::uncovered::{self, Uncovered};
 /// marker is only a warning: the verdict is the same with or without it. Called after the
 /// same files were measured with their markers: measuring them without markers cannot fail
 /// where that did not (were it to, no warning is given).
-pub(super) fn stale_markers(
-    parts: &BTreeMap<String, Vec<Part<'_>>>,
+pub(super) fn stale_markers<'s, 'a: 's>(
+    files: impl Iterator<Item = (&'s String, Same<'s, 'a>)>,
     ignores: &BTreeMap<String, Ignores>,
 ) -> Vec<String> {
-    let marked: BTreeMap<String, Vec<Part<'_>>> = parts
-        .iter()
+    let marked: BTreeMap<String, Vec<Part<'_>>> = files
         .filter(|(path, _)| ignores.contains_key(*path))
-        .map(|(path, parts)| (path.clone(), parts.clone()))
+        .map(|(path, same)| (path.clone(), scope::parts(same).collect()))
         .collect();
     let plain = measure::measure(&marked, &BTreeMap::new()).unwrap_or_default();
     let mut notes = Vec::new();
