@@ -72,6 +72,9 @@ pub(crate) struct Scope {
     /// The in-scope files a report recorded on a case-insensitive system names: globs match
     /// them without case ([`Scope::matches`]).
     pub folded: BTreeSet<String>,
+    /// Warnings for the check's outputs: each `[[exclude]]` with a `when` condition that
+    /// exempts files a report measures on this leg ([`measured_exemptions`]).
+    pub warnings: Vec<String>,
 }
 
 impl Scope {
@@ -170,6 +173,7 @@ pub(crate) fn resolve(
     classed.sort_unstable_by(|a: &(String, Class), b| a.0.cmp(&b.0));
     scope.files = Files::from_sorted(classed);
     check_compiled(&reported, &active, &fold)?;
+    scope.warnings = measured_exemptions(&reported, &active, &fold);
     scope.folded = reported
         .iter()
         .filter(|rel| fold(rel))
@@ -297,6 +301,48 @@ fn check_compiled(
     ];
     lines.extend(problems);
     Err(Error::lines(lines))
+}
+
+/// A warning for each active `[[exclude]]` with a `when` target condition (`cfg(not(windows))`)
+/// that exempts files a report measures: this leg compiled and ran them, so an exemption whose
+/// reason is that the leg cannot ("compiled only on Windows") may have gone stale, and their
+/// coverage would never be gated. Each names the exclusion, its condition and reason, and the
+/// files (the first one and how many more). `when-missing` exemptions (a tool the leg lacks)
+/// exempt files the leg compiles by design and are left out; feature conditions are an error
+/// before this ([`check_compiled`]). Break session 14: a Linux leg's report measured a file
+/// exempt as "compiled only on Windows", silently.
+fn measured_exemptions(
+    reported: &[&str],
+    active: &[&Exclude],
+    fold: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
+    let mut exempted: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
+    for rel in reported {
+        let first = active
+            .iter()
+            .position(|e| e.pattern.matches(rel, fold(rel)));
+        if let Some(at) = first.filter(|at| active[*at].when.is_some()) {
+            exempted.entry(at).or_default().push(rel);
+        }
+    }
+    exempted
+        .into_iter()
+        .map(|(at, files)| {
+            let e = active[at];
+            let when = e.when.as_ref().map_or("", |w| w.text.as_str());
+            let more = match files.len() {
+                1 => String::new(),
+                n => format!(" and {} more", n - 1),
+            };
+            format!(
+                "the [[exclude]] at {} (`when = '{when}'`, reason: \"{}\") exempts {}{more}, \
+                 though a report measures it on this leg, which therefore compiled it: if the \
+                 reason no longer holds, remove the exclusion (the exempt files' coverage is not \
+                 gated here)",
+                e.pattern.location, e.reason, files[0]
+            )
+        })
+        .collect()
 }
 
 /// For a stale `[[exclude]]` whose path is a symbolic link on disk (`src/gen.rs` → `real.rs`):

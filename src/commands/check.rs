@@ -214,6 +214,7 @@ fn judge_with(
     let measured =
         || (reported.measured()).filter(|(rel, _)| scope.files.get(rel) == Some(&Class::Measured));
     let mut notes = sources.notes.clone();
+    notes.append(&mut scope.warnings);
     let ignores = if opts.walk {
         let scanned = measured()
             .map(|(rel, _)| rel)

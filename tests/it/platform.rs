@@ -632,3 +632,49 @@ fn bad_target_and_cfg_flags_are_usage_errors() {
         assert!(run.stderr.contains(message), "{args:?}: {}", run.stderr);
     }
 }
+
+/// An active `when` exemption of files a report measures: this leg compiled them, so the
+/// exemption may have gone stale ("compiled only on Windows" while the Linux report measures
+/// the file, break session 14): every output warns, naming the exclusion, its condition and
+/// reason and the files, and the files stay exempt. An unconditional exclusion that comes
+/// first, and a leg where the condition does not hold, give no such warning.
+#[test]
+fn an_active_when_exemption_of_measured_files_warns() {
+    let missed = |path: &str| format!("SF:{path}\nFN:1,f\nFNDA:0,f\nDA:1,0\nend_of_record\n");
+    let covered = "SF:src/d.rs\nFN:1,d\nFNDA:1,d\nDA:1,1\nend_of_record\n";
+    let report = lcov(&format!(
+        "{}{}{covered}",
+        missed("src/b.rs"),
+        missed("src/c.rs")
+    ));
+    let tail = "[[exclude]]\npath = \"src/a.rs\"\nreason = \"generated\"\n\
+                [[exclude]]\npath = \"src/[abc].rs\"\nreason = \"Windows only\"\n\
+                when = 'cfg(not(windows))'\n";
+    let sandbox = project(tail, &report);
+    sandbox.write("src/c.rs", "pub fn c() -> u32 {\n    3\n}\n");
+    sandbox.write("src/d.rs", "pub fn d() -> u32 {\n    4\n}\n");
+    let run = check_json(&sandbox, &["--target", LINUX]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let warning = "(`when = 'cfg(not(windows))'`, reason: \"Windows only\") exempts src/b.rs and \
+                   1 more, though a report measures it on this leg, which therefore compiled it";
+    assert!(run.stderr.contains(warning), "{}", run.stderr);
+    let warnings = run.json()["facts"]["warnings"].to_string();
+    assert!(
+        warnings.contains("exempts src/b.rs and 1 more"),
+        "{warnings}"
+    );
+    assert_eq!(run.stderr.matches("exempts").count(), 1, "{}", run.stderr);
+    let run = check_json(&sandbox, &["--target", WINDOWS]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(!run.stderr.contains("exempts"), "{}", run.stderr);
+
+    // One file: named alone; a measured file no exclusion matches gives nothing.
+    let sandbox = project(&exclude_b("when = 'cfg(unix)'"), &lcov(&missed("src/b.rs")));
+    let run = check_json(&sandbox, &["--target", LINUX]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("exempts src/b.rs, though a report"),
+        "{}",
+        run.stderr
+    );
+}
