@@ -316,30 +316,32 @@ fn measured_exemptions(
     active: &[&Exclude],
     fold: &dyn Fn(&str) -> bool,
 ) -> Vec<String> {
-    let mut exempted: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
+    // Per exclusion, in the order first met: its first file and how many more.
+    let mut exempted: Vec<(&Exclude, &str, usize)> = Vec::new();
     for rel in reported {
-        let first = active
-            .iter()
-            .position(|e| e.pattern.matches(rel, fold(rel)));
-        if let Some(at) = first.filter(|at| active[*at].when.is_some()) {
-            exempted.entry(at).or_default().push(rel);
+        let first = active.iter().find(|e| e.pattern.matches(rel, fold(rel)));
+        let Some(e) = first.filter(|e| e.when.is_some()) else {
+            continue;
+        };
+        match exempted.iter_mut().find(|(x, _, _)| std::ptr::eq(*x, *e)) {
+            Some((_, _, more)) => *more += 1,
+            None => exempted.push((e, rel, 0)),
         }
     }
     exempted
         .into_iter()
-        .map(|(at, files)| {
-            let e = active[at];
+        .map(|(e, first, more)| {
             let when = e.when.as_ref().map_or("", |w| w.text.as_str());
-            let more = match files.len() {
-                1 => String::new(),
-                n => format!(" and {} more", n - 1),
+            let more = match more {
+                0 => String::new(),
+                n => format!(" and {n} more"),
             };
             format!(
-                "the [[exclude]] at {} (`when = '{when}'`, reason: \"{}\") exempts {}{more}, \
+                "the [[exclude]] at {} (`when = '{when}'`, reason: \"{}\") exempts {first}{more}, \
                  though a report measures it on this leg, which therefore compiled it: if the \
                  reason no longer holds, remove the exclusion (the exempt files' coverage is not \
                  gated here)",
-                e.pattern.location, e.reason, files[0]
+                e.pattern.location, e.reason
             )
         })
         .collect()
