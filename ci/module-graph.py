@@ -21,8 +21,8 @@ LAYERS = [
     ["identity", "markers", "measure"],
     ["scope", "judge", "uncovered", "roster", "debt", "focus", "ungated"],
     ["outcome"],
-    ["render", "comment"],
-    ["output", "commands"],
+    ["render"],
+    ["output", "commands", "comment"],
     ["cli", "app"],
 ]
 # Binaries sit above everything and use the library by its name, not by `crate::`.
