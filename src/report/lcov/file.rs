@@ -291,16 +291,30 @@ impl LcovFile {
             true => self.proved_missed(),
             false => [0; 3],
         };
-        let pairs = [
-            (self.declared.lines(), self.detail_lines(), proved[0]),
-            (self.declared.branches(), self.detail_branches(), proved[1]),
-            (
-                self.declared.functions(),
-                self.detail_functions(),
+        // The records are counted only when the declared pair does not settle the metric
+        // alone: counting functions works out each record's identity (a demangling), which a
+        // file in llvm-cov's shape, judged on its declared pairs, never needs.
+        let (lines, branches, functions) = (
+            || self.detail_lines(),
+            || self.detail_branches(),
+            || self.detail_functions(),
+        );
+        let llvm = self.llvm;
+        [
+            judged(llvm, self.declared.lines().consistent(), lines, proved[0]),
+            judged(
+                llvm,
+                self.declared.branches().consistent(),
+                branches,
+                proved[1],
+            ),
+            judged(
+                llvm,
+                self.declared.functions().consistent(),
+                functions,
                 proved[2],
             ),
-        ];
-        pairs.map(|(pair, records, proved)| judged(self.llvm, pair.consistent(), records, proved))
+        ]
     }
 
     /// Per metric (lines, branches, functions), the items the records prove missed in every
@@ -614,26 +628,32 @@ impl LcovFile {
 /// the records are counted, unless the declared pair is worse (a lower share covered, or as
 /// low with more misses: gcovr's lines of C++ templates, counted per instantiation; an `LF:9`
 /// `LH:0` without `DA` records), so that no verdict is better than the writer's own.
+/// `records` counts the records' pair; it is called only when the declared pair alone does not
+/// settle the metric.
 pub(super) fn judged(
     llvm: bool,
     declared: Option<Counts>,
-    records: Counts,
+    records: impl FnOnce() -> Counts,
     proved: u64,
 ) -> (Counts, bool) {
     let missed = |c: Counts| c.total - c.covered;
-    let use_declared = declared.is_some_and(|d| match llvm {
-        true => missed(d) >= proved,
-        false => {
-            let (lower, higher) = (
-                u128::from(d.covered) * u128::from(records.total),
-                u128::from(records.covered) * u128::from(d.total),
-            );
-            lower < higher || (lower == higher && missed(d) > missed(records))
-        }
-    });
-    match declared {
-        Some(d) if use_declared => (d, true),
-        _ => (records, false),
+    let Some(d) = declared else {
+        return (records(), false);
+    };
+    if llvm {
+        return match missed(d) >= proved {
+            true => (d, true),
+            false => (records(), false),
+        };
+    }
+    let records = records();
+    let (lower, higher) = (
+        u128::from(d.covered) * u128::from(records.total),
+        u128::from(records.covered) * u128::from(d.total),
+    );
+    match lower < higher || (lower == higher && missed(d) > missed(records)) {
+        true => (d, true),
+        false => (records, false),
     }
 }
 

@@ -323,7 +323,7 @@ impl Section {
             };
             if declared != records && declared != explained {
                 let line = self.declared_at.get(at).copied().unwrap_or_default();
-                let verdict = match judged(false, Some(declared), records, 0).1 {
+                let verdict = match judged(false, Some(declared), || records, 0).1 {
                     true => "covgate judges the declared totals, the worse (the missed items the records do not hold cannot be listed)",
                     false => "covgate counts the records",
                 };
