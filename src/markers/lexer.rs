@@ -25,27 +25,33 @@ pub enum Lang {
     /// Java: as C, plus text blocks `"""…"""`; Unicode escapes (`\u002a`) are translated first,
     /// as javac does.
     Java,
-    /// Kotlin and Scala: as C, plus nested `/* */` and raw strings `"""…"""` (no escapes; a run
-    /// of more than three quotes ends at its last three).
-    KotlinScala,
-    /// Swift: as C, plus nested `/* */` and multi-line strings `"""…"""`.
+    /// Kotlin: as C, plus nested `/* */`, raw strings `"""…"""` (no escapes; a run of more than
+    /// three quotes ends at its last three), and code inside `${…}` in strings.
+    Kotlin,
+    /// Scala: as Kotlin, but only an interpolated string (`s"…"`, `f"…"`, `raw"…"`: a name
+    /// before the quote) has code inside `${…}`.
+    Scala,
+    /// Swift: as C, plus nested `/* */`, multi-line strings `"""…"""`, raw strings `#"…"#`,
+    /// and code inside `\(…)` in strings.
     Swift,
-    /// C#: as C, plus verbatim strings `@"…"` (`""` is a quote) and raw strings `"""…"""` (as
-    /// many quotes close as opened).
+    /// C#: as C, plus verbatim strings `@"…"` (`""` is a quote), raw strings `"""…"""` (as
+    /// many quotes close as opened), and code inside `{…}` in interpolated strings `$"…"`.
     CSharp,
     /// Dart: as C, plus nested `/* */`, `'''…'''`, `"""…"""` and raw strings `r'…'`, `r"…"`,
-    /// `r'''…'''` (no escapes).
+    /// `r'''…'''` (no escapes), and code inside `${…}` in the others.
     Dart,
-    /// Groovy: as C, plus `"""…"""`, `'''…'''` and dollar-slashy `$/…/$` strings that span lines.
+    /// Groovy: as C, plus `"""…"""`, `'''…'''` and dollar-slashy `$/…/$` strings that span lines,
+    /// and code inside `${…}` in `"…"` and `"""…"""`.
     TextBlocks,
     /// Python: `#` comments, strings that end with their line, triple-quoted strings `'''…'''`
-    /// and `"""…"""` that span lines (any prefix: `r`, `b`, `f`, `u`, `rb`, …).
+    /// and `"""…"""` that span lines (any prefix: `r`, `b`, `f`, `u`, `rb`, …), and code inside
+    /// `{…}` in f-strings.
     Python,
     /// Shell (`sh`, `bash`, `zsh`, `ksh`): `#` comments (not inside a word: `a#b`, `$#`,
     /// `${#x}`, `\#`), strings that span lines (no escapes in `'…'`), heredocs `<<EOF`,
     /// `<< 'EOF'`, `<<-EOF`.
     Shell,
-    /// Ruby: `#` comments, strings that span lines, heredocs `<<EOF`, `<<~EOF`, `<<-EOF`,
+    /// Ruby: `#` comments, strings that span lines (code inside `#{…}` in `"…"`), heredocs `<<EOF`, `<<~EOF`, `<<-EOF`,
     /// `<<"EOF"`; its regular expressions and `%` literals are not lexed, so a marker after one
     /// is unsure (an error).
     Ruby,
@@ -54,7 +60,8 @@ pub enum Lang {
     Perl,
     /// R: `#` comments, strings that may span lines, backquoted names, raw strings `r"(…)"`.
     R,
-    /// Elixir: `#` comments, strings that may span lines, heredocs `"""…"""`, sigils `~S(…)`,
+    /// Elixir: `#` comments, strings that may span lines (code inside `#{…}`), heredocs
+    /// `"""…"""`, sigils `~S(…)`,
     /// char literals `?#`.
     Elixir,
     /// CMake: `#` comments, bracket comments `#[[…]]`, strings, bracket arguments `[=[…]=]`.
@@ -78,7 +85,8 @@ impl Lang {
             "jsx" | "tsx" => Lang::Jsx,
             "go" => Lang::Go,
             "java" => Lang::Java,
-            "kt" | "kts" | "scala" | "sc" => Lang::KotlinScala,
+            "kt" | "kts" => Lang::Kotlin,
+            "scala" | "sc" => Lang::Scala,
             "swift" => Lang::Swift,
             "cs" => Lang::CSharp,
             "dart" => Lang::Dart,
@@ -113,7 +121,7 @@ impl Lang {
     fn nested_comments(self) -> bool {
         matches!(
             self,
-            Lang::Rust | Lang::KotlinScala | Lang::Swift | Lang::Dart
+            Lang::Rust | Lang::Kotlin | Lang::Scala | Lang::Swift | Lang::Dart
         )
     }
 
@@ -140,7 +148,8 @@ impl Lang {
                 | Lang::JavaScript
                 | Lang::Jsx
                 | Lang::Java
-                | Lang::KotlinScala
+                | Lang::Kotlin
+                | Lang::Scala
                 | Lang::Swift
                 | Lang::CSharp
                 | Lang::Dart
@@ -200,12 +209,13 @@ pub fn lex(text: &str, lang: Lang) -> Lexed<'_> {
         lang,
         doc: false,
         word_start: None,
-        templates: Vec::new(),
+        holes: Vec::new(),
         heredocs: Vec::new(),
         out: Vec::new(),
         unsure: None,
         nesting: 0,
     };
+    lexer.pos = shebang(text, lang);
     lexer.run();
     Lexed {
         comments: lexer.out,
@@ -227,9 +237,9 @@ struct Lexer<'a> {
     /// Where the word (name or number) the last character continued began: in C and C++, a `'`
     /// in a number is a digit separator (`1'000`), and a raw string's prefix (`R"`) begins a word.
     word_start: Option<usize>,
-    /// JavaScript: per template literal whose `${…}` the lexer is in, innermost last, the `{`s
-    /// opened in that substitution and not yet closed.
-    templates: Vec<usize>,
+    /// Per interpolated string whose hole (`${…}`, `\(…)`, …) the lexer is in, innermost last: the
+    /// string, and the brackets of the hole's kind opened in the hole and not yet closed.
+    holes: Vec<(interp::Interpolated, usize)>,
     /// Shell, Ruby, Perl: the heredocs opened on the current line, in order.
     heredocs: Vec<Heredoc<'a>>,
     out: Vec<(u32, &'a str)>,
@@ -260,6 +270,9 @@ impl<'a> Lexer<'a> {
             let in_number = word_start
                 .and_then(|start| self.text.get(start..))
                 .is_some_and(|word| word.starts_with(|d: char| d.is_ascii_digit()));
+            let prefix = word_start
+                .and_then(|start| self.text.get(start..self.pos))
+                .unwrap_or_default();
             let lang = self.lang;
             let slash = !lang.hash_comments();
             match c {
@@ -272,16 +285,28 @@ impl<'a> Lexer<'a> {
                 }
                 '`' if lang.templates() => {
                     self.bump();
-                    self.template_text();
+                    self.string_text(interp::TEMPLATE);
                 }
-                '{' | '}' if !self.templates.is_empty() => self.substitution_brace(c),
+                _ if self.in_hole_bracket(c) => self.hole_bracket(c),
+                ':' | '!' if self.format_spec_starts(c) => self.format_spec(),
                 '`' if lang == Lang::Go => self.skip_raw(1, "`"),
-                '"' | '\'' if triple_quoted(lang, rest) => self.triple_quoted(c),
+                '"' | '\'' if triple_quoted(lang, rest) => self.triple_quoted(c, prefix),
                 'r' if lang == Lang::Dart && word_start.is_none() && dart_raw(rest) > 0 => {
                     self.dart_raw_string(dart_raw(rest));
                 }
                 '@' | '$' if lang == Lang::CSharp && verbatim_opener(rest) > 0 => {
                     self.verbatim(verbatim_opener(rest));
+                }
+                '$' if lang == Lang::CSharp
+                    && rest.starts_with("$\"")
+                    && !triple_quoted(lang, &rest[1..]) =>
+                {
+                    self.bump();
+                    self.interpolated_string('"', "$");
+                }
+                '#' if lang == Lang::Swift && interp::swift_raw(rest).is_some() => {
+                    let (opener, closer) = interp::swift_raw(rest).unwrap_or_default();
+                    self.skip_raw(opener, &closer);
                 }
                 '$' if lang == Lang::TextBlocks && rest.starts_with("$/") => self.dollar_slashy(),
                 '<' if lang == Lang::Jsx && self.jsx_opens() => self.jsx_element(),
@@ -300,6 +325,9 @@ impl<'a> Lexer<'a> {
                 '/' if slash && rest.starts_with("/*") => self.block_comment(),
                 'r' | 'b' if lang == Lang::Rust && raw_string_hashes(rest).is_some() => {
                     self.raw_string();
+                }
+                '"' | '\'' if interp::interpolated(lang, c, prefix, false).is_some() => {
+                    self.interpolated_string(c, prefix);
                 }
                 '"' => self.quoted('"'),
                 '\'' if lang == Lang::Rust => self.rust_quote(),
@@ -398,6 +426,13 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// A string literal with holes ([`interp::interpolated`]) after its prefix, at its quote.
+    fn interpolated_string(&mut self, quote: char, prefix: &str) {
+        self.bump();
+        let string = interp::interpolated(self.lang, quote, prefix, false).unwrap_or_default();
+        self.string_text(string);
+    }
+
     fn quoted(&mut self, quote: char) {
         self.bump();
         while let Some(c) = self.bump() {
@@ -409,47 +444,19 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// A template literal's text, from after its opening `` ` `` (or the `}` that closes one of
-    /// its substitutions) to its closing `` ` ``, or to a `${`, where code resumes until the
-    /// matching `}` ([`Self::substitution_brace`]).
-    fn template_text(&mut self) {
-        while let Some(c) = self.bump() {
-            match c {
-                '\\' => {
-                    self.bump();
-                }
-                '`' => return,
-                '$' if self.rest().starts_with('{') => {
-                    self.bump();
-                    self.templates.push(0);
-                    return;
-                }
-                _ => {}
-            }
-        }
-    }
-
-    /// A `{` or `}` in the code of a template literal's `${…}`: the `}` that matches its `${`
-    /// resumes the template's text.
-    fn substitution_brace(&mut self, c: char) {
-        self.bump();
-        let open = self.templates.pop().unwrap_or_default();
-        match (c, open) {
-            ('{', _) => self.templates.push(open + 1),
-            (_, 0) => self.template_text(),
-            _ => self.templates.push(open - 1),
-        }
-    }
-
     /// A triple-quoted string (`'''…'''` or `"""…"""`, with backslash escapes), which may span
     /// lines; in C# a raw string (as many quotes close it as opened it, no escapes), in Kotlin
     /// and Scala a raw string that a run of three or more quotes ends at its last three.
-    fn triple_quoted(&mut self, quote: char) {
+    fn triple_quoted(&mut self, quote: char, prefix: &str) {
         let rest = self.rest();
         let run = rest.len() - rest.trim_start_matches(quote).len();
+        if let Some(string) = interp::interpolated(self.lang, quote, prefix, true) {
+            self.pos += 3;
+            return self.string_text(string);
+        }
         match self.lang {
             Lang::CSharp => return self.skip_raw(run, &"\"".repeat(run)),
-            Lang::KotlinScala => return self.kotlin_raw_string(),
+            Lang::Scala => return self.kotlin_raw_string(),
             _ => {}
         }
         self.pos += 3;
@@ -464,7 +471,7 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// A Kotlin or Scala raw string `"""…"""`: no escapes, and the quotes of a run of more than
+    /// A plain Scala raw string `"""…"""` (no holes): no escapes, and the quotes of a run of more than
     /// three before its last three are text (`"""a""""` holds `a"`).
     fn kotlin_raw_string(&mut self) {
         self.skip_raw(3, "\"\"\"");
@@ -569,6 +576,19 @@ impl<'a> Lexer<'a> {
     }
 }
 
+/// The length of a Rust file's shebang line (`#!/usr/bin/env …`, up to its line feed), which
+/// rustc skips; 0 when there is none: `#![…]` (after white space) is an inner attribute.
+fn shebang(text: &str, lang: Lang) -> usize {
+    let after = text.strip_prefix("#!").filter(|_| lang == Lang::Rust);
+    let is_shebang = after.is_some_and(|after| !after.trim_start().starts_with('['));
+    let line = text.find('\n').unwrap_or(text.len());
+    if is_shebang {
+        line
+    } else {
+        0
+    }
+}
+
 /// True when `rest` opens a triple-quoted string in `lang`: `"""` in Python, Elixir and the
 /// text-block languages, `'''` in those but Java, Kotlin, Scala, Swift and C#.
 fn triple_quoted(lang: Lang, rest: &str) -> bool {
@@ -577,7 +597,8 @@ fn triple_quoted(lang: Lang, rest: &str) -> bool {
         Lang::Python
             | Lang::Elixir
             | Lang::Java
-            | Lang::KotlinScala
+            | Lang::Kotlin
+            | Lang::Scala
             | Lang::Swift
             | Lang::CSharp
             | Lang::Dart
@@ -684,6 +705,8 @@ pub(super) fn raw_string_hashes(text: &str) -> Option<usize> {
 
 #[path = "lexer_hash.rs"]
 mod hash;
+#[path = "lexer_interp.rs"]
+mod interp;
 #[path = "lexer_jsx.rs"]
 mod jsx;
 
@@ -696,3 +719,8 @@ mod tests;
 #[cfg_attr(coverage_nightly, coverage(off))]
 #[path = "lexer_hash_tests.rs"]
 mod hash_tests;
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+#[path = "lexer_interp_tests.rs"]
+mod interp_tests;

@@ -232,11 +232,12 @@ impl<'a> Lexer<'a> {
     /// its `~`.
     fn sigil(&mut self, letters: usize) {
         let line = self.line;
+        let name = self.text.get(self.pos + 1..self.pos + 1 + letters);
         self.pos += 1 + letters;
         let rest = self.rest();
         let open = rest.chars().next().unwrap_or('"');
         if rest.starts_with("\"\"\"") || rest.starts_with("'''") {
-            return self.triple_quoted(open);
+            return self.triple_quoted(open, name.unwrap_or_default());
         }
         self.bump();
         let start = self.pos;

@@ -21,8 +21,8 @@ fn languages_by_extension() {
         ("a.tsx", Lang::Jsx),
         ("a.go", Lang::Go),
         ("A.java", Lang::Java),
-        ("a.kt", Lang::KotlinScala),
-        ("a.sc", Lang::KotlinScala),
+        ("a.kt", Lang::Kotlin),
+        ("a.sc", Lang::Scala),
         ("a.swift", Lang::Swift),
         ("a.cs", Lang::CSharp),
         ("a.dart", Lang::Dart),
@@ -246,7 +246,13 @@ fn block_comments_nest_in_kotlin_scala_swift_and_dart_only() {
     // A nested comment ends at its second `*/`: the quote after the first is comment text, and
     // the string after the comment holds the marker.
     let text = "/* outer /* inner */ \" */ fun f() = \"// MARK 1\"\nf() /* a */ // MARK 2\n";
-    for lang in [Lang::KotlinScala, Lang::Swift, Lang::Dart, Lang::Rust] {
+    for lang in [
+        Lang::Kotlin,
+        Lang::Scala,
+        Lang::Swift,
+        Lang::Dart,
+        Lang::Rust,
+    ] {
         assert_eq!(marked(text, lang), [2], "{lang:?}");
     }
     // Java, C#, Groovy, Go, JavaScript and C end a comment at its first `*/`.
@@ -286,7 +292,8 @@ fn quote_runs_close_raw_strings_as_each_language_says() {
     let kt =
         "val doc = \"\"\"a\"\"\"\"; val t = \"// MARK 1\"\nval s = \"\"\"C:\\\"\"\"; // MARK 2\n\
               val u = \"\"\"\n// MARK 4\n\"\"\" // MARK 5\n";
-    assert_eq!(marked(kt, Lang::KotlinScala), [2, 5]);
+    assert_eq!(marked(kt, Lang::Kotlin), [2, 5]);
+    assert_eq!(marked(kt, Lang::Scala), [2, 5]);
     // Java's text blocks end at the first three, and `\"` is an escape there.
     let java = "String d = \"\"\"\na\\\"\"\" // MARK 2\n\"\"\"; // MARK 3\n";
     assert_eq!(marked(java, Lang::Java), [3]);
@@ -308,4 +315,18 @@ fn groovy_dollar_slashy_strings() {
                   def v = $/a $/ $$ \\ // MARK 2\n// MARK 3\n/$ // MARK 4\nx = a$b // MARK 5\n";
     assert_eq!(marked(groovy, Lang::TextBlocks), [1, 4, 5]);
     assert!(marked("def w = $/open // MARK 1\n", Lang::TextBlocks).is_empty());
+}
+
+/// rustc skips a first line that starts with `#!` but opens no inner attribute (`#![…]`): a
+/// quote there opens no string.
+#[test]
+fn rust_shebang_lines_are_skipped() {
+    let text =
+        "#!/usr/bin/env run-cargo-script \"\nfn f() {} // MARK 2\nlet t = \"x // MARK 3\";\n";
+    assert_eq!(marked(text, Lang::Rust), [2]);
+    let attr = "#! [allow(x)] // MARK 1\nlet t = \"x // MARK 2\";\n";
+    assert_eq!(marked(attr, Lang::Rust), [1]);
+    // A shebang without a line feed is the whole file; in C, `#!` is code.
+    assert_eq!(marked("#!/bin/x // MARK 1", Lang::Rust), Vec::<u32>::new());
+    assert_eq!(marked("#! \"\n// MARK 2\n", Lang::CLike), [2]);
 }

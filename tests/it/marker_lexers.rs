@@ -480,3 +480,52 @@ fn every_lexer_input_runs_through_the_check() {
     }
     assert!(refused > 0 && refused < LEXED.len(), "{refused} refused");
 }
+
+/// A quote inside a string's hole (`"${"\""}"`, `"\("\"")"`, `f"{"\""}"`, …) neither ends the
+/// string nor opens one: the marker after it is string text, and each file's uncovered line 1
+/// fails it (session 15: each passed before, "1 line ignored", the lexer ending the string at
+/// the hole's first quote).
+#[test]
+fn markers_after_a_quote_in_a_string_hole_are_text() {
+    let files = [
+        ("src/A.kt", "val a = \"${\"\\\"\"} // LCOV_EXCL_LINE\"\n"),
+        (
+            "src/A.scala",
+            "val a = s\"${\"\\\"\"} // LCOV_EXCL_LINE\"\n",
+        ),
+        ("src/a.dart", "var a = '${'\\''} // LCOV_EXCL_LINE';\n"),
+        (
+            "src/a.groovy",
+            "def a = \"${\"\\\"\"} // LCOV_EXCL_LINE\"\n",
+        ),
+        (
+            "src/A.swift",
+            "let a = \"\\(\"\\\"\") // LCOV_EXCL_LINE\"\n",
+        ),
+        ("src/A.cs", "var a = $\"{\"\\\"\"} // LCOV_EXCL_LINE\";\n"),
+        ("src/a.py", "a = f\"{\"\\\"\"} # LCOV_EXCL_LINE\"\n"),
+        ("src/a.rb", "a = \"#{\"\\\"\"} # LCOV_EXCL_LINE\"\n"),
+        ("src/a.ex", "a = \"#{\"\\\"\"} # LCOV_EXCL_LINE\"\n"),
+    ];
+    let paths: Vec<&str> = files.iter().map(|(p, _)| *p).collect();
+    let run = check("\"lines\"", &files, &line_one_uncovered(&paths));
+    assert_fails_with_nothing_ignored(&run);
+    for path in paths {
+        let row = format!("│ {path:<12} ┆ fail   ┆ 0/1 ✗ │");
+        assert!(run.stdout.contains(&row), "{row}\n{}", run.stdout);
+    }
+}
+
+/// A Swift raw string `#"C:\"#` ends at `"#`: a `\` in it escapes nothing, and the marker after
+/// it is a comment (it was read as string text, the marker not honoured: a line ignored now).
+#[test]
+fn a_swift_raw_string_ends_at_its_hashes() {
+    let files = [("src/A.swift", "let a = #\"C:\\\"#; f() // LCOV_EXCL_LINE\n")];
+    let run = check("\"lines\"", &files, &line_one_uncovered(&["src/A.swift"]));
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("ignored by inline markers: 1 line"),
+        "{}",
+        run.stdout
+    );
+}
