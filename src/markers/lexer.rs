@@ -304,10 +304,7 @@ impl<'a> Lexer<'a> {
                     self.bump();
                     self.interpolated_string('"', "$");
                 }
-                '#' if lang == Lang::Swift && interp::swift_raw(rest).is_some() => {
-                    let (opener, closer) = interp::swift_raw(rest).unwrap_or_default();
-                    self.skip_raw(opener, &closer);
-                }
+                '#' if lang == Lang::Swift => self.swift_hashes(rest),
                 '$' if lang == Lang::TextBlocks && rest.starts_with("$/") => self.dollar_slashy(),
                 '<' if lang == Lang::Jsx && self.jsx_opens() => self.jsx_element(),
                 // A here-string, or C++'s `<<<`: no heredoc starts at its second `<`.

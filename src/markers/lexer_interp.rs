@@ -211,9 +211,20 @@ impl Lexer<'_> {
     }
 }
 
+impl Lexer<'_> {
+    /// At a run of `#` in Swift: a raw string, or the whole run (`#if`, `#selector`), taken at
+    /// once so that a long run costs its length, not its length squared.
+    pub(super) fn swift_hashes(&mut self, rest: &str) {
+        match swift_raw(rest) {
+            Some((opener, closer)) => self.skip_raw(opener, &closer),
+            None => self.pos += rest.len() - rest.trim_start_matches('#').len(),
+        }
+    }
+}
+
 /// For a Swift raw string at the start of `rest` (`#"…"#`, `##"…"##`, `#"""…"""#`): the
 /// opener's length and the closer; `None` when `rest` opens none (`#if`, `#selector`).
-pub(super) fn swift_raw(rest: &str) -> Option<(usize, String)> {
+fn swift_raw(rest: &str) -> Option<(usize, String)> {
     let after = rest.trim_start_matches('#');
     let hashes = rest.len() - after.len();
     let quotes = if after.starts_with("\"\"\"") {

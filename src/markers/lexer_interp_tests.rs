@@ -96,3 +96,10 @@ fn holes_left_open_do_not_panic() {
         assert!(marked(text, lang).is_empty(), "{text}");
     }
 }
+
+/// A run of a million `#` in Swift (no raw string) is read once, not once per `#`.
+#[test]
+fn long_hash_runs_in_swift_are_read_once() {
+    let text = format!("{}\nf() // MARK 2\n", "#".repeat(1_000_000));
+    assert_eq!(marked(&text, Lang::Swift), [2]);
+}
