@@ -236,10 +236,7 @@ fn when(raw: Option<Spanned<String>>, here: &Locate) -> Result<Option<Cfg>> {
         .transpose()
 }
 
-fn when_missing(
-    raw: Option<Spanned<Vec<Spanned<String>>>>,
-    here: &Locate,
-) -> Result<Vec<String>> {
+fn when_missing(raw: Option<Spanned<Vec<Spanned<String>>>>, here: &Locate) -> Result<Vec<String>> {
     let Some(raw) = raw else {
         return Ok(Vec::new());
     };
