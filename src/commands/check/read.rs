@@ -7,7 +7,8 @@ use super::CheckOptions;
 use crate::error::{Error, Result};
 use crate::report::{self, Detail, FileCoverage, Report};
 
-/// The one report `names` read again keeping every record ([`spelled_twice_without_records`]).
+/// The one report `names` read again keeping every record
+/// ([`spelled_twice_without_records`](super::resolve::spelled_twice_without_records)).
 ///
 /// Errors: standard input, which cannot be read twice (with what to do instead), and the errors
 /// of reading.
@@ -87,7 +88,7 @@ fn read_report(cwd: &Path, name: &str, detail: Detail<'_>) -> Result<Report> {
 
 /// True for an llvm-cov JSON file whose summary counts nothing (every pair 0 of 0). An LCOV
 /// file without records is no evidence either, decided once every report is read
-/// ([`no_evidence`]).
+/// ([`no_evidence`](super::resolve::no_evidence)).
 fn counts_nothing(file: &report::FileData) -> bool {
     matches!(&file.coverage, FileCoverage::Llvm(f) if f.summary == Default::default())
 }
