@@ -278,7 +278,7 @@ fn at(file: &str, text: &str, span: Range<usize>, msg: impl std::fmt::Display) -
 }
 
 fn toml_error(file: &str, text: &str, err: &toml::de::Error) -> Error {
-    super::toml_error_pointing(file, text, err, "the debt ledger: docs/adopting.md")
+    super::locate::toml_error_pointing(file, text, err, "the debt ledger: docs/adopting.md")
 }
 
 #[cfg(test)]

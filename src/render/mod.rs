@@ -42,7 +42,7 @@ pub(crate) fn printable(text: &str, keep_newlines: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// The keys of the cfg values a built-in target sets (see `platform::target_cfgs`); `--cfg`
+/// The keys of the cfg values a built-in target sets (see `platform::cfg_values::target_cfgs`); `--cfg`
 /// cannot set them, so every other value came from `--cfg` or `--features`.
 const TARGET_KEYS: [&str; 12] = [
     "panic",

@@ -113,6 +113,9 @@ pub enum FileCoverage {
 /// Errors: empty input; malformed JSON or LCOV (with file and line); an unknown major version.
 pub fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
     let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    if zero_follows(body) == Some(true) {
+        return Err(neither(origin, 0));
+    }
     match body.iter().find(|b| !b.is_ascii_whitespace()) {
         None => Err(empty(origin)),
         Some(b'{') => llvm_json::read(origin, bytes),
@@ -212,24 +215,42 @@ const DETECT_CHUNK: usize = 64 << 10;
 /// The first byte of a report that is not part of a byte-order mark or blank space, left in
 /// `window` with everything before it (so line and column numbers stay those of the input).
 /// `None` for an empty or blank input.
+/// A first byte followed by a 0 byte (UTF-16LE text without a byte-order mark: `{` then 0) is
+/// given as 0, which is [`refused`].
 fn first_byte<R: ?Sized + Read>(origin: &str, window: &mut Window<'_, R>) -> Result<Option<u8>> {
-    window.first_byte(lcov::MAX_LINE).map_err(|e| match e {
+    let first = window.first_byte(lcov::MAX_LINE).map_err(|e| match e {
         FirstByte::Blank => Error::new(format!(
             "{origin}: more than {} bytes of blank space before the first character; not a \
              coverage report",
             lcov::MAX_LINE
         )),
         FirstByte::Io(e) => Error::new(format!("{origin}: cannot read the report: {e}")),
-    })
+    })?;
+    // The first byte is in the window: at most one more read brings the byte after it.
+    while zero_follows(window.unread().strip_prefix(BOM).unwrap_or(window.unread())).is_none()
+        && window.more()
+    {}
+    let utf16 = zero_follows(window.unread().strip_prefix(BOM).unwrap_or(window.unread()));
+    Ok(first.map(|byte| if utf16 == Some(true) { 0 } else { byte }))
+}
+
+/// Whether a 0 byte follows the first byte of `body` that is not blank space (`body` without
+/// its byte-order mark): the other half of an ASCII character in UTF-16LE text without a
+/// byte-order mark (Windows PowerShell 5.1's `>` writes one; an editor may leave it out), which
+/// neither format holds. `None` when `body` ends at that byte or before it.
+fn zero_follows(body: &[u8]) -> Option<bool> {
+    let at = body.iter().position(|b| !b.is_ascii_whitespace())?;
+    body.get(at + 1).map(|&next| next == 0)
 }
 
 /// True for a first byte that starts neither format and says what the input is instead: `[`
-/// (a JSON array), 0x1F (the first byte of gzip's magic number, `1F 8B`), or 0xFF, 0xFE (a
-/// UTF-16 byte-order mark `FF FE` or `FE FF`, as Windows PowerShell 5.1's `>` writes). Any other
-/// byte is read as LCOV, whose reader words its own error (UTF-16 without a byte-order mark
-/// included: a line with 0 bytes, see [`crate::text::UTF16`]).
+/// (a JSON array), 0x1F (the first byte of gzip's magic number, `1F 8B`), 0xFF, 0xFE (a
+/// UTF-16 byte-order mark `FF FE` or `FE FF`, as Windows PowerShell 5.1's `>` writes), or 0
+/// (UTF-16 text without a byte-order mark: the first half of a big-endian character, or, as
+/// [`first_byte`] and [`read`] give it, a character whose second half is 0). Any other byte is
+/// read as LCOV, whose reader words its own error.
 fn refused(first: u8) -> bool {
-    matches!(first, b'[' | 0x1F | 0xFF | 0xFE)
+    matches!(first, b'[' | 0x1F | 0xFF | 0xFE | 0)
 }
 
 /// The error for a report whose first byte is [`refused`].
@@ -592,6 +613,38 @@ mod tests {
         assert_eq!(
             lcov_files(&restarted).first().map(|f| f.2.as_str()),
             Some("Summary { regions: None, branches: Some(Counts { covered: 0, total: 0 }), functions: Some(Counts { covered: 0, total: 0 }), lines: Some(Counts { covered: 2, total: 2 }), mcdc: None } []")
+        );
+    }
+
+    /// UTF-16 text without a byte-order mark (`{` then 0, as an editor may save PowerShell's
+    /// output) is named as UTF-16 with the fix, read whole or streamed, also when its first
+    /// character ends a window of the stream; text whose first character is its last byte is
+    /// read as before.
+    #[test]
+    fn utf16_without_a_byte_order_mark_is_named() {
+        let le: Vec<u8> = "{\"data\":[]}"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        let be: Vec<u8> = "SF:a\n".encode_utf16().flat_map(u16::to_be_bytes).collect();
+        let mut late = vec![b' '; DETECT_CHUNK - 1];
+        late.extend_from_slice(&le);
+        for bytes in [&le, &be, &late] {
+            let whole = read("r", bytes).unwrap_err();
+            let streamed = stream(bytes.as_slice()).unwrap_err();
+            for message in [whole.message(), streamed] {
+                assert!(
+                    message.starts_with("r: the report is UTF-16 text")
+                        && message.contains("`| Out-File -Encoding utf8`"),
+                    "{message}"
+                );
+            }
+        }
+        assert_eq!(zero_follows(b"  {"), None);
+        assert_eq!(zero_follows(b" {x"), Some(false));
+        assert_eq!(
+            stream(&b"{"[..]).unwrap_err(),
+            read("r", b"{").unwrap_err().message()
         );
     }
 }

@@ -230,6 +230,60 @@ fn utf16_reports_and_policies_are_named_as_such() {
     );
 }
 
+/// UTF-16LE without a byte-order mark (an export or tracefile re-saved by an editor, or a
+/// policy) is named as UTF-16 with the fix, as with one: such an export got the JSON reader's
+/// error. A report from standard input too.
+#[test]
+fn utf16_without_a_byte_order_mark_is_named_as_such() {
+    let sb = covered_lib();
+    let export = "{\"type\":\"llvm.coverage.json.export\"}";
+    let cases = [
+        ("bare-le.json", utf16(export, false, true)),
+        ("bare-be.json", utf16(export, false, false)),
+        (
+            "spaced-le.json",
+            utf16(&format!("\n  {export}"), false, true),
+        ),
+    ];
+    for (name, bytes) in cases {
+        std::fs::write(sb.path().join(name), bytes).expect("write");
+        let run = run_bounded(sb.path(), &["check", name], &[]);
+        assert_eq!(run.code, 2, "{name}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .contains(&format!("{name}: the report is UTF-16 text"))
+                && run.stderr.contains("`| Out-File -Encoding utf8`"),
+            "{name}: {}",
+            run.stderr
+        );
+    }
+    let bare = utf16(export, false, true);
+    let run = crate::common::covgate_with_stdin(sb.path(), &["check", "-"], Some(&bare));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("<stdin>: the report is UTF-16 text"),
+        "{}",
+        run.stderr
+    );
+    let policy = "[measure]\nmetrics = [\"lines\"]\n";
+    for little in [true, false] {
+        std::fs::write(
+            sb.path().join("coverage-policy.toml"),
+            utf16(policy, false, little),
+        )
+        .expect("write");
+        let run = run_bounded(sb.path(), &["check", "bare-le.json"], &[]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("coverage-policy.toml: cannot read the policy: it is UTF-16 text")
+                && run.stderr.contains("`| Out-File -Encoding utf8`"),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
 /// A `--no-walk` pass (finding #3) carries its caveat as a warning into the Markdown result, so
 /// the pull-request comment's one line for the passing leg is followed by it, and into the
 /// GitHub annotations; `facts.walked` says so in JSON.

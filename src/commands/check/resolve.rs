@@ -1,0 +1,242 @@
+//! Naming every file of every report (remaps, anchoring, the file's identity), and what the
+//! names say: reports that are no evidence, files that no report measures, report files left
+//! out of scope.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use super::read::reread;
+use super::setup::Setup;
+use super::CheckOptions;
+use crate::error::{Error, Result};
+use crate::identity::Identity;
+use crate::judge::Dropped;
+use crate::measure::Part;
+use crate::paths::Location;
+use crate::report::{self, FileCoverage, Report};
+use crate::scope::{self, Class, Named, Reported, Scope};
+
+/// The files of `reports` (read from `names`) by name ([`resolve_parts`]); when there is one
+/// report and its reading kept too little for a file it names twice
+/// ([`spelled_twice_without_records`]), the report is read again into `again`, keeping every
+/// record, and that is resolved instead.
+///
+/// Errors: as [`resolve_parts`] and [`reread`]; and no evidence: no report holds a record
+/// ([`no_evidence`]).
+pub(super) fn resolve_all<'a>(
+    reports: &'a [Report],
+    again: &'a mut Vec<Report>,
+    setup: &Setup,
+    opts: &CheckOptions,
+    names: &[String],
+    identity: &Identity,
+) -> Result<Resolved<'a>> {
+    let resolved = match resolve_parts(reports, setup, opts, identity) {
+        // Rare: one report names one file twice, and a spelling kept too few records (none
+        // seemed needed), which its merge needs.
+        Ok(resolved) if names.len() == 1 && spelled_twice_without_records(&resolved.reported) => {
+            drop(resolved);
+            *again = reread(opts, names)?;
+            let again: &'a Vec<Report> = again;
+            resolve_parts(again, setup, opts, identity)
+        }
+        resolved => resolved,
+    }?;
+    if resolved.reported.measures_nothing() {
+        return Err(no_evidence(reports));
+    }
+    Ok(resolved)
+}
+
+/// True when a file is named more than once (several spellings in one report: relative and
+/// absolute, through a link) and a part of it lacks records the merge needs: the reader kept
+/// none of its function records (an llvm-cov spelling at 100%, and nothing seemed to need
+/// them), or reduced it to its verdict (an LCOV file, see
+/// [`LcovFile::is_reduced`](crate::report::lcov::LcovFile::is_reduced)). (A `-summary-only`
+/// export has none to keep: read again, it merges on its summaries.)
+pub(super) fn spelled_twice_without_records(reported: &Reported<'_>) -> bool {
+    let kept_none = |part: Part<'_>| match part.coverage {
+        FileCoverage::Llvm(file) => file.functions.is_none(),
+        FileCoverage::Lcov(file) => file.is_reduced(),
+    };
+    reported
+        .files()
+        .any(|(_, same)| scope::parts(same).count() > 1 && scope::parts(same).any(kept_none))
+}
+
+/// The report files by the name [`Identity`] gives them (see [`Reported`]), and the
+/// root-relative names that a report recorded on a case-insensitive system gives.
+#[derive(Default)]
+pub(super) struct Resolved<'a> {
+    pub(super) reported: Reported<'a>,
+    pub(super) folded: BTreeSet<String>,
+}
+
+/// Names every file of every report, each report with its own resolver (see
+/// [`Identity::resolver`]).
+///
+/// Errors (exit 2): a path of a report recorded on a case-insensitive system that two files on
+/// disk match.
+fn resolve_parts<'a>(
+    reports: &'a [Report],
+    setup: &Setup,
+    opts: &CheckOptions,
+    identity: &Identity,
+) -> Result<Resolved<'a>> {
+    let hints = opts.root.is_none() && setup.policy.root.is_none();
+    let count = reports.iter().map(|r| r.files.len()).sum();
+    // The files, and whether each one's report was recorded on a case-insensitive system.
+    let (mut named, mut folds) = (Vec::with_capacity(count), Vec::with_capacity(count));
+    for report in reports {
+        let resolver = identity.resolver(report, &setup.remaps, opts.path_case, hints)?;
+        // Named on every core; the first error in the report's order wins.
+        let located = identity.locate_files(&resolver, report);
+        for (file, location) in report.files.iter().zip(located) {
+            let location = location.map_err(|e| {
+                Error::new(format!(
+                    "{}: `{}`: {}",
+                    report.origin,
+                    report::clip(&file.path),
+                    e.message()
+                ))
+            })?;
+            named.push(Named {
+                location,
+                report,
+                file,
+            });
+            folds.push(resolver.folds());
+        }
+    }
+    // Names from case-insensitive reports that differ only by case (files not on disk, which
+    // have no on-disk spelling to take) are one file, under the spelling that sorts last (lower
+    // case sorts after upper case), whatever the order of the reports.
+    let mut last: BTreeMap<(bool, String), Location> = BTreeMap::new();
+    for (file, _) in named.iter().zip(&folds).filter(|(_, folds)| **folds) {
+        let kept = last
+            .entry(folded(&file.location))
+            .or_insert_with(|| file.location.clone());
+        *kept = (&*kept).max(&file.location).clone();
+    }
+    let mut folded_names = BTreeSet::new();
+    for (file, _) in named.iter_mut().zip(&folds).filter(|(_, folds)| **folds) {
+        let spelled = last.get(&folded(&file.location)).unwrap_or(&file.location);
+        file.location = spelled.clone();
+        if let Location::Inside(rel) = &file.location {
+            folded_names.insert(rel.clone());
+        }
+    }
+    Ok(Resolved {
+        reported: Reported::new(named),
+        folded: folded_names,
+    })
+}
+
+/// The names that reports give without any record (no file of the name has one: see
+/// [`Named::is_empty`]), with the origins of those reports.
+pub(super) fn unevidenced(reported: &Reported<'_>) -> Unevidenced {
+    reported
+        .files()
+        .filter(|(_, same)| scope::parts(same).next().is_none())
+        .map(|(location, same)| {
+            let origins = same.iter().map(|n| n.report.origin.clone()).collect();
+            (location.clone(), origins)
+        })
+        .collect()
+}
+
+/// Locations that reports name without any record, with the origins of those reports.
+type Unevidenced = BTreeMap<Location, Vec<String>>;
+
+/// The error when no report holds a single record: every file was named without being measured.
+pub(super) fn no_evidence(reports: &[Report]) -> Error {
+    let origins: Vec<&str> = reports.iter().map(|r| r.origin.as_str()).collect();
+    Error::new(format!(
+        "{}: no coverage record in any report: every `SF` section is empty (no `DA`, `BRDA`, \
+         `FN` or `FNL`), which names files without measuring them (e.g. Bazel's \
+         baseline_coverage.dat); give the report the tests wrote as well",
+        origins.join(", ")
+    ))
+}
+
+/// Files that `unevidenced` names and the scope measures are unmeasured (or no code, for a
+/// source without instrumentable code on disk, as [`scope`] decides for files in no report): a
+/// name is no evidence of coverage.
+pub(super) fn reclassify(scope: &mut Scope, unevidenced: &Unevidenced, root: &Path) {
+    for (location, origins) in unevidenced {
+        let Location::Inside(rel) = location else {
+            continue;
+        };
+        if let Some(class @ Class::Measured) = scope.files.get_mut(rel) {
+            *class = unevidenced_class(&root.join(rel), origins);
+        }
+    }
+}
+
+/// The class of a file in scope that reports name without records.
+fn unevidenced_class(file: &Path, origins: &[String]) -> Class {
+    match scope::classify_unreported(file) {
+        Class::NoCode => Class::NoCode,
+        _ => Class::Unmeasured(format!(
+            "named by {} without any record (an `SF` section alone is no evidence)",
+            origins.join(", ")
+        )),
+    }
+}
+
+/// A name compared without case: inside or not, and the lower-case path.
+pub(super) fn folded(location: &Location) -> (bool, String) {
+    (
+        matches!(location, Location::Inside(_)),
+        location.as_str().to_lowercase(),
+    )
+}
+
+/// Every report file the scope dropped (outside the root, or selected by no `include` glob),
+/// once per spelling: root-relative names first, then absolute ones, each in path order.
+pub(super) fn dropped(
+    outside: &BTreeMap<Location, scope::Why>,
+    reported: &Reported<'_>,
+) -> Vec<Dropped> {
+    outside
+        .iter()
+        .flat_map(|(location, why)| {
+            scope::spellings(reported.get(location))
+                .into_iter()
+                .map(move |(report, path)| Dropped {
+                    report: report.to_string(),
+                    path: path.to_string(),
+                    name: location.as_str().to_string(),
+                    why: *why,
+                })
+        })
+        .collect()
+}
+
+/// A warning for each report that gives no in-scope file: its files are all outside the root
+/// or `include`, most often because their paths need `--remap-path-prefix`.
+pub(super) fn idle_reports(
+    reports: &[Report],
+    scope: &scope::Scope,
+    reported: &Reported<'_>,
+) -> Vec<String> {
+    let busy: BTreeSet<&str> = reported
+        .files()
+        .filter(|(location, _)| !scope.outside_include.contains_key(*location))
+        .flat_map(|(_, same)| same.iter().map(|n| n.report.origin.as_str()))
+        .collect();
+    reports
+        .iter()
+        .filter(|r| !busy.contains(r.origin.as_str()))
+        .map(|r| {
+            let example = r.files.first().map_or("", |f| f.path.as_str());
+            format!(
+                "{}: none of its {} file(s) is in scope (e.g. `{}`); did you forget \
+                 `--remap-path-prefix FROM=TO` or `--root`?",
+                r.origin,
+                r.files.len(),
+                report::clip(example)
+            )
+        })
+        .collect()
+}
