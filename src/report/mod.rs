@@ -638,7 +638,8 @@ mod tests {
         let be: Vec<u8> = "SF:a\n".encode_utf16().flat_map(u16::to_be_bytes).collect();
         let mut late = vec![b' '; DETECT_CHUNK - 1];
         late.extend_from_slice(&le);
-        for bytes in [&le, &be, &late] {
+        let marked: Vec<u8> = [0xFF, 0xFE].into_iter().chain(le.iter().copied()).collect();
+        for bytes in [&le, &be, &late, &marked] {
             let whole = read("r", bytes).unwrap_err();
             let streamed = stream(bytes.as_slice()).unwrap_err();
             for message in [whole.message(), streamed] {
