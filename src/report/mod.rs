@@ -113,8 +113,8 @@ pub enum FileCoverage {
 /// Errors: empty input; malformed JSON or LCOV (with file and line); an unknown major version.
 pub fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
     let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
-    if zero_follows(body) == Some(true) {
-        return Err(neither(origin, 0));
+    if half_zero(body) == Some(true) {
+        return Err(utf16(origin));
     }
     match body.iter().find(|b| !b.is_ascii_whitespace()) {
         None => Err(empty(origin)),
@@ -215,8 +215,7 @@ const DETECT_CHUNK: usize = 64 << 10;
 /// The first byte of a report that is not part of a byte-order mark or blank space, left in
 /// `window` with everything before it (so line and column numbers stay those of the input).
 /// `None` for an empty or blank input.
-/// A first byte followed by a 0 byte (UTF-16LE text without a byte-order mark: `{` then 0) is
-/// given as 0, which is [`refused`].
+/// UTF-16 text without a byte-order mark ([`half_zero`]) is an error that says so.
 fn first_byte<R: ?Sized + Read>(origin: &str, window: &mut Window<'_, R>) -> Result<Option<u8>> {
     let first = window.first_byte(lcov::MAX_LINE).map_err(|e| match e {
         FirstByte::Blank => Error::new(format!(
@@ -227,30 +226,40 @@ fn first_byte<R: ?Sized + Read>(origin: &str, window: &mut Window<'_, R>) -> Res
         FirstByte::Io(e) => Error::new(format!("{origin}: cannot read the report: {e}")),
     })?;
     // The first byte is in the window: at most one more read brings the byte after it.
-    while zero_follows(window.unread().strip_prefix(BOM).unwrap_or(window.unread())).is_none()
-        && window.more()
-    {}
-    let utf16 = zero_follows(window.unread().strip_prefix(BOM).unwrap_or(window.unread()));
-    Ok(first.map(|byte| if utf16 == Some(true) { 0 } else { byte }))
+    let body = |window: &Window<'_, R>| {
+        let unread = window.unread();
+        half_zero(unread.strip_prefix(BOM).unwrap_or(unread))
+    };
+    while body(window).is_none() && window.more() {}
+    if body(window) == Some(true) {
+        return Err(utf16(origin));
+    }
+    Ok(first)
 }
 
-/// Whether a 0 byte follows the first byte of `body` that is not blank space (`body` without
-/// its byte-order mark): the other half of an ASCII character in UTF-16LE text without a
-/// byte-order mark (Windows PowerShell 5.1's `>` writes one; an editor may leave it out), which
-/// neither format holds. `None` when `body` ends at that byte or before it.
-fn zero_follows(body: &[u8]) -> Option<bool> {
+/// Whether exactly one of the first character's two bytes is 0, the character being the first
+/// byte of `body` (without its byte-order mark) that is not blank space, and the byte after it:
+/// an ASCII character of UTF-16 text without a byte-order mark (little-endian `{` 0, as an
+/// editor may save PowerShell's output, or big-endian 0 `{`), which neither format holds (two 0
+/// bytes are no character: `/dev/zero` is read as LCOV, whose reader words its error). `None`
+/// when `body` ends at that byte or before it.
+fn half_zero(body: &[u8]) -> Option<bool> {
     let at = body.iter().position(|b| !b.is_ascii_whitespace())?;
-    body.get(at + 1).map(|&next| next == 0)
+    let pair = body.get(at..at + 2)?;
+    Some(pair.iter().filter(|&&b| b == 0).count() == 1)
+}
+
+/// The error for a report that is UTF-16 text.
+fn utf16(origin: &str) -> Error {
+    Error::new(format!("{origin}: the report {}", crate::text::UTF16))
 }
 
 /// True for a first byte that starts neither format and says what the input is instead: `[`
 /// (a JSON array), 0x1F (the first byte of gzip's magic number, `1F 8B`), 0xFF, 0xFE (a
-/// UTF-16 byte-order mark `FF FE` or `FE FF`, as Windows PowerShell 5.1's `>` writes), or 0
-/// (UTF-16 text without a byte-order mark: the first half of a big-endian character, or, as
-/// [`first_byte`] and [`read`] give it, a character whose second half is 0). Any other byte is
-/// read as LCOV, whose reader words its own error.
+/// UTF-16 byte-order mark `FF FE` or `FE FF`, as Windows PowerShell 5.1's `>` writes; without
+/// one, see [`half_zero`]). Any other byte is read as LCOV, whose reader words its own error.
 fn refused(first: u8) -> bool {
-    matches!(first, b'[' | 0x1F | 0xFF | 0xFE | 0)
+    matches!(first, b'[' | 0x1F | 0xFF | 0xFE)
 }
 
 /// The error for a report whose first byte is [`refused`].
@@ -258,7 +267,7 @@ fn neither(origin: &str, first: u8) -> Error {
     let what = match first {
         b'[' => "starts with `[`, a JSON array: an llvm-cov export is a JSON object (`{\"data\": [...], \"type\": \"llvm.coverage.json.export\", ...}`) and an LCOV tracefile is text; pass the export itself",
         0x1F => "is compressed (gzip); decompress it first (`gunzip`)",
-        _ => crate::text::UTF16,
+        _ => return utf16(origin),
     };
     Error::new(format!("{origin}: the report {what}"))
 }
@@ -629,7 +638,8 @@ mod tests {
         let be: Vec<u8> = "SF:a\n".encode_utf16().flat_map(u16::to_be_bytes).collect();
         let mut late = vec![b' '; DETECT_CHUNK - 1];
         late.extend_from_slice(&le);
-        for bytes in [&le, &be, &late] {
+        let marked: Vec<u8> = [0xFF, 0xFE].into_iter().chain(le.iter().copied()).collect();
+        for bytes in [&le, &be, &late, &marked] {
             let whole = read("r", bytes).unwrap_err();
             let streamed = stream(bytes.as_slice()).unwrap_err();
             for message in [whole.message(), streamed] {
@@ -640,8 +650,9 @@ mod tests {
                 );
             }
         }
-        assert_eq!(zero_follows(b"  {"), None);
-        assert_eq!(zero_follows(b" {x"), Some(false));
+        assert_eq!(half_zero(b"  {"), None);
+        assert_eq!(half_zero(b" {x"), Some(false));
+        assert_eq!(half_zero(b"\0\0"), Some(false));
         assert_eq!(
             stream(&b"{"[..]).unwrap_err(),
             read("r", b"{").unwrap_err().message()
