@@ -20,6 +20,7 @@
 
 mod count;
 mod digits;
+mod evidence;
 mod export;
 mod groups;
 mod lane;
@@ -34,12 +35,12 @@ mod stream;
 mod unique;
 mod wire;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use std::fmt;
 use std::io::Read;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::{BranchSide, Counts, LineRange, Span};
 
 use super::Report;
@@ -630,6 +631,16 @@ impl Detail<'_> {
     }
 }
 
+impl Detail<'_> {
+    /// True when the file `name` keeps everything whatever its summary says.
+    fn marks(&self, name: &str) -> bool {
+        match self {
+            Detail::All => true,
+            Detail::Needed(marked) => marked(name),
+        }
+    }
+}
+
 impl fmt::Debug for Detail<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -652,13 +663,63 @@ pub fn read(origin: &str, bytes: &[u8]) -> Result<Report> {
 
 /// [`read`], keeping the records that `detail` asks for.
 pub fn read_with(origin: &str, bytes: &[u8], detail: Detail<'_>) -> Result<Report> {
-    read_stream(origin, &mut &*bytes, detail)
+    read_counting(detail, &mut |detail| {
+        read_stream(origin, &mut &*bytes, detail)
+    })
+}
+
+/// What one pass over an export gave.
+#[derive(Debug)]
+pub enum Pass {
+    /// The report.
+    Done(Report),
+    /// Files whose summary claims more covered than their function records show (no llvm-cov
+    /// run writes that: a post-processed export), whose records this pass did not keep: the
+    /// export is to be read again keeping them, to count them from their records
+    /// ([`read_counting`]).
+    Recount(Vec<String>),
+}
+
+/// Reads an export with `read`, one pass with the detail it is given: with `detail`, and, when
+/// that pass did not keep the records of files that must be counted from them ([`Pass`]),
+/// again keeping them too.
+///
+/// Errors: those of `read`.
+pub fn read_counting(
+    detail: Detail<'_>,
+    read: &mut dyn FnMut(Detail<'_>) -> Result<Pass>,
+) -> Result<Report> {
+    match read(detail)? {
+        Pass::Done(report) => Ok(report),
+        Pass::Recount(names) => {
+            let names: HashSet<String> = names.into_iter().collect();
+            let keep = |name: &str| detail.marks(name) || names.contains(name);
+            read_counting(Detail::Needed(&keep), read)
+        }
+    }
 }
 
 /// [`read_stream`] for an input that only this thread may read (standard input's lock): the
 /// next chunk is read between windows rather than while one is parsed.
+///
+/// Errors: as [`read_stream`]; a file that must be counted from records that were not kept
+/// ([`Pass::Recount`]: the input cannot be read again).
 pub fn read_local(origin: &str, input: &mut dyn Read, detail: Detail<'_>) -> Result<Report> {
-    stream::read(origin, stream::Input::Local(input), &detail, stream::SIZES)
+    let (report, recount) =
+        stream::read(origin, stream::Input::Local(input), &detail, stream::SIZES)?;
+    match recount.first() {
+        None => Ok(report),
+        Some(first) => Err(Error::new(format!(
+            "{origin}: {first}{}: the export's summary claims more covered than the file's \
+             function records show (no llvm-cov run writes that), and covgate, which keeps no \
+             records of a file at 100%, cannot read this input again to count them; give the \
+             export as a regular file",
+            match recount.len() {
+                1 => String::new(),
+                n => format!(" and {} more files", n - 1),
+            }
+        ))),
+    }
 }
 
 /// Reads an export from a stream (a file, a pipe) in chunks, in one pass, keeping the records
@@ -670,8 +731,13 @@ pub fn read_stream(
     origin: &str,
     input: &mut (dyn Read + Send),
     detail: Detail<'_>,
-) -> Result<Report> {
-    stream::read(origin, stream::Input::Shared(input), &detail, stream::SIZES)
+) -> Result<Pass> {
+    let (report, recount) =
+        stream::read(origin, stream::Input::Shared(input), &detail, stream::SIZES)?;
+    Ok(match recount.is_empty() {
+        true => Pass::Done(report),
+        false => Pass::Recount(recount),
+    })
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 use input::{FirstByte, Window, BOM};
+use llvm_json::Pass;
 
 pub use llvm_json::Detail;
 
@@ -152,27 +153,33 @@ pub fn read_from(origin: &str, mut input: impl BufRead, detail: Detail<'_>) -> R
 ///
 /// Errors: as [`read_from`]; the file cannot be opened or read.
 pub fn read_file(origin: &str, path: &Path, detail: Detail<'_>) -> Result<Report> {
+    llvm_json::read_counting(detail, &mut |detail| read_file_once(origin, path, detail))
+}
+
+/// One pass of [`read_file`] (an llvm-cov JSON export in a regular file may ask for another:
+/// [`llvm_json::Pass::Recount`]).
+fn read_file_once(origin: &str, path: &Path, detail: Detail<'_>) -> Result<Pass> {
     let file = std::fs::File::open(path)
         .map_err(|e| Error::new(format!("{origin}: cannot read the report: {e}")))?;
     if !file.metadata().is_ok_and(|meta| meta.is_file()) {
-        return read_stream(origin, &mut std::io::BufReader::new(&file), detail);
+        return read_stream(origin, &mut std::io::BufReader::new(&file), detail).map(Pass::Done);
     }
     match read_regular(origin, &file, detail)? {
-        Some(report) => Ok(report),
+        Some(pass) => Ok(pass),
         // A tracefile whose files were reduced as they were read named a reduced file again.
-        None => read_file(origin, path, Detail::All),
+        None => read_file_once(origin, path, Detail::All),
     }
 }
 
 /// A regular file, read from its start as [`read_file`] says; `None` when it must be read again
 /// with [`Detail::All`] ([`read_lcov`]).
-fn read_regular(origin: &str, file: &std::fs::File, detail: Detail<'_>) -> Result<Option<Report>> {
+fn read_regular(origin: &str, file: &std::fs::File, detail: Detail<'_>) -> Result<Option<Pass>> {
     let mut input = file;
     let mut window = Window::new(&mut input as &mut (dyn Read + Send), DETECT_CHUNK);
     match first_byte(origin, &mut window)? {
         Some(b'{') => llvm_json::read_stream(origin, &mut window, detail).map(Some),
         Some(first) if refused(first) => Err(neither(origin, first)),
-        Some(_) => read_lcov(origin, &mut window, detail),
+        Some(_) => read_lcov(origin, &mut window, detail).map(|read| read.map(Pass::Done)),
         None => Err(empty(origin)),
     }
 }

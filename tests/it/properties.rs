@@ -423,6 +423,14 @@ proptest! {
             .unwrap_or_else(|e| panic!("{e}\n{text}"));
         let (mut got, branches) = read_back(&report);
         let (expected, expected_branches) = reference(&doc);
+        // A summary that claims more covered than the file's records show is counted from the
+        // records, with a warning naming the file (`json_trust.rs`).
+        for (got, expected) in got.iter_mut().zip(&expected) {
+            let named = format!("gen.json: {}: the summary's", got.0);
+            if report.warnings.iter().any(|w| w.starts_with(&named)) {
+                got.1 = expected.1;
+            }
+        }
         // A file whose summary counts items but no record belongs to reads as without detail
         // (its records are absent), although its export has a `functions` array.
         for (got, expected) in got.iter_mut().zip(&expected) {

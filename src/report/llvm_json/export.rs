@@ -10,6 +10,7 @@ use serde_json::error::Category;
 use crate::error::{Error, Result};
 use crate::report::{clip, FileCoverage, FileData, Report, ReportKind};
 
+use super::evidence::Evidence;
 use super::{FunctionStats, LlvmFile, LlvmSummary};
 
 /// The only `type` an llvm-cov export has (LLVM `CoverageExporterJson.cpp`, `LLVM_COVERAGE_EXPORT_JSON_TYPE_STR`).
@@ -135,16 +136,27 @@ pub(super) struct Export {
     pub(super) skipped: HashSet<String>,
     /// True when any function record lists a branch.
     pub(super) has_branch_records: bool,
+    /// What the records of each file of `files` show ran, by index (shorter when the last
+    /// files have no record).
+    pub(super) evidence: Vec<Evidence>,
+    /// The same by file name, for records read before `files`.
+    pub(super) named: HashMap<String, Evidence>,
 }
 
+/// The files of an export whose summaries claim more covered than their function records
+/// show ([`Evidence`]) but whose records were not kept: the export must be read again keeping
+/// them, to count them from their records.
+pub(super) type Recount = Vec<String>;
+
 /// The report of a whole document once it has been read: every required key must be there
-/// (the values of `type` and `version` were checked as soon as they were read).
+/// (the values of `type` and `version` were checked as soon as they were read); with the
+/// files to [`Recount`].
 pub(super) fn finish(
     origin: &str,
     header: Header,
     manifest_path: Option<String>,
     exports: Option<Vec<Export>>,
-) -> Result<Report> {
+) -> Result<(Report, Recount)> {
     let missing = |key: &str| {
         Error::new(format!(
             "{origin}: the llvm-cov JSON export has no `{key}`; {REMAKE}"
@@ -173,31 +185,46 @@ fn carried(records: Vec<FunctionStats>, summary: &LlvmSummary) -> Option<Vec<Fun
 }
 
 /// Builds the report: every export's files in order, each with the records of its main file.
+/// A summary that claims more covered than the file's records show is counted from the
+/// records, with a warning, or the file is listed to [`Recount`] when its records were not
+/// kept.
 fn assemble(
     origin: &str,
     version: String,
     manifest_path: Option<String>,
     exports: Vec<Export>,
-) -> Report {
+) -> (Report, Recount) {
     let summary_only = !exports.is_empty() && exports.iter().all(|e| e.functions.is_none());
     let mut has_branch_data = false;
     let mut has_mcdc_data = false;
     let mut files = Vec::new();
+    let (mut warnings, mut recount) = (Vec::new(), Vec::new());
     for mut export in exports {
         has_branch_data |= export.has_branch_records;
-        for (path, summary) in export.files {
+        for (at, (path, mut summary)) in export.files.into_iter().enumerate() {
             has_branch_data |= summary.branches.total > 0;
             has_mcdc_data |= summary.mcdc.total > 0;
+            let shown = export.evidence.get(at).or_else(|| export.named.get(&path));
+            let shown = shown.copied().unwrap_or_default();
             let functions = match export.functions.as_mut() {
-                Some(_) if export.skipped.contains(&path) => None,
+                Some(_) if export.skipped.contains(&path) => {
+                    if shown.contradicts(&summary) {
+                        recount.push(path.clone());
+                    }
+                    None
+                }
                 Some(by_file) => carried(by_file.remove(&path).unwrap_or_default(), &summary),
                 None => None,
             };
+            let settled = functions
+                .as_deref()
+                .and_then(|f| shown.settle(&mut summary, f));
+            warnings.extend(settled.map(|warning| format!("{origin}: {path}: {warning}")));
             let coverage = FileCoverage::Llvm(LlvmFile { summary, functions });
             files.push(FileData { path, coverage });
         }
     }
-    Report {
+    let report = Report {
         origin: origin.to_string(),
         kind: ReportKind::LlvmJson {
             version,
@@ -209,6 +236,7 @@ fn assemble(
         has_function_data: true,
         has_line_data: true,
         files,
-        warnings: Vec::new(),
-    }
+        warnings,
+    };
+    (report, recount)
 }

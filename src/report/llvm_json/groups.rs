@@ -9,6 +9,7 @@ use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
 
 use crate::model::Counts;
 
+use super::evidence::Evidence;
 use super::{FunctionStats, Kept, Origins};
 use crate::demangle::SameNames;
 
@@ -16,6 +17,11 @@ use crate::demangle::SameNames;
 pub(super) struct RecordOut {
     /// True when the record lists a branch.
     pub(super) has_branches: bool,
+    /// What the record shows ran, for its main file ([`Evidence`]).
+    pub(super) evidence: Evidence,
+    /// The index in `files[]` of the record's main file when the record is not kept (`None`:
+    /// kept, or of a file not in `files[]`).
+    pub(super) skipped_at: Option<u32>,
     /// The main file, the reduced record and what its file keeps, when kept.
     pub(super) kept: Option<(MainFile, FunctionStats, Kept)>,
 }
@@ -49,6 +55,21 @@ pub(super) struct KeptRecords {
     has_branches: bool,
     /// The instantiation names of the records compared so far.
     names: SameNames,
+    /// What the records of the file at each index of `files[]` show ran (grown as needed).
+    evidence: Vec<Evidence>,
+}
+
+/// The kept records of an export by main file, and what the records of each file show ran.
+pub(super) struct Parts {
+    /// The kept records by main file.
+    pub(super) by_file: std::collections::HashMap<String, Vec<FunctionStats>>,
+    /// True when any record lists a branch.
+    pub(super) has_branches: bool,
+    /// What the records of each file of `files[]` show ran, by index (shorter than `files[]`
+    /// when its last files have no record).
+    pub(super) evidence: Vec<Evidence>,
+    /// The same for files named by records read before `files[]`.
+    pub(super) named: std::collections::HashMap<String, Evidence>,
 }
 
 /// The kept records of one file, in the order of their first record. For a file kept for its
@@ -68,6 +89,8 @@ struct FileRecords {
     misses: bool,
     /// The file's index in `files[]` when it was given by it ([`MainFile::At`]).
     index: Option<u32>,
+    /// What the file's records show ran, for a file named by its records ([`MainFile::Named`]).
+    evidence: Evidence,
 }
 
 /// Pushes `record`, growing `records` by a quarter rather than doubling it: a failing
@@ -92,11 +115,23 @@ impl KeptRecords {
     pub(super) fn add(&mut self, record: RecordOut) {
         self.has_branches |= record.has_branches;
         let Some((file, stats, kept)) = record.kept else {
+            if let Some(index) = record.skipped_at {
+                self.note(index, record.evidence);
+            }
             return;
         };
         let at = match file {
-            MainFile::At(index) => self.place_at(index),
-            MainFile::Named(name) => self.place_named(name),
+            MainFile::At(index) => {
+                self.note(index, record.evidence);
+                self.place_at(index)
+            }
+            MainFile::Named(name) => {
+                let at = self.place_named(name);
+                let file = self.files.get_mut(at).map(|(_, file)| file);
+                file.into_iter()
+                    .for_each(|file| file.evidence.add(record.evidence));
+                at
+            }
         };
         let names = &mut self.names;
         // `at` is a place in `files` (`place` made it).
@@ -105,6 +140,18 @@ impl KeptRecords {
             .into_iter()
             .zip([stats])
             .for_each(|((_, file), stats)| add_to(file, stats, kept, names));
+    }
+
+    /// Adds what a record of the file at `index` of `files[]` shows ran.
+    fn note(&mut self, index: u32, evidence: Evidence) {
+        let slot = index as usize;
+        if slot >= self.evidence.len() {
+            self.evidence.resize(slot + 1, Evidence::default());
+        }
+        self.evidence
+            .get_mut(slot)
+            .into_iter()
+            .for_each(|known| known.add(evidence));
     }
 
     /// The place of the file at `index` of `files[]`, made when the file is new.
@@ -158,16 +205,17 @@ impl KeptRecords {
         }
     }
 
-    /// The records by main file, and whether any record lists a branch; `name_of` names a
-    /// file given by its index in `files[]`.
-    pub(super) fn into_parts(
-        self,
-        name_of: &dyn Fn(u32) -> String,
-    ) -> (std::collections::HashMap<String, Vec<FunctionStats>>, bool) {
+    /// The records by main file, whether any record lists a branch, and what the records of
+    /// each file show ran; `name_of` names a file given by its index in `files[]`.
+    pub(super) fn into_parts(self, name_of: &dyn Fn(u32) -> String) -> Parts {
+        let mut named = std::collections::HashMap::new();
         let by_file = self
             .files
             .into_iter()
             .map(|(name, file)| {
+                if file.index.is_none() {
+                    named.insert(name.clone(), file.evidence);
+                }
                 let name = file.index.map_or(name, name_of);
                 let mut records = file.records;
                 if file.misses {
@@ -178,7 +226,12 @@ impl KeptRecords {
                 (name, records)
             })
             .collect();
-        (by_file, self.has_branches)
+        Parts {
+            by_file,
+            has_branches: self.has_branches,
+            evidence: self.evidence,
+            named,
+        }
     }
 }
 

@@ -22,6 +22,8 @@ fn missed(file: &str, key: (u32, u32), count: u64) -> RecordOut {
     };
     RecordOut {
         has_branches: false,
+        evidence: Default::default(),
+        skipped_at: None,
         kept: Some((MainFile::Named(file.to_string()), stats, Kept::Misses)),
     }
 }
@@ -36,7 +38,8 @@ fn groups_merge_by_key_in_a_table_of_places() {
     kept.add(missed("a.rs", (7, 1), 0));
     kept.add(missed("a.rs", (9, 1), 3));
     kept.add(missed("b.rs", (7, 1), 5));
-    let (by_file, has_branches) = kept.into_parts(&|_| unreachable!());
+    let parts = kept.into_parts(&|_| unreachable!());
+    let (by_file, has_branches) = (parts.by_file, parts.has_branches);
     assert!(!has_branches);
     let a = by_file.get("a.rs").expect("a.rs");
     assert_eq!(a.len(), 40);
@@ -85,6 +88,8 @@ fn instance(name: &str, regions: u64, branch: u64, line: u32) -> RecordOut {
     };
     RecordOut {
         has_branches: true,
+        evidence: Default::default(),
+        skipped_at: None,
         kept: Some((MainFile::Named("a.rs".to_string()), stats, Kept::Misses)),
     }
 }
@@ -93,7 +98,8 @@ fn instance(name: &str, regions: u64, branch: u64, line: u32) -> RecordOut {
 fn merged(records: Vec<RecordOut>) -> (Option<Origins>, Vec<u32>, Vec<u32>) {
     let mut kept = KeptRecords::default();
     records.into_iter().for_each(|r| kept.add(r));
-    let (by_file, _) = kept.into_parts(&|_| unreachable!());
+    let parts = kept.into_parts(&|_| unreachable!());
+    let (by_file, _) = (parts.by_file, parts.has_branches);
     let group = &by_file["a.rs"][0];
     let origins = group
         .items
@@ -141,7 +147,8 @@ fn a_merged_group_names_the_instantiation_of_each_metric_s_misses() {
 fn group_of(records: Vec<RecordOut>) -> (String, bool) {
     let mut kept = KeptRecords::default();
     records.into_iter().for_each(|r| kept.add(r));
-    let (by_file, _) = kept.into_parts(&|_| unreachable!());
+    let parts = kept.into_parts(&|_| unreachable!());
+    let (by_file, _) = (parts.by_file, parts.has_branches);
     let group = &by_file["a.rs"][0];
     (group.name.to_string(), group.several_instantiations)
 }
@@ -186,7 +193,8 @@ fn a_group_that_never_ran_keeps_its_name_and_a_best_record_apart_from_the_counts
         stats.regions = Counts::new(2, 3);
     }
     kept.add(later);
-    let (by_file, _) = kept.into_parts(&|_| unreachable!());
+    let parts = kept.into_parts(&|_| unreachable!());
+    let (by_file, _) = (parts.by_file, parts.has_branches);
     let a = &by_file["a.rs"];
     assert_eq!((&*a[0].name, a[0].instances.records), ("f7_0", 2));
     assert_eq!(a[1].regions, Counts::new(2, 3));
@@ -243,7 +251,9 @@ fn files_given_by_their_index_in_files_are_placed_by_it_and_named_at_the_end() {
     kept.add(at(3, (2, 1), 0));
     kept.add(at(3, (1, 1), 4));
     let names = ["zero", "one", "two", "three"];
-    let (by_file, _) = kept.into_parts(&|index| names[index as usize].to_string());
+    let by_file = kept
+        .into_parts(&|index| names[index as usize].to_string())
+        .by_file;
     assert_eq!(by_file.len(), 2);
     let three = &by_file["three"];
     assert_eq!(three.len(), 2);
@@ -270,7 +280,8 @@ fn a_later_record_with_fewer_mcdc_conditions_leaves_the_decisions_held() {
     [with_mcdc("f_i32", 1), with_mcdc("f_f64", 0)]
         .into_iter()
         .for_each(|r| kept.add(r));
-    let (by_file, _) = kept.into_parts(&|_| unreachable!());
+    let parts = kept.into_parts(&|_| unreachable!());
+    let (by_file, _) = (parts.by_file, parts.has_branches);
     let group = &by_file["a.rs"][0];
     assert_eq!((group.mcdc.covered, group.mcdc.total), (1, 2));
 }

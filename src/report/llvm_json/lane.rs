@@ -11,6 +11,7 @@
 
 use super::count::Count;
 use super::digits;
+use super::evidence::{main_id, Evidence};
 use super::record::{ids_fit, spare_filenames, spare_regions, Branch, RawRecord, Region};
 use super::wire::{CountsJson, FileEntry, SummaryJson};
 use super::Span;
@@ -448,6 +449,10 @@ pub(super) enum Record<'a> {
     Skipped {
         /// True when the record lists a branch.
         has_branches: bool,
+        /// Its main file (`None`: every file id is expanded).
+        main: Option<&'a str>,
+        /// What it shows ran.
+        evidence: Evidence,
     },
 }
 
@@ -479,6 +484,10 @@ pub(super) fn record<'a>(
     let mut unnamed = false;
     // The largest file id a region, expansion or branch names (checked against `filenames`).
     let mut largest: Option<u32> = None;
+    // What a record not kept shows ran, and the file ids its expansion regions expand (below
+    // 64 as bits, the others listed), which tell its main file.
+    let mut evidence = Evidence::default();
+    let (mut near, mut far) = (0u64, Vec::new());
     scan.object(&mut |scan, key| match key {
         "name" => {
             let text = scan.str()?;
@@ -499,7 +508,15 @@ pub(super) fn record<'a>(
                     0
                 };
                 largest = largest.max(Some(region.file_id.max(expanded)));
-                if !skipping {
+                if region.kind == 1 {
+                    match 1u64.checked_shl(expanded) {
+                        Some(bit) => near |= bit,
+                        None => far.push(expanded),
+                    }
+                }
+                if skipping {
+                    evidence.region(&region);
+                } else {
                     read.push(region);
                 }
                 Some(())
@@ -548,9 +565,17 @@ pub(super) fn record<'a>(
             mcdc_records: mcdc.map(|()| Vec::new()),
             filenames: copied(&filenames, unnamed),
         }),
-        _ => Record::Skipped {
-            has_branches: !branches.is_empty(),
-        },
+        _ => {
+            // Regions read before `filenames` said the record is not kept are in `regions`.
+            let mut shown = Evidence::of(count, &regions, &branches);
+            shown.add(evidence);
+            let main = main_id(filenames.len(), near, &mut far);
+            Record::Skipped {
+                has_branches: !branches.is_empty(),
+                main: main.and_then(|id| filenames.get(id).copied()),
+                evidence: shown,
+            }
+        }
     };
     Some((record, scan.pos))
 }

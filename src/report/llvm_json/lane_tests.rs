@@ -220,10 +220,39 @@ fn known_keys_are_found_by_their_bytes_and_others_read_as_strings() {
 fn records_of_files_that_keep_nothing_are_checked_not_stored() {
     let text = r#"{"branches":[[3,8,3,14,1,0,0,0,4]],"count":2,"filenames":["/s/a.rs"],"name":"f","regions":[[1,1,9,2,2,0,0,0]]}"#;
     let skip_all = |_: &[&str]| Want::Nothing;
-    let Some((Record::Skipped { has_branches }, len)) = record(text.as_bytes(), &skip_all) else {
+    let Some((
+        Record::Skipped {
+            has_branches,
+            main,
+            evidence,
+        },
+        len,
+    )) = record(text.as_bytes(), &skip_all)
+    else {
         panic!("skipped");
     };
     assert!(has_branches && len == text.len());
+    assert_eq!(main, Some("/s/a.rs"));
+    let span = Span {
+        line_start: 1,
+        col_start: 1,
+        line_end: 9,
+        col_end: 2,
+    };
+    let region = Region {
+        span,
+        count: 2,
+        file_id: 0,
+        expanded_file_id: 0,
+        kind: 0,
+    };
+    let branch = Branch {
+        span,
+        true_count: 1,
+        false_count: 0,
+        file_id: 0,
+    };
+    assert_eq!(evidence, Evidence::of(2, &[region], &[branch]));
     // Checked all the same: a bad region is declined.
     let bad = text.replace("[1,1,9,2,2,0,0,0]", "[1,1,9,2,2,0,0]");
     assert!(record(bad.as_bytes(), &skip_all).is_none());
@@ -233,7 +262,9 @@ fn records_of_files_that_keep_nothing_are_checked_not_stored() {
         record(late.as_bytes(), &skip_all),
         Some((
             Record::Skipped {
-                has_branches: false
+                has_branches: false,
+                main: Some("a"),
+                ..
             },
             _
         ))

@@ -16,6 +16,7 @@ use serde_json::error::Category;
 use crate::error::{Error, Result};
 use crate::report::Report;
 
+use super::evidence::Evidence;
 use super::export::{self, check_filename, Export, Header, Kind};
 use super::record::{RawRecord, FILE_ID_PAST_FILENAMES};
 use super::unique::Unique;
@@ -124,6 +125,7 @@ struct Root {
 impl Root {
     fn into_report(self, origin: &str) -> Result<Report> {
         export::finish(origin, self.header, self.manifest_path, self.exports)
+            .map(|(report, _)| report)
     }
 }
 
@@ -251,11 +253,17 @@ impl<'de> Visitor<'de> for ExportVisitor {
         }
         let files = files.ok_or_else(|| de::Error::missing_field("files"))?;
         let has_branch_records = functions.as_ref().is_some_and(|f| f.has_branches);
+        let (functions, named) = match functions {
+            Some(f) => (Some(f.by_file), f.evidence),
+            None => (None, HashMap::new()),
+        };
         Ok(Export {
             files,
-            functions: functions.map(|f| f.by_file),
+            functions,
             skipped: HashSet::new(),
             has_branch_records,
+            evidence: Vec::new(),
+            named,
         })
     }
 }
@@ -301,6 +309,8 @@ impl<'de> Visitor<'de> for FilesVisitor {
 struct Functions {
     by_file: HashMap<String, Vec<FunctionStats>>,
     has_branches: bool,
+    /// What the kept records of each file show ran.
+    evidence: HashMap<String, Evidence>,
 }
 
 /// Reads `functions[]`. `known` holds the export's filenames when `files` came first: records
@@ -334,6 +344,7 @@ impl<'de> Visitor<'de> for FunctionsSeed {
                 return Err(serde::de::Error::custom(FILE_ID_PAST_FILENAMES));
             }
             functions.has_branches |= record.has_branches();
+            let evidence = record.evidence();
             let Some((file, stats)) = record.into_stats(Kept::Everything) else {
                 continue;
             };
@@ -344,6 +355,8 @@ impl<'de> Visitor<'de> for FunctionsSeed {
             {
                 continue;
             }
+            let shown = functions.evidence.entry(file.clone()).or_default();
+            shown.add(evidence);
             functions.by_file.entry(file).or_default().push(stats);
         }
         Ok(functions)

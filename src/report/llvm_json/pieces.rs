@@ -209,17 +209,24 @@ impl Records {
     /// of the record's one file, when it was asked already.
     fn reduced(&self, record: RawRecord, known: Option<(Option<u32>, Kept)>) -> RecordOut {
         let has_branches = record.has_branches();
+        let evidence = record.evidence();
         let main = record.main_file_name();
-        let kept = match main.map(|main| known.unwrap_or_else(|| self.find(main))) {
+        let (kept, skipped_at) = match main.map(|main| known.unwrap_or_else(|| self.find(main))) {
             Some((at, kept)) if kept != Kept::Nothing => {
-                record.into_stats(kept).map(|(file, stats)| {
+                let stats = record.into_stats(kept).map(|(file, stats)| {
                     let main = at.map_or(MainFile::Named(file), MainFile::At);
                     (main, stats, kept)
-                })
+                });
+                (stats, None)
             }
-            _ => None,
+            found => (None, found.and_then(|(at, _)| at)),
         };
-        RecordOut { has_branches, kept }
+        RecordOut {
+            has_branches,
+            evidence,
+            skipped_at,
+            kept,
+        }
     }
 }
 
@@ -251,9 +258,19 @@ impl Element for Records {
             Some((lane::Record::Read(record), len)) => {
                 return Parsed::Done(self.reduced(record, known.get()), len)
             }
-            Some((lane::Record::Skipped { has_branches }, len)) => {
+            Some((
+                lane::Record::Skipped {
+                    has_branches,
+                    main,
+                    evidence,
+                },
+                len,
+            )) => {
                 let out = RecordOut {
                     has_branches,
+                    evidence,
+                    skipped_at: main
+                        .and_then(|main| known.get().unwrap_or_else(|| self.find(main)).0),
                     kept: None,
                 };
                 return Parsed::Done(out, len);
@@ -275,6 +292,8 @@ impl Element for Records {
         if !wanted {
             let out = RecordOut {
                 has_branches: head.has_branches(),
+                evidence: head.evidence(),
+                skipped_at: head.main_file().and_then(|main| self.find(main).0),
                 kept: None,
             };
             return Parsed::Done(out, len);

@@ -14,6 +14,7 @@ use serde::Deserialize as DeriveDeserialize;
 use crate::model::Counts;
 
 use super::count::{next_count, next_u32, skip_rest, Count};
+use super::evidence::Evidence;
 use super::mcdc::{self, RawDecision};
 use super::segments::{line_summary, loc, LineRule, SegRegion, SegmentKind};
 use super::{BranchSide, CoveredItems, FunctionStats, Instances, Kept, RecordItems, Span};
@@ -202,6 +203,11 @@ impl RawRecord<'_> {
         ids_fit(regions.chain(branches), self.filenames.len())
     }
 
+    /// What the record shows ran.
+    pub(super) fn evidence(&self) -> Evidence {
+        Evidence::of(self.count.0, &self.regions, &self.branches)
+    }
+
     /// The name of the record's main file (see [`main_file`]), without reducing the record.
     pub(super) fn main_file_name(&self) -> Option<&str> {
         main_file(&self.regions, self.filenames.len(), self.filenames.iter())
@@ -301,9 +307,8 @@ pub(super) struct RecordHead<'a> {
     /// Mangled name (checked to be a string).
     #[serde(borrow, rename = "name")]
     _name: Cow<'a, str>,
-    /// Execution count (checked).
-    #[serde(rename = "count")]
-    _count: Count,
+    /// Execution count.
+    count: Count,
     /// The expanded file ids of the record's expansion regions.
     regions: Expansions,
     /// True when the record lists a branch.
@@ -333,6 +338,14 @@ impl RecordHead<'_> {
         ids_fit(ids, self.filenames.len())
     }
 
+    /// What the record shows ran.
+    pub(super) fn evidence(&self) -> Evidence {
+        let mut evidence = Evidence::record(self.count.0);
+        evidence.add(self.regions.evidence);
+        evidence.add(self.branches.evidence);
+        evidence
+    }
+
     /// The name of the record's main file, as [`main_file`] finds it; `None` when every file id
     /// is expanded.
     pub(super) fn main_file(&self) -> Option<&str> {
@@ -343,12 +356,13 @@ impl RecordHead<'_> {
     }
 }
 
-/// `regions` read for the `expanded_file_id`s of its expansion regions, and the largest file id
-/// any region names.
+/// `regions` read for the `expanded_file_id`s of its expansion regions, the largest file id
+/// any region names, and what the regions show ran.
 #[derive(Debug)]
 struct Expansions {
     expanded: Vec<u32>,
     largest: Option<u32>,
+    evidence: Evidence,
 }
 
 impl<'de> Deserialize<'de> for Expansions {
@@ -369,7 +383,9 @@ impl<'de> Visitor<'de> for ExpansionsVisitor {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Expansions, A::Error> {
         let mut expanded = Vec::new();
         let mut largest = None;
+        let mut evidence = Evidence::default();
         while let Some(region) = seq.next_element::<Region>()? {
+            evidence.region(&region);
             let mut id = region.file_id;
             if region.kind == EXPANSION {
                 expanded.push(region.expanded_file_id);
@@ -377,15 +393,21 @@ impl<'de> Visitor<'de> for ExpansionsVisitor {
             }
             largest = largest.max(Some(id));
         }
-        Ok(Expansions { expanded, largest })
+        Ok(Expansions {
+            expanded,
+            largest,
+            evidence,
+        })
     }
 }
 
-/// `branches` read for whether it holds any branch, and the largest file id one names.
+/// `branches` read for whether it holds any branch, the largest file id one names, and the
+/// sides that ran.
 #[derive(Debug, Default)]
 struct AnyBranch {
     any: bool,
     largest: Option<u32>,
+    evidence: Evidence,
 }
 
 impl<'de> Deserialize<'de> for AnyBranch {
@@ -405,12 +427,15 @@ impl<'de> Visitor<'de> for AnyBranchVisitor {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<AnyBranch, A::Error> {
         let mut largest = None;
+        let mut evidence = Evidence::default();
         while let Some(branch) = seq.next_element::<Branch>()? {
             largest = largest.max(Some(branch.file_id));
+            evidence.branch(branch.true_count, branch.false_count);
         }
         Ok(AnyBranch {
             any: largest.is_some(),
             largest,
+            evidence,
         })
     }
 }

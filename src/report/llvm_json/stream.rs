@@ -21,7 +21,7 @@ use serde_json::Deserializer;
 use crate::error::{Error, Result};
 use crate::report::Report;
 
-use super::export::{self, Export, Header, Kind};
+use super::export::{self, Export, Header, Kind, Recount};
 use super::groups::KeptRecords;
 use super::pieces::{self, at_end, End, Files, Parsed, Reason, Records};
 use super::unique::{duplicate, Unique};
@@ -47,7 +47,8 @@ pub(super) const SIZES: Sizes = Sizes {
     gap: 256 << 10,
 };
 
-/// Reads a whole export from `input` (see the module documentation).
+/// Reads a whole export from `input` (see the module documentation), with the files whose
+/// records must be kept to count them ([`Recount`]).
 ///
 /// Errors: a read error of `input`; the first problem of the document, located.
 pub(super) fn read(
@@ -55,7 +56,7 @@ pub(super) fn read(
     input: Input<'_>,
     detail: &Detail<'_>,
     sizes: Sizes,
-) -> Result<Report> {
+) -> Result<(Report, Recount)> {
     let mut reader = Reader::new(input, sizes);
     let root = reader.document(detail);
     if let Some(err) = reader.failed.take() {
@@ -584,22 +585,24 @@ impl<'i> Reader<'i> {
                 resume: Resume::Here,
             });
         };
-        let (skipped, functions, has_branch_records) = match functions {
-            Some((records, kept)) => {
-                let name_of = |at: u32| {
-                    let file = files.get(at as usize);
-                    file.map(|(name, _)| name.clone()).unwrap_or_default()
-                };
-                let (by_file, has_branches) = kept.into_parts(&name_of);
-                (records.skipped(&files, detail), Some(by_file), has_branches)
-            }
-            None => Default::default(),
+        let Some((records, kept)) = functions else {
+            return Ok(Export {
+                files,
+                ..Export::default()
+            });
         };
+        let name_of = |at: u32| {
+            let file = files.get(at as usize);
+            file.map(|(name, _)| name.clone()).unwrap_or_default()
+        };
+        let parts = kept.into_parts(&name_of);
         Ok(Export {
+            skipped: records.skipped(&files, detail),
             files,
-            functions,
-            skipped,
-            has_branch_records,
+            functions: Some(parts.by_file),
+            has_branch_records: parts.has_branches,
+            evidence: parts.evidence,
+            named: parts.named,
         })
     }
 
