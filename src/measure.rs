@@ -176,6 +176,7 @@ pub(crate) fn measure_one<'a>(
     let mcdc_available = mcdc_available && gap.is_none_or(|u| u.mcdc.is_empty());
     let merged = merge(path, parts)?;
     if let FileCoverage::Lcov(file) = &*merged {
+        stale::check_lcov(path, parts, file)?;
         if file.merge_conflict() {
             return Err(lcov_conflict(path, &origins));
         }
