@@ -147,4 +147,28 @@ mod tests {
         assert!(!is_rust_symbol("main"));
         assert!(!is_rust_symbol(""));
     }
+
+    #[test]
+    fn only_lcov_parts_hold_lcov_functions() {
+        let export = r#"{"type":"llvm.coverage.json.export","version":"3.1.0","data":[{"files":[
+            {"filename":"a.rs","summary":{"lines":{"count":1,"covered":1},
+            "functions":{"count":1,"covered":1},"instantiations":{"count":1,"covered":1},
+            "regions":{"count":1,"covered":1},"branches":{"count":0,"covered":0}}}],
+            "functions":[{"name":"f","count":1,"filenames":["a.rs"],
+            "regions":[[1,1,1,9,1,0,0,0]],"branches":[]}]}]}"#;
+        let json = crate::report::llvm_json::read("r", export.as_bytes()).expect("export");
+        let part = Part {
+            report: &json,
+            coverage: &json.files[0].coverage,
+        };
+        assert!(!holds(&part, "f", 1));
+        let text = b"SF:a.rs\nFN:1,f\nFNDA:1,f\nend_of_record\n";
+        let lcov = crate::report::lcov::read("t.info", text).expect("lcov");
+        let part = Part {
+            report: &lcov,
+            coverage: &lcov.files[0].coverage,
+        };
+        assert!(holds(&part, "f", 1));
+        assert!(!holds(&part, "f", 2) && !holds(&part, "g", 1));
+    }
 }
