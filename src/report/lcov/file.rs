@@ -131,11 +131,13 @@ impl DeclaredTotals {
     /// it: the reader refuses such a pair).
     pub(super) fn pair(&self, at: usize) -> Declared {
         let found = self.get(at);
+        let most = match self.is_bound() {
+            true => found.unwrap_or(u64::MAX),
+            false => u64::MAX,
+        };
         Declared {
             found,
-            hit: self
-                .get(at + 1)
-                .map(|hit| hit.min(found.unwrap_or(u64::MAX))),
+            hit: self.get(at + 1).map(|hit| hit.min(most)),
         }
     }
 
