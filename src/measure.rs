@@ -6,7 +6,8 @@
 //!   llvm-cov sections whose declared totals their records cannot reproduce are refused (an
 //!   error asking for a profile-level merge or the JSON exports), and so are sections in
 //!   another writer's shape that sum Rust instantiations that ran (an llvm-cov tracefile
-//!   rewritten by lcov).
+//!   rewritten by lcov), and a file whose sections place one Rust symbol at two start lines
+//!   (two builds of different source: a stale tracefile among the reports, [`stale`]).
 //! - llvm-cov JSON with JSON: when every part carries function detail, the function records are
 //!   pooled ([`llvm_json::pool`]) and the summary recomputed by llvm-cov's instantiation-group
 //!   rule ([`llvm_json::recompute`]). Records of one compiled function in different exports
@@ -176,6 +177,7 @@ pub(crate) fn measure_one<'a>(
     let mcdc_available = mcdc_available && gap.is_none_or(|u| u.mcdc.is_empty());
     let merged = merge(path, parts)?;
     if let FileCoverage::Lcov(file) = &*merged {
+        stale::check_lcov(path, parts, file)?;
         if file.merge_conflict() {
             return Err(lcov_conflict(path, &origins));
         }

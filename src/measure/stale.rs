@@ -1,5 +1,6 @@
 //! Two builds of different source among the reports of one check: one compiled Rust function
-//! (one symbol) mapped differently in two exports.
+//! (one symbol) mapped differently in two exports ([`check`]), or starting at two lines in the
+//! LCOV sections of one file ([`check_lcov`]).
 //!
 //! A Rust symbol names one instantiation of one function of one build of a crate (the crate's
 //! hash covers its compiler and `-C metadata`), so the records of one symbol in two exports
@@ -12,8 +13,11 @@
 
 use crate::demangle;
 use crate::error::{Error, Result};
+use crate::report::lcov::LcovFile;
 use crate::report::llvm_json::FunctionStats;
-use crate::report::Report;
+use crate::report::{FileCoverage, Report};
+
+use super::Part;
 
 /// Errors (exit 2) when a Rust symbol of `path` is mapped differently in two of `exports` (the
 /// records of each report, in the order of the reports), naming the function, both reports and
@@ -46,17 +50,70 @@ fn stale(path: &str, a: (&Report, &FunctionStats), b: (&Report, &FunctionStats))
             report.origin, record.regions.total, record.lines.total, record.key.0
         )
     };
+    two_builds(path, &a.1.name, &mapping(a), &mapping(b))
+}
+
+/// The error for two builds of `symbol` among the reports of `path`, each as `a` and `b` say.
+fn two_builds(path: &str, symbol: &str, a: &str, b: &str) -> Error {
     Error::new(format!(
-        "{path}: the reports hold two builds of different source: `{}` (symbol `{}`) is one \
-         compiled function, but {}, and {}. One of them is stale (an export of an earlier \
-         commit: a cached target/, an old shard artifact, a leftover report matched by a \
-         glob). Give the reports of one build only (remove the stale export, or clear the \
-         cached target/ and run the tests again)",
-        demangle::demangle(&a.1.name),
-        a.1.name,
-        mapping(a),
-        mapping(b)
+        "{path}: the reports hold two builds of different source: `{}` (symbol `{symbol}`) is \
+         one compiled function, but {a}, and {b}. One of them is stale (an export or tracefile \
+         of an earlier commit: a cached target/, an old shard artifact, a leftover report \
+         matched by a glob). Give the reports of one build only (remove the stale report, or \
+         clear the cached target/ and run the tests again)",
+        demangle::demangle(symbol),
     ))
+}
+
+/// Errors (exit 2) when the LCOV sections of `path` (`merged`, the merge of `parts`' records)
+/// place one Rust symbol at two start lines, naming the function, the reports (the first part
+/// that holds each start) and what to do.
+///
+/// A symbol is one function of one build (see the module documentation), and llvm-cov writes
+/// its `FN` at the line where its code starts: two start lines are two builds of different
+/// source, one of them stale. Only merged files are checked (one llvm-cov section writes each
+/// symbol once). Demangled names are not: they lose the crate's hash, so `#[cfg(unix)]` and
+/// `#[cfg(windows)]` variants of one function, at two lines, share a name across the two
+/// platforms' tracefiles.
+pub(super) fn check_lcov(path: &str, parts: &[Part<'_>], merged: &LcovFile) -> Result<()> {
+    if !merged.is_merged() {
+        return Ok(());
+    }
+    let functions = merged.functions();
+    let mut starts: Vec<(&str, u32)> = (functions.iter())
+        .filter(|f| is_rust_symbol(&f.name))
+        .filter_map(|f| Some((f.name.as_str(), f.start?)))
+        .collect();
+    starts.sort_unstable();
+    starts.dedup();
+    let moved = starts.chunk_by(|a, b| a.0 == b.0).find(|one| one.len() > 1);
+    let Some([(symbol, first), (_, second), ..]) = moved else {
+        return Ok(());
+    };
+    let origin = |line: u32| {
+        let part = parts.iter().find(|p| holds(p, symbol, line));
+        part.map(|p| p.report.origin.as_str()).unwrap_or_default()
+    };
+    let (a, b) = (origin(*first), origin(*second));
+    let (a, b) = match a == b {
+        true => (
+            format!("{a} has its FN at {path}:{first} in one section"),
+            format!("at {path}:{second} in another"),
+        ),
+        false => (
+            format!("{a} has its FN at {path}:{first}"),
+            format!("{b} at {path}:{second}"),
+        ),
+    };
+    Err(two_builds(path, symbol, &a, &b))
+}
+
+/// True when `part` is an LCOV file with a function `symbol` starting at `line`.
+fn holds(part: &Part<'_>, symbol: &str, line: u32) -> bool {
+    let FileCoverage::Lcov(file) = part.coverage else {
+        return false;
+    };
+    (file.functions().iter()).any(|f| f.start == Some(line) && f.name.as_str() == symbol)
 }
 
 /// True for a mangled Rust symbol: v0 (`_R…`) or legacy (`_ZN…17h<16 hex digits>E`).
@@ -89,5 +146,29 @@ mod tests {
         assert!(!is_rust_symbol("_Z4pickIiET_S0_S0_b"));
         assert!(!is_rust_symbol("main"));
         assert!(!is_rust_symbol(""));
+    }
+
+    #[test]
+    fn only_lcov_parts_hold_lcov_functions() {
+        let export = r#"{"type":"llvm.coverage.json.export","version":"3.1.0","data":[{"files":[
+            {"filename":"a.rs","summary":{"lines":{"count":1,"covered":1},
+            "functions":{"count":1,"covered":1},"instantiations":{"count":1,"covered":1},
+            "regions":{"count":1,"covered":1},"branches":{"count":0,"covered":0}}}],
+            "functions":[{"name":"f","count":1,"filenames":["a.rs"],
+            "regions":[[1,1,1,9,1,0,0,0]],"branches":[]}]}]}"#;
+        let json = crate::report::llvm_json::read("r", export.as_bytes()).expect("export");
+        let part = Part {
+            report: &json,
+            coverage: &json.files[0].coverage,
+        };
+        assert!(!holds(&part, "f", 1));
+        let text = b"SF:a.rs\nFN:1,f\nFNDA:1,f\nend_of_record\n";
+        let lcov = crate::report::lcov::read("t.info", text).expect("lcov");
+        let part = Part {
+            report: &lcov,
+            coverage: &lcov.files[0].coverage,
+        };
+        assert!(holds(&part, "f", 1));
+        assert!(!holds(&part, "f", 2) && !holds(&part, "g", 1));
     }
 }

@@ -216,10 +216,10 @@ fn a_stale_export_of_one_compiled_rust_function_is_refused() {
             "covgate: error: src/lib.rs: the reports hold two builds of different source: \
              `st::f` (symbol `_RNvCsb2XTOLoCcT5_2st1f`) is one compiled function, but {new} maps \
              6 code regions and 6 lines from src/lib.rs:1, and {old} maps 15 code regions and 6 \
-             lines from src/lib.rs:1. One of them is stale (an export of an earlier commit: a \
-             cached target/, an old shard artifact, a leftover report matched by a glob). Give \
-             the reports of one build only (remove the stale export, or clear the cached \
-             target/ and run the tests again)\n"
+             lines from src/lib.rs:1. One of them is stale (an export or tracefile of an \
+             earlier commit: a cached target/, an old shard artifact, a leftover report matched \
+             by a glob). Give the reports of one build only (remove the stale report, or clear \
+             the cached target/ and run the tests again)\n"
         )
     );
     // One build given twice (shards of one run) is summed as before.

@@ -122,12 +122,51 @@ impl DeclaredTotals {
         self.values.get(at).copied().filter(|_| set)
     }
 
-    /// The pair that starts at `at` ([`DeclaredTotals::LINES`] …).
+    /// Set in `set` when the totals are a merge's bound ([`DeclaredTotals::merged`]), not a
+    /// writer's.
+    const BOUND: u8 = 1 << 6;
+
+    /// The pair that starts at `at` ([`DeclaredTotals::LINES`] …). A bound's hit count, which
+    /// may pass its found count, is given as at most the found count (a writer's never passes
+    /// it: the reader refuses such a pair).
     pub(super) fn pair(&self, at: usize) -> Declared {
+        let found = self.get(at);
+        let most = match self.is_bound() {
+            true => found.unwrap_or(u64::MAX),
+            false => u64::MAX,
+        };
         Declared {
-            found: self.get(at),
-            hit: self.get(at + 1),
+            found,
+            hit: self.get(at + 1).map(|hit| hit.min(most)),
         }
+    }
+
+    /// True when the totals are the bound a merge left ([`DeclaredTotals::merged`]): the
+    /// best counts the merged sections' declared totals allow, not a writer's own.
+    pub(super) fn is_bound(&self) -> bool {
+        self.set & Self::BOUND != 0
+    }
+
+    /// The bound that two merged parts of one file (sections, shards, reports; each a
+    /// writer's declared totals or the bound of an earlier merge) set on the merge, per metric
+    /// that both declare in full: found at least the larger found count (a merge adds items,
+    /// never removes one), hit at most the sum of the hit counts (an item the merge covers is
+    /// covered in one of the parts). The hit sum is kept as it is, above the found count if
+    /// so, for further merges; [`DeclaredTotals::pair`] gives it as at most the found count.
+    /// No verdict of the merge can be better than this pair's share, whatever the parts
+    /// covered in common: it is judged as another writer's declared pair ([`judged`]). A metric
+    /// that one part does not declare in full has no bound.
+    pub(super) fn merged(&self, other: &DeclaredTotals) -> DeclaredTotals {
+        let mut out = DeclaredTotals::default();
+        for at in [Self::LINES, Self::BRANCHES, Self::FUNCTIONS] {
+            let raw = |totals: &DeclaredTotals| Some((totals.get(at)?, totals.get(at + 1)?));
+            if let (Some((found, hit)), Some((more, hits))) = (raw(self), raw(other)) {
+                out.set(at, false, found.max(more));
+                out.set(at, true, hit.saturating_add(hits));
+                out.set |= Self::BOUND;
+            }
+        }
+        out
     }
 
     pub(super) fn lines(&self) -> Declared {
@@ -211,9 +250,11 @@ impl LcovFile {
     /// `DA` counts are summed per line, `BRDA` per (line, block, branch) (`-` + `-` = `-`,
     /// `-` + n = n), functions per (start line, name) (a function that only `FNDA` named is
     /// counted as the function of its name with a start line: see `counted_functions`).
-    /// Declared totals are dropped once two non-empty files merge, since they cannot be
-    /// combined, unless both sides declare the same totals over the same items covered alike (a
-    /// tracefile merged with itself), which the merge leaves as they were. A merge of llvm-cov sections that llvm-cov's own count of the
+    /// Declared totals are replaced by the bound they set on the merge
+    /// ([`DeclaredTotals::merged`]: found at least the larger found, hit at most the sum of
+    /// hits) once two non-empty files merge, unless both sides declare the same totals over
+    /// the same items covered alike (a tracefile merged with itself), which the merge leaves
+    /// as they were. A merge of llvm-cov sections that llvm-cov's own count of the
     /// merged profiles may contradict is marked ([`merge_conflict`](Self::merge_conflict)).
     /// Merging into or from an empty (default) value keeps the other side unchanged. (The
     /// reader leaves out sections without records, and `covgate check` files without records,
@@ -233,7 +274,9 @@ impl LcovFile {
         // report given twice): the merge covers those items alike, so the totals still hold.
         // Without declared totals on either side, `same` changes nothing (nothing to keep, no
         // conflict): the shapes are not compared.
+        // A bound is no writer's: two merges' bounds are combined, never kept as they are.
         let same = self.declared == other.declared
+            && !self.declared.is_bound()
             && (self.declared == DeclaredTotals::default() || self.same_shape(&other));
         self.conflict |=
             other.conflict | (!same && (self.unreproducible() || other.unreproducible()));
@@ -250,7 +293,7 @@ impl LcovFile {
             self.add_function(function);
         }
         if !same {
-            self.declared = DeclaredTotals::default();
+            self.declared = self.declared.merged(&other.declared);
         }
         self.sections = self.sections.saturating_add(other.sections);
     }
@@ -286,7 +329,9 @@ impl LcovFile {
     pub(super) fn judged(&self) -> [(Counts, bool); 3] {
         // Only an llvm-cov section's declared pairs are weighed against the proved misses (a
         // reduced file's are its verdict, its records only those of its misses).
-        let weighed = self.llvm && !self.reduced && self.declared != DeclaredTotals::default();
+        // A merge's bound is judged as another writer's declared pair: no verdict better.
+        let llvm = self.llvm && !self.declared.is_bound();
+        let weighed = llvm && !self.reduced && self.declared != DeclaredTotals::default();
         let proved = match weighed {
             true => self.proved_missed(),
             false => [0; 3],
@@ -299,7 +344,6 @@ impl LcovFile {
             || self.detail_branches(),
             || self.detail_functions(),
         );
-        let llvm = self.llvm;
         [
             judged(llvm, self.declared.lines().consistent(), lines, proved[0]),
             judged(
@@ -349,6 +393,7 @@ impl LcovFile {
         let differs =
             |pair: Declared, detail: Counts| pair.consistent().is_some_and(|d| d != detail);
         self.llvm
+            && !self.declared.is_bound()
             && (differs(self.declared.lines(), self.detail_lines())
                 | differs(self.declared.branches(), self.detail_branches())
                 | differs(self.declared.functions(), self.detail_functions()))

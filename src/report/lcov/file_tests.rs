@@ -269,3 +269,82 @@ fn shapes_are_the_items_covered_alike_in_any_order() {
         assert_eq!(b.same_shape(&a), same, "{text}");
     }
 }
+
+#[test]
+fn declared_totals_of_merged_parts_bound_the_merge() {
+    let totals = |pairs: &[(usize, bool, u64)]| {
+        let mut t = DeclaredTotals::default();
+        for &(at, hit, value) in pairs {
+            t.set(at, hit, value);
+        }
+        t
+    };
+    let (l, f) = (DeclaredTotals::LINES, DeclaredTotals::FUNCTIONS);
+    // `a` declares 9 lines, none run, and 2 functions without a hit count.
+    let a = totals(&[(l, false, 9), (l, true, 0), (f, false, 2)]);
+    let b = totals(&[(l, false, 3), (l, true, 3), (f, false, 2), (f, true, 1)]);
+    let ab = a.merged(&b);
+    assert!(ab.is_bound() && !a.is_bound() && !b.is_bound());
+    assert_eq!(ab.lines().consistent(), c(3, 9));
+    // A metric one side does not declare in full has no bound.
+    assert_eq!(ab.functions(), Declared::default());
+    assert_eq!(ab.branches(), Declared::default());
+    assert_eq!(
+        totals(&[(l, true, 1)]).merged(&b),
+        DeclaredTotals::default()
+    );
+    // Hits past the found count are kept for later merges, given as at most the found count.
+    let more = ab
+        .merged(&totals(&[(l, false, 4), (l, true, 4)]))
+        .merged(&b);
+    assert_eq!(more.lines().consistent(), c(9, 9));
+    assert_eq!(more.lines().hit, Some(9));
+    let fewer = ab.merged(&totals(&[(l, false, 20), (l, true, 4)]));
+    assert_eq!(fewer.lines().consistent(), c(7, 20));
+}
+
+/// An llvm-cov section of `a` whose function `f` (line 1) ran `hit` times, as did line 1;
+/// line 2 never ran.
+fn llvm_section(hit: u64) -> String {
+    let ran = u64::from(hit > 0);
+    format!(
+        "SF:a\nFN:1,f\nFNDA:{hit},f\nFNF:1\nFNH:{ran}\nDA:1,{hit}\nDA:2,0\nLF:2\nLH:{ran}\n\
+         end_of_record\n"
+    )
+}
+
+#[test]
+fn a_merge_bound_is_no_count_of_llvm_covs() {
+    // Three llvm-cov sections: the third merges into the bound of the first two, which is
+    // never weighed as llvm-cov's own totals (no conflict, the records counted).
+    let (r, _) = read_ok(&format!(
+        "{}{}{}",
+        llvm_section(1),
+        llvm_section(0),
+        llvm_section(2)
+    ));
+    let file = lcov(&r, 0);
+    assert!(!file.merge_conflict() && file.is_merged());
+    assert!(file.declared.is_bound());
+    assert_eq!(file.declared.lines().consistent(), c(2, 2));
+    assert!(!file.unreproducible());
+    assert_eq!(file.summary().lines, c(1, 2));
+    assert_eq!(file.summary().functions, c(1, 1));
+    // Merged with itself (two reports of merged sections): bounds combine, never kept.
+    let mut twice = file.clone();
+    twice.merge(file.clone());
+    assert!(!twice.merge_conflict());
+    assert_eq!(twice.declared.lines().hit, Some(2));
+    assert_eq!(twice.summary().lines, c(1, 2));
+    // Markers take the bound out with the items (as a merge's totals were dropped before).
+    let marked = file.without(|line| line == 2, |_| false);
+    assert_eq!(marked.declared, DeclaredTotals::default());
+    assert_eq!(marked.summary().lines, c(1, 1));
+    // A merge of sections whose totals bound it below its records: the bound.
+    let (r, _) = read_ok(&format!("{}{}", llvm_section(0), llvm_section(0)));
+    assert_eq!(lcov(&r, 0).summary().lines, c(0, 2));
+    let declared_only = "TN:\nSF:a\nFN:1,f\nLF:9\nLH:0\nend_of_record\nTN:\nSF:a\nDA:1,1\nLF:1\n\
+                         LH:1\nend_of_record\n";
+    let (r, _) = read_ok(declared_only);
+    assert_eq!(lcov(&r, 0).summary().lines, c(1, 9));
+}

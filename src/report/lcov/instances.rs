@@ -12,6 +12,12 @@ use super::file::{Function, LcovFile};
 use super::identity::{clang_local, function_identity, rust_instance};
 
 impl LcovFile {
+    /// True when the file holds more than one section (of one tracefile, or of several
+    /// reports merged).
+    pub fn is_merged(&self) -> bool {
+        self.sections > 1
+    }
+
     /// The last line the file's records name (`DA`, `BRDA`, `FN`), and whether a section is in
     /// llvm-cov's shape (written by `llvm-cov export -format=lcov`, as `cargo llvm-cov --lcov`:
     /// its lines are the source's own); for a file reduced to its verdict, as it was read.

@@ -42,7 +42,11 @@ impl LcovFile {
             kept.add_function(function.clone());
         }
         if self.llvm {
-            kept.declared = self.declared_without(&kept, &drop_line, &drop_branch);
+            // A merge's bound is no count of llvm-cov's: dropped, as a merge's totals were.
+            kept.declared = match self.declared.is_bound() {
+                true => DeclaredTotals::default(),
+                false => self.declared_without(&kept, &drop_line, &drop_branch),
+            };
             kept.llvm = true;
         }
         kept

@@ -136,9 +136,12 @@
 //!   per instantiation but writes summed `DA` records, and `LF:9 LH:0` without `DA` records is
 //!   0 of 9, never a vacuous 0 of 0. No verdict is better than the writer's own.
 //!
-//! Once two sections are merged the declared pairs are dropped, unless both declare the same
+//! Once two sections are merged their declared pairs are kept when both declare the same
 //! pairs over the same items covered alike (a tracefile given twice), which the merge does not
-//! change.
+//! change. Otherwise they bound the merge (`DeclaredTotals::merged`), per metric both declare
+//! in full: found at least the larger found count, hit at most the sum of hit counts; the
+//! bound is judged as another writer's declared pair (the worse of it and the records), never
+//! as llvm-cov's own totals.
 //!
 //! # Modules
 //! `lex` turns one line into a record; `section` gathers the records of one `SF` section and

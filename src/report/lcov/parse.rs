@@ -369,6 +369,8 @@ impl<'a> Parser<'a> {
                 let repeated = existing.declared != DeclaredTotals::default()
                     && existing.declared == file.declared
                     && existing.same_shape(&file);
+                // The bound the two sides' totals set on the merge (see `LcovFile::merge`).
+                let bound = existing.declared.merged(&file.declared);
                 if !repeated {
                     // Checked while the totals and the records are still together.
                     existing.conflict |= existing.unreproducible() | file.unreproducible();
@@ -378,6 +380,9 @@ impl<'a> Parser<'a> {
                     existing.declared = DeclaredTotals::default();
                 }
                 existing.merge(file);
+                if !repeated {
+                    existing.declared = bound;
+                }
             }
             None => {
                 // Kept without its indexes until another section of it comes, if one does;
