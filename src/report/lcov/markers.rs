@@ -43,13 +43,19 @@ impl LcovFile {
         }
         if self.llvm {
             // A merge's bound is no count of llvm-cov's: dropped, as a merge's totals were.
-            kept.declared = match self.declared.is_bound() {
-                true => DeclaredTotals::default(),
-                false => self.declared_without(&kept, &drop_line, &drop_branch),
-            };
+            let less = self.declared_without(&kept, &drop_line, &drop_branch);
+            kept.declared = self.unless_bound(less);
             kept.llvm = true;
         }
         kept
+    }
+
+    /// `totals`, unless `self`'s declared totals are a merge's bound (none then).
+    fn unless_bound(&self, totals: DeclaredTotals) -> DeclaredTotals {
+        match self.declared.is_bound() {
+            true => DeclaredTotals::default(),
+            false => totals,
+        }
     }
 
     /// llvm-cov's declared totals of `self` less what markers took out (`kept` is `self`
