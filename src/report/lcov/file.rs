@@ -368,14 +368,23 @@ impl LcovFile {
     /// header, with `BRF:0` there).
     pub(super) fn proved_missed(&self) -> [u64; 3] {
         let lines = self.detail_lines();
-        let mut starts: BTreeMap<u32, bool> = BTreeMap::new();
-        for f in self.functions.list().iter() {
-            if let Some(start) = f.start {
-                *starts.entry(start).or_default() |= f.is_covered();
-            }
-        }
-        let functions = starts.values().filter(|ran| !**ran).count() as u64;
-        [lines.total - lines.covered, 0, functions]
+        [lines.total - lines.covered, 0, self.starts_missed()]
+    }
+
+    /// The start lines none of whose function records ran: (start, ran) pairs sorted, a start
+    /// line missed when its last pair (the one that ran, if any) did not run.
+    fn starts_missed(&self) -> u64 {
+        let functions = self.functions.list();
+        let mut starts: Vec<(u32, bool)> = functions
+            .iter()
+            .filter_map(|f| Some((f.start?, f.is_covered())))
+            .collect();
+        starts.sort_unstable();
+        let ends = starts
+            .iter()
+            .zip(starts.iter().skip(1).map(Some).chain([None]))
+            .filter(|(this, next)| next.is_none_or(|n| n.0 != this.0));
+        ends.filter(|(this, _)| !this.1).count() as u64
     }
 
     /// True when sections were merged that no merge of records can count exactly: one of them
@@ -630,8 +639,8 @@ impl LcovFile {
     }
 
     pub(super) fn detail_lines(&self) -> Counts {
-        let covered = self.lines.covered().filter(|(_, covered)| *covered).count();
-        Counts::new(covered as u64, self.lines.len() as u64)
+        let (covered, total) = self.lines.tally();
+        Counts::new(covered, total)
     }
 
     pub(super) fn detail_branches(&self) -> Counts {

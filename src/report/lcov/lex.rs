@@ -146,6 +146,27 @@ pub(super) fn da_line(bytes: &[u8]) -> Option<(Record<'static>, usize)> {
     Some((record, bytes.len() - rest.len() + 1))
 }
 
+/// The count of a plain `FNDA:<count>,` at the start of `bytes`, as [`plain`] reads it, and the
+/// bytes after the comma (the name, for [`named_line`]).
+pub(super) fn fnda_count(bytes: &[u8]) -> Option<(u64, &[u8])> {
+    let (count, rest) = digits(bytes.strip_prefix(b"FNDA:")?)?;
+    Some((count, rest.strip_prefix(b",")?))
+}
+
+/// The length of `name` with its line break when `bytes` starts with `name` ended by `\n`, and
+/// `name` is one that [`plain`] reads as it is from a line that trimming leaves as it is (its
+/// first byte visible ASCII but a digit, its last visible ASCII): an `FNDA` line of a name
+/// known already, recognised without searching for the line's end.
+pub(super) fn named_line(bytes: &[u8], name: &str) -> Option<usize> {
+    bytes
+        .strip_prefix(name.as_bytes())?
+        .starts_with(b"\n")
+        .then_some(())?;
+    plain_name(name)?;
+    let last = name.as_bytes().last()?;
+    last.is_ascii_graphic().then_some(name.len() + 1)
+}
+
 /// The number spelt by the 1 to 19 ASCII digits at the start of `bytes` (followed by anything
 /// but a digit), as [`plain_number`] reads them, and the bytes after them.
 #[inline]

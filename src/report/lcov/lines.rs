@@ -102,9 +102,24 @@ impl Lines {
         lines
     }
 
-    /// How many lines there are.
-    pub(super) fn len(&self) -> usize {
-        self.iter().count()
+    /// How many lines have a count above 0, and how many lines there are: one pass over the
+    /// bytes, no line decoded into a pair.
+    pub(super) fn tally(&self) -> (u64, u64) {
+        let mut rest: &[u8] = &self.packed;
+        let (mut covered, mut total, mut ran) = (0u64, 0u64, false);
+        while !rest.is_empty() {
+            let (code, after) = take(rest);
+            rest = after;
+            // A line without its own count has the count of the line before it.
+            if code & 1 == 0 {
+                let count;
+                (count, rest) = take(rest);
+                ran = count > 0;
+            }
+            covered += u64::from(ran);
+            total += 1;
+        }
+        (covered, total)
     }
 
     /// True when there is no line.

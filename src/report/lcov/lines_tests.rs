@@ -14,7 +14,7 @@ fn counts_of_any_size_come_back_exactly() {
     ];
     let packed = Lines::pack(lines.clone());
     assert_eq!(packed.unpack(), lines);
-    assert_eq!(packed.len(), 6);
+    assert_eq!(packed.tally(), (5, 6));
     assert!(!packed.is_empty());
     assert_eq!(
         packed.covered().collect::<Vec<_>>(),
@@ -32,6 +32,7 @@ fn counts_of_any_size_come_back_exactly() {
     assert_ne!(packed, Lines::pack(vec![(0, 0)]));
     let empty = Lines::pack(Vec::new());
     assert!(empty.is_empty());
+    assert_eq!(empty.tally(), (0, 0));
     assert_eq!(empty, Lines::default());
 }
 
@@ -46,7 +47,7 @@ fn lines_far_apart_come_back_exactly() {
     ];
     let packed = Lines::pack(lines.clone());
     assert_eq!(packed.unpack(), lines);
-    assert_eq!(packed.len(), 5);
+    assert_eq!(packed.tally(), (3, 5));
     assert_eq!(packed.iter().last(), Some((u32::MAX, 0)));
 }
 
@@ -68,7 +69,8 @@ fn runs_of_equal_counts_come_back_exactly() {
     ];
     let packed = Lines::pack(lines.clone());
     assert_eq!(packed.unpack(), lines);
-    assert_eq!(packed.len(), 10);
+    // Lines 6 and 7 take 5's count, line 12 takes 11's (0).
+    assert_eq!(packed.tally(), (6, 10));
     // 5 → two bytes; 6, 7 → one each; 9 → two; 10 → two; 11 → two; 12 → one; 100,000 → three;
     // 100,001 → one + ten; u32::MAX → five.
     assert_eq!(packed.packed.len(), 2 + 1 + 1 + 2 + 2 + 2 + 1 + 3 + 11 + 5);

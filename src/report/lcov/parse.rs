@@ -237,6 +237,12 @@ impl<'a> Parser<'a> {
                         (at, number) = (at + len, number + 1);
                         continue;
                     }
+                    // An `FNDA` line of the name expected, straight to its section.
+                    if let Some(len) = self.fnda_line(rest) {
+                        self.last_line = number;
+                        (at, number) = (at + len, number + 1);
+                        continue;
+                    }
                     let end = memchr::memchr(b'\n', rest).map_or(bytes.len(), |i| at + i);
                     // The line ends before a `\n` (ASCII) or at the end: the get succeeds.
                     let line = text.get(at..end).unwrap_or_default();
@@ -258,6 +264,16 @@ impl<'a> Parser<'a> {
         }
         // There is one line more than there are line breaks.
         Ok(number - first - 1)
+    }
+
+    /// A plain `FNDA` line at the start of `bytes` in an open section, of the name its section
+    /// expects ([`Section::fnda_line`]), no longer than [`MAX_LINE`]: applied, and its length
+    /// with its line break given.
+    fn fnda_line(&mut self, bytes: &[u8]) -> Option<usize> {
+        let section = self.section.as_mut()?;
+        // Longer lines go the general way, which refuses them.
+        let bytes = bytes.get(..MAX_LINE + 1).unwrap_or(bytes);
+        section.fnda_line(bytes)
     }
 
     /// A line of `len` bytes is longer than [`MAX_LINE`]: an error.

@@ -7,7 +7,7 @@ use crate::model::Counts;
 
 use super::file::{judged, sorted_lines, Branch, DeclaredTotals, Function, LcovFile};
 use super::index::{Aliases, Keys, Name, Names};
-use super::lex::{Record, TotalKind};
+use super::lex::{fnda_count, named_line, Record, TotalKind};
 use super::lines::Lines;
 
 /// The records of one open section, before its functions are resolved.
@@ -346,6 +346,34 @@ impl Section {
         self.order.note(STAGE_DA);
         self.last_fn = None;
         self.da.push((line, count));
+    }
+
+    /// A plain `FNDA:<count>,<name>` line at the start of `bytes` ([`fnda_count`],
+    /// [`named_line`]) whose name is that of the `FN` record just read or of the one expected
+    /// next: applied as [`apply`] applies it ([`Section::add_fnda`]), its name neither searched
+    /// for nor looked up. Returns its length with its line break; `None`, with nothing done,
+    /// for any other line.
+    pub(super) fn fnda_line(&mut self, bytes: &[u8]) -> Option<usize> {
+        let (count, rest) = fnda_count(bytes)?;
+        let len = |at: usize| {
+            let record = self.fn_records.get(at)?;
+            named_line(rest, record.name.as_str()).map(|len| (at, len))
+        };
+        let (own, (at, len)) = match self.last_fn.and_then(len) {
+            Some(found) => (true, found),
+            None => (false, len(self.next_fnda)?),
+        };
+        let record = self.fn_records.get_mut(at)?;
+        if own {
+            record.own = Some(count);
+            self.paired += 1;
+        } else {
+            record.in_order = Some(count);
+            self.next_fnda += 1;
+        }
+        self.order.note(STAGE_FNDA);
+        self.last_fn = None;
+        Some(bytes.len() - rest.len() + len)
     }
 
     /// Declared pairs of an llvm-cov section (its lines read) that claim fewer misses than its
