@@ -34,7 +34,11 @@ pub struct Metrics {
 impl Metrics {
     /// Every metric's verdict, in order.
     pub fn iter(&self) -> impl Iterator<Item = MetricVerdict> + '_ {
-        let allowed = |at: usize| self.allowed.as_ref().and_then(|a| a.get(at).copied()?);
+        let allowed = |at: usize| {
+            self.allowed
+                .as_ref()
+                .and_then(|a| a.get(at).copied().flatten())
+        };
         self.packed
             .iter()
             .enumerate()
