@@ -206,7 +206,7 @@ fn annotations(file: &FileVerdict, prefix: &str) -> (Vec<String>, usize) {
     let below = below
         .iter()
         .filter(|m| u.len(m.metric) == 0)
-        .map(|m| metric_text(m))
+        .map(metric_text)
         .collect();
     let tighten = loose
         .iter()
