@@ -60,7 +60,7 @@ fn judge_file(file: &mut FileVerdict, entry: &Entry, measured: &Measured<'_>) {
     // The failing metrics, whose items are listed.
     let mut over = Vec::new();
     let mut notes = Vec::new();
-    for m in &mut file.metrics {
+    file.metrics.update(|m| {
         let allowed = entry.allowed(m.metric);
         m.allowed = Some(allowed);
         m.status = status(m.counts, allowed);
@@ -89,7 +89,7 @@ fn judge_file(file: &mut FileVerdict, entry: &Entry, measured: &Measured<'_>) {
             }
             _ => {}
         }
-    }
+    });
     let failing = file.metrics.iter().any(|m| m.status.fails());
     file.status = if failing {
         FileStatus::Fail

@@ -16,6 +16,10 @@ use crate::policy::Policy;
 use crate::scope::{self, Class, Reported, Scope, Why};
 use crate::uncovered::{self, Listed};
 
+mod metrics;
+
+pub use metrics::Metrics;
+
 /// The outcome of one metric of one file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MetricStatus {
@@ -108,8 +112,9 @@ pub struct FileVerdict {
     /// Its status.
     pub status: FileStatus,
     /// One entry per policy metric for a measured file (pass or fail); empty otherwise
-    /// (excluded files are not measured, even when a report names them).
-    pub metrics: Vec<MetricVerdict>,
+    /// (excluded files are not measured, even when a report names them). Packed (see
+    /// [`Metrics`]).
+    pub metrics: Metrics,
     /// The exclusion's reason, or why an unmeasured file fails.
     pub reason: Option<String>,
     /// What is uncovered, for each metric this file fails (empty otherwise).
@@ -358,7 +363,7 @@ fn judge_file(
     measured: Option<&Measured<'_>>,
     policy: &Policy,
 ) -> FileVerdict {
-    let metrics = measured.map_or_else(Vec::new, |m| judge_metrics(&m.summary, policy));
+    let metrics = measured.map_or_else(Metrics::default, |m| judge_metrics(&m.summary, policy));
     let failing = metrics.iter().any(|m| m.status.fails());
     let below: Vec<Metric> = metrics
         .iter()
@@ -391,7 +396,7 @@ fn judge_file(
 }
 
 /// Judges each policy metric of one summary.
-pub(crate) fn judge_metrics(summary: &Summary, policy: &Policy) -> Vec<MetricVerdict> {
+pub(crate) fn judge_metrics(summary: &Summary, policy: &Policy) -> Metrics {
     policy
         .metrics
         .iter()
@@ -512,8 +517,9 @@ mod tests {
                 ("d.rs", FileStatus::Excluded),
             ]
         );
-        assert_eq!(verdict.files[0].metrics[0].counts, Some(Counts::new(0, 1)));
-        assert_eq!(verdict.files[2].metrics[0].counts, Some(Counts::new(1, 1)));
+        let lines = |at: usize| verdict.files[at].metrics.get(Metric::Lines);
+        assert_eq!(lines(0).and_then(|m| m.counts), Some(Counts::new(0, 1)));
+        assert_eq!(lines(2).and_then(|m| m.counts), Some(Counts::new(1, 1)));
         assert_eq!(verdict.files[0].uncovered.lines.len(), 1);
         // Only the selected file's measurement is kept, with its counts.
         let kept: Vec<&String> = judged.kept.iter().map(|(path, _)| path).collect();

@@ -431,7 +431,7 @@ lines = 1
             files: vec![crate::judge::FileVerdict {
                 path: "src/gone.rs".to_string(),
                 status: crate::judge::FileStatus::NoCode,
-                metrics: Vec::new(),
+                metrics: crate::judge::Metrics::default(),
                 reason: None,
                 uncovered: crate::uncovered::Listed::default(),
                 ignored: None,
@@ -491,7 +491,8 @@ lines = 1
                     metric(Metric::Branches, 2, 2),
                     metric(Metric::Functions, 0, 3),
                     metric(Metric::Lines, 3, 4),
-                ],
+                ]
+                .into(),
                 reason: None,
                 uncovered: crate::uncovered::Listed::default(),
                 ignored: None,

@@ -198,7 +198,7 @@ fn annotations(file: &FileVerdict, prefix: &str) -> (Vec<String>, usize) {
         return (vec![one], 1);
     }
     let u = &file.uncovered;
-    let (loose, below): (Vec<&MetricVerdict>, Vec<&MetricVerdict>) = file
+    let (loose, below): (Vec<MetricVerdict>, Vec<MetricVerdict>) = file
         .metrics
         .iter()
         .filter(|m| m.status.fails())
@@ -206,7 +206,7 @@ fn annotations(file: &FileVerdict, prefix: &str) -> (Vec<String>, usize) {
     let below = below
         .iter()
         .filter(|m| u.len(m.metric) == 0)
-        .map(|m| metric_text(m))
+        .map(metric_text)
         .collect();
     let tighten = loose
         .iter()
@@ -383,7 +383,7 @@ mod tests {
         FileVerdict {
             path: "src/a,b.rs".to_string(),
             status: FileStatus::Fail,
-            metrics,
+            metrics: metrics.into(),
             reason: None,
             uncovered: uncovered.into(),
             ignored: None,

@@ -345,7 +345,7 @@ fn file_json(file: &FileVerdict) -> FileJson<'_> {
     FileJson {
         ignored: measured
             .then(|| ignored_json(file.ignored.as_deref().copied().unwrap_or_default())),
-        metrics: file.metrics.iter().map(metric_json).collect(),
+        metrics: file.metrics.iter().map(|m| metric_json(&m)).collect(),
         path: &file.path,
         reason: file.reason.as_deref(),
         status: file.status.name(),

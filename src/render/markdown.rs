@@ -325,7 +325,7 @@ fn row(file: &FileVerdict, metrics: &[Metric], links: Links<'_>) -> String {
             .metrics
             .iter()
             .find(|m| m.metric == *metric)
-            .map_or_else(String::new, cell);
+            .map_or_else(String::new, |m| cell(&m));
         row.push_str(&format!(" {cell} |"));
     }
     row.push('\n');

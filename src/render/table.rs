@@ -457,7 +457,7 @@ pub(crate) fn shorten_middle(text: &str, max: usize) -> String {
 
 fn cell(file: &FileVerdict, metric: Metric) -> String {
     match file.metrics.iter().find(|m| m.metric == metric) {
-        Some(verdict) => metric_cell(verdict),
+        Some(verdict) => metric_cell(&verdict),
         None => String::new(),
     }
 }
@@ -536,7 +536,8 @@ mod tests {
                     MetricStatus::Fail
                 },
                 allowed: None,
-            }],
+            }]
+            .into(),
             reason: None,
             uncovered: Default::default(),
             ignored: Default::default(),
