@@ -21,6 +21,7 @@ use crate::source;
 
 pub mod debt;
 pub mod filter;
+mod program;
 
 use filter::Filter;
 
@@ -623,15 +624,9 @@ fn when_missing(raw: Option<Spanned<Vec<Spanned<String>>>>, here: &Locate) -> Re
     }
     raw.into_inner()
         .into_iter()
-        .map(|name| {
-            if name.get_ref().trim().is_empty() {
-                Err(here(
-                    name.span(),
-                    "`when-missing` names an empty program".to_string(),
-                ))
-            } else {
-                Ok(name.into_inner())
-            }
+        .map(|name| match program::unfindable(name.get_ref()) {
+            Some(what) => Err(here(name.span(), program::message(name.get_ref(), what))),
+            None => Ok(name.into_inner()),
         })
         .collect()
 }
@@ -870,8 +865,9 @@ mod tests {
         );
         let e = entry("when-missing = [\"pwsh\", \" \"]").unwrap_err();
         assert!(
-            e.message()
-                .starts_with("p.toml:4:25: `when-missing` names an empty program"),
+            e.message().starts_with(
+                "p.toml:4:25: `when-missing` names ` `, which is empty: no PATH lookup"
+            ),
             "{e}"
         );
         let e = entry("when_missing = [\"pwsh\"]").unwrap_err();
