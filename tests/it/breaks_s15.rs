@@ -159,3 +159,50 @@ fn a_tracefile_tie_between_root_and_workspace_is_an_error_that_says_how_to_tell(
     let run = sb.run(&["check", "root.info"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
 }
+
+/// Many `[[exclude]]` entries matched at once (#8): the first matching entry excludes a file
+/// with its reason, a later one matching the same file is not stale, an entry matching no file
+/// is.
+#[test]
+fn many_exclusions_keep_the_first_reason_and_the_stale_check() {
+    let sb = Sandbox::new();
+    let mut policy =
+        String::from("[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"lines\"]\n");
+    let mut info = String::new();
+    for i in 0..300 {
+        sb.write(&format!("src/f{i}.rs"), "pub fn f() {}\n");
+        info.push_str(&format!("SF:src/f{i}.rs\nDA:1,1\nend_of_record\n"));
+        if i % 2 == 1 {
+            policy.push_str(&format!(
+                "[[exclude]]\npath = \"src/**/f{i}.rs\"\nreason = \"r{i}\"\n"
+            ));
+        }
+    }
+    policy.push_str("[[exclude]]\npath = \"src/f1.rs\"\nreason = \"second\"\n");
+    sb.policy(&policy);
+    sb.write("cov.info", &info);
+    let run = sb.run(&["check", "cov.info", "--format", "json", "--show", "all"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(common::status(&doc, "src/f1.rs"), "excluded");
+    assert_eq!(common::file(&doc, "src/f1.rs")["reason"], "r1");
+    assert_eq!(common::status(&doc, "src/f299.rs"), "excluded");
+    assert_eq!(common::status(&doc, "src/f298.rs"), "pass");
+    policy.push_str("[[exclude]]\npath = \"src/gone.rs\"\nreason = \"old\"\n");
+    sb.policy(&policy);
+    let run = sb.run(&["check", "cov.info"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(
+            "stale [[exclude]] entries match no in-scope file; remove them or fix their globs:\n  \
+             "
+        ) && run.stderr.contains(": `src/gone.rs` (old)"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        !run.stderr.contains("src/f1.rs` (second)"),
+        "{}",
+        run.stderr
+    );
+}
