@@ -175,11 +175,6 @@ impl Pattern {
         self.matcher.exact.is_match(path)
     }
 
-    /// The compiled glob: as written, and without case (to match many patterns at once).
-    pub(crate) fn globs(&self) -> (&Glob, &Glob) {
-        (self.matcher.exact.glob(), self.matcher.folded.glob())
-    }
-
     /// True when `path` matches, ignoring case when `fold` is set: for a path a report recorded
     /// on a case-insensitive system names (see [`crate::paths::PathCase`]), where `Src/A.rs`
     /// is the file `src/a.rs` names.

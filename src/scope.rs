@@ -23,9 +23,7 @@ use crate::platform::Cfg;
 use crate::policy::{Exclude, Pattern, Policy};
 use crate::source::{self, Refused};
 use crate::walk;
-use excluded::Exclusions;
 
-mod excluded;
 mod files;
 mod reported;
 
@@ -119,7 +117,6 @@ pub(crate) fn resolve(
         .iter()
         .filter(|e| e.activation.active)
         .collect();
-    let exclusions = Exclusions::new(&active)?;
     let mut scope = Scope::default();
     if walk {
         walk::folder(root)?;
@@ -165,7 +162,7 @@ pub(crate) fn resolve(
     // Made at its size and sorted in place: no second copy of the files while it is made.
     let mut classed = Vec::with_capacity(reported.len() + unreported().count());
     classed.extend(files.map(|(rel, is_reported)| {
-        let excluded = exclusions.first(rel, fold(rel)).map(|i| active[i]);
+        let excluded = active.iter().find(|e| e.pattern.matches(rel, fold(rel)));
         let class = match excluded {
             Some(exclude) => Class::Excluded(exclude.reason.clone()),
             None if is_reported => Class::Measured,
@@ -175,15 +172,15 @@ pub(crate) fn resolve(
     }));
     classed.sort_unstable_by(|a: &(String, Class), b| a.0.cmp(&b.0));
     scope.files = Files::from_sorted(classed);
-    check_compiled(&reported, &active, &exclusions, &fold)?;
-    scope.warnings = measured_exemptions(&reported, &active, &exclusions, &fold);
+    check_compiled(&reported, &active, &fold)?;
+    scope.warnings = measured_exemptions(&reported, &active, &fold);
     scope.folded = reported
         .iter()
         .filter(|rel| fold(rel))
         .map(|rel| rel.to_string())
         .collect();
     if walk {
-        check_globs(&scope, policy, (&active, &exclusions), root)?;
+        check_globs(&scope, policy, &active, root)?;
     }
     Ok(scope)
 }
@@ -267,25 +264,26 @@ fn remap_example(
 fn check_compiled(
     reported: &[&str],
     active: &[&Exclude],
-    exclusions: &Exclusions,
     fold: &dyn Fn(&str) -> bool,
 ) -> Result<()> {
     fn by_flags(e: &Exclude) -> Option<&Cfg> {
         e.when.as_ref().filter(|w| w.names_free_cfgs())
     }
-    if active.iter().all(|e| by_flags(e).is_none()) {
+    let flagged: Vec<(&Exclude, &Cfg)> = active
+        .iter()
+        .filter_map(|e| by_flags(e).map(|when| (*e, when)))
+        .collect();
+    if flagged.is_empty() {
         return Ok(());
     }
+    let others: Vec<&&Exclude> = active.iter().filter(|e| by_flags(e).is_none()).collect();
     let problems: Vec<String> = reported
         .iter()
+        .filter(|rel| !others.iter().any(|e| e.pattern.matches(rel, fold(rel))))
         .filter_map(|rel| {
-            let matching = exclusions.all(rel, fold(rel));
-            let flagged: Option<Vec<(&Exclude, &Cfg)>> = matching
+            let (e, when) = flagged
                 .iter()
-                .map(|&i| by_flags(active[i]).map(|when| (active[i], when)))
-                .collect();
-            // Some other entry excludes the file anyway when one of them is not by flags.
-            let (e, when) = *flagged?.first()?;
+                .find(|(e, _)| e.pattern.matches(rel, fold(rel)))?;
             Some(format!(
                 "  {rel}: the [[exclude]] at {} (`{}`)",
                 e.pattern.location, when.text
@@ -316,17 +314,16 @@ fn check_compiled(
 fn measured_exemptions(
     reported: &[&str],
     active: &[&Exclude],
-    exclusions: &Exclusions,
     fold: &dyn Fn(&str) -> bool,
 ) -> Vec<String> {
     // Per exclusion, in the order first met: its first file and how many more.
     let mut exempted: Vec<(&Exclude, &str, usize)> = Vec::new();
     for rel in reported {
-        let first = exclusions.first(rel, fold(rel)).map(|i| active[i]);
+        let first = active.iter().find(|e| e.pattern.matches(rel, fold(rel)));
         let Some(e) = first.filter(|e| e.when.is_some()) else {
             continue;
         };
-        match exempted.iter_mut().find(|(x, _, _)| std::ptr::eq(*x, e)) {
+        match exempted.iter_mut().find(|(x, _, _)| std::ptr::eq(*x, *e)) {
             Some((_, _, more)) => *more += 1,
             None => exempted.push((e, rel, 0)),
         }
@@ -381,12 +378,7 @@ fn hidden_hint(glob: &str) -> &'static str {
     }
 }
 
-fn check_globs(
-    scope: &Scope,
-    policy: &Policy,
-    (active, exclusions): (&[&Exclude], &Exclusions),
-    root: &Path,
-) -> Result<()> {
+fn check_globs(scope: &Scope, policy: &Policy, active: &[&Exclude], root: &Path) -> Result<()> {
     let matches_a_file = |pattern: &Pattern| scope.files.keys().any(|f| scope.matches(pattern, f));
     let dead: Vec<String> = policy
         .include
@@ -394,17 +386,10 @@ fn check_globs(
         .filter(|p| !matches_a_file(p))
         .map(|p| format!("  {}: `{}`{}", p.location, p.glob, hidden_hint(&p.glob)))
         .collect();
-    let mut used = vec![false; active.len()];
-    for rel in scope.files.keys() {
-        for i in exclusions.all(rel, scope.folded.contains(rel)) {
-            used[i] = true;
-        }
-    }
     let stale: Vec<String> = active
         .iter()
-        .zip(used)
-        .filter(|(_, used)| !used)
-        .map(|(e, _)| {
+        .filter(|e| !matches_a_file(&e.pattern))
+        .map(|e| {
             format!(
                 "  {}: `{}` ({}){}",
                 e.pattern.location,
@@ -504,10 +489,6 @@ fn unreadable(why: Refused, limit: u64) -> Class {
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
-
-    fn none() -> Exclusions {
-        Exclusions::new(&[]).expect("an empty set")
-    }
     use crate::platform::Activation;
     use crate::report::Report;
 
@@ -544,8 +525,7 @@ mod tests {
     #[test]
     fn the_default_include_is_checked_like_a_written_one() {
         let policy = Policy::parse(Path::new("p.toml"), "").expect("the empty policy");
-        let err = check_globs(&Scope::default(), &policy, (&[], &none()), Path::new("."))
-            .expect_err("dead");
+        let err = check_globs(&Scope::default(), &policy, &[], Path::new(".")).expect_err("dead");
         assert_eq!(
             err.message(),
             "dead `include` globs match no file, on disk or in the report(s); fix or remove them:\n  \
@@ -557,10 +537,7 @@ mod tests {
                 .collect(),
             ..Scope::default()
         };
-        assert_eq!(
-            check_globs(&scope, &policy, (&[], &none()), Path::new(".")),
-            Ok(())
-        );
+        assert_eq!(check_globs(&scope, &policy, &[], Path::new(".")), Ok(()));
     }
 
     #[test]

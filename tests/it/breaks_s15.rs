@@ -160,7 +160,7 @@ fn a_tracefile_tie_between_root_and_workspace_is_an_error_that_says_how_to_tell(
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
 }
 
-/// Many `[[exclude]]` entries matched at once (#8): the first matching entry excludes a file
+/// Many `[[exclude]]` entries (#8, not yet made faster): the first matching entry excludes a file
 /// with its reason, a later one matching the same file is not stale, an entry matching no file
 /// is.
 #[test]
