@@ -118,9 +118,10 @@ impl Identity {
 
     /// The resolver for one report: `remaps`, folding case as `case` says for its paths, its
     /// manifest folder as a hint, and its relative paths anchored at the root or, for an
-    /// export that records a `manifest_path`, at the cargo workspace root above the root when
-    /// more of its files exist there (`cargo llvm-cov --remap-path-prefix` writes paths relative
-    /// to the workspace root); on a tie, as the recorded manifest says ([`Self::tie`]). The
+    /// export or a tracefile alike, at the cargo workspace root above the root when more of
+    /// its files exist there (`cargo llvm-cov --remap-path-prefix` writes paths relative to the
+    /// workspace root); on a tie, as the recorded manifest says ([`Self::tie`]; a tracefile
+    /// records none, so a tie is an error). The
     /// manifest folder is a hint when `hints` is set (no `--root`, no policy `root`) and it is
     /// not a local folder (the report was made elsewhere).
     ///
@@ -140,10 +141,11 @@ impl Identity {
             .map(manifest_folder)
             .filter(|folder| !Path::new(folder).is_dir());
         let plain = Resolver::new(&self.known.root, remaps.to_vec(), hint).folding(fold);
-        match (self.known.workspace.as_deref(), &report.manifest_path) {
-            (Some(ws), Some(manifest)) if ws != self.known.root => {
+        match self.known.workspace.as_deref() {
+            Some(ws) if ws != self.known.root => {
                 let anchored = plain.clone().anchored(ws);
                 let (at_ws, at_root) = (self.found(report, &anchored), self.found(report, &plain));
+                let manifest = report.manifest_path.as_deref();
                 let to_ws = at_ws > at_root
                     || (at_ws == at_root && self.tie(report, manifest, ws, &plain)?);
                 Ok(if to_ws { anchored } else { plain })
@@ -157,8 +159,15 @@ impl Identity {
     /// folder of the recorded `manifest` says: see [`anchor::Folders::decide`] (`plain` anchors
     /// at the root).
     ///
-    /// Errors: the recorded manifest is neither's; the message says how to tell which.
-    fn tie(&self, report: &Report, manifest: &str, ws: &str, plain: &Resolver) -> Result<bool> {
+    /// Errors: the recorded manifest is neither's, or there is none (a tracefile); the message
+    /// says how to tell which.
+    fn tie(
+        &self,
+        report: &Report,
+        manifest: Option<&str>,
+        ws: &str,
+        plain: &Resolver,
+    ) -> Result<bool> {
         let anchored = plain.clone().anchored(ws);
         let sample = report.files.iter().find(|f| {
             let there = anchored.absolute(&f.path);
@@ -167,10 +176,11 @@ impl Identity {
         let Some(sample) = sample else {
             return Ok(false);
         };
+        let folder = manifest.map(manifest_folder);
         let folders = anchor::Folders {
             root: &self.known.root,
             workspace: ws,
-            manifest: &manifest_folder(manifest),
+            manifest: folder.as_deref(),
         };
         Ok(match folders.decide(&report.origin, &sample.path) {
             anchor::Tie::Root => false,

@@ -20,6 +20,7 @@ use crate::source;
 pub mod debt;
 pub mod filter;
 mod locate;
+mod program;
 mod raw;
 mod validate;
 
@@ -549,8 +550,9 @@ mod tests {
         );
         let e = entry("when-missing = [\"pwsh\", \" \"]").unwrap_err();
         assert!(
-            e.message()
-                .starts_with("p.toml:4:25: `when-missing` names an empty program"),
+            e.message().starts_with(
+                "p.toml:4:25: `when-missing` names ` `, which is empty: no PATH lookup"
+            ),
             "{e}"
         );
         let e = entry("when_missing = [\"pwsh\"]").unwrap_err();

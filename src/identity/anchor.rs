@@ -23,8 +23,9 @@ pub(super) struct Folders<'a> {
     pub(super) root: &'a str,
     /// The cargo workspace root above it.
     pub(super) workspace: &'a str,
-    /// The folder of the report's `manifest_path`, normalised.
-    pub(super) manifest: &'a str,
+    /// The folder of the report's `manifest_path`, normalised; `None` when it records none
+    /// (a tracefile).
+    pub(super) manifest: Option<&'a str>,
 }
 
 impl Folders<'_> {
@@ -33,9 +34,12 @@ impl Folders<'_> {
     /// the root's path below the workspace (`/ci/ws/crates/units` for `crates/units`) is the
     /// root's, one named as the workspace folder is (`/ci/ws` for a local `…/ws`) the
     /// workspace's. Anything else decides nothing: the message names `origin`, `sample` (one
-    /// of its report paths that moves) and how to tell which.
+    /// of its report paths that moves) and how to tell which. No manifest decides nothing.
     pub(super) fn decide(&self, origin: &str, sample: &str) -> Tie {
-        let local = real(self.manifest);
+        let Some(manifest) = self.manifest else {
+            return Tie::Unsure(self.undecided(origin, sample, "it records no manifest"));
+        };
+        let local = real(manifest);
         if local.is_some() && local == real(self.workspace) {
             return Tie::Workspace;
         }
@@ -43,31 +47,33 @@ impl Folders<'_> {
             return Tie::Root;
         }
         let member = paths::strip_base(self.root, self.workspace).unwrap_or_default();
-        if self.manifest.ends_with(&format!("/{member}")) {
+        if manifest.ends_with(&format!("/{member}")) {
             return Tie::Root;
         }
-        if last(self.manifest) == last(self.workspace) {
+        if last(manifest) == last(self.workspace) {
             return Tie::Workspace;
         }
-        Tie::Unsure(self.undecided(origin, sample))
+        let why = format!("the folder of its recorded manifest, `{manifest}`, is neither's");
+        Tie::Unsure(self.undecided(origin, sample, &why))
     }
 
-    fn undecided(&self, origin: &str, sample: &str) -> String {
+    /// The message for a tie `why` leaves undecided.
+    fn undecided(&self, origin: &str, sample: &str, why: &str) -> String {
         let sample = paths::normalize(sample);
         let fix = if paths::is_absolute(&sample) {
-            format!("{}={}", self.manifest, self.root)
+            // A tie moves relative paths only: an absolute sample has a manifest.
+            format!("{}={}", self.manifest.unwrap_or_default(), self.root)
         } else {
             let head = sample.split('/').next().unwrap_or_default();
             format!("{head}={}", paths::join(self.root, head))
         };
         format!(
             "{origin}: its file paths (e.g. `{sample}`) name files both below the root ({}) and \
-             below the cargo workspace root ({}), and the folder of its recorded manifest, `{}`, \
-             is neither's: covgate cannot tell whose files they are. If they are the root's, say \
-             so with `--remap-path-prefix {fix}`; if they are the workspace's (another package, \
-             e.g. the workspace's root package), check them with that package's policy or \
-             `--root {}`",
-            self.root, self.workspace, self.manifest, self.workspace
+             below the cargo workspace root ({}), and {why}: covgate cannot tell whose files \
+             they are. If they are the root's, say so with `--remap-path-prefix {fix}`; if they \
+             are the workspace's (another package, e.g. the workspace's root package), check \
+             them with that package's policy or `--root {}`",
+            self.root, self.workspace, self.workspace
         )
     }
 }
@@ -86,8 +92,32 @@ mod tests {
         Folders {
             root,
             workspace,
-            manifest,
+            manifest: Some(manifest),
         }
+    }
+
+    #[test]
+    fn no_manifest_decides_nothing() {
+        let root = "/nowhere-here/ws/crates/units";
+        let ws = "/nowhere-here/ws";
+        let none = Folders {
+            root,
+            workspace: ws,
+            manifest: None,
+        };
+        let Tie::Unsure(message) = none.decide("r.info", "src/lib.rs") else {
+            panic!("decided");
+        };
+        assert_eq!(
+            message,
+            "r.info: its file paths (e.g. `src/lib.rs`) name files both below the root \
+             (/nowhere-here/ws/crates/units) and below the cargo workspace root \
+             (/nowhere-here/ws), and it records no manifest: covgate cannot tell whose files \
+             they are. If they are the root's, say so with `--remap-path-prefix \
+             src=/nowhere-here/ws/crates/units/src`; if they are the workspace's (another \
+             package, e.g. the workspace's root package), check them with that package's \
+             policy or `--root /nowhere-here/ws`"
+        );
     }
 
     #[test]

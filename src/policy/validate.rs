@@ -249,15 +249,12 @@ fn when_missing(raw: Option<Spanned<Vec<Spanned<String>>>>, here: &Locate) -> Re
     }
     raw.into_inner()
         .into_iter()
-        .map(|name| {
-            if name.get_ref().trim().is_empty() {
-                Err(here(
-                    name.span(),
-                    "`when-missing` names an empty program".to_string(),
-                ))
-            } else {
-                Ok(name.into_inner())
-            }
+        .map(|name| match super::program::unfindable(name.get_ref()) {
+            Some(what) => Err(here(
+                name.span(),
+                super::program::message(name.get_ref(), what),
+            )),
+            None => Ok(name.into_inner()),
         })
         .collect()
 }

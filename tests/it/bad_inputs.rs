@@ -626,10 +626,10 @@ fn channels_and_near_misses() -> Vec<Row> {
         json("a type holding a line break", edit("llvm.coverage.json.export", "x\\n::error::pwned ##[error]y"), 2, "`type` is \"x\\u{a}::error::pwned ##\\u{5b}error]y\""),
         policy("an unknown metric holding a line break", "[measure]\nmetrics = [\"lines\\n::error::pwned\"]\n", 2, "coverage-policy.toml:2:12: unknown metric `lines\\u{a}::error::pwned`"),
         Row {
-            why: "a program that is not on PATH activates its exclusion, as for any name; the \
-                  name is printed escaped in the facts, on its line (the check fails: with the \
-                  only file excluded, nothing is measured)",
-            ..policy("a when-missing program holding a line break", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/lib.rs\"\nreason = \"r\"\nwhen-missing = [\"nope\\n::error::pwned\"]\n", 1, "programs on PATH: nope\\u{a}::error::pwned not found")
+            why: "no PATH lookup can find a program name holding a line break, so it is \
+                  refused (it would exempt its files on every leg); the name is printed \
+                  escaped in the error",
+            ..policy("a when-missing program holding a line break", "[measure]\nmetrics = [\"lines\"]\n[[exclude]]\npath = \"src/lib.rs\"\nreason = \"r\"\nwhen-missing = [\"nope\\n::error::pwned\"]\n", 2, "coverage-policy.toml:6:17: `when-missing` names `nope\\u{a}::error::pwned`, which holds white space")
         },
         Row {
             why: WHY_ESCAPED,

@@ -8,6 +8,7 @@ mod common;
 mod action;
 mod bad_inputs;
 mod breaks_s14;
+mod breaks_s15;
 mod cases;
 mod clang_e2e;
 mod closed_pipe;
