@@ -22,6 +22,7 @@ mod hostile14;
 mod identity_breaks;
 mod identity_properties;
 mod ignore_properties;
+mod lcov_claims15;
 mod lcov_reader;
 mod llvm_cov_e2e;
 mod llvm_json_reader;
