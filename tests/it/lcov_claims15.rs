@@ -34,3 +34,89 @@ fn thousands_of_bare_fnda_names_are_each_a_function_and_fold_into_their_fn() {
     assert_eq!(metric(&doc, "src/lib.rs", "functions"), "1501/3002 fail");
     assert_eq!(metric(&doc, "src/lib.rs", "lines"), "3/3 pass");
 }
+
+#[test]
+fn llvm_cov_lines_hit_without_any_da_record_are_counted_from_the_records() {
+    // Finding 1, case b: llvm-cov's shape, `LF:3 LH:3` and no `DA` record at all.
+    let text = "SF:src/lib.rs\nFN:1,_RNvCs1_1x1g\nFNDA:1,_RNvCs1_1x1g\nFNF:1\nFNH:1\n\
+                LF:3\nLH:3\nend_of_record\n";
+    let (run, _sb) = check("lines.info", text);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "src/lib.rs", "functions"), "1/1 pass");
+    assert_eq!(metric(&doc, "src/lib.rs", "lines"), "0/0 vacuous");
+    assert!(
+        run.stderr.contains("lines.info:6: LF:3 LH:3 claim more covered than the section's records show (0 lines, 0 hit, and no llvm-cov run claims more found or hit than its records hold); covgate counts the records"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn llvm_cov_functions_declared_above_the_fn_records_are_counted_from_the_records() {
+    // Finding 1, case d: one `FN` record (ran), `FNF:4 FNH:4`; and two `FN` records of which
+    // one ran, `FNF:2 FNH:2`. `LF:9 LH:9` over one `DA` hit stays (a line of several
+    // functions counts once per function in llvm-cov's `LF`).
+    let one = "SF:src/lib.rs\nFN:1,_RNvCs1_1x1g\nFNDA:1,_RNvCs1_1x1g\nFNF:4\nFNH:4\n\
+               DA:1,1\nLF:9\nLH:9\nend_of_record\n";
+    let (run, _sb) = check("one.info", one);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "src/lib.rs", "functions"), "1/1 pass");
+    assert_eq!(metric(&doc, "src/lib.rs", "lines"), "9/9 pass");
+    assert!(
+        run.stderr.contains("one.info:4: FNF:4 FNH:4 claim more covered than the section's records show (1 functions, 1 hit, and no llvm-cov run claims more found or hit"),
+        "{}",
+        run.stderr
+    );
+    // Two closures on one line, one ran: `FNF:2` holds, `FNH:2` does not.
+    let two = "SF:src/lib.rs\nFN:1,_RNCNvCs1_1x1g0B3_\nFN:1,_RNCNvCs1_1x1gs_0B3_\n\
+               FNDA:1,_RNCNvCs1_1x1g0B3_\nFNDA:0,_RNCNvCs1_1x1gs_0B3_\nFNF:2\nFNH:2\n\
+               DA:1,1\nLF:1\nLH:1\nend_of_record\n";
+    let (run, _sb) = check("two.info", two);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(metric(&run.json(), "src/lib.rs", "functions"), "1/2 fail");
+    assert!(
+        run.stderr
+            .contains("two.info:6: FNF:2 FNH:2 claim more covered"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn llvm_cov_closures_on_one_line_keep_their_declared_totals() {
+    // What llvm-cov writes: closures share a start line, each an `FN` record; `FNF:2 FNH:1`
+    // with one of them run is its own count, used as declared, without a warning.
+    let text = "SF:src/lib.rs\nFN:1,_RNCNvCs1_1x1g0B3_\nFN:1,_RNCNvCs1_1x1gs_0B3_\n\
+                FNDA:1,_RNCNvCs1_1x1g0B3_\nFNDA:0,_RNCNvCs1_1x1gs_0B3_\nFNF:2\nFNH:1\n\
+                DA:1,1\nLF:4\nLH:4\nend_of_record\n";
+    let (run, _sb) = check("closures.info", text);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "src/lib.rs", "functions"), "1/2 fail");
+    assert_eq!(metric(&doc, "src/lib.rs", "lines"), "4/4 pass");
+    assert!(!run.stderr.contains("warning"), "{}", run.stderr);
+}
+
+#[test]
+fn llvm_cov_branches_hit_without_any_brda_record_are_counted_from_the_records() {
+    // Finding 1, case e: `BRF:4 BRH:4` and no `BRDA`, beside a file whose branches are real.
+    let sb = Sandbox::new();
+    sb.write("src/x.rs", "pub fn x() -> u8 {\n    1\n}\n");
+    sb.write("src/z.rs", "pub fn z() -> u8 {\n    1\n}\n");
+    sb.policy("[measure]\nmetrics = [\"branches\"]\n");
+    let text = "SF:src/z.rs\nFN:1,_RNvCs1_1z1z\nFNDA:2,_RNvCs1_1z1z\nFNF:1\nFNH:1\nDA:1,2\n\
+                BRDA:1,0,0,1\nBRDA:1,0,1,1\nBRF:2\nBRH:2\nLF:1\nLH:1\nend_of_record\n\
+                SF:src/x.rs\nFN:1,_RNvCs1_1x1x\nFNDA:1,_RNvCs1_1x1x\nFNF:1\nFNH:1\nDA:1,1\n\
+                BRF:4\nBRH:4\nLF:1\nLH:1\nend_of_record\n";
+    sb.write("branches.info", text);
+    let run = sb.run(&["check", "branches.info", "--format", "json"]);
+    let doc = run.json();
+    assert_eq!(metric(&doc, "src/z.rs", "branches"), "2/2 pass");
+    assert_eq!(metric(&doc, "src/x.rs", "branches"), "0/0 vacuous");
+    assert!(
+        run.stderr.contains("branches.info:20: BRF:4 BRH:4 claim more covered than the section's records show (0 branch sides, 0 hit, and no llvm-cov run claims more found or hit"),
+        "{}",
+        run.stderr
+    );
+}

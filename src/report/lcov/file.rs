@@ -288,7 +288,7 @@ impl LcovFile {
         // reduced file's are its verdict, its records only those of its misses).
         let weighed = self.llvm && !self.reduced && self.declared != DeclaredTotals::default();
         let proved = match weighed {
-            true => self.proved_missed(),
+            true => self.proved_or_unbacked(),
             false => [0; 3],
         };
         // The records are counted only when the declared pair does not settle the metric

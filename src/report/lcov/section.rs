@@ -364,14 +364,20 @@ impl Section {
         ];
         let mut out = Vec::new();
         let metrics = checks.into_iter().zip(judged).zip(self.declared_at);
-        for (((found, hit, what, pair), judged), line) in metrics {
+        let proved = file.proved_missed();
+        for ((((found, hit, what, pair), judged), line), proved) in metrics.zip(proved) {
             let (Some(declared), (records, false)) = (pair.consistent(), judged) else {
                 continue;
+            };
+            // Else the declared hits have no records behind them (see `claims`).
+            let why = match declared.total - declared.covered < proved {
+                true => "counts fewer misses than its records prove",
+                false => "claims more found or hit than its records hold",
             };
             out.push((
                 line,
                 format!(
-                    "{found}:{} {hit}:{} claim more covered than the section's records show ({} {what}, {} hit, and no llvm-cov run counts fewer misses than its records prove); covgate counts the records",
+                    "{found}:{} {hit}:{} claim more covered than the section's records show ({} {what}, {} hit, and no llvm-cov run {why}); covgate counts the records",
                     declared.total, declared.covered, records.total, records.covered
                 ),
             ));
