@@ -120,3 +120,90 @@ fn llvm_cov_branches_hit_without_any_brda_record_are_counted_from_the_records() 
         run.stderr
     );
 }
+
+/// `src/lib.rs` holding `pick`, a generic of six lines, and `name` holding `report`; the run
+/// of `covgate check name` (lines and functions).
+fn check_pick(name: &str, report: &str) -> crate::common::Run {
+    let sb = Sandbox::new();
+    sb.write(
+        "src/lib.rs",
+        "pub fn pick<T: Copy>(c: bool, a: T, b: T) -> T {\n    if c {\n        return a;\n    }\n    b\n}\n",
+    );
+    sb.policy("[measure]\nmetrics = [\"functions\", \"lines\"]\n");
+    sb.write(name, report);
+    sb.run(&["check", name, "--format", "json"])
+}
+
+#[test]
+fn lcov2_fnl_groups_of_summed_instantiations_are_refused_as_fn_records_are() {
+    // Finding 6: lcov 2.2 merges by location, one `FNL` group with each instantiation an
+    // `FNA` alias; both ran, so the `DA` counts sum them (5/5; llvm-cov counts 4/5).
+    for (alias_u8, alias_u16, shown) in [
+        (
+            "_RINvCs1_2lg4pickhEB2_",
+            "_RINvCs1_2lg4picktEB2_",
+            "lg::pick",
+        ),
+        ("lg::pick::<u8>", "lg::pick::<u16>", "lg::pick"),
+    ] {
+        let text = format!(
+            "VER:2.0\nTN:\nSF:src/lib.rs\nFNL:0,1,6\nFNA:0,1,{alias_u8}\nFNA:0,1,{alias_u16}\n\
+             FNF:1\nFNH:1\nDA:1,2\nDA:2,2\nDA:3,1\nDA:5,1\nDA:6,2\nLF:5\nLH:5\nend_of_record\n"
+        );
+        let run = check_pick("fnl.info", &text);
+        assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains(&format!(
+                "src/lib.rs:1: `{shown}` has several instantiations"
+            )),
+            "{}",
+            run.stderr
+        );
+    }
+    // One instantiation ran: one function, its records exact.
+    let one = "VER:2.0\nTN:\nSF:src/lib.rs\nFNL:0,1,6\nFNA:0,1,_RINvCs1_2lg4pickhEB2_\n\
+               FNA:0,0,_RINvCs1_2lg4picktEB2_\nDA:1,1\nDA:2,1\nDA:3,1\nDA:5,0\nDA:6,1\n\
+               end_of_record\n";
+    let run = check_pick("one.info", one);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(metric(&run.json(), "src/lib.rs", "functions"), "1/1 pass");
+    assert_eq!(metric(&run.json(), "src/lib.rs", "lines"), "4/5 fail");
+}
+
+#[test]
+fn lcov2_fnl_group_of_a_static_inline_function_in_two_c_files_is_refused() {
+    // Finding 6, the C twin: clang's `a.c:pick` and `b.c:pick` in one group.
+    let sb = Sandbox::new();
+    sb.write(
+        "inc/u.h",
+        "static inline int pick(int c) {\n  if (c)\n    return 1;\n  return 0;\n}\n",
+    );
+    sb.policy("[measure]\ninclude = [\"inc/**\"]\nmetrics = [\"functions\", \"lines\"]\n");
+    let text = "VER:2\nTN:\nSF:inc/u.h\nFNL:0,1,5\nFNA:0,1,a.c:pick\nFNA:0,1,b.c:pick\n\
+                DA:1,2\nDA:2,2\nDA:3,1\nDA:4,1\nend_of_record\n";
+    sb.write("c.info", text);
+    let run = sb.run(&["check", "c.info", "--format", "json"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("inc/u.h:1: `pick` has several instantiations"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn lcov2_fnl_group_of_two_closures_counts_each_closure() {
+    // Finding 6: two closures on one line, one never ran, grouped by location.
+    let text = "VER:2\nTN:\nSF:src/lib.rs\nFNL:0,1,4\nFNA:0,1,_RNvCs1_2cl4both\nFNL:1,2,2\n\
+                FNA:1,1,_RNCNvCs1_2cl4both0B3_\nFNA:1,0,_RNCNvCs1_2cl4boths_0B3_\nDA:1,1\n\
+                DA:2,1\nDA:3,1\nend_of_record\n";
+    let (run, _sb) = check("closures.info", text);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(metric(&run.json(), "src/lib.rs", "functions"), "2/3 fail");
+    assert!(
+        run.stdout.contains("cl::both::{closure#1}"),
+        "{}",
+        run.stdout
+    );
+}

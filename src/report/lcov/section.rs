@@ -7,6 +7,7 @@ use crate::model::Counts;
 
 use super::file::{judged, sorted_lines, Branch, DeclaredTotals, Function, LcovFile};
 use super::index::{Aliases, Keys, Name, Names};
+use super::instances::group_apart;
 use super::lex::{Record, TotalKind};
 use super::lines::Lines;
 
@@ -436,6 +437,13 @@ impl Section {
             };
             let mut aliases = self.fna.remove(&index).unwrap_or_default();
             aliases.sort();
+            if group_apart(&aliases) {
+                for (name, count) in aliases {
+                    self.file
+                        .add_function(plain_function(start, end, name, count));
+                }
+                continue;
+            }
             let count = aliases
                 .iter()
                 .fold(0u64, |acc, (_, c)| acc.saturating_add(*c));
