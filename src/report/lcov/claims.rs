@@ -3,13 +3,14 @@
 //! llvm-cov's `LF`/`LH`, `BRF`/`BRH` and `FNF`/`FNH` are its own counts (per instantiation
 //! group), which the records cannot reproduce, so covgate judges them; but what its LCOV
 //! writer (`CoverageExporterLcov.cpp`) emits bounds them. It writes one `FN` and one `FNDA` per
-//! function record of the file (every instantiation), and counts a group found once and hit
-//! when one of its records ran: `FNF` is at most the number of `FN` records, `FNH` at most
-//! the number of those whose `FNDA` is above 0. (Distinct start lines are no bound: closures
-//! share one.) A line or branch side hit in a function is hit in the file, so `LH` above 0
+//! function record of the file (every instantiation), and counts a group hit when one of its
+//! records ran: `FNH` is at most the number of `FN` records whose `FNDA` is above 0.
+//! (Distinct start lines are no bound: closures share one. A larger `FNF` claims more misses,
+//! never a better verdict: not bounded here.) A line or branch side hit in a function is hit in the file, so `LH` above 0
 //! needs a `DA` above 0 and `BRH` above 0 a `BRDA` taken. (`LF` may exceed the `DA` lines and
 //! `LH` the `DA` lines hit: a line of two functions counts in both.) A pair past these bounds
 //! was edited or post-processed (records dropped, totals kept): its records are counted.
+//! (`llvm-cov export -skip-functions` writes `FNF`/`FNH` without any `FN` record: kept.)
 
 use super::file::LcovFile;
 
@@ -29,7 +30,8 @@ impl LcovFile {
             let (found, hit) = placed.fold((0u64, 0u64), |(found, hit), f| {
                 (found + 1, hit + u64::from(f.is_covered()))
             });
-            d.total > found || d.covered > hit
+            // No `FN` record at all: `llvm-cov export -skip-functions`, totals kept.
+            found > 0 && d.covered > hit
         });
         [lines, branches, functions]
     }
