@@ -24,6 +24,7 @@ mod identity_breaks;
 mod identity_properties;
 mod ignore_properties;
 mod json_trust;
+mod lcov_claims15;
 mod lcov_merge15;
 mod lcov_reader;
 mod llvm_cov_e2e;

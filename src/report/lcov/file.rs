@@ -333,7 +333,7 @@ impl LcovFile {
         let llvm = self.llvm && !self.declared.is_bound();
         let weighed = llvm && !self.reduced && self.declared != DeclaredTotals::default();
         let proved = match weighed {
-            true => self.proved_missed(),
+            true => self.proved_or_unbacked(),
             false => [0; 3],
         };
         // The records are counted only when the declared pair does not settle the metric
@@ -485,35 +485,39 @@ impl LcovFile {
     /// so that the counts do not depend on the order of the merged sections or reports.
     pub(super) fn counted_functions(&self) -> Cow<'_, [Function]> {
         let functions = self.functions.list();
-        // (from, to, count): the unplaced function, the placed one of its name, its count.
-        let folds: Vec<(usize, usize, u64)> = functions
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.start.is_none())
-            .filter_map(|(from, f)| {
-                functions
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, g)| g.start.is_some() && g.name == f.name)
-                    .min_by_key(|(_, g)| g.start)
-                    .map(|(to, _)| (from, to, f.count))
-            })
-            .collect();
-        if folds.is_empty() {
+        if functions.iter().all(|f| f.start.is_some()) {
+            return functions;
+        }
+        // Name → (start, position) of the placed function of that name with the lowest start
+        // line (the first such): one pass, so that many unplaced names stay linear.
+        let mut placed: HashMap<&str, (u32, usize), Keys> = HashMap::with_hasher(Keys);
+        for (at, f) in functions.iter().enumerate() {
+            if let Some(start) = f.start {
+                let best = placed.entry(f.name.as_str()).or_insert((start, at));
+                if start < best.0 {
+                    *best = (start, at);
+                }
+            }
+        }
+        // Per function: the counts folded into it, and whether it is folded into another.
+        let mut added = vec![0u64; functions.len()];
+        let mut folded = vec![false; functions.len()];
+        let unplaced = functions.iter().zip(folded.iter_mut());
+        for (f, fold) in unplaced.filter(|(f, _)| f.start.is_none()) {
+            if let Some(sum) = placed.get(f.name.as_str()).and_then(|p| added.get_mut(p.1)) {
+                *sum = sum.saturating_add(f.count);
+                *fold = true;
+            }
+        }
+        if !folded.contains(&true) {
             return functions;
         }
         let mut functions = functions.into_owned();
-        for (at, f) in functions.iter_mut().enumerate() {
-            f.count = folds
-                .iter()
-                .filter(|fold| fold.1 == at)
-                .fold(f.count, |sum, fold| sum.saturating_add(fold.2));
+        for (f, sum) in functions.iter_mut().zip(added) {
+            f.count = f.count.saturating_add(sum);
         }
-        let mut at = 0;
-        functions.retain(|_| {
-            at += 1;
-            !folds.iter().any(|fold| fold.0 == at - 1)
-        });
+        let mut folds = folded.into_iter();
+        functions.retain(|_| !folds.next().unwrap_or_default());
         Cow::Owned(functions)
     }
 

@@ -10,6 +10,7 @@ use crate::demangle::demangle_rust;
 
 use super::file::{Function, LcovFile};
 use super::identity::{clang_local, function_identity, rust_instance};
+use super::index::Name;
 
 impl LcovFile {
     /// True when the file holds more than one section (of one tracefile, or of several
@@ -111,6 +112,25 @@ fn llvm_instances(records: &[(u32, &str)]) -> Option<(u32, String)> {
     });
     rust.map(|(line, name)| (*line, function_identity(name)))
         .find(|(_, identity)| !seen.insert(identity.clone()))
+}
+
+/// True when an `FNL` group's `aliases` (name, count) are not one function as the `FN` form
+/// would count it: aliases of several identities (lcov 2.2 groups by location, so two closures
+/// on one line share a group), or two distinct LLVM-named records of one identity that ran
+/// ([`llvm_instances`]: summed instantiations, refused as in the `FN` form). Each alias is
+/// then a function of its own.
+pub(super) fn group_apart(aliases: &[(Name, u64)]) -> bool {
+    if aliases.len() < 2 {
+        return false;
+    }
+    let identities: BTreeSet<String> = aliases.iter().map(|(n, _)| function_identity(n)).collect();
+    let mut ran: Vec<(u32, &str)> = aliases
+        .iter()
+        .filter(|(_, count)| *count > 0)
+        .map(|(name, _)| (0, name.as_str()))
+        .collect();
+    ran.dedup();
+    identities.len() > 1 || llvm_instances(&ran).is_some()
 }
 
 /// True when some function among `records` (ran on one start line: name, which section) ran

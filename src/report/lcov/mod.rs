@@ -154,6 +154,7 @@
 //! inline ignore markers, `reduced` a file reduced to its verdict.
 
 mod blocks;
+mod claims;
 mod file;
 mod functions;
 mod identity;

@@ -7,6 +7,7 @@ use crate::model::Counts;
 
 use super::file::{judged, sorted_lines, Branch, DeclaredTotals, Function, LcovFile};
 use super::index::{Aliases, Keys, Name, Names};
+use super::instances::group_apart;
 use super::lex::{fnda_count, named_line, Record, TotalKind};
 use super::lines::Lines;
 
@@ -392,14 +393,20 @@ impl Section {
         ];
         let mut out = Vec::new();
         let metrics = checks.into_iter().zip(judged).zip(self.declared_at);
-        for (((found, hit, what, pair), judged), line) in metrics {
+        let proved = file.proved_missed();
+        for ((((found, hit, what, pair), judged), line), proved) in metrics.zip(proved) {
             let (Some(declared), (records, false)) = (pair.consistent(), judged) else {
                 continue;
+            };
+            // Else the declared hits have no records behind them (see `claims`).
+            let why = match declared.total - declared.covered < proved {
+                true => "counts fewer misses than its records prove",
+                false => "claims more found or hit than its records hold",
             };
             out.push((
                 line,
                 format!(
-                    "{found}:{} {hit}:{} claim more covered than the section's records show ({} {what}, {} hit, and no llvm-cov run counts fewer misses than its records prove); covgate counts the records",
+                    "{found}:{} {hit}:{} claim more covered than the section's records show ({} {what}, {} hit, and no llvm-cov run {why}); covgate counts the records",
                     declared.total, declared.covered, records.total, records.covered
                 ),
             ));
@@ -458,6 +465,13 @@ impl Section {
             };
             let mut aliases = self.fna.remove(&index).unwrap_or_default();
             aliases.sort();
+            if group_apart(&aliases) {
+                for (name, count) in aliases {
+                    self.file
+                        .add_function(plain_function(start, end, name, count));
+                }
+                continue;
+            }
             let count = aliases
                 .iter()
                 .fold(0u64, |acc, (_, c)| acc.saturating_add(*c));
