@@ -188,13 +188,16 @@ fn names_read_as_the_text_they_hold() {
 fn aliases_read_as_a_sorted_list_of_names() {
     // Two shards of one `FNL` group, the aliases written in other orders: one sorted list.
     let (report, _) = read_ok(
-        "SF:a\nFNL:0,3\nFNA:0,1,b\nFNA:0,0,a\nend_of_record\n\
-         SF:a\nFNL:7,3\nFNA:7,0,c\nFNA:7,2,a\nend_of_record\nSF:b\nFN:1,f\nend_of_record\n",
+        "SF:a\nFNL:0,3\nFNA:0,1,_ZN1AC2Ev\nFNA:0,0,_ZN1AC1Ev\nend_of_record\n\
+         SF:a\nFNL:7,3\nFNA:7,0,_ZN1AC3Ev\nFNA:7,2,_ZN1AC1Ev\nend_of_record\nSF:b\nFN:1,f\nend_of_record\n",
     );
     let f = &lcov(&report, 0).functions()[0];
-    assert_eq!((f.name.as_str(), f.count), ("a", 3));
-    assert_eq!(f.aliases, ["a", "b", "c"]);
-    assert_eq!(format!("{:?}", f.aliases), r#"["a", "b", "c"]"#);
+    assert_eq!((f.name.as_str(), f.count), ("_ZN1AC1Ev", 3));
+    assert_eq!(f.aliases, ["_ZN1AC1Ev", "_ZN1AC2Ev", "_ZN1AC3Ev"]);
+    assert_eq!(
+        format!("{:?}", f.aliases),
+        r#"["_ZN1AC1Ev", "_ZN1AC2Ev", "_ZN1AC3Ev"]"#
+    );
     let plain = &lcov(&report, 1).functions()[0];
     assert!(plain.aliases.is_empty());
     assert_eq!(format!("{:?}", plain.aliases), "[]");

@@ -187,16 +187,16 @@ fn fnda_before_fn_and_fnda_without_fn() {
 #[test]
 fn fnl_fna_aliases_are_one_function() {
     let text =
-        "SF:s.cpp\nFNL:0,4,8\nFNA:0,0,C2\nFNA:0,3,C1\nFNL:1,11\nFNA:1,0,area\nend_of_record\n";
+        "SF:s.cpp\nFNL:0,4,8\nFNA:0,0,_ZN1AC2Ev\nFNA:0,3,_ZN1AC1Ev\nFNL:1,11\nFNA:1,0,area\nend_of_record\n";
     let (report, _) = read_ok(text);
     let file = lcov(&report, 0);
     let f = file.functions();
     assert_eq!(f.len(), 2);
     assert_eq!(
         (f[0].start, f[0].end, f[0].name.as_str(), f[0].count),
-        (Some(4), Some(8), "C1", 3)
+        (Some(4), Some(8), "_ZN1AC1Ev", 3)
     );
-    assert_eq!(f[0].aliases, ["C1", "C2"]);
+    assert_eq!(f[0].aliases, ["_ZN1AC1Ev", "_ZN1AC2Ev"]);
     assert_eq!(file.summary().functions, c(1, 2));
 }
 
@@ -384,8 +384,8 @@ fn llvm_cov_sections_merge_only_when_their_records_reproduce_their_totals() {
 
 #[test]
 fn fnl_groups_of_two_shards_merge() {
-    let a = "SF:s.cpp\nFNL:0,4\nFNA:0,0,C2\nFNA:0,0,C1\nend_of_record\n";
-    let b = "SF:s.cpp\nFNL:7,4\nFNA:7,1,C1\nFNA:7,0,C2\nend_of_record\n";
+    let a = "SF:s.cpp\nFNL:0,4\nFNA:0,0,_ZN1AC2Ev\nFNA:0,0,_ZN1AC1Ev\nend_of_record\n";
+    let b = "SF:s.cpp\nFNL:7,4\nFNA:7,1,_ZN1AC1Ev\nFNA:7,0,_ZN1AC2Ev\nend_of_record\n";
     let (report, _) = read_ok(&format!("{a}{b}"));
     assert_eq!(lcov(&report, 0).summary().functions, c(1, 1));
 }
@@ -565,21 +565,22 @@ fn errors_in_fnl_and_sf() {
 
 #[test]
 fn fnl_groups_of_one_key_merge_their_aliases() {
-    let a = "SF:s.cpp\nFNL:0,4\nFNA:0,0,C1\nFNA:0,0,C2\nend_of_record\n";
-    let b = "SF:s.cpp\nFNL:5,4\nFNA:5,1,C1\nFNA:5,0,C3\nend_of_record\n";
+    let a = "SF:s.cpp\nFNL:0,4\nFNA:0,0,_ZN1AC1Ev\nFNA:0,0,_ZN1AC2Ev\nend_of_record\n";
+    let b = "SF:s.cpp\nFNL:5,4\nFNA:5,1,_ZN1AC1Ev\nFNA:5,0,_ZN1AC3Ev\nend_of_record\n";
     let (report, _) = read_ok(&format!("{a}{b}"));
     let f = lcov(&report, 0).functions();
     assert_eq!(f.len(), 1);
     assert_eq!(
         (f[0].start, f[0].name.as_str(), f[0].count),
-        (Some(4), "C1", 1)
+        (Some(4), "_ZN1AC1Ev", 1)
     );
-    assert_eq!(f[0].aliases, ["C1", "C2", "C3"]);
+    assert_eq!(f[0].aliases, ["_ZN1AC1Ev", "_ZN1AC2Ev", "_ZN1AC3Ev"]);
 }
 
 #[test]
 fn fna_without_fnl_and_fnl_without_fna() {
-    let (report, _) = read_ok("SF:a\nFNA:3,1,foo\nFNA:3,2,bar\nFNL:2,7,9\nend_of_record\n");
+    let (report, _) =
+        read_ok("SF:a\nFNA:3,1,_ZN1AC2Ev\nFNA:3,2,_ZN1AC1Ev\nFNL:2,7,9\nend_of_record\n");
     let f = lcov(&report, 0).functions();
     assert_eq!(f.len(), 2);
     assert_eq!(
@@ -589,9 +590,9 @@ fn fna_without_fnl_and_fnl_without_fna() {
     assert!(f[0].aliases.is_empty());
     assert_eq!(
         (f[1].start, f[1].end, f[1].name.as_str(), f[1].count),
-        (None, None, "bar", 3)
+        (None, None, "_ZN1AC1Ev", 3)
     );
-    assert_eq!(f[1].aliases, ["bar", "foo"]);
+    assert_eq!(f[1].aliases, ["_ZN1AC1Ev", "_ZN1AC2Ev"]);
 }
 
 #[test]
