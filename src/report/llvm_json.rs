@@ -707,17 +707,14 @@ pub fn read_counting(
 pub fn read_local(origin: &str, input: &mut dyn Read, detail: Detail<'_>) -> Result<Report> {
     let (report, recount) =
         stream::read(origin, stream::Input::Local(input), &detail, stream::SIZES)?;
-    match recount.first() {
-        None => Ok(report),
-        Some(first) => Err(Error::new(format!(
-            "{origin}: {first}{}: the export's summary claims more covered than the file's \
-             function records show (no llvm-cov run writes that), and covgate, which keeps no \
-             records of a file at 100%, cannot read this input again to count them; give the \
-             export as a regular file",
-            match recount.len() {
-                1 => String::new(),
-                n => format!(" and {} more files", n - 1),
-            }
+    match recount.is_empty() {
+        true => Ok(report),
+        false => Err(Error::new(format!(
+            "{origin}: {}: the export's summary claims more covered than the file's function \
+             records show (no llvm-cov run writes that), and covgate, which keeps no records \
+             of a file at 100%, cannot read this input again to count them; give the export \
+             as a regular file",
+            recount.join(", ")
         ))),
     }
 }
@@ -744,6 +741,11 @@ pub fn read_stream(
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn detail_all_marks_every_file() {
+        assert!(Detail::All.marks("any.rs"));
+    }
 
     #[test]
     fn files_keep_what_their_summary_and_markers_need() {

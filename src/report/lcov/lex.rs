@@ -150,7 +150,7 @@ pub(super) fn da_line(bytes: &[u8]) -> Option<(Record<'static>, usize)> {
 /// bytes after the comma (the name, for [`named_line`]).
 pub(super) fn fnda_count(bytes: &[u8]) -> Option<(u64, &[u8])> {
     let (count, rest) = digits(bytes.strip_prefix(b"FNDA:")?)?;
-    Some((count, rest.strip_prefix(b",")?))
+    rest.strip_prefix(b",").map(|name| (count, name))
 }
 
 /// The length of `name` with its line break when `bytes` starts with `name` ended by `\n`, and
@@ -162,9 +162,10 @@ pub(super) fn named_line(bytes: &[u8], name: &str) -> Option<usize> {
         .strip_prefix(name.as_bytes())?
         .starts_with(b"\n")
         .then_some(())?;
-    plain_name(name)?;
-    let last = name.as_bytes().last()?;
-    last.is_ascii_graphic().then_some(name.len() + 1)
+    let visible_end = name.as_bytes().last().is_some_and(u8::is_ascii_graphic);
+    plain_name(name)
+        .filter(|_| visible_end)
+        .map(|_| name.len() + 1)
 }
 
 /// The number spelt by the 1 to 19 ASCII digits at the start of `bytes` (followed by anything

@@ -364,7 +364,8 @@ impl Section {
             Some(found) => (true, found),
             None => (false, len(self.next_fnda)?),
         };
-        let record = self.fn_records.get_mut(at)?;
+        // `at` indexes a record: `len` found it there.
+        let record = &mut self.fn_records[at];
         if own {
             record.own = Some(count);
             self.paired += 1;

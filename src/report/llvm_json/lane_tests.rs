@@ -455,3 +455,23 @@ fn a_record_borrows_its_name_and_keeps_it_only_when_it_is_listed() {
     assert_eq!(&*kept_name(&text(0, 0)), "_RNvC1a1f");
     assert_eq!(&*kept_name(&text(2, 0)), "_RNvC1a1f");
 }
+
+/// A skipped record's main file among more than 64 files: the expansions of files 64 and up
+/// are listed apart from the bits of the others, and the one file no expansion expands is the
+/// main one.
+#[test]
+fn the_main_file_of_a_record_with_files_past_64() {
+    let names: Vec<String> = (0..66).map(|i| format!("\"f{i}\"")).collect();
+    let mut regions = vec!["[1,1,2,1,1,65,0,0]".to_string()];
+    regions.extend((0..65).map(|k| format!("[1,1,1,5,1,65,{k},1]")));
+    let text = format!(
+        r#"{{"count":1,"filenames":[{}],"name":"f","regions":[{}]}}"#,
+        names.join(","),
+        regions.join(",")
+    );
+    let skip_all = |_: &[&str]| Want::Nothing;
+    let Some((Record::Skipped { main, .. }, len)) = record(text.as_bytes(), &skip_all) else {
+        panic!("skipped");
+    };
+    assert_eq!((main, len), (Some("f65"), text.len()));
+}
