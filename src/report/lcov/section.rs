@@ -364,15 +364,19 @@ impl Section {
             Some(found) => (true, found),
             None => (false, len(self.next_fnda)?),
         };
-        // `at` indexes a record: `len` found it there.
-        let record = &mut self.fn_records[at];
-        if own {
-            record.own = Some(count);
-            self.paired += 1;
-        } else {
-            record.in_order = Some(count);
-            self.next_fnda += 1;
-        }
+        // `len` found a record at `at`: the closure always runs, once.
+        let (paired, next_fnda) = (&mut self.paired, &mut self.next_fnda);
+        let records = self.fn_records.get_mut(at).into_iter();
+        records.for_each(|record| match own {
+            true => {
+                record.own = Some(count);
+                *paired += 1;
+            }
+            false => {
+                record.in_order = Some(count);
+                *next_fnda += 1;
+            }
+        });
         self.order.note(STAGE_FNDA);
         self.last_fn = None;
         Some(bytes.len() - rest.len() + len)
