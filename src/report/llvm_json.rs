@@ -745,6 +745,9 @@ mod tests {
     #[test]
     fn detail_all_marks_every_file() {
         assert!(Detail::All.marks("any.rs"));
+        let marked = |name: &str| name == "m.rs";
+        let needed = Detail::Needed(&marked);
+        assert!(needed.marks("m.rs") && !needed.marks("a.rs"));
     }
 
     #[test]
