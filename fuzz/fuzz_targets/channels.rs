@@ -52,8 +52,9 @@ fn file(names: &mut Names, status: FileStatus) -> FileVerdict {
                 metric(Metric::Functions, MetricStatus::Fail),
                 metric(Metric::Lines, MetricStatus::Pass),
             ]
+            .into()
         } else {
-            Vec::new()
+            Vec::new().into()
         },
         reason: (!measured).then(|| names.take()),
         uncovered: Uncovered {
