@@ -1,16 +1,8 @@
 //! Strings with holes: a quote inside a hole neither ends its string nor starts one, so the
 //! comments after the string are where the compiler sees them.
 
+use super::tests::marked;
 use super::*;
-
-/// The lines of the comments that hold `MARK`.
-fn marked(text: &str, lang: Lang) -> Vec<u32> {
-    comments(text, lang)
-        .into_iter()
-        .filter(|(_, comment)| comment.contains("MARK"))
-        .map(|(line, _)| line)
-        .collect()
-}
 
 #[test]
 fn dollar_holes_in_kotlin_dart_and_groovy() {

@@ -3,7 +3,7 @@
 use super::*;
 
 /// The lines of the comments that hold `MARK`.
-fn marked(text: &str, lang: Lang) -> Vec<u32> {
+pub(super) fn marked(text: &str, lang: Lang) -> Vec<u32> {
     comments(text, lang)
         .into_iter()
         .filter(|(_, comment)| comment.contains("MARK"))

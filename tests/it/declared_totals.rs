@@ -6,7 +6,7 @@ use crate::common::{metric, Sandbox};
 
 /// A sandbox with `src/lib.rs` (three lines), a policy of functions and lines, and `name`
 /// holding `report`; the JSON run of `covgate check name`.
-fn check(name: &str, report: &str) -> (crate::common::Run, Sandbox) {
+pub(crate) fn check(name: &str, report: &str) -> (crate::common::Run, Sandbox) {
     let sb = Sandbox::new();
     sb.write("src/lib.rs", "pub fn g() -> u8 {\n    1\n}\n");
     sb.policy("[measure]\nmetrics = [\"functions\", \"lines\"]\n");

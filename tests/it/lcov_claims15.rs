@@ -3,17 +3,7 @@
 //! lcov 2.2's `FNL`/`FNA` groups judged as the `FN` form is.
 
 use crate::common::{metric, Sandbox};
-
-/// A sandbox with `src/lib.rs` (three lines), a policy of functions and lines, and `name`
-/// holding `report`; the JSON run of `covgate check name`.
-fn check(name: &str, report: &str) -> (crate::common::Run, Sandbox) {
-    let sb = Sandbox::new();
-    sb.write("src/lib.rs", "pub fn g() -> u8 {\n    1\n}\n");
-    sb.policy("[measure]\nmetrics = [\"functions\", \"lines\"]\n");
-    sb.write(name, report);
-    let run = sb.run(&["check", name, "--format", "json"]);
-    (run, sb)
-}
+use crate::declared_totals::check;
 
 #[test]
 fn thousands_of_bare_fnda_names_are_each_a_function_and_fold_into_their_fn() {
