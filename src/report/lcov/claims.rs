@@ -12,40 +12,66 @@
 //! was edited or post-processed (records dropped, totals kept): its records are counted.
 //! (`llvm-cov export -skip-functions` writes `FNF`/`FNH` without any `FN` record: kept.)
 
-use super::file::LcovFile;
+use super::file::{Branch, Declared, LcovFile};
+
+/// What weighing an llvm-cov section's declared pairs needs, per metric (lines, branch sides,
+/// functions): the items its records prove missed in every instantiation and copy, and whether
+/// the declared hits have no record behind them (see the module documentation).
+///
+/// Proved missed: the `DA` lines with count 0; the start lines none of whose function records
+/// ran. None for branches: llvm-cov writes `BRDA` sides that its `BRF` leaves out (folded
+/// constant conditions, written as 0; a macro's branches under its header, with `BRF:0`
+/// there).
+pub(super) type Weighed = [(u64, bool); 3];
 
 impl LcovFile {
-    /// Per metric (lines, branch sides, functions): true when the declared pair claims hits
-    /// that llvm-cov's writer never emits without records behind them (see the module
-    /// documentation).
-    pub(super) fn unbacked_hits(&self) -> [bool; 3] {
-        let claims = |pair: super::file::Declared| pair.consistent().filter(|d| d.covered > 0);
-        let lines = claims(self.declared.lines())
-            .is_some_and(|_| !self.lines.covered().any(|(_, hit)| hit));
-        let branches = claims(self.declared.branches())
-            .is_some_and(|_| !self.branches.iter().any(|b| b.is_covered()));
-        let functions = claims(self.declared.functions()).is_some_and(|d| {
-            let functions = self.functions.list();
-            let placed = functions.iter().filter(|f| f.start.is_some());
-            let (found, hit) = placed.fold((0u64, 0u64), |(found, hit), f| {
-                (found + 1, hit + u64::from(f.is_covered()))
-            });
-            // No `FN` record at all: `llvm-cov export -skip-functions`, totals kept.
-            found > 0 && d.covered > hit
-        });
-        [lines, branches, functions]
+    /// The file's [`Weighed`]: one pass over its lines and one over its functions.
+    pub(super) fn weighed(&self) -> Weighed {
+        let claims = |pair: Declared| pair.consistent().filter(|d| d.covered > 0);
+        let lines = self.detail_lines();
+        let starts = self.starts();
+        let branches_unbacked = claims(self.declared.branches())
+            .is_some_and(|_| !self.branches.iter().any(Branch::is_covered));
+        // No `FN` record at all: `llvm-cov export -skip-functions`, totals kept.
+        let functions_unbacked = claims(self.declared.functions())
+            .is_some_and(|d| starts.placed > 0 && d.covered > starts.hit);
+        [
+            (
+                lines.total - lines.covered,
+                claims(self.declared.lines()).is_some_and(|_| lines.covered == 0),
+            ),
+            (0, branches_unbacked),
+            (starts.missed, functions_unbacked),
+        ]
     }
 
-    /// [`LcovFile::proved_missed`], with every metric whose declared hits no record backs
-    /// ([`LcovFile::unbacked_hits`]) at `u64::MAX`: no declared pair claims that few misses, so
-    /// its records are counted ([`super::file::judged`]).
-    pub(super) fn proved_or_unbacked(&self) -> [u64; 3] {
-        let mut proved = self.proved_missed();
-        for (missed, unbacked) in proved.iter_mut().zip(self.unbacked_hits()) {
-            if unbacked {
-                *missed = u64::MAX;
-            }
+    /// The functions with a start line: how many there are, how many ran, and how many start
+    /// lines none of them ran on. Each is one key (start line and whether it ran), sorted: a
+    /// start line is missed when its last key (the one that ran, if any) did not run.
+    fn starts(&self) -> Starts {
+        let functions = self.functions.list();
+        let mut keys = Vec::with_capacity(functions.len());
+        keys.extend(
+            functions
+                .iter()
+                .filter_map(|f| Some(u64::from(f.start?) << 1 | u64::from(f.is_covered()))),
+        );
+        keys.sort_unstable();
+        let ends = keys
+            .iter()
+            .zip(keys.iter().skip(1).map(Some).chain([None]))
+            .filter(|(this, next)| next.is_none_or(|n| n >> 1 != *this >> 1));
+        Starts {
+            placed: keys.len() as u64,
+            hit: keys.iter().filter(|k| *k & 1 == 1).count() as u64,
+            missed: ends.filter(|(this, _)| *this & 1 == 0).count() as u64,
         }
-        proved
     }
+}
+
+/// The functions with a start line ([`LcovFile::starts`]).
+struct Starts {
+    placed: u64,
+    hit: u64,
+    missed: u64,
 }

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::model::{Counts, Summary};
 
+use super::claims::Weighed;
 use super::functions::Functions;
 use super::identity::function_identity;
 use super::index::{Aliases, Index, Keys, Name};
@@ -327,15 +328,29 @@ impl LcovFile {
     /// Per metric (lines, branches, functions), the counts the file is judged on and whether
     /// they are the declared pair ([`judged`]).
     pub(super) fn judged(&self) -> [(Counts, bool); 3] {
-        // Only an llvm-cov section's declared pairs are weighed against the proved misses (a
-        // reduced file's are its verdict, its records only those of its misses).
-        // A merge's bound is judged as another writer's declared pair: no verdict better.
+        self.judged_with(self.weighs().then(|| self.weighed()))
+    }
+
+    /// True when the file's declared pairs are weighed against what its records prove
+    /// ([`LcovFile::weighed`]): only an llvm-cov section's (a reduced file's are its verdict,
+    /// its records only those of its misses; a merge's bound is judged as another writer's
+    /// declared pair: no verdict better).
+    pub(super) fn weighs(&self) -> bool {
+        self.llvm
+            && !self.declared.is_bound()
+            && !self.reduced
+            && self.declared != DeclaredTotals::default()
+    }
+
+    /// [`LcovFile::judged`], with the file's [`Weighed`] given when it [`LcovFile::weighs`]
+    /// its declared pairs (`None` otherwise): a declared pair whose hits no record backs is
+    /// weighed as one that claims too few misses (`u64::MAX` proved), and its records are
+    /// counted.
+    pub(super) fn judged_with(&self, weighed: Option<Weighed>) -> [(Counts, bool); 3] {
         let llvm = self.llvm && !self.declared.is_bound();
-        let weighed = llvm && !self.reduced && self.declared != DeclaredTotals::default();
-        let proved = match weighed {
-            true => self.proved_or_unbacked(),
-            false => [0; 3],
-        };
+        let proved = weighed.map_or([0; 3], |w| {
+            w.map(|(missed, unbacked)| if unbacked { u64::MAX } else { missed })
+        });
         // The records are counted only when the declared pair does not settle the metric
         // alone: counting functions works out each record's identity (a demangling), which a
         // file in llvm-cov's shape, judged on its declared pairs, never needs.
@@ -359,32 +374,6 @@ impl LcovFile {
                 proved[2],
             ),
         ]
-    }
-
-    /// Per metric (lines, branches, functions), the items the records prove missed in every
-    /// instantiation and copy: the `DA` lines with count 0; the start lines none of whose
-    /// function records ran. None for branches: llvm-cov writes `BRDA` sides that its `BRF`
-    /// leaves out (folded constant conditions, written as 0; a macro's branches under its
-    /// header, with `BRF:0` there).
-    pub(super) fn proved_missed(&self) -> [u64; 3] {
-        let lines = self.detail_lines();
-        [lines.total - lines.covered, 0, self.starts_missed()]
-    }
-
-    /// The start lines none of whose function records ran: (start, ran) pairs sorted, a start
-    /// line missed when its last pair (the one that ran, if any) did not run.
-    fn starts_missed(&self) -> u64 {
-        let functions = self.functions.list();
-        let mut starts: Vec<(u32, bool)> = functions
-            .iter()
-            .filter_map(|f| Some((f.start?, f.is_covered())))
-            .collect();
-        starts.sort_unstable();
-        let ends = starts
-            .iter()
-            .zip(starts.iter().skip(1).map(Some).chain([None]))
-            .filter(|(this, next)| next.is_none_or(|n| n.0 != this.0));
-        ends.filter(|(this, _)| !this.1).count() as u64
     }
 
     /// True when sections were merged that no merge of records can count exactly: one of them

@@ -390,7 +390,8 @@ impl Section {
         if !file.llvm {
             return Vec::new();
         }
-        let judged = file.judged();
+        let weighed = file.weighed();
+        let judged = file.judged_with(file.weighs().then_some(weighed));
         let checks = [
             ("LF", "LH", "lines", file.declared.lines()),
             ("BRF", "BRH", "branch sides", file.declared.branches()),
@@ -398,8 +399,7 @@ impl Section {
         ];
         let mut out = Vec::new();
         let metrics = checks.into_iter().zip(judged).zip(self.declared_at);
-        let proved = file.proved_missed();
-        for ((((found, hit, what, pair), judged), line), proved) in metrics.zip(proved) {
+        for ((((found, hit, what, pair), judged), line), (proved, _)) in metrics.zip(weighed) {
             let (Some(declared), (records, false)) = (pair.consistent(), judged) else {
                 continue;
             };
