@@ -223,6 +223,11 @@ pub struct LcovFile {
     /// For a reduced file: the last line its records named, and whether a section was in
     /// llvm-cov's shape, as read ([`LcovFile::last_line`]).
     pub(super) as_read: (u32, bool),
+    /// Per metric, whether [`LcovFile::judged`] took the declared pair, as worked out when the
+    /// file's llvm-cov section was closed; `None` once anything changed it (a merge, lines
+    /// set aside), or when it was not worked out. The reduction reads it instead of weighing
+    /// the pairs again ([`LcovFile::judged_as_closed`]).
+    pub(super) closed: Option<[bool; 3]>,
 }
 
 /// Files are equal when their records, declared totals and section counts are (the indexes are
@@ -261,6 +266,7 @@ impl LcovFile {
     /// reader leaves out sections without records, and `covgate check` files without records,
     /// before merging: see [`has_records`](Self::has_records).)
     pub fn merge(&mut self, other: LcovFile) {
+        self.closed = None;
         if other.sections == 0 {
             return;
         }
@@ -329,6 +335,25 @@ impl LcovFile {
     /// they are the declared pair ([`judged`]).
     pub(super) fn judged(&self) -> [(Counts, bool); 3] {
         self.judged_with(self.weighs().then(|| self.weighed()))
+    }
+
+    /// [`LcovFile::judged`] of a file as its section was closed (`declared`: per metric,
+    /// whether the declared pair was taken, [`LcovFile::closed`]): the declared pairs taken
+    /// as they are, the other metrics' records counted, nothing weighed again.
+    pub(super) fn judged_as_closed(&self, declared: [bool; 3]) -> [(Counts, bool); 3] {
+        let metrics: [(Declared, &dyn Fn() -> Counts); 3] = [
+            (self.declared.lines(), &|| self.detail_lines()),
+            (self.declared.branches(), &|| self.detail_branches()),
+            (self.declared.functions(), &|| self.detail_functions()),
+        ];
+        let mut judged = [(Counts::default(), false); 3];
+        for ((out, (pair, records)), taken) in judged.iter_mut().zip(metrics).zip(declared) {
+            *out = match pair.consistent().filter(|_| taken) {
+                Some(counts) => (counts, true),
+                None => (records(), false),
+            };
+        }
+        judged
     }
 
     /// True when the file's declared pairs are weighed against what its records prove

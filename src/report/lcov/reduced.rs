@@ -72,15 +72,18 @@ impl LcovFile {
         if !self.has_records() || self.summed_instantiations().is_some() {
             return;
         }
-        let summary = self.summary();
+        // As the file's section was closed, if nothing changed it since (`summary`).
+        let judged = match self.closed {
+            Some(declared) => self.judged_as_closed(declared),
+            None => self.judged(),
+        };
         let mut declared = DeclaredTotals::default();
-        let counted = [
-            (DeclaredTotals::LINES, summary.lines),
-            (DeclaredTotals::BRANCHES, summary.branches),
-            (DeclaredTotals::FUNCTIONS, summary.functions),
+        let at = [
+            DeclaredTotals::LINES,
+            DeclaredTotals::BRANCHES,
+            DeclaredTotals::FUNCTIONS,
         ];
-        for (at, counts) in counted {
-            let counts = counts.unwrap_or_default();
+        for (at, (counts, _)) in at.into_iter().zip(judged) {
             declared.set(at, false, counts.total);
             declared.set(at, true, counts.covered);
         }

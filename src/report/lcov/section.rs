@@ -384,8 +384,9 @@ impl Section {
 
     /// Declared pairs of an llvm-cov section (its lines read) that claim fewer misses than its
     /// records prove ([`judged`]): no llvm-cov run writes them, so the records are counted,
-    /// with a warning naming the line of the found record.
-    fn overclaims(&self) -> Vec<(u64, String)> {
+    /// with a warning naming the line of the found record. The verdict is kept with the file
+    /// ([`LcovFile::closed`]) for its reduction.
+    fn overclaims(&mut self) -> Vec<(u64, String)> {
         let file = &self.file;
         if !file.llvm {
             return Vec::new();
@@ -416,6 +417,7 @@ impl Section {
                 ),
             ));
         }
+        self.file.closed = Some(judged.map(|(_, declared)| declared));
         out
     }
 
