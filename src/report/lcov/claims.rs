@@ -12,6 +12,8 @@
 //! was edited or post-processed (records dropped, totals kept): its records are counted.
 //! (`llvm-cov export -skip-functions` writes `FNF`/`FNH` without any `FN` record: kept.)
 
+use crate::model::Counts;
+
 use super::file::{Branch, Declared, LcovFile};
 
 /// What weighing an llvm-cov section's declared pairs needs, per metric (lines, branch sides,
@@ -27,8 +29,12 @@ pub(super) type Weighed = [(u64, bool); 3];
 impl LcovFile {
     /// The file's [`Weighed`]: one pass over its lines and one over its functions.
     pub(super) fn weighed(&self) -> Weighed {
+        self.weighed_with(self.detail_lines())
+    }
+
+    /// [`LcovFile::weighed`], its `lines` counted already ([`LcovFile::detail_lines`]).
+    pub(super) fn weighed_with(&self, lines: Counts) -> Weighed {
         let claims = |pair: Declared| pair.consistent().filter(|d| d.covered > 0);
-        let lines = self.detail_lines();
         let starts = self.starts();
         let branches_unbacked = claims(self.declared.branches())
             .is_some_and(|_| !self.branches.iter().any(Branch::is_covered));

@@ -136,21 +136,24 @@ fn plain(text: &str) -> Option<Record<'_>> {
 /// than reading it). Exactly the lines [`lex`] reads as a `DA` record in one pass ([`plain`])
 /// and that are as they are once trimmed; anything else is `None`, left to [`lex`].
 pub(super) fn da_line(bytes: &[u8]) -> Option<(Record<'static>, usize)> {
-    let (line, rest) = digits(bytes.strip_prefix(b"DA:")?)?;
-    let (count, rest) = digits(rest.strip_prefix(b",")?)?;
-    rest.starts_with(b"\n").then_some(())?;
+    let mut rest = bytes.strip_prefix(b"DA:")?.iter();
+    let (line, after) = number_then(&mut rest)?;
+    (after == b',').then_some(())?;
+    let (count, after) = number_then(&mut rest)?;
+    (after == b'\n').then_some(())?;
     let record = Record::Da {
         line: u32::try_from(line).ok()?,
         count,
     };
-    Some((record, bytes.len() - rest.len() + 1))
+    Some((record, bytes.len() - rest.as_slice().len()))
 }
 
 /// The count of a plain `FNDA:<count>,` at the start of `bytes`, as [`plain`] reads it, and the
 /// bytes after the comma (the name, for [`named_line`]).
 pub(super) fn fnda_count(bytes: &[u8]) -> Option<(u64, &[u8])> {
-    let (count, rest) = digits(bytes.strip_prefix(b"FNDA:")?)?;
-    rest.strip_prefix(b",").map(|name| (count, name))
+    let mut rest = bytes.strip_prefix(b"FNDA:")?.iter();
+    let (count, after) = number_then(&mut rest)?;
+    (after == b',').then_some((count, rest.as_slice()))
 }
 
 /// The length of `name` with its line break when `bytes` starts with `name` ended by `\n`, and
@@ -168,24 +171,23 @@ pub(super) fn named_line(bytes: &[u8], name: &str) -> Option<usize> {
         .map(|_| name.len() + 1)
 }
 
-/// The number spelt by the 1 to 19 ASCII digits at the start of `bytes` (followed by anything
-/// but a digit), as [`plain_number`] reads them, and the bytes after them.
-#[inline]
-fn digits(bytes: &[u8]) -> Option<(u64, &[u8])> {
-    // One pass: the digits are read as they are counted.
+/// The number spelt by the 1 to 19 ASCII digits at the start of `rest` (as [`plain_number`]
+/// reads them) and the byte after them, all consumed; `None` when there is no digit, more than
+/// 19, or no byte after them. Read through the slice's iterator, inlined: the `DA` lines' two
+/// numbers are most of what a tracefile holds.
+#[inline(always)]
+fn number_then(rest: &mut std::slice::Iter<'_, u8>) -> Option<(u64, u8)> {
     let (mut n, mut len) = (0u64, 0usize);
-    while let Some(digit) = bytes.get(len).map(|b| b.wrapping_sub(b'0')) {
+    loop {
+        let byte = *rest.next()?;
+        let digit = byte.wrapping_sub(b'0');
         if digit > 9 {
-            break;
+            return (1..=19).contains(&len).then_some((n, byte));
         }
-        if len == 19 {
-            return None;
-        }
-        n = n * 10 + u64::from(digit);
+        // Wraps only past 19 digits, which are refused.
+        n = n.wrapping_mul(10).wrapping_add(u64::from(digit));
         len += 1;
     }
-    let rest = bytes.get(len..).filter(|_| len > 0)?;
-    Some((n, rest))
 }
 
 /// `value` split at its first comma when what comes before it is a number that

@@ -190,10 +190,11 @@ impl Section {
             self.disagreements()
         };
         let mut da = std::mem::take(&mut self.da);
-        self.file.lines = lines_of(&mut da);
+        let (lines, tally) = lines_of(&mut da);
+        self.file.lines = lines;
         self.file.sections = 1;
         let mut warnings = warnings;
-        warnings.extend(self.overclaims());
+        warnings.extend(self.overclaims(tally));
         Spare::keep(da, records);
         (self.path, self.file, warnings)
     }
@@ -385,13 +386,14 @@ impl Section {
     /// Declared pairs of an llvm-cov section (its lines read) that claim fewer misses than its
     /// records prove ([`judged`]): no llvm-cov run writes them, so the records are counted,
     /// with a warning naming the line of the found record. The verdict is kept with the file
-    /// ([`LcovFile::closed`]) for its reduction.
-    fn overclaims(&mut self) -> Vec<(u64, String)> {
+    /// ([`LcovFile::closed`]) for its reduction. `lines`: the file's lines, as
+    /// [`LcovFile::detail_lines`] counts them.
+    fn overclaims(&mut self, lines: Counts) -> Vec<(u64, String)> {
         let file = &self.file;
         if !file.llvm {
             return Vec::new();
         }
-        let weighed = file.weighed();
+        let weighed = file.weighed_with(lines);
         let judged = file.judged_with(file.weighs().then_some(weighed));
         let checks = [
             ("LF", "LH", "lines", file.declared.lines()),
@@ -500,19 +502,27 @@ impl Section {
 }
 
 /// `DA` records (line, count) in input order as a file's lines: packed as they are when their
-/// lines ascend (llvm-cov, lcov, gcovr write them so), else sorted and summed per line first.
-/// `records` is left empty, its room kept.
-fn lines_of(records: &mut Vec<(u32, u64)>) -> Lines {
+/// lines ascend (llvm-cov, lcov, gcovr write them so), else sorted and summed per line first;
+/// with their counts ([`LcovFile::detail_lines`], without decoding them again). `records` is
+/// left empty, its room kept.
+fn lines_of(records: &mut Vec<(u32, u64)>) -> (Lines, Counts) {
     let ascending = records
         .iter()
         .zip(records.iter().skip(1))
         .all(|(a, b)| a.0 < b.0);
+    let tally = |lines: &[(u32, u64)]| {
+        let covered = lines.iter().filter(|(_, count)| *count > 0).count();
+        Counts::new(covered as u64, lines.len() as u64)
+    };
     if ascending {
+        let counts = tally(records);
         let lines = Lines::pack_from(records.iter().copied());
         records.clear();
-        lines
+        (lines, counts)
     } else {
-        Lines::pack(sorted_lines(std::mem::take(records)))
+        let sorted = sorted_lines(std::mem::take(records));
+        let counts = tally(&sorted);
+        (Lines::pack(sorted), counts)
     }
 }
 
