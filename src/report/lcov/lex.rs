@@ -148,6 +148,16 @@ pub(super) fn da_line(bytes: &[u8]) -> Option<(Record<'static>, usize)> {
     Some((record, bytes.len() - rest.as_slice().len()))
 }
 
+/// A plain `FN:<start>,<name>` line (`line`, without its line break) as [`lex`] reads it
+/// ([`plain`]) from a line that trimming leaves as it is (its last byte visible ASCII): its
+/// start line and name. `None` for any other line, left to [`lex`].
+pub(super) fn fn_line(line: &str) -> Option<(u32, &str)> {
+    let value = line.strip_prefix("FN:")?;
+    line.as_bytes().last().is_some_and(u8::is_ascii_graphic).then_some(())?;
+    let (start, name) = leading_number(value)?;
+    Some((u32::try_from(start).ok()?, plain_name(name)?))
+}
+
 /// The count of a plain `FNDA:<count>,` at the start of `bytes`, as [`plain`] reads it, and the
 /// bytes after the comma (the name, for [`named_line`]).
 pub(super) fn fnda_count(bytes: &[u8]) -> Option<(u64, &[u8])> {

@@ -191,3 +191,24 @@ fn a_line_of_utf16_text_is_named_as_such() {
     let e = lex("S\0F\0:\0s\0r\0c\0").unwrap_err();
     assert!(e.starts_with("the report is UTF-16 text"), "{e}");
 }
+
+#[test]
+fn plain_fn_lines_are_read_as_lex_reads_them() {
+    for (text, expected) in plain_lines() {
+        match expected {
+            Record::Fn {
+                start,
+                end: None,
+                name,
+            } => assert_eq!(fn_line(text), Some((start, name)), "{text}"),
+            _ => assert_eq!(fn_line(text), None, "{text}"),
+        }
+    }
+    assert_eq!(fn_line("FN:0012,main"), Some((12, "main")));
+    // Lines that trimming changes, and every line the one-pass path leaves to the general one.
+    let mut others = vec!["FN:12,main ", "FN:12,main\t", "FN:12,mä\u{3000}", "FNDA:1,main"];
+    others.extend(GENERAL_LINES);
+    for text in others {
+        assert_eq!(fn_line(text), None, "{text:?}");
+    }
+}

@@ -5,7 +5,7 @@ use crate::report::{clip, FileCoverage, FileData, Report, ReportKind};
 
 use super::file::{sorted_lines, DeclaredTotals, LcovFile};
 use super::index::{Index, Names};
-use super::lex::{da_line, lex, split_at, Record, END_OF_RECORD, KNOWN_TAGS};
+use super::lex::{da_line, fn_line, lex, split_at, Record, END_OF_RECORD, KNOWN_TAGS};
 use super::lines::Lines;
 use super::reduced::Identities;
 use super::section::{apply, Section, STAGE_FOREIGN};
@@ -247,7 +247,9 @@ impl<'a> Parser<'a> {
                     // The line ends before a `\n` (ASCII) or at the end: the get succeeds.
                     let line = text.get(at..end).unwrap_or_default();
                     self.check_length(number, line.len())?;
-                    self.line(number, line)?;
+                    if !self.fn_line(number, line) {
+                        self.line(number, line)?;
+                    }
                     number += 1;
                     if end == bytes.len() {
                         break;
@@ -274,6 +276,21 @@ impl<'a> Parser<'a> {
         // Longer lines go the general way, which refuses them.
         let bytes = bytes.get(..MAX_LINE + 1).unwrap_or(bytes);
         section.fnda_line(bytes)
+    }
+
+    /// A plain `FN` line (`text`, line `number`) in an open section ([`fn_line`]): applied, as
+    /// [`Parser::line`] would apply it, without its trimming and the record's match. False,
+    /// with nothing done, for any other line.
+    fn fn_line(&mut self, number: u64, text: &str) -> bool {
+        let Some(section) = self.section.as_mut() else {
+            return false;
+        };
+        let Some((start, name)) = fn_line(text) else {
+            return false;
+        };
+        self.last_line = number;
+        section.fn_record(start, name, &mut self.names);
+        true
     }
 
     /// A line of `len` bytes is longer than [`MAX_LINE`]: an error.

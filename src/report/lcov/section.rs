@@ -343,6 +343,24 @@ impl Section {
         out
     }
 
+    /// Adds an `FN:<start>,<name>` record (no end line), as [`apply`] does.
+    pub(super) fn fn_record(&mut self, start: u32, name: &str, names: &mut Names) {
+        self.order.note(STAGE_FN);
+        self.push_fn(start, None, names.get(name));
+    }
+
+    /// Adds an `FN` record: the function just read, for the `FNDA` that may follow it.
+    fn push_fn(&mut self, start: u32, end: Option<u32>, name: Name) {
+        self.last_fn = Some(self.fn_records.len());
+        self.fn_records.push(FnRecord {
+            start,
+            end,
+            name,
+            own: None,
+            in_order: None,
+        });
+    }
+
     /// Adds a `DA` record, as [`apply`] does.
     pub(super) fn da(&mut self, line: u32, count: u64) {
         self.order.note(STAGE_DA);
@@ -591,16 +609,7 @@ pub(super) fn apply(
     section.order.note(stage(&record, section.order.last));
     let last_fn = section.last_fn.take();
     match record {
-        Record::Fn { start, end, name } => {
-            section.last_fn = Some(section.fn_records.len());
-            section.fn_records.push(FnRecord {
-                start,
-                end,
-                name: names.get(name),
-                own: None,
-                in_order: None,
-            });
-        }
+        Record::Fn { start, end, name } => section.push_fn(start, end, names.get(name)),
         Record::Fnda { count, name } => section.add_fnda(last_fn, count, name, names),
         Record::Fnl { index, start, end } => {
             section.fnl.insert(index, (start, end));
