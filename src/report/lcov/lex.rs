@@ -153,7 +153,10 @@ pub(super) fn da_line(bytes: &[u8]) -> Option<(Record<'static>, usize)> {
 /// start line and name. `None` for any other line, left to [`lex`].
 pub(super) fn fn_line(line: &str) -> Option<(u32, &str)> {
     let value = line.strip_prefix("FN:")?;
-    line.as_bytes().last().is_some_and(u8::is_ascii_graphic).then_some(())?;
+    line.as_bytes()
+        .last()
+        .is_some_and(u8::is_ascii_graphic)
+        .then_some(())?;
     let (start, name) = leading_number(value)?;
     Some((u32::try_from(start).ok()?, plain_name(name)?))
 }

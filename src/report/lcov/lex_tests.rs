@@ -206,7 +206,12 @@ fn plain_fn_lines_are_read_as_lex_reads_them() {
     }
     assert_eq!(fn_line("FN:0012,main"), Some((12, "main")));
     // Lines that trimming changes, and every line the one-pass path leaves to the general one.
-    let mut others = vec!["FN:12,main ", "FN:12,main\t", "FN:12,mä\u{3000}", "FNDA:1,main"];
+    let mut others = vec![
+        "FN:12,main ",
+        "FN:12,main\t",
+        "FN:12,mä\u{3000}",
+        "FNDA:1,main",
+    ];
     others.extend(GENERAL_LINES);
     for text in others {
         assert_eq!(fn_line(text), None, "{text:?}");
