@@ -224,10 +224,29 @@ pub struct LcovFile {
     /// llvm-cov's shape, as read ([`LcovFile::last_line`]).
     pub(super) as_read: (u32, bool),
     /// Per metric, whether [`LcovFile::judged`] took the declared pair, as worked out when the
-    /// file's llvm-cov section was closed; `None` once anything changed it (a merge, lines
-    /// set aside), or when it was not worked out. The reduction reads it instead of weighing
-    /// the pairs again ([`LcovFile::judged_as_closed`]).
-    pub(super) closed: Option<[bool; 3]>,
+    /// file's llvm-cov section was closed; none once anything changed it (a merge, lines set
+    /// aside), or when it was not worked out. The reduction reads it instead of weighing the
+    /// pairs again ([`LcovFile::judged_as_closed`]).
+    pub(super) closed: Closed,
+}
+
+/// [`LcovFile::closed`] in one byte (bit 3 set once worked out, bit `i` when metric `i` took
+/// its declared pair): an `Option<[bool; 3]>` made every file 8 bytes larger.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Closed(u8);
+
+impl Closed {
+    /// Per metric (lines, branches, functions), whether the declared pair was taken.
+    pub(super) fn of(declared: [bool; 3]) -> Closed {
+        let taken = declared.into_iter().zip(0..);
+        Closed(taken.fold(8, |bits, (taken, at)| bits | (u8::from(taken) << at)))
+    }
+
+    /// What [`Closed::of`] was given; `None` for the default (not worked out).
+    pub(super) fn get(self) -> Option<[bool; 3]> {
+        let bit = |at: u8| self.0 & (1 << at) != 0;
+        bit(3).then(|| [bit(0), bit(1), bit(2)])
+    }
 }
 
 /// Files are equal when their records, declared totals and section counts are (the indexes are
@@ -266,7 +285,7 @@ impl LcovFile {
     /// reader leaves out sections without records, and `covgate check` files without records,
     /// before merging: see [`has_records`](Self::has_records).)
     pub fn merge(&mut self, other: LcovFile) {
-        self.closed = None;
+        self.closed = Closed::default();
         if other.sections == 0 {
             return;
         }

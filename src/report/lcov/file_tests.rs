@@ -351,3 +351,12 @@ fn a_merge_bound_is_no_count_of_llvm_covs() {
     let (r, _) = read_ok(declared_only);
     assert_eq!(lcov(&r, 0).summary().lines, c(1, 9));
 }
+
+#[test]
+fn the_verdict_kept_at_close_comes_back_as_given() {
+    assert_eq!(Closed::default().get(), None);
+    for bits in 0..8u8 {
+        let declared = [bits & 1 != 0, bits & 2 != 0, bits & 4 != 0];
+        assert_eq!(Closed::of(declared).get(), Some(declared), "{bits}");
+    }
+}

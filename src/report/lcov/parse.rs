@@ -551,7 +551,7 @@ impl<'a> Parser<'a> {
                 if !more_lines.is_empty() {
                     more_lines.extend(file.lines.iter());
                     file.lines = Lines::pack(sorted_lines(more_lines));
-                    file.closed = None;
+                    file.closed = Default::default();
                 }
                 file.compact();
                 FileData {

@@ -73,7 +73,7 @@ impl LcovFile {
             return;
         }
         // As the file's section was closed, if nothing changed it since (`summary`).
-        let judged = match self.closed {
+        let judged = match self.closed.get() {
             Some(declared) => self.judged_as_closed(declared),
             None => self.judged(),
         };

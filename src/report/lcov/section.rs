@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::model::Counts;
 
-use super::file::{judged, sorted_lines, Branch, DeclaredTotals, Function, LcovFile};
+use super::file::{judged, sorted_lines, Branch, Closed, DeclaredTotals, Function, LcovFile};
 use super::index::{Aliases, Keys, Name, Names};
 use super::instances::group_apart;
 use super::lex::{fnda_count, named_line, Record, TotalKind};
@@ -437,7 +437,7 @@ impl Section {
                 ),
             ));
         }
-        self.file.closed = Some(judged.map(|(_, declared)| declared));
+        self.file.closed = Closed::of(judged.map(|(_, declared)| declared));
         out
     }
 
