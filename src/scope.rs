@@ -12,6 +12,7 @@
 //! as unmeasured), and it is never stale. Active entries, conditional or not, exclude and are
 //! checked for staleness.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
@@ -334,24 +335,27 @@ fn measured_exemptions(
     active: &Active,
     fold: &dyn Fn(&str) -> bool,
 ) -> Vec<String> {
-    // Per exclusion met (by its place in `active`): when it was first met, the exclusion, its
-    // first file and how many more.
-    let mut met: HashMap<usize, (usize, &Exclude, &str, usize)> = HashMap::new();
+    // Per exclusion, in the order first met (by its place in `active`): the exclusion and its
+    // first file; and how many more files it exempts.
+    let mut exempted: Vec<(usize, &Exclude, &str)> = Vec::new();
+    let mut others: HashMap<usize, usize> = HashMap::new();
     for rel in reported {
         let first = active.first(rel, fold(rel));
         let Some((at, e)) = first.filter(|(_, e)| e.when.is_some()) else {
             continue;
         };
-        let order = met.len();
-        met.entry(at)
-            .and_modify(|(_, _, _, more)| *more += 1)
-            .or_insert((order, e, rel, 0));
+        match others.entry(at) {
+            Entry::Occupied(mut more) => *more.get_mut() += 1,
+            Entry::Vacant(more) => {
+                more.insert(0);
+                exempted.push((at, e, rel));
+            }
+        }
     }
-    let mut exempted: Vec<_> = met.into_values().collect();
-    exempted.sort_unstable_by_key(|(order, ..)| *order);
     exempted
         .into_iter()
-        .map(|(_, e, first, more)| {
+        .map(|(at, e, first)| {
+            let more = others.get(&at).copied().unwrap_or_default();
             let when = e.when.as_ref().map_or("", |w| w.text.as_str());
             let more = match more {
                 0 => String::new(),
@@ -693,6 +697,39 @@ mod tests {
         assert_eq!(
             remap_example(&named(&report, &outside), &on_disk, root).as_deref(),
             Some("/ci/a=/ws/crates/units")
+        );
+    }
+
+    #[test]
+    fn exemptions_of_measured_files_are_warned_in_the_order_first_met() {
+        let policy = Policy::parse(
+            Path::new("p.toml"),
+            "[[exclude]]\npath = \"src/b/*.rs\"\nreason = \"b\"\nwhen = \"cfg(unix)\"\n\
+             [[exclude]]\npath = \"src/**\"\nreason = \"all\"\nwhen = \"cfg(unix)\"\n\
+             [[exclude]]\npath = \"src/a/x.rs\"\nreason = \"never first\"\nwhen = \"cfg(unix)\"\n",
+        )
+        .expect("policy");
+        let active = Active::of(&policy);
+        let reported = [
+            "src/a/x.rs",
+            "src/b/1.rs",
+            "src/b/2.rs",
+            "src/c.rs",
+            "src/b/3.rs",
+        ];
+        let warnings = measured_exemptions(&reported, &active, &|_| false);
+        let heads: Vec<&str> = warnings
+            .iter()
+            .map(|w| w.split(", though").next().unwrap())
+            .collect();
+        assert_eq!(
+            heads,
+            [
+                "the [[exclude]] at p.toml:6:8 (`when = 'cfg(unix)'`, reason: \"all\") exempts \
+                 src/a/x.rs and 1 more",
+                "the [[exclude]] at p.toml:2:8 (`when = 'cfg(unix)'`, reason: \"b\") exempts \
+                 src/b/1.rs and 2 more",
+            ]
         );
     }
 
