@@ -38,6 +38,9 @@ pub(crate) struct Index<'p> {
     patterns: Vec<&'p Pattern>,
     names: Parts<'p>,
     folders: Parts<'p>,
+    /// The length of the longest folder filed: a path's longer folders are not looked up (a
+    /// path of 10 MiB of folders would hash each of its prefixes).
+    longest: usize,
     anywhere: Vec<usize>,
 }
 
@@ -92,11 +95,15 @@ impl<'p> Index<'p> {
     pub(crate) fn new(patterns: Vec<&'p Pattern>) -> Index<'p> {
         let mut names = Parts::default();
         let mut folders = Parts::default();
+        let mut longest = 0;
         let mut anywhere = Vec::new();
         for (at, pattern) in patterns.iter().enumerate() {
             match filed(pattern.compiled()) {
                 Filed::Name(name) => names.file(name, at),
-                Filed::Folder(folder) => folders.file(folder, at),
+                Filed::Folder(folder) => {
+                    longest = longest.max(folder.len());
+                    folders.file(folder, at);
+                }
                 Filed::Anywhere => anywhere.push(at),
             }
         }
@@ -104,6 +111,7 @@ impl<'p> Index<'p> {
             patterns,
             names,
             folders,
+            longest,
             anywhere,
         }
     }
@@ -120,7 +128,10 @@ impl<'p> Index<'p> {
         };
         let name = path.rsplit_once('/').map_or(path, |(_, name)| name);
         let mut found = self.names.get(name, fold).to_vec();
-        for (at, _) in path.match_indices('/') {
+        let folders = path
+            .match_indices('/')
+            .take_while(|(at, _)| *at <= self.longest);
+        for (at, _) in folders {
             let folder = path.get(..at).unwrap_or_default();
             found.extend_from_slice(self.folders.get(folder, fold));
         }
