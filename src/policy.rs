@@ -19,12 +19,14 @@ use crate::source;
 
 pub mod debt;
 pub mod filter;
+mod index;
 mod locate;
 mod program;
 mod raw;
 mod validate;
 
 use filter::Filter;
+pub(crate) use index::Index;
 pub(crate) use locate::line_col;
 use locate::{located, toml_error};
 use raw::RawPolicy;
@@ -125,6 +127,12 @@ impl Pattern {
     /// True when the root-relative, `/`-separated `path` matches.
     pub fn is_match(&self, path: &str) -> bool {
         self.matcher.exact.is_match(path)
+    }
+
+    /// The glob as compiled: as written, normalised as report paths are (`\\` a separator,
+    /// no `./` or repeated `/`).
+    pub(crate) fn compiled(&self) -> &str {
+        self.matcher.exact.glob().glob()
     }
 
     /// True when `path` matches, ignoring case when `fold` is set: for a path a report recorded

@@ -12,7 +12,8 @@
 //! as unmeasured), and it is never stale. Active entries, conditional or not, exclude and are
 //! checked for staleness.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use crate::error::{Error, Result};
@@ -20,7 +21,7 @@ use crate::nocode::c::CSource;
 use crate::nocode::{self, RustSource};
 use crate::paths::{self, Location};
 use crate::platform::Cfg;
-use crate::policy::{Exclude, Pattern, Policy};
+use crate::policy::{Exclude, Index, Policy};
 use crate::source::{self, Refused};
 use crate::walk;
 
@@ -77,14 +78,6 @@ pub(crate) struct Scope {
     pub warnings: Vec<String>,
 }
 
-impl Scope {
-    /// True when `pattern` matches the in-scope file `rel`, without case when a report recorded
-    /// on a case-insensitive system names it.
-    pub(crate) fn matches(&self, pattern: &Pattern, rel: &str) -> bool {
-        pattern.matches(rel, self.folded.contains(rel))
-    }
-}
-
 /// Classifies the report files and, when `walk` is set, the files on disk under `root` (the
 /// files [`walk`] finds, or `walked` when the caller has walked the root already).
 /// Only the `[[exclude]]` entries active on this leg (their `activation`) exclude files.
@@ -102,6 +95,10 @@ impl Scope {
 ///   that matches no in-scope file (stale).
 ///
 /// Without `walk` the globs are not checked, since the sources are not at hand.
+///
+/// Globs are matched through an [`Index`] (a file only against the globs its name and folders
+/// can match), so thousands of exclusions over hundreds of thousands of files take time near
+/// their sum, not their product.
 pub(crate) fn resolve(
     report_files: &Reported<'_>,
     policy: &Policy,
@@ -112,11 +109,8 @@ pub(crate) fn resolve(
 ) -> Result<Scope> {
     let included = |p: &str| policy.includes(p);
     let fold = |p: &str| folded.contains(p);
-    let active: Vec<&Exclude> = policy
-        .excludes
-        .iter()
-        .filter(|e| e.activation.active)
-        .collect();
+    let active = Active::of(policy);
+    let includes = Index::new(policy.include.iter().collect());
     let mut scope = Scope::default();
     if walk {
         walk::folder(root)?;
@@ -126,7 +120,7 @@ pub(crate) fn resolve(
     let mut reported: Vec<&str> = Vec::with_capacity(report_files.names().count());
     for location in report_files.names() {
         match location {
-            Location::Inside(rel) if policy.selects(rel, fold(rel)) => reported.push(rel),
+            Location::Inside(rel) if includes.first(rel, fold(rel)).is_some() => reported.push(rel),
             Location::Inside(_) => {
                 scope
                     .outside_include
@@ -162,9 +156,8 @@ pub(crate) fn resolve(
     // Made at its size and sorted in place: no second copy of the files while it is made.
     let mut classed = Vec::with_capacity(reported.len() + unreported().count());
     classed.extend(files.map(|(rel, is_reported)| {
-        let excluded = active.iter().find(|e| e.pattern.matches(rel, fold(rel)));
-        let class = match excluded {
-            Some(exclude) => Class::Excluded(exclude.reason.clone()),
+        let class = match active.first(rel, fold(rel)) {
+            Some((_, exclude)) => Class::Excluded(exclude.reason.clone()),
             None if is_reported => Class::Measured,
             None => classify_unreported(&root.join(rel)),
         };
@@ -180,9 +173,41 @@ pub(crate) fn resolve(
         .map(|rel| rel.to_string())
         .collect();
     if walk {
-        check_globs(&scope, policy, &active, root)?;
+        check_globs(&scope, policy, &includes, &active, root)?;
     }
     Ok(scope)
+}
+
+/// The `[[exclude]]` entries active on this leg, in policy order, and their [`Index`].
+struct Active<'p> {
+    entries: Vec<&'p Exclude>,
+    index: Index<'p>,
+}
+
+impl<'p> Active<'p> {
+    fn of(policy: &'p Policy) -> Active<'p> {
+        let entries: Vec<&Exclude> = policy
+            .excludes
+            .iter()
+            .filter(|e| e.activation.active)
+            .collect();
+        let index = Index::new(entries.iter().map(|e| &e.pattern).collect());
+        Active { entries, index }
+    }
+
+    /// The entries that match `rel` (without case when `fold` is set), in policy order.
+    fn matching<'a>(&'a self, rel: &'a str, fold: bool) -> impl Iterator<Item = &'p Exclude> + 'a {
+        self.index
+            .matching(rel, fold)
+            .filter_map(|at| self.entries.get(at).copied())
+    }
+
+    /// The first entry that matches `rel` (without case when `fold` is set), with its place.
+    fn first(&self, rel: &str, fold: bool) -> Option<(usize, &'p Exclude)> {
+        self.index
+            .first(rel, fold)
+            .and_then(|at| self.entries.get(at).map(|e| (at, *e)))
+    }
 }
 
 fn globs(policy: &Policy) -> String {
@@ -261,29 +286,23 @@ fn remap_example(
 /// `when-missing` are what the leg is, and exempt measured files as unconditional ones do.
 ///
 /// Errors (exit 2): each such file, with the exclusion and its condition.
-fn check_compiled(
-    reported: &[&str],
-    active: &[&Exclude],
-    fold: &dyn Fn(&str) -> bool,
-) -> Result<()> {
+fn check_compiled(reported: &[&str], active: &Active, fold: &dyn Fn(&str) -> bool) -> Result<()> {
     fn by_flags(e: &Exclude) -> Option<&Cfg> {
         e.when.as_ref().filter(|w| w.names_free_cfgs())
     }
-    let flagged: Vec<(&Exclude, &Cfg)> = active
-        .iter()
-        .filter_map(|e| by_flags(e).map(|when| (*e, when)))
-        .collect();
-    if flagged.is_empty() {
+    if active.entries.iter().all(|e| by_flags(e).is_none()) {
         return Ok(());
     }
-    let others: Vec<&&Exclude> = active.iter().filter(|e| by_flags(e).is_none()).collect();
+    // A file that an entry without such a condition exempts is not one; else the first entry
+    // that exempts it is named.
     let problems: Vec<String> = reported
         .iter()
-        .filter(|rel| !others.iter().any(|e| e.pattern.matches(rel, fold(rel))))
         .filter_map(|rel| {
-            let (e, when) = flagged
-                .iter()
-                .find(|(e, _)| e.pattern.matches(rel, fold(rel)))?;
+            let flagged: Option<Vec<(&Exclude, &Cfg)>> = active
+                .matching(rel, fold(rel))
+                .map(|e| by_flags(e).map(|when| (e, when)))
+                .collect();
+            let (e, when) = flagged?.into_iter().next()?;
             Some(format!(
                 "  {rel}: the [[exclude]] at {} (`{}`)",
                 e.pattern.location, when.text
@@ -313,24 +332,30 @@ fn check_compiled(
 /// exempt as "compiled only on Windows", silently.
 fn measured_exemptions(
     reported: &[&str],
-    active: &[&Exclude],
+    active: &Active,
     fold: &dyn Fn(&str) -> bool,
 ) -> Vec<String> {
-    // Per exclusion, in the order first met: its first file and how many more.
-    let mut exempted: Vec<(&Exclude, &str, usize)> = Vec::new();
+    // Per exclusion, in the order first met (by its place in `active`): the exclusion and its
+    // first file; and how many more files it exempts.
+    let mut exempted: Vec<(usize, &Exclude, &str)> = Vec::new();
+    let mut others: HashMap<usize, usize> = HashMap::new();
     for rel in reported {
-        let first = active.iter().find(|e| e.pattern.matches(rel, fold(rel)));
-        let Some(e) = first.filter(|e| e.when.is_some()) else {
+        let first = active.first(rel, fold(rel));
+        let Some((at, e)) = first.filter(|(_, e)| e.when.is_some()) else {
             continue;
         };
-        match exempted.iter_mut().find(|(x, _, _)| std::ptr::eq(*x, *e)) {
-            Some((_, _, more)) => *more += 1,
-            None => exempted.push((e, rel, 0)),
+        match others.entry(at) {
+            Entry::Occupied(mut more) => *more.get_mut() += 1,
+            Entry::Vacant(more) => {
+                more.insert(0);
+                exempted.push((at, e, rel));
+            }
         }
     }
     exempted
         .into_iter()
-        .map(|(e, first, more)| {
+        .map(|(at, e, first)| {
+            let more = others.get(&at).copied().unwrap_or_default();
             let when = e.when.as_ref().map_or("", |w| w.text.as_str());
             let more = match more {
                 0 => String::new(),
@@ -378,18 +403,33 @@ fn hidden_hint(glob: &str) -> &'static str {
     }
 }
 
-fn check_globs(scope: &Scope, policy: &Policy, active: &[&Exclude], root: &Path) -> Result<()> {
-    let matches_a_file = |pattern: &Pattern| scope.files.keys().any(|f| scope.matches(pattern, f));
+/// Globs are matched without case for the files in `scope.folded`.
+fn check_globs(
+    scope: &Scope,
+    policy: &Policy,
+    includes: &Index,
+    active: &Active,
+    root: &Path,
+) -> Result<()> {
+    let files = || {
+        scope
+            .files
+            .keys()
+            .map(|f| (f.as_str(), scope.folded.contains(f)))
+    };
     let dead: Vec<String> = policy
         .include
         .iter()
-        .filter(|p| !matches_a_file(p))
-        .map(|p| format!("  {}: `{}`{}", p.location, p.glob, hidden_hint(&p.glob)))
+        .zip(includes.unmatched(files()))
+        .filter(|(_, dead)| *dead)
+        .map(|(p, _)| format!("  {}: `{}`{}", p.location, p.glob, hidden_hint(&p.glob)))
         .collect();
     let stale: Vec<String> = active
+        .entries
         .iter()
-        .filter(|e| !matches_a_file(&e.pattern))
-        .map(|e| {
+        .zip(active.index.unmatched(files()))
+        .filter(|(_, stale)| *stale)
+        .map(|(e, _)| {
             format!(
                 "  {}: `{}` ({}){}",
                 e.pattern.location,
@@ -525,7 +565,10 @@ mod tests {
     #[test]
     fn the_default_include_is_checked_like_a_written_one() {
         let policy = Policy::parse(Path::new("p.toml"), "").expect("the empty policy");
-        let err = check_globs(&Scope::default(), &policy, &[], Path::new(".")).expect_err("dead");
+        let includes = Index::new(policy.include.iter().collect());
+        let active = Active::of(&policy);
+        let check = |scope: &Scope| check_globs(scope, &policy, &includes, &active, Path::new("."));
+        let err = check(&Scope::default()).expect_err("dead");
         assert_eq!(
             err.message(),
             "dead `include` globs match no file, on disk or in the report(s); fix or remove them:\n  \
@@ -537,7 +580,7 @@ mod tests {
                 .collect(),
             ..Scope::default()
         };
-        assert_eq!(check_globs(&scope, &policy, &[], Path::new(".")), Ok(()));
+        assert_eq!(check(&scope), Ok(()));
     }
 
     #[test]
@@ -654,6 +697,39 @@ mod tests {
         assert_eq!(
             remap_example(&named(&report, &outside), &on_disk, root).as_deref(),
             Some("/ci/a=/ws/crates/units")
+        );
+    }
+
+    #[test]
+    fn exemptions_of_measured_files_are_warned_in_the_order_first_met() {
+        let policy = Policy::parse(
+            Path::new("p.toml"),
+            "[[exclude]]\npath = \"src/b/*.rs\"\nreason = \"b\"\nwhen = \"cfg(unix)\"\n\
+             [[exclude]]\npath = \"src/**\"\nreason = \"all\"\nwhen = \"cfg(unix)\"\n\
+             [[exclude]]\npath = \"src/a/x.rs\"\nreason = \"never first\"\nwhen = \"cfg(unix)\"\n",
+        )
+        .expect("policy");
+        let active = Active::of(&policy);
+        let reported = [
+            "src/a/x.rs",
+            "src/b/1.rs",
+            "src/b/2.rs",
+            "src/c.rs",
+            "src/b/3.rs",
+        ];
+        let warnings = measured_exemptions(&reported, &active, &|_| false);
+        let heads: Vec<&str> = warnings
+            .iter()
+            .map(|w| w.split(", though").next().unwrap())
+            .collect();
+        assert_eq!(
+            heads,
+            [
+                "the [[exclude]] at p.toml:6:8 (`when = 'cfg(unix)'`, reason: \"all\") exempts \
+                 src/a/x.rs and 1 more",
+                "the [[exclude]] at p.toml:2:8 (`when = 'cfg(unix)'`, reason: \"b\") exempts \
+                 src/b/1.rs and 2 more",
+            ]
         );
     }
 

@@ -18,6 +18,7 @@ mod debt;
 mod debt_e2e;
 mod declared_totals;
 mod docs_paths;
+mod exclusion_index;
 mod hostile;
 mod hostile14;
 mod identity_breaks;
