@@ -102,6 +102,33 @@ pub struct Inline {
     pub families: Vec<Family>,
     /// `require-reason` (default true): a covgate marker without `-- reason` is an error.
     pub require_reason: bool,
+    /// `coverage-off` (default `count`): what Rust's `coverage(off)` outside test code does.
+    pub coverage_off: CoverageOff,
+}
+
+/// What Rust's `coverage(off)` attribute outside test code does to a file (`[inline]
+/// coverage-off`). Either way each one is counted and shown (see [`crate::markers::OffItem`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CoverageOff {
+    /// `count` (the default): shown, the file's verdict unchanged.
+    #[default]
+    Count,
+    /// `deny`: the file fails, with the attributes' lines and the fix.
+    Deny,
+}
+
+impl CoverageOff {
+    /// The policy names, in order.
+    pub(crate) const NAMES: [&'static str; 2] = ["count", "deny"];
+
+    /// Parses a policy name.
+    pub(crate) fn from_name(name: &str) -> Option<CoverageOff> {
+        match name {
+            "count" => Some(CoverageOff::Count),
+            "deny" => Some(CoverageOff::Deny),
+            _ => None,
+        }
+    }
 }
 
 /// A compiled glob with the text it came from. `*` and `?` never match `/`; `**` does.
