@@ -215,7 +215,10 @@ impl Verdict {
     pub fn coverage_off(&self) -> (usize, usize, usize) {
         let with = self.files.iter().filter(|f| !f.coverage_off.is_empty());
         let items = with.clone().map(|f| f.coverage_off.len()).sum();
-        let outside = with.clone().flat_map(|f| f.coverage_off.iter()).filter(|o| !o.in_tests);
+        let outside = with
+            .clone()
+            .flat_map(|f| f.coverage_off.iter())
+            .filter(|o| !o.in_tests);
         (items, outside.count(), with.count())
     }
 
@@ -525,9 +528,15 @@ mod tests {
         )
         .expect("policy");
         let keep = |path: &str| path == "b.rs";
-        let (verdict, judged) =
-            evaluate(scope, reported, &BTreeMap::new(), &BTreeMap::new(), &policy, &keep)
-                .expect("judged");
+        let (verdict, judged) = evaluate(
+            scope,
+            reported,
+            &BTreeMap::new(),
+            &BTreeMap::new(),
+            &policy,
+            &keep,
+        )
+        .expect("judged");
         let files: Vec<(&str, FileStatus)> = verdict
             .files
             .iter()

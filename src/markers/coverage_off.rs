@@ -217,7 +217,8 @@ fn offs(attr: &str) -> usize {
 
 /// True for `cfg(test)`, or a `cfg(all(…))` that requires `test`.
 fn cfg_test(attr: &str) -> bool {
-    call_args(attr, "cfg").is_some_and(|args| matches!(args.as_slice(), [one] if requires_test(one)))
+    call_args(attr, "cfg")
+        .is_some_and(|args| matches!(args.as_slice(), [one] if requires_test(one)))
 }
 
 /// True for the predicate `test`, or an `all(…)` of which one is.
@@ -228,7 +229,10 @@ fn requires_test(predicate: &str) -> bool {
 
 /// The arguments of `name(…)` (split at the commas outside brackets), when `text` is that call.
 fn call_args<'t>(text: &'t str, name: &str) -> Option<Vec<&'t str>> {
-    let inside = text.strip_prefix(name)?.strip_prefix('(')?.strip_suffix(')')?;
+    let inside = text
+        .strip_prefix(name)?
+        .strip_prefix('(')?
+        .strip_suffix(')')?;
     let mut args = Vec::new();
     let (mut depth, mut start) = (0usize, 0);
     for (at, c) in inside.char_indices() {
@@ -244,4 +248,111 @@ fn call_args<'t>(text: &'t str, name: &str) -> Option<Vec<&'t str>> {
     }
     args.push(inside.get(start..).unwrap_or_default());
     Some(args)
+}
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod tests {
+    use super::*;
+
+    /// (line, in_tests) of each attribute found in `text` of `src/lib.rs`.
+    fn found(text: &str) -> Vec<(u32, bool)> {
+        found_in("src/lib.rs", text)
+    }
+
+    fn found_in(path: &str, text: &str) -> Vec<(u32, bool)> {
+        find(path, text)
+            .into_iter()
+            .map(|o| (o.line, o.in_tests))
+            .collect()
+    }
+
+    #[test]
+    fn attribute_forms_are_counted() {
+        let text = "#[coverage(off)]\nfn a() {}\n\
+                    #[cfg_attr(coverage_nightly, coverage(off))]\nfn b() {}\n\
+                    #[cfg_attr(any(unix, windows), inline, coverage ( off ))]\nfn c() {}\n\
+                    #[cfg_attr(\n    feature = \"x\",\n    coverage(off),\n)]\nfn d() {}\n\
+                    #[ cfg_attr(a, cfg_attr(b, coverage(off))) ]\nimpl S {}\n\
+                    fn e() { let f = #[coverage(off)] || 1; }\n\
+                    # [coverage(off)] mod m {}\n";
+        assert_eq!(
+            found(text),
+            [
+                (1, false),
+                (3, false),
+                (5, false),
+                (7, false),
+                (12, false),
+                (14, false),
+                (15, false)
+            ]
+        );
+    }
+
+    #[test]
+    fn other_attributes_are_not() {
+        let text = "#[coverage(on)]\nfn a() {}\n#[cfg_attr(coverage(off))]\n\
+                    #[cfg(coverage(off))]\n#[inline] #[doc = \"#[coverage(off)]\"]\n\
+                    fn b() -> u8 { let x = [1u8; 2]; x[0] }\n#[cfg_attr(x, coverage_off)]\n\
+                    let r#coverage = 1; #coverage(off) #[open\n";
+        assert_eq!(found(text), []);
+    }
+
+    #[test]
+    fn comments_and_strings_only_mention_it() {
+        let text = "// #[coverage(off)]\n/* #[coverage(off)] */\n/// #[coverage(off)]\n\
+                    const S: &str = \"#[coverage(off)]\";\nconst R: &str = r#\"\n#[coverage(off)]\"#;\n\
+                    #[coverage(/* on? */ off)]\nfn real() {}\n";
+        assert_eq!(found(text), [(7, false)]);
+    }
+
+    #[test]
+    fn inner_attributes_on_a_file_or_module() {
+        assert_eq!(found("#![coverage(off)]\nfn a() {}\n"), [(1, false)]);
+        let text = "//! docs\n#![cfg_attr(coverage_nightly, coverage(off))]\n#![cfg(test)]\n\
+                    fn t() {}\n";
+        assert_eq!(found(text), [(2, true)]);
+        let text = "mod m {\n    #![coverage(off)]\n}\nmod t {\n    #![cfg(all(test, unix))]\n\
+                    #![coverage(off)]\n    #[coverage(off)] fn t() {}\n}\n#[coverage(off)] fn u() {}\n";
+        assert_eq!(found(text), [(2, false), (6, true), (7, true), (9, false)]);
+    }
+
+    #[test]
+    fn test_modules_and_items_are_test_code() {
+        let text = "#[cfg(test)]\n#[cfg_attr(coverage_nightly, coverage(off))]\nmod tests {\n\
+                    #[coverage(off)]\n    fn helper(x: [u8; 2]) {}\n}\n\
+                    #[cfg_attr(coverage_nightly, coverage(off))]\n#[cfg(test)]\nfn after(a: [u8; 1]) {\n\
+                    let c = #[coverage(off)] || 1;\n}\n#[cfg(test)]\nuse x;\n\
+                    #[coverage(off)]\nfn product() {}\n";
+        assert_eq!(
+            found(text),
+            [(2, true), (4, true), (7, true), (10, true), (14, false)]
+        );
+        // Only `test` itself, or `all` requiring it, is test code.
+        let text = "#[cfg(any(test, unix))]\n#[coverage(off)]\nfn a() {}\n\
+                    #[cfg_attr(test, coverage(off))]\nfn b() {}\n#[cfg(not(test))]\n#[coverage(off)]\n\
+                    fn c() {}\n#[cfg(test, unix)]\n#[coverage(off)]\nfn d() {}\n";
+        assert_eq!(
+            found(text),
+            [(2, false), (4, false), (7, false), (10, false)]
+        );
+        // A stray `}` does not leave the file's scope.
+        assert_eq!(found("}\n}\n#[coverage(off)] fn a() {}"), [(3, false)]);
+    }
+
+    #[test]
+    fn files_of_tests_benches_and_examples_are_test_code() {
+        let text = "#[coverage(off)]\nfn helper() {}\n";
+        for (path, in_tests) in [
+            ("tests/it/main.rs", true),
+            ("crates/a/benches/b.rs", true),
+            ("examples/demo.rs", true),
+            ("src/tests/x.rs", false),
+            ("crates/a/src/examples/x.rs", false),
+            ("tests.rs", false),
+        ] {
+            assert_eq!(found_in(path, text), [(1, in_tests)], "{path}");
+        }
+    }
 }

@@ -399,7 +399,11 @@ fn coverage_off_totals(verdict: &Verdict) -> Value {
 fn coverage_off_json(file: &FileVerdict) -> Value {
     let offs = &file.coverage_off;
     let lines: Vec<u32> = offs.iter().map(|o| o.line).collect();
-    let outside: Vec<u32> = offs.iter().filter(|o| !o.in_tests).map(|o| o.line).collect();
+    let outside: Vec<u32> = offs
+        .iter()
+        .filter(|o| !o.in_tests)
+        .map(|o| o.line)
+        .collect();
     json!({"items": offs.len(), "lines": lines, "outside_tests": outside})
 }
 

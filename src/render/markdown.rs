@@ -448,7 +448,11 @@ fn notes(verdict: &Verdict) -> String {
             escape(reason)
         ));
     }
-    for file in verdict.files.iter().filter(|f| f.status == FileStatus::Fail) {
+    for file in verdict
+        .files
+        .iter()
+        .filter(|f| f.status == FileStatus::Fail)
+    {
         if let Some(reason) = &file.reason {
             out.push_str(&format!(
                 "- {} fails: {}\n",

@@ -179,7 +179,8 @@ pub(crate) fn ignored_totals(verdict: &Verdict) -> String {
 /// [`Verdict::coverage_off`]; `None` when no file has one.
 pub(crate) fn coverage_off_totals(verdict: &Verdict) -> Option<String> {
     let (items, outside, files) = verdict.coverage_off();
-    let [items, outside, files] = [items, outside, files].map(|n| u64::try_from(n).unwrap_or(u64::MAX));
+    let [items, outside, files] =
+        [items, outside, files].map(|n| u64::try_from(n).unwrap_or(u64::MAX));
     (items > 0).then(|| {
         format!(
             "{} under coverage(off) in {} ({outside} outside test code)",
