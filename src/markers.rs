@@ -839,6 +839,32 @@ mod tests {
     }
 
     #[test]
+    fn only_rust_files_that_say_coverage_may_hold_coverage_off() {
+        let text = b"#[coverage(off)] fn f() {}";
+        assert!(mentions_coverage_off("src/a.rs", text));
+        assert!(!mentions_coverage_off("src/a.c", text));
+        assert!(!mentions_coverage_off("src/a.rs", b"#[inline] fn f() {}"));
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("off.rs"), "#[coverage(off)]\nfn f() {}\n").expect("off");
+        std::fs::write(dir.path().join("said.rs"), "// coverage\n").expect("said");
+        std::fs::write(dir.path().join("off.c"), "// coverage(off)\n").expect("c");
+        let paths: BTreeSet<String> = ["off.rs", "said.rs", "off.c"].map(String::from).into();
+        let found = files_mentioning_markers(dir.path(), &paths, &Family::ALL);
+        assert_eq!(found.iter().collect::<Vec<_>>(), ["off.rs", "said.rs"]);
+        let inline = Inline {
+            families: Family::ALL.to_vec(),
+            require_reason: true,
+            coverage_off: CoverageOff::Deny,
+        };
+        let found = scan_files(dir.path(), paths.iter(), &inline, &mut Vec::new()).expect("scan");
+        assert!(found.ignores.is_empty());
+        let lines: Vec<(&String, Vec<u32>)> = (found.coverage_off.iter())
+            .map(|(path, offs)| (path, offs.iter().map(|o| o.line).collect()))
+            .collect();
+        assert_eq!(lines, [(&"off.rs".to_string(), vec![1])]);
+    }
+
+    #[test]
     fn files_that_only_mention_a_marker_have_no_ignores() {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(

@@ -396,6 +396,19 @@ mod tests {
         let q = parse("[inline]\nmarkers = [\"grcov\"]\nrequire-reason = false\n").unwrap();
         assert_eq!(q.inline.families, vec![Family::Grcov]);
         assert!(!q.inline.require_reason);
+        assert_eq!(p.inline.coverage_off, CoverageOff::Count);
+        for (name, rule) in [("count", CoverageOff::Count), ("deny", CoverageOff::Deny)] {
+            let r = parse(&format!("[inline]\ncoverage-off = \"{name}\"\n")).unwrap();
+            assert_eq!(r.inline.coverage_off, rule);
+        }
+        let e = parse("[inline]\ncoverage-off = \"Deny\"\n").unwrap_err();
+        assert!(
+            e.message().contains(
+                "unknown `coverage-off` value `Deny`; expected count or deny; did you mean `deny`?"
+            ),
+            "{}",
+            e.message()
+        );
         assert_eq!(p.include.len(), 1);
         assert!(p.include[0].is_match("src/a/b.rs"));
         assert!(!p.include[0].is_match("tests/a.rs"));

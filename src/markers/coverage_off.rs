@@ -140,7 +140,7 @@ impl Walk<'_> {
     /// The attribute at `pos` (a `#`): read, and the offset after its `]`; `None` when no
     /// attribute starts there.
     fn attribute(&mut self) -> Option<usize> {
-        let after_hash = self.code.get(self.pos + 1..)?;
+        let after_hash = self.code.get(self.pos + 1..).unwrap_or_default();
         let (inner, rest) = match skip_space(after_hash) {
             [b'!', rest @ ..] => (true, skip_space(rest)),
             rest => (false, rest),
@@ -295,6 +295,7 @@ mod tests {
         let text = "#[coverage(on)]\nfn a() {}\n#[cfg_attr(coverage(off))]\n\
                     #[cfg(coverage(off))]\n#[inline] #[doc = \"#[coverage(off)]\"]\n\
                     fn b() -> u8 { let x = [1u8; 2]; x[0] }\n#[cfg_attr(x, coverage_off)]\n\
+                    #[cfg_attribute(x, coverage(off))]\n#[cfg_attr(x, coverage(off)) = 1]\n\
                     let r#coverage = 1; #coverage(off) #[open\n";
         assert_eq!(found(text), []);
     }
