@@ -19,6 +19,9 @@
 //! same family is an error naming the file and line, as is a near-miss of a marker of an enabled
 //! family (`covgate: ignore`, `covgate:ignore-nxt`, `LCOV_EXCL_LIEN`, `grcov-excl-lines`), which
 //! would otherwise be neither honoured nor reported.
+//!
+//! The same scan finds Rust's `coverage(off)` attributes in a file's code ([`OffItem`]), which
+//! take code out of the report itself: they are counted and shown, not markers.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
