@@ -295,7 +295,7 @@ mod tests {
         let text = "#[coverage(on)]\nfn a() {}\n#[cfg_attr(coverage(off))]\n\
                     #[cfg(coverage(off))]\n#[inline] #[doc = \"#[coverage(off)]\"]\n\
                     fn b() -> u8 { let x = [1u8; 2]; x[0] }\n#[cfg_attr(x, coverage_off)]\n\
-                    #[cfg_attribute(x, coverage(off))]\n#[cfg_attr(x, coverage(off)) = 1]\n\
+                    #[cfg_attribute(x, coverage(off))]\n#[tool([1, 2])]\n#[cfg_attr(x, coverage(off)) = 1]\n\
                     let r#coverage = 1; #coverage(off) #[open\n";
         assert_eq!(found(text), []);
     }

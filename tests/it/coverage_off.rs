@@ -24,9 +24,12 @@ fn project(inline: &str, lib: &str) -> Sandbox {
         "[measure]\nmetrics = [\"functions\", \"lines\"]\n\n[inline]\n{inline}"
     ));
     sb.write("src/lib.rs", lib);
+    // A second file, covered, so that the failing one is sorted first.
+    sb.write("src/a.rs", "pub fn a() {\n    let _ = 1;\n}\n");
     sb.write(
         "cov.info",
-        "TN:\nSF:src/lib.rs\nFN:1,ok\nFNDA:1,ok\nDA:1,1\nDA:2,1\nDA:3,1\nend_of_record\n",
+        "TN:\nSF:src/lib.rs\nFN:1,ok\nFNDA:1,ok\nDA:1,1\nDA:2,1\nDA:3,1\nend_of_record\n\
+         TN:\nSF:src/a.rs\nFN:1,a\nFNDA:1,a\nDA:1,1\nDA:2,1\nDA:3,1\nend_of_record\n",
     );
     sb
 }
@@ -96,6 +99,11 @@ fn deny_fails_a_file_with_coverage_off_outside_test_code() {
     assert_eq!(file["status"], "fail");
     assert_eq!(file["reason"], why);
     assert_eq!(doc["verdict"], "fail");
+    // Failing files first: src/lib.rs now comes before the passing src/a.rs.
+    let paths: Vec<&str> = (doc["files"].as_array().into_iter().flatten())
+        .filter_map(|f| f["path"].as_str())
+        .collect();
+    assert_eq!(paths, ["src/lib.rs", "src/a.rs"]);
     let table = sb.run(&["check", "cov.info"]);
     assert_eq!(table.code, 1);
     // The note wraps at the table's width.
