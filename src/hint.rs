@@ -9,7 +9,7 @@
 //! - `debt = "file"` beside `[[debt]]` tables: the ledger lives in that file.
 
 /// Where each policy key belongs, as said in a hint (`KEY belongs …`).
-const HOMES: [(&str, &str); 19] = [
+const HOMES: [(&str, &str); 20] = [
     ("root", "at the top level, above the first [section]"),
     ("include", "under [measure]"),
     ("metrics", "under [measure]"),
@@ -31,6 +31,7 @@ const HOMES: [(&str, &str); 19] = [
     ("glob", "in a [[suite]] entry"),
     ("markers", "under [inline]"),
     ("require-reason", "under [inline]"),
+    ("coverage-off", "under [inline]"),
     ("measure", "at the top level, as a [measure] section"),
     ("inline", "at the top level, as an [inline] section"),
     (

@@ -9,13 +9,14 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 
 use crate::error::Result;
-use crate::markers::Ignores;
+use crate::markers::{Ignores, OffItem};
 use crate::measure::{self, Ignored, Measured, MeasuredFiles, Part};
 use crate::model::{Counts, Metric, Summary, Threshold};
 use crate::policy::Policy;
 use crate::scope::{self, Class, Reported, Scope, Why};
 use crate::uncovered::{self, Listed};
 
+pub(crate) mod coverage_off;
 mod metrics;
 
 pub use metrics::Metrics;
@@ -123,6 +124,10 @@ pub struct FileVerdict {
     /// nothing (most files: boxed, so that the verdicts of 189,000 files do not each hold 32
     /// bytes of zeros).
     pub ignored: Option<Box<Ignored>>,
+    /// Each Rust `coverage(off)` attribute of a measured file (in file order; empty for most
+    /// files, and for files not measured): counted and shown, and with `[inline] coverage-off =
+    /// "deny"` failing the file when outside test code ([`coverage_off::deny`]).
+    pub coverage_off: Box<[OffItem]>,
 }
 
 /// A report file that is not judged: outside the root, or selected by no `include` glob.
@@ -205,6 +210,18 @@ impl Verdict {
         )
     }
 
+    /// The `coverage(off)` attributes of all files: how many, how many of them outside test
+    /// code, and in how many files.
+    pub fn coverage_off(&self) -> (usize, usize, usize) {
+        let with = self.files.iter().filter(|f| !f.coverage_off.is_empty());
+        let items = with.clone().map(|f| f.coverage_off.len()).sum();
+        let outside = with
+            .clone()
+            .flat_map(|f| f.coverage_off.iter())
+            .filter(|o| !o.in_tests);
+        (items, outside.count(), with.count())
+    }
+
     /// Number of files with `status`.
     pub fn count(&self, status: FileStatus) -> usize {
         self.files.iter().filter(|f| f.status == status).count()
@@ -237,11 +254,15 @@ const BATCH: usize = 4096;
 /// unless `keep` selects its path (see [`Judged::kept`]): the measurements of 189,000 files
 /// are never held together.
 ///
+/// Each measured file's `coverage(off)` attributes (`coverage_off`, by path) go into its
+/// verdict.
+///
 /// Errors: as for [`crate::measure::measure`] (the first in path order).
 pub(crate) fn evaluate<'a>(
     scope: Scope,
     mut reported: Reported<'a>,
     ignores: &BTreeMap<String, Ignores>,
+    coverage_off: &BTreeMap<String, Vec<OffItem>>,
     policy: &Policy,
     keep: &(dyn Fn(&str) -> bool + Sync),
 ) -> Result<(Verdict, Judged<'a>)> {
@@ -262,7 +283,12 @@ pub(crate) fn evaluate<'a>(
                 let measured = parts
                     .map(|parts| measure::measure_one(&path, &parts, ignores.get(&path)))
                     .transpose()?;
-                Ok((judge_file(path, class, measured.as_ref(), policy), measured))
+                let mut file = judge_file(path, class, measured.as_ref(), policy);
+                if measured.is_some() {
+                    let offs = coverage_off.get(&file.path).map(Vec::as_slice);
+                    file.coverage_off = offs.unwrap_or_default().into();
+                }
+                Ok((file, measured))
             })
             .collect();
         let (mut batch_mcdc, mut batch_notes) = (Vec::new(), Vec::new());
@@ -392,6 +418,7 @@ fn judge_file(
         ignored: (measured.map(|m| m.ignored))
             .filter(|ignored| *ignored != Ignored::default())
             .map(Box::new),
+        coverage_off: Box::default(),
     }
 }
 
@@ -501,8 +528,15 @@ mod tests {
         )
         .expect("policy");
         let keep = |path: &str| path == "b.rs";
-        let (verdict, judged) =
-            evaluate(scope, reported, &BTreeMap::new(), &policy, &keep).expect("judged");
+        let (verdict, judged) = evaluate(
+            scope,
+            reported,
+            &BTreeMap::new(),
+            &BTreeMap::new(),
+            &policy,
+            &keep,
+        )
+        .expect("judged");
         let files: Vec<(&str, FileStatus)> = verdict
             .files
             .iter()

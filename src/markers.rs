@@ -19,6 +19,9 @@
 //! same family is an error naming the file and line, as is a near-miss of a marker of an enabled
 //! family (`covgate: ignore`, `covgate:ignore-nxt`, `LCOV_EXCL_LIEN`, `grcov-excl-lines`), which
 //! would otherwise be neither honoured nor reported.
+//!
+//! The same scan finds Rust's `coverage(off)` attributes in a file's code ([`OffItem`]), which
+//! take code out of the report itself: they are counted and shown, not markers.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -30,8 +33,10 @@ use crate::model::LineRange;
 use crate::policy::{Family, Inline};
 use crate::source::{self, Refused};
 
+mod coverage_off;
 mod lexer;
 mod phases;
+pub use coverage_off::OffItem;
 pub use lexer::{as_compiled, comments, Lang};
 
 /// What a marker does.
@@ -265,8 +270,14 @@ pub(crate) fn mentions_markers(text: &[u8], families: &[Family]) -> bool {
         .any(|family| memchr::memmem::find(text, family_token(*family).as_bytes()).is_some())
 }
 
-/// The files among `paths` (relative to `root`) that [`mentions_markers`] of `families`, read
-/// in parallel ([`source::read`]); a file that cannot be read is left out (the scan after it
+/// True when the source `text` of `path` is Rust and holds the word `coverage` anywhere: no
+/// other file has a `coverage(off)` attribute ([`coverage_off`]).
+pub(crate) fn mentions_coverage_off(path: &str, text: &[u8]) -> bool {
+    Lang::of(path) == Lang::Rust && memchr::memmem::find(text, b"coverage").is_some()
+}
+
+/// The files among `paths` (relative to `root`) that [`mentions_markers`] of `families` or
+/// [`mentions_coverage_off`], read in parallel ([`source::read`]); a file that cannot be read is left out (the scan after it
 /// reports nothing for it either), and one larger than [`source::MAX_SOURCE`] is taken in
 /// (unread), so that the scan notes it.
 pub(crate) fn files_mentioning_markers(
@@ -278,7 +289,7 @@ pub(crate) fn files_mentioning_markers(
         .par_iter()
         .filter(
             |rel| match source::read(&root.join(rel.as_str()), source::MAX_SOURCE) {
-                Ok(text) => mentions_markers(&text, families),
+                Ok(text) => mentions_markers(&text, families) || mentions_coverage_off(rel, &text),
                 Err(why) => matches!(why, Refused::TooLarge(_)),
             },
         )
@@ -432,9 +443,19 @@ fn covgate_marker(rest: &str) -> (Family, Action, Option<&str>) {
     (Family::Covgate, action, reason)
 }
 
-/// Scans the measured files `paths` (root-relative) under `root` for markers, in parallel.
+/// What [`scan_files`] found, by root-relative path.
+#[derive(Debug, Default)]
+pub(crate) struct Found {
+    /// The files that carry at least one marker, with their ignores.
+    pub ignores: BTreeMap<String, Ignores>,
+    /// The Rust files that carry at least one `coverage(off)` attribute, with each one.
+    pub coverage_off: BTreeMap<String, Vec<OffItem>>,
+}
+
+/// Scans the measured files `paths` (root-relative) under `root` for markers and (Rust files)
+/// `coverage(off)` attributes, in parallel.
 ///
-/// Returns the files that carry at least one marker. A file that is not UTF-8 is read with its
+/// Returns the files that carry at least one marker, and those with a `coverage(off)`. A file that is not UTF-8 is read with its
 /// invalid bytes replaced (U+FFFD; markers are ASCII, so each still counts). A file that cannot
 /// be read carries none (its numbers then stand as reported, which never helps it pass); nor
 /// does a file larger than [`source::MAX_SOURCE`], which is not read, and for which a note is
@@ -447,24 +468,28 @@ pub(crate) fn scan_files<'a>(
     paths: impl Iterator<Item = &'a String>,
     inline: &Inline,
     notes: &mut Vec<String>,
-) -> Result<BTreeMap<String, Ignores>> {
+) -> Result<Found> {
     let paths: Vec<&String> = paths.collect();
     let scanned: Vec<Result<Scanned>> = paths
         .par_iter()
         .map(|rel| scan_file(root, rel, inline))
         .collect();
-    let mut out = BTreeMap::new();
+    let mut out = Found::default();
     for (rel, result) in paths.into_iter().zip(scanned) {
         match result? {
-            Scanned::Markers(ignores) if !ignores.is_empty() => {
-                out.insert(rel.clone(), ignores);
+            Scanned::Read(ignores, offs) => {
+                if !ignores.is_empty() {
+                    out.ignores.insert(rel.clone(), ignores);
+                }
+                if !offs.is_empty() {
+                    out.coverage_off.insert(rel.clone(), offs);
+                }
             }
             Scanned::TooLarge(size) => notes.push(format!(
                 "{rel}: {size} bytes, above the {} bytes covgate scans: not read for inline \
                  markers, so its numbers stand as the report gives them",
                 source::MAX_SOURCE
             )),
-            _ => {}
         }
     }
     Ok(out)
@@ -472,8 +497,9 @@ pub(crate) fn scan_files<'a>(
 
 /// What the scan of one measured file gave.
 enum Scanned {
-    /// The markers found (none for a file that cannot be read).
-    Markers(Ignores),
+    /// The markers and the `coverage(off)` attributes found (none for a file that cannot be
+    /// read).
+    Read(Ignores, Vec<OffItem>),
     /// Not read: the file has this many bytes, more than [`source::MAX_SOURCE`].
     TooLarge(u64),
 }
@@ -492,14 +518,19 @@ fn scan_file(root: &Path, rel: &str, inline: &Inline) -> Result<Scanned> {
         }
         Err(Refused::Io(_)) => String::new(),
     };
-    let found = scan(
+    let ignores = scan(
         rel,
         &text,
         Lang::of(rel),
         &inline.families,
         inline.require_reason,
-    );
-    found.map(Scanned::Markers)
+    )?;
+    let offs = if mentions_coverage_off(rel, text.as_bytes()) {
+        coverage_off::find(rel, &text)
+    } else {
+        Vec::new()
+    };
+    Ok(Scanned::Read(ignores, offs))
 }
 
 #[cfg(test)]
@@ -507,6 +538,7 @@ fn scan_file(root: &Path, rel: &str, inline: &Inline) -> Result<Scanned> {
 mod tests {
     use super::lexer::{cpp_raw_delimiter, raw_string_hashes};
     use super::*;
+    use crate::policy::CoverageOff;
 
     const ALL: &[Family] = &Family::ALL;
 
@@ -810,6 +842,32 @@ mod tests {
     }
 
     #[test]
+    fn only_rust_files_that_say_coverage_may_hold_coverage_off() {
+        let text = b"#[coverage(off)] fn f() {}";
+        assert!(mentions_coverage_off("src/a.rs", text));
+        assert!(!mentions_coverage_off("src/a.c", text));
+        assert!(!mentions_coverage_off("src/a.rs", b"#[inline] fn f() {}"));
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("off.rs"), "#[coverage(off)]\nfn f() {}\n").expect("off");
+        std::fs::write(dir.path().join("said.rs"), "// coverage\n").expect("said");
+        std::fs::write(dir.path().join("off.c"), "// coverage(off)\n").expect("c");
+        let paths: BTreeSet<String> = ["off.rs", "said.rs", "off.c"].map(String::from).into();
+        let found = files_mentioning_markers(dir.path(), &paths, &Family::ALL);
+        assert_eq!(found.iter().collect::<Vec<_>>(), ["off.rs", "said.rs"]);
+        let inline = Inline {
+            families: Family::ALL.to_vec(),
+            require_reason: true,
+            coverage_off: CoverageOff::Deny,
+        };
+        let found = scan_files(dir.path(), paths.iter(), &inline, &mut Vec::new()).expect("scan");
+        assert!(found.ignores.is_empty());
+        let lines: Vec<(&String, Vec<u32>)> = (found.coverage_off.iter())
+            .map(|(path, offs)| (path, offs.iter().map(|o| o.line).collect()))
+            .collect();
+        assert_eq!(lines, [(&"off.rs".to_string(), vec![1])]);
+    }
+
+    #[test]
     fn files_that_only_mention_a_marker_have_no_ignores() {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(
@@ -825,11 +883,12 @@ mod tests {
         let inline = Inline {
             families: Family::ALL.to_vec(),
             require_reason: true,
+            coverage_off: CoverageOff::Count,
         };
         let paths = ["s.rs".to_string(), "m.rs".to_string()];
         let mut notes = Vec::new();
         let found = scan_files(dir.path(), paths.iter(), &inline, &mut notes).expect("scan");
-        assert_eq!(found.keys().collect::<Vec<_>>(), ["m.rs"]);
+        assert_eq!(found.ignores.keys().collect::<Vec<_>>(), ["m.rs"]);
         assert!(notes.is_empty(), "{notes:?}");
         std::fs::write(dir.path().join("open.rs"), "// covgate:ignore-start -- x\n").expect("o");
         let open = ["open.rs".to_string()];
@@ -856,13 +915,14 @@ mod tests {
         let inline = Inline {
             families: Family::ALL.to_vec(),
             require_reason: true,
+            coverage_off: CoverageOff::Count,
         };
         let paths = ["big.rs", "latin1.rs", "missing.rs"].map(String::from);
         let mut notes = Vec::new();
         let found = scan_files(dir.path(), paths.iter(), &inline, &mut notes).expect("scan");
         // A source that is not UTF-8 is read lossily: its marker counts.
-        assert_eq!(found.keys().collect::<Vec<_>>(), ["latin1.rs"]);
-        assert_eq!(found["latin1.rs"].lines, BTreeSet::from([1]));
+        assert_eq!(found.ignores.keys().collect::<Vec<_>>(), ["latin1.rs"]);
+        assert_eq!(found.ignores["latin1.rs"].lines, BTreeSet::from([1]));
         assert_eq!(
             notes,
             [
@@ -891,6 +951,7 @@ mod tests {
         let inline = Inline {
             families: Family::ALL.to_vec(),
             require_reason: true,
+            coverage_off: CoverageOff::Count,
         };
         let paths = ["fifo.rs".to_string()];
         let e = scan_files(dir.path(), paths.iter(), &inline, &mut Vec::new()).expect_err("fifo");

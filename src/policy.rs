@@ -104,6 +104,33 @@ pub struct Inline {
     pub families: Vec<Family>,
     /// `require-reason` (default true): a covgate marker without `-- reason` is an error.
     pub require_reason: bool,
+    /// `coverage-off` (default `count`): what Rust's `coverage(off)` outside test code does.
+    pub coverage_off: CoverageOff,
+}
+
+/// What Rust's `coverage(off)` attribute outside test code does to a file (`[inline]
+/// coverage-off`). Either way each one is counted and shown (see [`crate::markers::OffItem`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CoverageOff {
+    /// `count` (the default): shown, the file's verdict unchanged.
+    #[default]
+    Count,
+    /// `deny`: the file fails, with the attributes' lines and the fix.
+    Deny,
+}
+
+impl CoverageOff {
+    /// The policy names, in order.
+    pub(crate) const NAMES: [&'static str; 2] = ["count", "deny"];
+
+    /// Parses a policy name.
+    pub(crate) fn from_name(name: &str) -> Option<CoverageOff> {
+        match name {
+            "count" => Some(CoverageOff::Count),
+            "deny" => Some(CoverageOff::Deny),
+            _ => None,
+        }
+    }
 }
 
 /// A compiled glob with the text it came from. `*` and `?` never match `/`; `**` does.
@@ -377,6 +404,19 @@ mod tests {
         let q = parse("[inline]\nmarkers = [\"grcov\"]\nrequire-reason = false\n").unwrap();
         assert_eq!(q.inline.families, vec![Family::Grcov]);
         assert!(!q.inline.require_reason);
+        assert_eq!(p.inline.coverage_off, CoverageOff::Count);
+        for (name, rule) in [("count", CoverageOff::Count), ("deny", CoverageOff::Deny)] {
+            let r = parse(&format!("[inline]\ncoverage-off = \"{name}\"\n")).unwrap();
+            assert_eq!(r.inline.coverage_off, rule);
+        }
+        let e = parse("[inline]\ncoverage-off = \"Deny\"\n").unwrap_err();
+        assert!(
+            e.message().contains(
+                "unknown `coverage-off` value `Deny`; expected count or deny; did you mean `deny`?"
+            ),
+            "{}",
+            e.message()
+        );
         assert_eq!(p.include.len(), 1);
         assert!(p.include[0].is_match("src/a/b.rs"));
         assert!(!p.include[0].is_match("tests/a.rs"));

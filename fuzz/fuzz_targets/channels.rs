@@ -73,6 +73,7 @@ fn file(names: &mut Names, status: FileStatus) -> FileVerdict {
         }
         .into(),
         ignored: Default::default(),
+        coverage_off: Box::default(),
     }
 }
 

@@ -20,6 +20,7 @@ use crate::model::Metric;
 use crate::outcome::Outcome;
 use crate::paths::{self, PathCase, Resolver};
 use crate::platform::PlatformOptions;
+use crate::policy::CoverageOff;
 use crate::scope::{self, Class};
 use crate::walk::Walked;
 
@@ -144,13 +145,16 @@ fn judge_with(
         || (reported.measured()).filter(|(rel, _)| scope.files.get(rel) == Some(&Class::Measured));
     let mut notes = sources.notes.clone();
     notes.append(&mut scope.warnings);
-    let ignores = if opts.walk {
+    let markers::Found {
+        ignores,
+        coverage_off,
+    } = if opts.walk {
         let scanned = measured()
             .map(|(rel, _)| rel)
             .filter(|rel| sources.may_carry(rel));
         markers::scan_files(Path::new(&root), scanned, &policy.inline, &mut notes)?
     } else {
-        BTreeMap::new()
+        markers::Found::default()
     };
     // The files with markers are measured again without them for the stale-marker notes, and
     // every file measured and judged (the report files taken apart as they are judged).
@@ -164,8 +168,9 @@ fn judge_with(
         .collect();
     // `[[debt]]` and `--file` list the uncovered items of their files again.
     let keep = |path: &str| policy.debt.entry(path).is_some() || focused.iter().any(|f| f == path);
-    let (mut verdict, judged) = judge::evaluate(scope, reported, &ignores, policy, &keep)?;
-    drop(ignores);
+    let (mut verdict, judged) =
+        judge::evaluate(scope, reported, &ignores, &coverage_off, policy, &keep)?;
+    drop((ignores, coverage_off));
     notes.extend(stale);
     notes.extend(crate::ungated::mcdc_note(&policy.metrics, &judged.mcdc));
     notes.extend(judged.notes);
@@ -177,6 +182,9 @@ fn judge_with(
         opts.walk,
         opts.tighten,
     )?;
+    if policy.inline.coverage_off == CoverageOff::Deny {
+        judge::coverage_off::deny(&mut verdict);
+    }
     notes.extend(crate::focus::apply(
         &mut verdict,
         &measured,

@@ -202,25 +202,26 @@ pub struct Lexed<'a> {
 
 /// The comments of a source file ([`comments`]), and the line from which they are unsure.
 pub fn lex(text: &str, lang: Lang) -> Lexed<'_> {
-    let mut lexer = Lexer {
-        text,
-        pos: 0,
-        line: 1,
-        lang,
-        doc: false,
-        word_start: None,
-        holes: Vec::new(),
-        heredocs: Vec::new(),
-        out: Vec::new(),
-        unsure: None,
-        nesting: 0,
-    };
-    lexer.pos = shebang(text, lang);
+    let mut lexer = Lexer::new(text, lang, None);
     lexer.run();
     Lexed {
         comments: lexer.out,
         unsure: lexer.unsure,
     }
+}
+
+/// `text` with only its code left: each byte of a comment (doc comments included) or a literal
+/// becomes a space, line feeds stay, so offsets and line numbers are the source's. For finding
+/// attributes (`coverage(off)`, [`super::coverage_off`]) that a comment or a string only
+/// mentions.
+pub fn code(text: &str, lang: Lang) -> String {
+    let blank = text
+        .bytes()
+        .map(|b| if b == b'\n' { b'\n' } else { b' ' })
+        .collect();
+    let mut lexer = Lexer::new(text, lang, Some(blank));
+    lexer.run();
+    String::from_utf8(lexer.code.unwrap_or_default()).unwrap_or_default()
 }
 
 /// A heredoc whose body starts on the next line: its terminator, and whether the terminator
@@ -247,9 +248,39 @@ struct Lexer<'a> {
     unsure: Option<u32>,
     /// JSX: how many elements inside `{…}` inside elements the lexer is in.
     nesting: usize,
+    /// The text with its code copied in as the lexer passes it, the rest blank ([`code`]);
+    /// `None` when only comments are wanted.
+    code: Option<Vec<u8>>,
 }
 
 impl<'a> Lexer<'a> {
+    fn new(text: &'a str, lang: Lang, code: Option<Vec<u8>>) -> Lexer<'a> {
+        Lexer {
+            text,
+            pos: shebang(text, lang),
+            line: 1,
+            lang,
+            doc: false,
+            word_start: None,
+            holes: Vec::new(),
+            heredocs: Vec::new(),
+            out: Vec::new(),
+            unsure: None,
+            nesting: 0,
+            code,
+        }
+    }
+
+    /// Copies the code from `at` to the lexer's position into [`Lexer::code`], when kept.
+    fn keep_code(&mut self, at: usize) {
+        if let Some(code) = &mut self.code {
+            let piece = self.text.as_bytes().get(at..self.pos).unwrap_or_default();
+            for (slot, byte) in code.iter_mut().skip(at).zip(piece) {
+                *slot = *byte;
+            }
+        }
+    }
+
     fn rest(&self) -> &'a str {
         self.text.get(self.pos..).unwrap_or("")
     }
@@ -332,6 +363,7 @@ impl<'a> Lexer<'a> {
                 _ => {
                     let at = self.pos;
                     self.bump();
+                    self.keep_code(at);
                     if c.is_alphanumeric() || c == '_' {
                         self.word_start = Some(word_start.unwrap_or(at));
                     }

@@ -25,6 +25,7 @@ pub(super) struct RawPolicy {
 pub(super) struct RawInline {
     pub(super) markers: Option<Spanned<Vec<Spanned<String>>>>,
     pub(super) require_reason: Option<bool>,
+    pub(super) coverage_off: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]

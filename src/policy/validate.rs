@@ -9,7 +9,7 @@ use toml::Spanned;
 
 use super::filter::Filter;
 use super::raw::{RawExclude, RawInline, RawSuite};
-use super::{Exclude, Family, Inline, Matchers, Pattern, Suite};
+use super::{CoverageOff, Exclude, Family, Inline, Matchers, Pattern, Suite};
 use crate::error::{Error, Result};
 use crate::model::{Metric, Threshold};
 use crate::paths;
@@ -119,6 +119,24 @@ pub(super) fn inline(raw: RawInline, here: &Locate) -> Result<Inline> {
     Ok(Inline {
         families,
         require_reason: raw.require_reason.unwrap_or(true),
+        coverage_off: coverage_off(raw.coverage_off, here)?,
+    })
+}
+
+/// `[inline] coverage-off`: `count` (the default) or `deny`.
+fn coverage_off(raw: Option<Spanned<String>>, here: &Locate) -> Result<CoverageOff> {
+    let Some(name) = raw else {
+        return Ok(CoverageOff::default());
+    };
+    CoverageOff::from_name(name.get_ref()).ok_or_else(|| {
+        here(
+            name.span(),
+            format!(
+                "unknown `coverage-off` value `{}`; expected count or deny{}",
+                name.get_ref(),
+                crate::hint::did_you_mean(name.get_ref(), &CoverageOff::NAMES)
+            ),
+        )
     })
 }
 

@@ -222,6 +222,7 @@ fn annotations(file: &FileVerdict, prefix: &str) -> (Vec<String>, usize) {
             &path,
             "tighten the [[debt]] entry",
         ))
+        .chain(denial(file, &path))
         .collect();
     let lengths = KINDS.map(|kind| u.len(kind));
     let room = PER_FILE - summaries.len();
@@ -233,6 +234,19 @@ fn annotations(file: &FileVerdict, prefix: &str) -> (Vec<String>, usize) {
     let all = lengths.iter().sum::<usize>() + summaries.len();
     out.extend(summaries);
     (out, all)
+}
+
+/// The annotation of a file that `[inline] coverage-off = "deny"` fails (a failing file with a
+/// reason), at its first `coverage(off)` outside test code.
+fn denial(file: &FileVerdict, path: &str) -> Option<String> {
+    let why = file.reason.as_deref()?;
+    let line = (file.coverage_off.iter())
+        .find(|o| !o.in_tests)
+        .map_or_else(String::new, |o| format!(",line={}", o.line));
+    Some(format!(
+        "::error file={path}{line},title=covgate%3A coverage(off)::{}",
+        escape_data(why)
+    ))
 }
 
 /// How many items of each kind (of `lengths`) fit in `room`: one of each kind in turn while
@@ -387,6 +401,7 @@ mod tests {
             reason: None,
             uncovered: uncovered.into(),
             ignored: None,
+            coverage_off: Box::default(),
         }
     }
 

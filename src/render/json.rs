@@ -11,10 +11,12 @@
 //!                                                    "when", "when_missing", "active", "why" }] } },
 //!   "summary": { "measured", "passed", "failed", "unmeasured", "excluded", "no_code", "outside_include",
 //!                "ignored": { "lines", "regions", "branches", "functions" }, "files_with_ignores",
+//!                "coverage_off": { "items", "outside_tests", "files" },
 //!                "debt"?: { "allowed", "files" },
 //!                "notes": [{ "metric", "note" }], "empty"?: { "allowed", "reason", "note" } },
 //!   "files": [ { "path", "status", "metrics": { "<metric>": { "covered", "total", "status", "allowed"? } },
-//!               "reason"?, "uncovered"?, "ignored"? } ],
+//!               "reason"?, "uncovered"?, "ignored"?,
+//!               "coverage_off"?: { "items", "lines", "outside_tests" } } ],
 //!   "dropped": [ { "report", "path", "name", "why" } ] }
 //! ```
 //! `dropped` lists every report file that is not judged, once per report and spelling: `path` as
@@ -28,6 +30,9 @@
 //! entry: see [`crate::debt`]). `summary.debt` totals the allowances (schema version 2). Files come failing first, then by path. A failing
 //! file carries `uncovered`: for each metric it fails, the complete list of items
 //! (see [`crate::uncovered`]). A measured file carries `ignored`: what inline markers took out.
+//! A measured Rust file with `coverage(off)` attributes carries `coverage_off`: how many, the
+//! line of each, and the lines of those outside test code; `summary.coverage_off` totals them
+//! (`files`: how many files have any).
 //! Schema 2 added the `mcdc` metric (present only when the policy names it), `uncovered.conditions`
 //! (`[{line, column, decision_line, decision_column, instantiation?}]`, present only when the
 //! policy names `mcdc`), and `instantiation` on uncovered regions and branch sides (present only
@@ -87,6 +92,7 @@ pub fn write(facts: &Facts, verdict: &Verdict, out: &mut dyn Write) -> std::io::
         "outside_include": verdict.outside_include,
         "ignored": ignored_json(verdict.ignored().0),
         "files_with_ignores": verdict.ignored().1,
+        "coverage_off": coverage_off_totals(verdict),
         "notes": verdict.unavailable.iter().map(|m| json!({
             "metric": m.name(), "note": unavailable_hint(*m),
         })).collect::<Vec<_>>(),
@@ -323,11 +329,14 @@ fn facts_json(facts: &Facts) -> Value {
     doc
 }
 
-/// One file: `{ "ignored"?, "metrics", "path", "reason"?, "status", "uncovered"? }`: `ignored`
-/// for a measured file, `uncovered` for a failing one. (Derived serialisers: a write error
+/// One file: `{ "coverage_off"?, "ignored"?, "metrics", "path", "reason"?, "status",
+/// "uncovered"? }`: `ignored` for a measured file, `coverage_off` for one with a `coverage(off)`
+/// attribute, `uncovered` for a failing one. (Derived serialisers: a write error
 /// anywhere in the document ends it the same way.)
 #[derive(Serialize)]
 struct FileJson<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    coverage_off: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     ignored: Option<Value>,
     metrics: BTreeMap<&'static str, MetricJson>,
@@ -343,6 +352,7 @@ fn file_json(file: &FileVerdict) -> FileJson<'_> {
     let measured = matches!(file.status, FileStatus::Pass | FileStatus::Fail);
     let failed = file.status == FileStatus::Fail;
     FileJson {
+        coverage_off: (!file.coverage_off.is_empty()).then(|| coverage_off_json(file)),
         ignored: measured
             .then(|| ignored_json(file.ignored.as_deref().copied().unwrap_or_default())),
         metrics: file.metrics.iter().map(|m| metric_json(&m)).collect(),
@@ -376,6 +386,25 @@ fn metric_json(m: &MetricVerdict) -> (&'static str, MetricJson) {
         total: m.counts.map(|c| c.total),
     };
     (m.metric.name(), json)
+}
+
+/// `{ "items", "outside_tests", "files" }`: the `coverage(off)` attributes of every file.
+fn coverage_off_totals(verdict: &Verdict) -> Value {
+    let (items, outside_tests, files) = verdict.coverage_off();
+    json!({"items": items, "outside_tests": outside_tests, "files": files})
+}
+
+/// `{ "items", "lines", "outside_tests" }`: a file's `coverage(off)` attributes, the line of
+/// each, and the lines of those outside test code.
+fn coverage_off_json(file: &FileVerdict) -> Value {
+    let offs = &file.coverage_off;
+    let lines: Vec<u32> = offs.iter().map(|o| o.line).collect();
+    let outside: Vec<u32> = offs
+        .iter()
+        .filter(|o| !o.in_tests)
+        .map(|o| o.line)
+        .collect();
+    json!({"items": offs.len(), "lines": lines, "outside_tests": outside})
 }
 
 /// `{ "lines", "regions", "branches", "functions" }`: items inline markers took out, and

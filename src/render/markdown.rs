@@ -399,6 +399,9 @@ fn tail(facts: &Facts, verdict: &Verdict) -> String {
             "\nIgnored by inline markers: {}.\n",
             super::ignored_totals(verdict)
         ));
+        if let Some(off) = super::coverage_off_totals(verdict) {
+            out.push_str(&format!("\n{}.\n", escape(&off)));
+        }
     } else {
         out.push_str("\nInline ignore markers: not read (`--no-walk`).\n");
     }
@@ -444,6 +447,19 @@ fn notes(verdict: &Verdict) -> String {
             escape(&file.path),
             escape(reason)
         ));
+    }
+    for file in verdict
+        .files
+        .iter()
+        .filter(|f| f.status == FileStatus::Fail)
+    {
+        if let Some(reason) = &file.reason {
+            out.push_str(&format!(
+                "- {} fails: {}\n",
+                escape(&file.path),
+                escape(reason)
+            ));
+        }
     }
     for metric in &verdict.unavailable {
         out.push_str(&format!(

@@ -175,6 +175,21 @@ pub(crate) fn ignored_totals(verdict: &Verdict) -> String {
     )
 }
 
+/// `3 items under coverage(off) in 2 files (1 outside test code)`: the totals of
+/// [`Verdict::coverage_off`]; `None` when no file has one.
+pub(crate) fn coverage_off_totals(verdict: &Verdict) -> Option<String> {
+    let (items, outside, files) = verdict.coverage_off();
+    let [items, outside, files] =
+        [items, outside, files].map(|n| u64::try_from(n).unwrap_or(u64::MAX));
+    (items > 0).then(|| {
+        format!(
+            "{} under coverage(off) in {} ({outside} outside test code)",
+            counted(items, "item", "items"),
+            counted(files, "file", "files"),
+        )
+    })
+}
+
 /// `n` and the noun, singular for 1.
 fn counted(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })

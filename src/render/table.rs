@@ -109,8 +109,9 @@ fn ignored_line(verdict: &Verdict, walked: bool) -> String {
     if !walked {
         return "inline ignore markers: not read (--no-walk)\n".to_string();
     }
+    let off = super::coverage_off_totals(verdict).map_or_else(String::new, |t| format!("{t}\n"));
     format!(
-        "ignored by inline markers: {}\n",
+        "ignored by inline markers: {}\n{off}",
         super::ignored_totals(verdict)
     )
 }
@@ -541,6 +542,7 @@ mod tests {
             reason: None,
             uncovered: Default::default(),
             ignored: Default::default(),
+            coverage_off: Box::default(),
         }
     }
 

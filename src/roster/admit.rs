@@ -78,6 +78,7 @@ mod tests {
             reason: None,
             uncovered: Default::default(),
             ignored: Default::default(),
+            coverage_off: Box::default(),
         }
     }
 

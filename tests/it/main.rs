@@ -14,6 +14,7 @@ mod clang_e2e;
 mod closed_pipe;
 mod cov_core_cli;
 mod cov_output_render;
+mod coverage_off;
 mod debt;
 mod debt_e2e;
 mod declared_totals;

@@ -24,7 +24,8 @@ impl Drop for Unblock<'_> {
 
 /// What is known of the sources before the reports are read: the files an `include` glob
 /// selects on disk, and those among them that mention an inline marker
-/// ([`markers::mentions_markers`]). Both are empty when the root is not walked (`--no-walk`, or
+/// ([`markers::mentions_markers`]) or, Rust files, the word `coverage`
+/// ([`markers::mentions_coverage_off`]). Both are empty when the root is not walked (`--no-walk`, or
 /// a root that cannot be walked, which [`scope::resolve`](crate::scope::resolve) then reports).
 #[derive(Debug, Default)]
 pub(super) struct Sources {
