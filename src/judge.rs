@@ -230,10 +230,11 @@ impl Verdict {
 
 /// What [`evaluate`] gives besides the verdict: what later stages read of the measurements.
 #[derive(Debug, Default)]
-pub(crate) struct Judged<'a> {
+pub(crate) struct Judged {
     /// The measurements of the files `keep` selected (their `[[debt]]` entries and `--file`
-    /// list their uncovered items again), by path.
-    pub kept: MeasuredFiles<'a>,
+    /// list their uncovered items again), by path, each with its own copy of the coverage
+    /// (the report files are freed as they are judged).
+    pub kept: MeasuredFiles<'static>,
     /// The measured files that count an MC/DC condition ([`crate::ungated::counted`]), by path.
     pub mcdc: Vec<(String, Counts)>,
     /// The notes on functions no merged report measured ([`crate::measure::unmeasured_notes`]),
@@ -250,22 +251,23 @@ const BATCH: usize = 4096;
 /// in-scope file of `scope`; a file of class [`Class::Measured`] is measured from the files of
 /// its name that hold records. The scope and the report files are taken apart from their ends
 /// as they are judged, a batch at a time, and shrink while the verdicts grow: each file's
-/// verdict keeps its path and reason, and a file's measurement is dropped once it is judged,
-/// unless `keep` selects its path (see [`Judged::kept`]): the measurements of 189,000 files
-/// are never held together.
+/// verdict keeps its path and reason, and a file's measurement and its report files (owned by
+/// `reported`) are dropped once it is judged, unless `keep` selects its path (see
+/// [`Judged::kept`]): the measurements of 189,000 files are never held together, and neither
+/// are the report files and the verdicts.
 ///
 /// Each measured file's `coverage(off)` attributes (`coverage_off`, by path) go into its
 /// verdict.
 ///
 /// Errors: as for [`crate::measure::measure`] (the first in path order).
-pub(crate) fn evaluate<'a>(
+pub(crate) fn evaluate(
     scope: Scope,
-    mut reported: Reported<'a>,
+    mut reported: Reported<'_>,
     ignores: &BTreeMap<String, Ignores>,
     coverage_off: &BTreeMap<String, Vec<OffItem>>,
     policy: &Policy,
     keep: &(dyn Fn(&str) -> bool + Sync),
-) -> Result<(Verdict, Judged<'a>)> {
+) -> Result<(Verdict, Judged)> {
     let outside_include = scope.outside_include.len();
     drop(scope.outside_include);
     let mut scoped = scope.files;
@@ -277,7 +279,7 @@ pub(crate) fn evaluate<'a>(
         let named = reported.split_from(batch.first().map_or("", |(path, _)| path));
         let batch = with_parts(batch, &named);
         // Files are judged on every core: a failing file's uncovered items take some work.
-        let done: Vec<Result<Done<'a>>> = batch
+        let done: Vec<Result<Done<'_>>> = batch
             .into_par_iter()
             .map(|(path, class, parts)| {
                 let measured = parts
@@ -308,7 +310,7 @@ pub(crate) fn evaluate<'a>(
                 let unmeasured = measure::unmeasured_notes(&policy.metrics, [(path, &measured)]);
                 batch_notes.extend(unmeasured);
                 if keep(path) {
-                    kept.push((path.clone(), measured));
+                    kept.push((path.clone(), measured.into_owned()));
                 }
             }
             files.push(file);
@@ -333,10 +335,10 @@ pub(crate) fn evaluate<'a>(
 
 /// A batch of in-scope files (ascending) with the parts of those of class [`Class::Measured`],
 /// from `named` (the report files of the batch's names, and maybe of others, ascending).
-fn with_parts<'a>(
+fn with_parts<'n>(
     batch: Vec<(String, Class)>,
-    named: &Reported<'a>,
-) -> Vec<(String, Class, Option<Vec<Part<'a>>>)> {
+    named: &'n Reported<'_>,
+) -> Vec<(String, Class, Option<Vec<Part<'n>>>)> {
     let mut measured = named.measured().peekable();
     batch
         .into_iter()
@@ -504,10 +506,11 @@ mod tests {
     fn files_are_measured_as_judged_and_only_the_selected_measurements_kept() {
         let report = export(&[("a.rs", 1), ("b.rs", 0), ("d.rs", 1), ("e.rs", 1)]);
         // `e.rs` is named by the report and not in scope (selected by no `include`).
-        let named = report.files.iter().map(|file| Named {
+        let named = report.files.iter().enumerate().map(|(place, file)| Named {
             location: crate::paths::Location::Inside(file.path.clone()),
             report: &report,
-            file,
+            place,
+            file: file.clone(),
         });
         let reported = Reported::new(named.collect());
         let files = [

@@ -67,6 +67,23 @@ pub(crate) struct Measured<'a> {
     pub unmeasured: Option<Box<Unmeasured>>,
 }
 
+impl Measured<'_> {
+    /// The measurement with its own copy of the report's coverage it points to, so that it
+    /// outlives the report file (freed once judged: see [`crate::judge::evaluate`]).
+    pub(crate) fn into_owned(self) -> Measured<'static> {
+        let coverage = match self.coverage {
+            Coverage::Read(read) => Box::new(read.clone()),
+            Coverage::Made(made) => made,
+        };
+        Measured {
+            summary: self.summary,
+            coverage: Coverage::Made(coverage),
+            ignored: self.ignored,
+            unmeasured: self.unmeasured,
+        }
+    }
+}
+
 /// The coverage behind a measured file: one pointer either way, so that the measurements of
 /// 30,000 files do not each hold room for a whole [`FileCoverage`].
 #[derive(Debug, Clone)]
@@ -291,19 +308,19 @@ fn merge_parts(path: &str, parts: &[Part<'_>]) -> Result<FileCoverage> {
     let mut llvm = Vec::new();
     for part in parts {
         match part.coverage {
-            FileCoverage::Lcov(f) => lcov.push(f),
-            FileCoverage::Llvm(f) => llvm.push((part.report, f)),
+            FileCoverage::Lcov(f) => lcov.push(&**f),
+            FileCoverage::Llvm(f) => llvm.push((part.report, &**f)),
         }
     }
     match (lcov.split_first(), llvm.is_empty()) {
         (Some((first, rest)), true) => {
-            let mut merged = (*first).clone();
+            let mut merged = Box::new((*first).clone());
             for other in rest {
                 merged.merge((*other).clone());
             }
             Ok(FileCoverage::Lcov(merged))
         }
-        (None, false) => merge_llvm(path, &llvm).map(FileCoverage::Llvm),
+        (None, false) => merge_llvm(path, &llvm).map(|f| FileCoverage::Llvm(Box::new(f))),
         _ => {
             let origins = |lcov: bool| -> Vec<&str> {
                 let parts = parts

@@ -543,10 +543,11 @@ mod tests {
 
     /// The files of `report`, each named by `name` from its path.
     fn named<'a>(report: &'a Report, name: &dyn Fn(&str) -> Location) -> Reported<'a> {
-        let files = report.files.iter().map(|file| Named {
+        let files = report.files.iter().enumerate().map(|(place, file)| Named {
             location: name(&file.path),
             report,
-            file,
+            place,
+            file: file.clone(),
         });
         Reported::new(files.collect())
     }

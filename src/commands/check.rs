@@ -120,13 +120,25 @@ fn judge_with(
     let root = setup.root.clone();
     let plain = Resolver::new(&root, setup.remaps.clone(), None);
     let needed = |name: &str| found.wait().may_mark(&|| plain.resolve(name));
-    let reports = read_reports(opts, &opts.reports, detail_for(opts.reports.len(), &needed))?;
+    let mut reports = read_reports(opts, &opts.reports, detail_for(opts.reports.len(), &needed))?;
     let sources = found.wait();
     let identity = Identity::new(&root, sources.walked()).through_links(&sources.outside);
     // The reports read again, keeping every record, when their first reading kept too little.
     let mut again = Vec::new();
-    let Resolved { reported, folded } =
-        resolve_all(&reports, &mut again, setup, opts, &opts.reports, &identity)?;
+    // The report files are moved out of the reports (`read`), and freed as they are judged.
+    let Resolved {
+        reported,
+        folded,
+        reports: read,
+        listed,
+    } = resolve_all(
+        &mut reports,
+        &mut again,
+        setup,
+        opts,
+        &opts.reports,
+        &identity,
+    )?;
     let unevidenced = unevidenced(&reported);
     let mut scope = scope::resolve(
         &reported,
@@ -138,7 +150,7 @@ fn judge_with(
     )?;
     reclassify(&mut scope, &unevidenced, Path::new(&root));
     let dropped = dropped(&scope.outside_include, &reported);
-    let idle = idle_reports(&reports, &scope, &reported);
+    let idle = idle_reports(read, &listed, &scope, &reported);
     drop(unevidenced);
     // The files to measure: named below the root with records, and measured by the scope.
     let measured =
@@ -193,7 +205,7 @@ fn judge_with(
         &root,
     )?);
     verdict.dropped = dropped;
-    let mut facts = facts(setup, &reports, opts.walk, verified);
+    let mut facts = facts(setup, read, opts.walk, verified);
     facts.warnings.extend(notes);
     facts.warnings.extend(idle);
     drop(measured);
@@ -219,12 +231,12 @@ pub(crate) fn executed(
     reports: &[String],
 ) -> Result<BTreeSet<String>> {
     let names = reports;
-    let reports = read_reports(opts, names, detail_for(names.len(), &|_| false))?;
+    let mut reports = read_reports(opts, names, detail_for(names.len(), &|_| false))?;
     let identity = Identity::new(&setup.root, None);
     let mut again = Vec::new();
     // No evidence is no admission: a suite export without records, or whose files all lie
     // outside `include` (made elsewhere, without `--remap-path-prefix`), fails as `check` does.
-    let resolved = resolve_all(&reports, &mut again, setup, opts, names, &identity)?;
+    let resolved = resolve_all(&mut reports, &mut again, setup, opts, names, &identity)?;
     let root = Path::new(&setup.root);
     scope::resolve(
         &resolved.reported,

@@ -60,17 +60,16 @@ pub fn apply(
 ) -> Result<(FileCoverage, Ignored)> {
     match coverage {
         FileCoverage::Lcov(file) => Ok(apply_lcov(file, ignores)),
-        FileCoverage::Llvm(LlvmFile {
-            functions: Some(records),
-            ..
-        }) => Ok(apply_llvm(records, ignores)),
-        FileCoverage::Llvm(_) => Err(Error::new(format!(
-            "{path}: carries {} inline ignore marker(s), but {} holds only its summary (a \
+        FileCoverage::Llvm(file) => match &file.functions {
+            Some(records) => Ok(apply_llvm(records, ignores)),
+            None => Err(Error::new(format!(
+                "{path}: carries {} inline ignore marker(s), but {} holds only its summary (a \
              -summary-only export, or no function record of the file): ignored items cannot be \
              taken out of a summary; give a full export",
-            ignores.markers,
-            origins.join(", ")
-        ))),
+                ignores.markers,
+                origins.join(", ")
+            ))),
+        },
     }
 }
 
@@ -90,10 +89,10 @@ fn apply_lcov(file: &LcovFile, ignores: &Ignores) -> (FileCoverage, Ignored) {
     };
     if ignored == Ignored::default() {
         // Nothing to take out: keep the file as read (declared totals included).
-        return (FileCoverage::Lcov(file.clone()), ignored);
+        return (FileCoverage::Lcov(Box::new(file.clone())), ignored);
     }
     (
-        FileCoverage::Lcov(file.without(drop_line, drop_branch)),
+        FileCoverage::Lcov(Box::new(file.without(drop_line, drop_branch))),
         ignored,
     )
 }
@@ -114,7 +113,7 @@ fn apply_llvm(records: &[FunctionStats], ignores: &Ignores) -> (FileCoverage, Ig
         summary: after,
         functions: Some(kept),
     };
-    (FileCoverage::Llvm(file), ignored)
+    (FileCoverage::Llvm(Box::new(file)), ignored)
 }
 
 /// One function record without the ignored items (`runs` are the ignored lines as [`runs`]).
@@ -348,10 +347,10 @@ mod tests {
         let started = std::time::Instant::now();
         let (after, ignored) = apply(
             "a.rs",
-            &FileCoverage::Llvm(LlvmFile {
+            &FileCoverage::Llvm(Box::new(LlvmFile {
                 summary: llvm_json::recompute(std::slice::from_ref(&record)),
                 functions: Some(vec![record]),
-            }),
+            })),
             &ignores,
             &[],
         )

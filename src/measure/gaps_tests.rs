@@ -7,10 +7,10 @@ use crate::report::llvm_json::{LlvmFile, LlvmSummary};
 fn file(unmeasured: Option<Unmeasured>) -> Measured<'static> {
     Measured {
         summary: Summary::default(),
-        coverage: Coverage::Made(Box::new(FileCoverage::Llvm(LlvmFile {
+        coverage: Coverage::Made(Box::new(FileCoverage::Llvm(Box::new(LlvmFile {
             summary: LlvmSummary::default(),
             functions: None,
-        }))),
+        })))),
         ignored: Ignored::default(),
         unmeasured: unmeasured.map(Box::new),
     }

@@ -10,18 +10,21 @@ use crate::measure::Part;
 use crate::paths::Location;
 use crate::report::{FileCoverage, FileData, Report};
 
-/// One report file, by the name covgate gave it.
+/// One report file, by the name covgate gave it. It owns the file, moved out of its report, so
+/// that the judging frees each file once it is judged (see [`Reported::split_from`]).
 #[derive(Debug, Clone)]
 pub(crate) struct Named<'a> {
     /// The name: root-relative inside the root, absolute outside.
     pub location: Location,
-    /// The report that holds it.
+    /// The report that held it.
     pub report: &'a Report,
-    /// The file as the report holds it.
-    pub file: &'a FileData,
+    /// Its place in the report's files (files of one name are ordered by it).
+    pub place: usize,
+    /// The file as the report held it.
+    pub file: FileData,
 }
 
-impl<'a> Named<'a> {
+impl Named<'_> {
     /// True when the report names the file without a record (an LCOV `SF` section without
     /// `DA`, `BRDA`, `FN` or `FNL`: see
     /// [`LcovFile::has_records`](crate::report::lcov::LcovFile::has_records)): no evidence.
@@ -30,7 +33,7 @@ impl<'a> Named<'a> {
     }
 
     /// The file as a part to merge.
-    pub(crate) fn part(&self) -> Part<'a> {
+    pub(crate) fn part(&self) -> Part<'_> {
         Part {
             report: self.report,
             coverage: &self.file.coverage,
@@ -54,10 +57,7 @@ impl<'a> Reported<'a> {
         // In place (a stable sort takes a scratch copy of the files): the files of a name are
         // ordered by their report's place in the reports' slice, then by their own place in its
         // files, which is the order a stable sort keeps.
-        let key = |n: &Named<'a>| {
-            let places = (std::ptr::from_ref(n.report), std::ptr::from_ref(n.file));
-            (n.is_empty(), places)
-        };
+        let key = |n: &Named<'a>| (n.is_empty(), std::ptr::from_ref(n.report), n.place);
         named.sort_unstable_by(|a, b| {
             a.location
                 .cmp(&b.location)
@@ -112,8 +112,8 @@ impl<'a> Reported<'a> {
 }
 
 /// The spellings of one name's files: (report, path as written), sorted, without repeats.
-pub(crate) fn spellings<'a>(same: Same<'_, 'a>) -> Vec<(&'a str, &'a str)> {
-    let mut spelled: Vec<(&'a str, &'a str)> = same
+pub(crate) fn spellings<'s>(same: Same<'s, '_>) -> Vec<(&'s str, &'s str)> {
+    let mut spelled: Vec<(&'s str, &'s str)> = same
         .iter()
         .map(|n| (n.report.origin.as_str(), n.file.path.as_str()))
         .collect();
@@ -123,7 +123,7 @@ pub(crate) fn spellings<'a>(same: Same<'_, 'a>) -> Vec<(&'a str, &'a str)> {
 }
 
 /// The files of one name with records, as parts to merge; empty when none has any.
-pub(crate) fn parts<'s, 'a>(same: Same<'s, 'a>) -> impl Iterator<Item = Part<'a>> + 's {
+pub(crate) fn parts<'s>(same: Same<'s, '_>) -> impl Iterator<Item = Part<'s>> + 's {
     same.iter().take_while(|n| !n.is_empty()).map(Named::part)
 }
 
@@ -140,14 +140,19 @@ mod tests {
     /// starts with `/`.
     fn by_path(reports: &[Report]) -> Reported<'_> {
         let named = reports.iter().flat_map(|report| {
-            report.files.iter().map(move |file| Named {
-                location: match file.path.strip_prefix('/') {
-                    Some(_) => Location::Outside(file.path.clone()),
-                    None => Location::Inside(file.path.clone()),
-                },
-                report,
-                file,
-            })
+            report
+                .files
+                .iter()
+                .enumerate()
+                .map(move |(place, file)| Named {
+                    location: match file.path.strip_prefix('/') {
+                        Some(_) => Location::Outside(file.path.clone()),
+                        None => Location::Inside(file.path.clone()),
+                    },
+                    report,
+                    place,
+                    file: file.clone(),
+                })
         });
         let mut named: Vec<Named<'_>> = named.collect();
         named.shrink_to_fit();

@@ -40,7 +40,7 @@ fn file<'a>(report: &'a Report, suffix: &str) -> &'a LcovFile {
         .iter()
         .filter(|f| f.path.ends_with(suffix))
         .map(|f| match &f.coverage {
-            FileCoverage::Lcov(l) => l,
+            FileCoverage::Lcov(l) => &**l,
             FileCoverage::Llvm(_) => panic!("{}: not LCOV", f.path),
         })
         .collect();
@@ -707,7 +707,7 @@ fn each_writer_is_counted_by_its_rule_with_its_warnings() {
 
 fn f_lcov(f: &covgate::report::FileData) -> LcovFile {
     match &f.coverage {
-        covgate::report::FileCoverage::Lcov(file) => file.clone(),
+        covgate::report::FileCoverage::Lcov(file) => (**file).clone(),
         other => panic!("not LCOV: {other:?}"),
     }
 }

@@ -137,7 +137,7 @@ fn shard() -> impl Strategy<Value = LcovFile> {
                 lcov::read("shard.info", text.as_bytes())
             }).expect("a valid shard");
             match report.files.into_iter().next().map(|f| f.coverage) {
-                Some(FileCoverage::Lcov(file)) => file,
+                Some(FileCoverage::Lcov(file)) => *file,
                 other => panic!("not one LCOV file: {other:?}"),
             }
         }),

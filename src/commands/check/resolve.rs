@@ -13,18 +13,19 @@ use crate::identity::Identity;
 use crate::judge::Dropped;
 use crate::measure::Part;
 use crate::paths::Location;
-use crate::report::{self, FileCoverage, Report};
+use crate::report::{self, FileCoverage, FileData, Report};
 use crate::scope::{self, Class, Named, Reported, Scope};
 
-/// The files of `reports` (read from `names`) by name ([`resolve_parts`]); when there is one
-/// report and its reading kept too little for a file it names twice
+/// The files of `reports` (read from `names`) by name ([`resolve_parts`]), moved out of them;
+/// when there is one report and its reading kept too little for a file it names twice
 /// ([`spelled_twice_without_records`]), the report is read again into `again`, keeping every
-/// record, and that is resolved instead.
+/// record, and that is resolved instead (with `reports` and its files' [`Listed`] still given as
+/// the reports read).
 ///
 /// Errors: as [`resolve_parts`] and [`reread`]; and no evidence: no report holds a record
 /// ([`no_evidence`]).
 pub(super) fn resolve_all<'a>(
-    reports: &'a [Report],
+    reports: &'a mut [Report],
     again: &'a mut Vec<Report>,
     setup: &Setup,
     opts: &CheckOptions,
@@ -35,15 +36,21 @@ pub(super) fn resolve_all<'a>(
         // Rare: one report names one file twice, and a spelling kept too few records (none
         // seemed needed), which its merge needs.
         Ok(resolved) if names.len() == 1 && spelled_twice_without_records(&resolved.reported) => {
-            drop(resolved);
+            let Resolved {
+                reports, listed, ..
+            } = resolved;
             *again = reread(opts, names)?;
-            let again: &'a Vec<Report> = again;
-            resolve_parts(again, setup, opts, identity)
+            let again: &'a mut Vec<Report> = again;
+            resolve_parts(again, setup, opts, identity).map(|resolved| Resolved {
+                reports,
+                listed,
+                ..resolved
+            })
         }
         resolved => resolved,
     }?;
     if resolved.reported.measures_nothing() {
-        return Err(no_evidence(reports));
+        return Err(no_evidence(resolved.reports));
     }
     Ok(resolved)
 }
@@ -66,46 +73,77 @@ pub(super) fn spelled_twice_without_records(reported: &Reported<'_>) -> bool {
 
 /// The report files by the name [`Identity`] gives them (see [`Reported`]), and the
 /// root-relative names that a report recorded on a case-insensitive system gives.
-#[derive(Default)]
 pub(super) struct Resolved<'a> {
     pub(super) reported: Reported<'a>,
     pub(super) folded: BTreeSet<String>,
+    /// The reports read, their files moved out into `reported`.
+    pub(super) reports: &'a [Report],
+    /// What each report listed (for [`idle_reports`]), in the order of `reports`.
+    pub(super) listed: Vec<Listed>,
+}
+
+/// How many files a report listed, and the path of its first one (empty without files).
+pub(super) struct Listed {
+    files: usize,
+    first: String,
+}
+
+impl Listed {
+    fn of(report: &Report) -> Listed {
+        let first = report.files.first().map_or("", |f| f.path.as_str());
+        Listed {
+            files: report.files.len(),
+            first: first.to_string(),
+        }
+    }
 }
 
 /// Names every file of every report, each report with its own resolver (see
-/// [`Identity::resolver`]).
+/// [`Identity::resolver`]), and moves the files out of the reports into the names.
 ///
 /// Errors (exit 2): a path of a report recorded on a case-insensitive system that two files on
 /// disk match.
 fn resolve_parts<'a>(
-    reports: &'a [Report],
+    reports: &'a mut [Report],
     setup: &Setup,
     opts: &CheckOptions,
     identity: &Identity,
 ) -> Result<Resolved<'a>> {
     let hints = opts.root.is_none() && setup.policy.root.is_none();
-    let count = reports.iter().map(|r| r.files.len()).sum();
-    // The files, and whether each one's report was recorded on a case-insensitive system.
-    let (mut named, mut folds) = (Vec::with_capacity(count), Vec::with_capacity(count));
-    for report in reports {
+    // Every file's name, and whether its report was recorded on a case-insensitive system.
+    let mut located = Vec::with_capacity(reports.len());
+    for report in reports.iter() {
         let resolver = identity.resolver(report, &setup.remaps, opts.path_case, hints)?;
         // Named on every core; the first error in the report's order wins.
-        let located = identity.locate_files(&resolver, report);
-        for (file, location) in report.files.iter().zip(located) {
-            let location = location.map_err(|e| {
+        let names = identity.locate_files(&resolver, report);
+        let names = report.files.iter().zip(names).map(|(file, location)| {
+            location.map_err(|e| {
                 Error::new(format!(
                     "{}: `{}`: {}",
                     report.origin,
                     report::clip(&file.path),
                     e.message()
                 ))
-            })?;
+            })
+        });
+        located.push((names.collect::<Result<Vec<Location>>>()?, resolver.folds()));
+    }
+    let listed = reports.iter().map(Listed::of).collect();
+    let files: Vec<Vec<FileData>> = (reports.iter_mut())
+        .map(|report| std::mem::take(&mut report.files))
+        .collect();
+    let reports: &'a [Report] = reports;
+    let count = files.iter().map(Vec::len).sum();
+    let (mut named, mut folds) = (Vec::with_capacity(count), Vec::with_capacity(count));
+    for ((report, files), (locations, folding)) in reports.iter().zip(files).zip(located) {
+        for (place, (file, location)) in files.into_iter().zip(locations).enumerate() {
             named.push(Named {
                 location,
                 report,
+                place,
                 file,
             });
-            folds.push(resolver.folds());
+            folds.push(folding);
         }
     }
     // Names from case-insensitive reports that differ only by case (files not on disk, which
@@ -129,6 +167,8 @@ fn resolve_parts<'a>(
     Ok(Resolved {
         reported: Reported::new(named),
         folded: folded_names,
+        reports,
+        listed,
     })
 }
 
@@ -214,9 +254,11 @@ pub(super) fn dropped(
 }
 
 /// A warning for each report that gives no in-scope file: its files are all outside the root
-/// or `include`, most often because their paths need `--remap-path-prefix`.
+/// or `include`, most often because their paths need `--remap-path-prefix`. `listed` says what
+/// each of `reports` listed.
 pub(super) fn idle_reports(
     reports: &[Report],
+    listed: &[Listed],
     scope: &scope::Scope,
     reported: &Reported<'_>,
 ) -> Vec<String> {
@@ -227,15 +269,15 @@ pub(super) fn idle_reports(
         .collect();
     reports
         .iter()
-        .filter(|r| !busy.contains(r.origin.as_str()))
-        .map(|r| {
-            let example = r.files.first().map_or("", |f| f.path.as_str());
+        .zip(listed)
+        .filter(|(r, _)| !busy.contains(r.origin.as_str()))
+        .map(|(r, listed)| {
             format!(
                 "{}: none of its {} file(s) is in scope (e.g. `{}`); did you forget \
                  `--remap-path-prefix FROM=TO` or `--root`?",
                 r.origin,
-                r.files.len(),
-                report::clip(example)
+                listed.files,
+                report::clip(&listed.first)
             )
         })
         .collect()

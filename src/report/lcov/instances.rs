@@ -182,7 +182,7 @@ mod tests {
     fn read(text: &str) -> LcovFile {
         let report = crate::report::read("t.info", text.as_bytes()).expect("tracefile");
         match report.files.into_iter().next().map(|f| f.coverage) {
-            Some(FileCoverage::Lcov(file)) => file,
+            Some(FileCoverage::Lcov(file)) => *file,
             other => panic!("one LCOV file, not {other:?}"),
         }
     }

@@ -199,7 +199,7 @@ mod tests {
     fn file(text: &str) -> super::LcovFile {
         let report = crate::report::read("t.info", text.as_bytes()).expect("tracefile");
         match report.files.into_iter().next().map(|f| f.coverage) {
-            Some(FileCoverage::Lcov(file)) => file,
+            Some(FileCoverage::Lcov(file)) => *file,
             other => panic!("one LCOV file, not {other:?}"),
         }
     }

@@ -12,7 +12,9 @@ use super::section::{apply, Section, STAGE_FOREIGN};
 use super::{MAX_LINE, MAX_WARNINGS};
 
 /// A file as the parser holds it: path, file, `DA` records of its later sections.
-type StoredFile = (String, LcovFile, Vec<(u32, u64)>);
+/// A file as read: its path, its records (boxed from the start, so that the report's files are
+/// 40 bytes each and the records are freed file by file once judged), and its pending `DA` records.
+type StoredFile = (String, Box<LcovFile>, Vec<(u32, u64)>);
 
 /// The reader's state across lines.
 pub(super) struct Parser<'a> {
@@ -366,7 +368,7 @@ impl<'a> Parser<'a> {
         for (line, message) in warnings {
             self.warn(line, message);
         }
-        self.store_file(path, file, Vec::new());
+        self.store_file(path, Box::new(file), Vec::new());
     }
 
     /// Merges `file` (with `more_lines`, `DA` records of further sections) into the file of
@@ -375,7 +377,12 @@ impl<'a> Parser<'a> {
     /// A section that repeats the file's declared totals over the same items, covered alike,
     /// merges whole and keeps them (see [`LcovFile::merge`]); any other leaves its `DA` records
     /// pending and drops them.
-    fn store_file(&mut self, path: String, mut file: LcovFile, mut more_lines: Vec<(u32, u64)>) {
+    fn store_file(
+        &mut self,
+        path: String,
+        mut file: Box<LcovFile>,
+        mut more_lines: Vec<(u32, u64)>,
+    ) {
         let hash = self.index.hash(path.as_str());
         let files = &self.files;
         let found = self
@@ -412,7 +419,7 @@ impl<'a> Parser<'a> {
                     file.declared = DeclaredTotals::default();
                     existing.declared = DeclaredTotals::default();
                 }
-                existing.merge(file);
+                existing.merge(*file);
                 if !repeated {
                     existing.declared = bound;
                 }
@@ -514,7 +521,7 @@ impl<'a> Parser<'a> {
             self.warn(line, message);
         }
         self.warn(number, why(&clip(&path)));
-        self.store_file(path, LcovFile::default(), Vec::new());
+        self.store_file(path, Box::default(), Vec::new());
     }
 
     pub(super) fn finish(mut self) -> Result<(Report, Vec<String>)> {

@@ -220,7 +220,7 @@ fn assemble(
                 .as_deref()
                 .and_then(|f| shown.settle(&mut summary, f));
             warnings.extend(settled.map(|warning| format!("{origin}: {path}: {warning}")));
-            let coverage = FileCoverage::Llvm(LlvmFile { summary, functions });
+            let coverage = FileCoverage::Llvm(Box::new(LlvmFile { summary, functions }));
             files.push(FileData { path, coverage });
         }
     }
