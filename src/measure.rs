@@ -437,6 +437,32 @@ mod tests {
     }
 
     #[test]
+    fn a_measurement_made_owned_keeps_its_numbers_and_outlives_the_report() {
+        let (one, other) = (export(1, 0, 2), export(0, 3, 2));
+        fn part(report: &Report) -> Part<'_> {
+            Part {
+                report,
+                coverage: &report.files[0].coverage,
+            }
+        }
+        // One part: the report's own coverage, copied; merged parts: the merge, moved.
+        let read = measure_one("a.rs", &[part(&one)], None).expect("read");
+        let made = measure_one("a.rs", &[part(&one), part(&other)], None).expect("made");
+        assert!(matches!(read.coverage, Coverage::Read(_)));
+        assert!(matches!(made.coverage, Coverage::Made(_)));
+        let (read, made) = (read.into_owned(), made.into_owned());
+        drop((one, other));
+        assert!(matches!(read.coverage, Coverage::Made(_)));
+        // Named once: the export's own summary (0 of 2); merged: the records' (2 of 2).
+        assert_eq!(read.summary.branches, Some(crate::model::Counts::new(0, 2)));
+        assert_eq!(made.summary.branches, Some(crate::model::Counts::new(2, 2)));
+        let FileCoverage::Llvm(file) = &*read.coverage else {
+            panic!("not an export's file");
+        };
+        assert_eq!(file.functions.as_ref().map(Vec::len), Some(1));
+    }
+
+    #[test]
     fn sides_every_shard_folds_stay_out_of_the_merge() {
         // Both runs fold one side (their summaries count 1 of the 2 the records list).
         assert_eq!(
