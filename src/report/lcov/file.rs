@@ -11,6 +11,7 @@ use super::claims::Weighed;
 use super::functions::Functions;
 use super::identity::function_identity;
 use super::index::{Aliases, Index, Keys, Name};
+use super::instances::Ran;
 use super::lines::Lines;
 
 /// One `BRDA` branch side of a file.
@@ -228,6 +229,9 @@ pub struct LcovFile {
     /// aside), or when it was not worked out. The reduction reads it instead of weighing the
     /// pairs again ([`LcovFile::judged_as_closed`]).
     pub(super) closed: Closed,
+    /// The function records that ran, by start line, while the file merges (see
+    /// [`LcovFile::instances_apart`]); dropped with the indexes.
+    pub(super) ran: Option<Box<Ran>>,
 }
 
 /// [`LcovFile::closed`] in one byte (bit 3 set once worked out, bit `i` when metric `i` took
@@ -309,7 +313,7 @@ impl LcovFile {
         // Instantiations that ran apart cannot be counted from records (see `instances`),
         // unless the merge keeps the declared totals, which still hold.
         let kept = same && self.declared != DeclaredTotals::default();
-        self.conflict |= !kept && (self.llvm || other.llvm) && self.instances_apart(&other);
+        self.conflict |= self.instances_apart(&other, !kept && (self.llvm || other.llvm));
         self.llvm |= other.llvm;
         self.lines = Lines::pack(merge_lines(self.lines.unpack(), other.lines.unpack()));
         for branch in other.branches {
@@ -603,6 +607,7 @@ impl LcovFile {
     pub(super) fn unindexed(&mut self) {
         self.branch_index = Index::default();
         self.function_index = Index::default();
+        self.ran = None;
         self.branches.shrink_to_fit();
     }
 
