@@ -289,13 +289,45 @@ impl LcovFile {
     /// reader leaves out sections without records, and `covgate check` files without records,
     /// before merging: see [`has_records`](Self::has_records).)
     pub fn merge(&mut self, other: LcovFile) {
+        let mut lines = self.merge_records(other);
+        self.merge_pending(&mut lines);
+    }
+
+    /// Merges `others` into this file one after another, as [`merge`](Self::merge) does, in
+    /// time linear in their records: the `DA` lines of each are set aside and merged once, at
+    /// the end (merging them at each merge would take time quadratic in the number of parts:
+    /// many tracefiles of one file), except while the file keeps a writer's declared totals,
+    /// whose merges compare its lines (a tracefile given several times alike).
+    pub fn merge_all(&mut self, others: impl IntoIterator<Item = LcovFile>) {
+        let mut pending: Vec<(u32, u64)> = Vec::new();
+        for other in others {
+            let writers = !self.declared.is_bound() && self.declared != DeclaredTotals::default();
+            if writers && !pending.is_empty() {
+                self.merge_pending(&mut pending);
+            }
+            pending.append(&mut self.merge_records(other));
+        }
+        self.merge_pending(&mut pending);
+    }
+
+    /// Merges the `DA` lines in `pending` (any order) into the file's, and empties it.
+    fn merge_pending(&mut self, pending: &mut Vec<(u32, u64)>) {
+        if !pending.is_empty() {
+            let lines = sorted_lines(std::mem::take(pending));
+            self.lines = Lines::pack(merge_lines(self.lines.unpack(), lines));
+        }
+    }
+
+    /// [`merge`](Self::merge) but for the `DA` lines of `other`, which it returns (empty when
+    /// they need no merging: `other` was empty, or taken whole).
+    fn merge_records(&mut self, mut other: LcovFile) -> Vec<(u32, u64)> {
         self.closed = Closed::default();
         if other.sections == 0 {
-            return;
+            return Vec::new();
         }
         if self.sections == 0 {
             *self = other;
-            return;
+            return Vec::new();
         }
         // A file reduced to its verdict has lost the records a merge needs: never counted.
         self.conflict |= self.reduced | other.reduced;
@@ -315,7 +347,7 @@ impl LcovFile {
         let kept = same && self.declared != DeclaredTotals::default();
         self.conflict |= self.instances_apart(&other, !kept && (self.llvm || other.llvm));
         self.llvm |= other.llvm;
-        self.lines = Lines::pack(merge_lines(self.lines.unpack(), other.lines.unpack()));
+        let lines = std::mem::take(&mut other.lines).unpack();
         for branch in other.branches {
             self.add_branch(branch);
         }
@@ -326,6 +358,7 @@ impl LcovFile {
             self.declared = self.declared.merged(&other.declared);
         }
         self.sections = self.sections.saturating_add(other.sections);
+        lines
     }
 
     /// True when `self` and `other` have the same items, each covered alike: lines, branch
@@ -436,13 +469,16 @@ impl LcovFile {
 
     /// True for an llvm-cov section whose declared totals differ from what its records count.
     pub(super) fn unreproducible(&self) -> bool {
-        let differs =
-            |pair: Declared, detail: Counts| pair.consistent().is_some_and(|d| d != detail);
+        // The records are counted only for a declared pair: a merge asks at each part, and a
+        // file without declared totals would be counted whole each time.
+        let differs = |pair: Declared, detail: &dyn Fn() -> Counts| {
+            pair.consistent().is_some_and(|d| d != detail())
+        };
         self.llvm
             && !self.declared.is_bound()
-            && (differs(self.declared.lines(), self.detail_lines())
-                | differs(self.declared.branches(), self.detail_branches())
-                | differs(self.declared.functions(), self.detail_functions()))
+            && (differs(self.declared.lines(), &|| self.detail_lines())
+                | differs(self.declared.branches(), &|| self.detail_branches())
+                | differs(self.declared.functions(), &|| self.detail_functions()))
     }
 
     /// The functions that never ran, one entry per function: records sharing start line and
