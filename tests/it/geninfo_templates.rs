@@ -55,7 +55,11 @@ fn template_instantiations_of_geninfo_shards_stay_apart_in_the_merge() {
         let run = sb.run(&args);
         assert_eq!(run.code, 1, "{reports:?}: {}{}", run.stdout, run.stderr);
         let doc = run.json();
-        assert_eq!(metric(&doc, "src/t.cpp", "functions"), functions, "{reports:?}");
+        assert_eq!(
+            metric(&doc, "src/t.cpp", "functions"),
+            functions,
+            "{reports:?}"
+        );
         assert_eq!(metric(&doc, "src/t.cpp", "lines"), lines, "{reports:?}");
     }
 }

@@ -100,16 +100,18 @@ impl Ran {
         names.dedup();
         let mut apart = false;
         for line in names.chunk_by(|a, b| a.0 == b.0) {
-            let (start, first) = line[0];
             let names = line.iter().map(|(_, name)| *name);
-            match self.0.entry(start) {
-                Entry::Occupied(slot) => apart |= slot.into_mut().add(names, true),
-                Entry::Vacant(slot) => {
-                    let slot = slot.insert(Slot {
-                        first: first.clone(),
-                        identities: HashMap::default(),
-                    });
-                    slot.add(names, false);
+            // The line's start and first name (`chunk_by` gives no empty chunk).
+            for &(start, first) in line.iter().take(1) {
+                match self.0.entry(start) {
+                    Entry::Occupied(slot) => apart |= slot.into_mut().add(names.clone(), true),
+                    Entry::Vacant(slot) => {
+                        let slot = slot.insert(Slot {
+                            first: first.clone(),
+                            identities: HashMap::default(),
+                        });
+                        slot.add(names.clone(), false);
+                    }
                 }
             }
         }
