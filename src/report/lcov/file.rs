@@ -9,7 +9,7 @@ use crate::model::{Counts, Summary};
 
 use super::claims::Weighed;
 use super::functions::Functions;
-use super::identity::function_identity;
+use super::identity::{function_identity, llvm_only};
 use super::index::{Aliases, Index, Keys, Name};
 use super::instances::Ran;
 use super::lines::Lines;
@@ -728,31 +728,40 @@ impl LcovFile {
 
     /// The functions as the records count them. In llvm-cov's shape, distinct functions by
     /// (start line, identity) ([`LcovFile::function_groups`]), as llvm-cov counts them. Any
-    /// other writer's records are counted so too, unless counting each distinct record
-    /// (start line and name) as a function is worse ([`worse`]): lcov and gcov count a C++
-    /// template's instantiations (`_Z5twiceIiET_S0_`, `_Z5twiceIdET_S0_`, one start line) as
-    /// functions of their own, in a section's `FNF`/`FNH` and in `lcov -a`'s merge, so that no
-    /// verdict is better than lcov's own, of a section or of a merge (breaker s16, finding 6).
+    /// other writer's records are counted so too, unless counting each distinct record (start
+    /// line and name) as a function is worse ([`worse`]): lcov and gcov count a C++ template's
+    /// instantiations (`_Z5twiceIiET_S0_`, `_Z5twiceIdET_S0_`, one start line) as functions of
+    /// their own, in a section's `FNF`/`FNH` and in `lcov -a`'s merge, so that no verdict is
+    /// better than lcov's own, of a section or of a merge (breaker s16, finding 6). Names
+    /// that only LLVM's coverage writes ([`llvm_only`]: Rust symbols, clang's `file:name`)
+    /// are copies and instantiations of one function whoever rewrote them, and stay grouped.
     pub(super) fn detail_functions(&self) -> Counts {
         let groups = self.function_groups();
-        if self.llvm {
-            return groups;
+        match self.llvm {
+            true => groups,
+            false => worse(groups, self.count_functions_by(true)),
         }
-        let functions = self.counted_functions();
-        let covered = functions.iter().filter(|f| f.is_covered()).count();
-        let records = Counts::new(covered as u64, functions.len() as u64);
-        worse(groups, records)
     }
 
     /// Distinct functions by (start line, identity): llvm-cov writes one `FN` per test binary
     /// and per instantiation, whose Rust names differ only in the crate hash and the generic
     /// arguments, so those count once (covered when any copy ran).
+    pub(super) fn function_groups(&self) -> Counts {
+        self.count_functions_by(false)
+    }
+
+    /// Distinct functions by (start line, identity), or, `per_record`, by (start line, name),
+    /// but for names that only LLVM's coverage writes ([`llvm_only`]), by identity still.
     ///
     /// Only records that share a start line need their identity (a demangling) worked out.
-    pub(super) fn function_groups(&self) -> Counts {
+    fn count_functions_by(&self, per_record: bool) -> Counts {
         let functions = self.counted_functions();
         let mut by_start: Vec<&Function> = functions.iter().collect();
         by_start.sort_by_key(|f| f.start);
+        let key = |name: &str| match per_record && !llvm_only(name) {
+            true => name.to_string(),
+            false => function_identity(name),
+        };
         let (mut covered, mut total) = (0u64, 0u64);
         for group in by_start.chunk_by(|a, b| a.start == b.start) {
             if let [one] = group {
@@ -762,7 +771,7 @@ impl LcovFile {
             }
             let mut seen: HashMap<String, bool, Keys> = HashMap::with_hasher(Keys);
             for f in group {
-                *seen.entry(function_identity(&f.name)).or_insert(false) |= f.is_covered();
+                *seen.entry(key(&f.name)).or_insert(false) |= f.is_covered();
             }
             covered += seen.values().filter(|ran| **ran).count() as u64;
             total += seen.len() as u64;

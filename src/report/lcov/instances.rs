@@ -7,10 +7,8 @@
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap};
 
-use crate::demangle::demangle_rust;
-
 use super::file::{Function, LcovFile};
-use super::identity::{clang_local, function_identity, rust_instance};
+use super::identity::{function_identity, llvm_only};
 use super::index::{Keys, Name};
 
 impl LcovFile {
@@ -184,9 +182,7 @@ impl LcovFile {
 /// (`rustfilt`, `grcov --demangle`: `lg::pick::<u8>`, [`rust_instance`]).
 fn llvm_instances(records: &[(u32, &str)]) -> Option<(u32, String)> {
     let mut seen = BTreeSet::new();
-    let rust = records.iter().filter(|(_, name)| {
-        demangle_rust(name).is_some() || clang_local(name).is_some() || rust_instance(name)
-    });
+    let rust = records.iter().filter(|(_, name)| llvm_only(name));
     rust.map(|(line, name)| (*line, function_identity(name)))
         .find(|(_, identity)| !seen.insert(identity.clone()))
 }

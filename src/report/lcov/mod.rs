@@ -117,7 +117,7 @@
 //! `BRDA` sides, `-` and 0 not covered. Functions are the distinct functions (by start line and
 //! identity), covered when the summed count is above 0; in sections not in llvm-cov's shape,
 //! each distinct record (start line and name) is a function where that count is worse, as gcov
-//! and lcov count a template's instantiations. LCOV has no regions: `regions` is always `None`.
+//! and lcov count a template's instantiations (names only LLVM writes, Rust's, stay grouped). LCOV has no regions: `regions` is always `None`.
 //!
 //! ## Declared totals: the worse of declared and recorded, for single-section files
 //! llvm-cov writes one `FN` (and one set of `BRDA`) per instantiation and per binary, but counts
