@@ -299,6 +299,12 @@ impl LcovFile {
     /// many tracefiles of one file), except while the file keeps a writer's declared totals,
     /// whose merges compare its lines (a tracefile given several times alike).
     pub fn merge_all(&mut self, others: impl IntoIterator<Item = LcovFile>) {
+        self.merge_each(&mut others.into_iter());
+    }
+
+    /// [`LcovFile::merge_all`], compiled once (a generic function would be compiled, and
+    /// measured, per input type).
+    fn merge_each(&mut self, others: &mut dyn Iterator<Item = LcovFile>) {
         let mut pending: Vec<(u32, u64)> = Vec::new();
         for other in others {
             let writers = !self.declared.is_bound() && self.declared != DeclaredTotals::default();
