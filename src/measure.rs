@@ -315,9 +315,7 @@ fn merge_parts(path: &str, parts: &[Part<'_>]) -> Result<FileCoverage> {
     match (lcov.split_first(), llvm.is_empty()) {
         (Some((first, rest)), true) => {
             let mut merged = Box::new((*first).clone());
-            for other in rest {
-                merged.merge((*other).clone());
-            }
+            merged.merge_all(rest.iter().map(|other| (*other).clone()));
             Ok(FileCoverage::Lcov(merged))
         }
         (None, false) => merge_llvm(path, &llvm).map(|f| FileCoverage::Llvm(Box::new(f))),

@@ -9,8 +9,9 @@ use crate::model::{Counts, Summary};
 
 use super::claims::Weighed;
 use super::functions::Functions;
-use super::identity::function_identity;
+use super::identity::{function_identity, llvm_only};
 use super::index::{Aliases, Index, Keys, Name};
+use super::instances::Ran;
 use super::lines::Lines;
 
 /// One `BRDA` branch side of a file.
@@ -228,6 +229,9 @@ pub struct LcovFile {
     /// aside), or when it was not worked out. The reduction reads it instead of weighing the
     /// pairs again ([`LcovFile::judged_as_closed`]).
     pub(super) closed: Closed,
+    /// The function records that ran, by start line, while the file merges (see
+    /// [`LcovFile::instances_apart`]); dropped with the indexes.
+    pub(super) ran: Option<Box<Ran>>,
 }
 
 /// [`LcovFile::closed`] in one byte (bit 3 set once worked out, bit `i` when metric `i` took
@@ -285,13 +289,51 @@ impl LcovFile {
     /// reader leaves out sections without records, and `covgate check` files without records,
     /// before merging: see [`has_records`](Self::has_records).)
     pub fn merge(&mut self, other: LcovFile) {
+        let mut lines = self.merge_records(other);
+        self.merge_pending(&mut lines);
+    }
+
+    /// Merges `others` into this file one after another, as [`merge`](Self::merge) does, in
+    /// time linear in their records: the `DA` lines of each are set aside and merged once, at
+    /// the end (merging them at each merge would take time quadratic in the number of parts:
+    /// many tracefiles of one file), except while the file keeps a writer's declared totals,
+    /// whose merges compare its lines (a tracefile given several times alike).
+    pub fn merge_all(&mut self, others: impl IntoIterator<Item = LcovFile>) {
+        self.merge_each(&mut others.into_iter());
+    }
+
+    /// [`LcovFile::merge_all`], compiled once (a generic function would be compiled, and
+    /// measured, per input type).
+    fn merge_each(&mut self, others: &mut dyn Iterator<Item = LcovFile>) {
+        let mut pending: Vec<(u32, u64)> = Vec::new();
+        for other in others {
+            let writers = !self.declared.is_bound() && self.declared != DeclaredTotals::default();
+            if writers && !pending.is_empty() {
+                self.merge_pending(&mut pending);
+            }
+            pending.append(&mut self.merge_records(other));
+        }
+        self.merge_pending(&mut pending);
+    }
+
+    /// Merges the `DA` lines in `pending` (any order) into the file's, and empties it.
+    fn merge_pending(&mut self, pending: &mut Vec<(u32, u64)>) {
+        if !pending.is_empty() {
+            let lines = sorted_lines(std::mem::take(pending));
+            self.lines = Lines::pack(merge_lines(self.lines.unpack(), lines));
+        }
+    }
+
+    /// [`merge`](Self::merge) but for the `DA` lines of `other`, which it returns (empty when
+    /// they need no merging: `other` was empty, or taken whole).
+    fn merge_records(&mut self, mut other: LcovFile) -> Vec<(u32, u64)> {
         self.closed = Closed::default();
         if other.sections == 0 {
-            return;
+            return Vec::new();
         }
         if self.sections == 0 {
             *self = other;
-            return;
+            return Vec::new();
         }
         // A file reduced to its verdict has lost the records a merge needs: never counted.
         self.conflict |= self.reduced | other.reduced;
@@ -309,9 +351,9 @@ impl LcovFile {
         // Instantiations that ran apart cannot be counted from records (see `instances`),
         // unless the merge keeps the declared totals, which still hold.
         let kept = same && self.declared != DeclaredTotals::default();
-        self.conflict |= !kept && (self.llvm || other.llvm) && self.instances_apart(&other);
+        self.conflict |= self.instances_apart(&other, !kept && (self.llvm || other.llvm));
         self.llvm |= other.llvm;
-        self.lines = Lines::pack(merge_lines(self.lines.unpack(), other.lines.unpack()));
+        let lines = std::mem::take(&mut other.lines).unpack();
         for branch in other.branches {
             self.add_branch(branch);
         }
@@ -322,6 +364,7 @@ impl LcovFile {
             self.declared = self.declared.merged(&other.declared);
         }
         self.sections = self.sections.saturating_add(other.sections);
+        lines
     }
 
     /// True when `self` and `other` have the same items, each covered alike: lines, branch
@@ -432,13 +475,16 @@ impl LcovFile {
 
     /// True for an llvm-cov section whose declared totals differ from what its records count.
     pub(super) fn unreproducible(&self) -> bool {
-        let differs =
-            |pair: Declared, detail: Counts| pair.consistent().is_some_and(|d| d != detail);
+        // The records are counted only for a declared pair: a merge asks at each part, and a
+        // file without declared totals would be counted whole each time.
+        let differs = |pair: Declared, detail: &dyn Fn() -> Counts| {
+            pair.consistent().is_some_and(|d| d != detail())
+        };
         self.llvm
             && !self.declared.is_bound()
-            && (differs(self.declared.lines(), self.detail_lines())
-                | differs(self.declared.branches(), self.detail_branches())
-                | differs(self.declared.functions(), self.detail_functions()))
+            && (differs(self.declared.lines(), &|| self.detail_lines())
+                | differs(self.declared.branches(), &|| self.detail_branches())
+                | differs(self.declared.functions(), &|| self.detail_functions()))
     }
 
     /// The functions that never ran, one entry per function: records sharing start line and
@@ -603,6 +649,7 @@ impl LcovFile {
     pub(super) fn unindexed(&mut self) {
         self.branch_index = Index::default();
         self.function_index = Index::default();
+        self.ran = None;
         self.branches.shrink_to_fit();
     }
 
@@ -685,15 +732,42 @@ impl LcovFile {
         Counts::new(covered as u64, self.branches.len() as u64)
     }
 
+    /// The functions as the records count them. In llvm-cov's shape, distinct functions by
+    /// (start line, identity) ([`LcovFile::function_groups`]), as llvm-cov counts them. Any
+    /// other writer's records are counted so too, unless counting each distinct record (start
+    /// line and name) as a function is worse ([`worse`]): lcov and gcov count a C++ template's
+    /// instantiations (`_Z5twiceIiET_S0_`, `_Z5twiceIdET_S0_`, one start line) as functions of
+    /// their own, in a section's `FNF`/`FNH` and in `lcov -a`'s merge, so that no verdict is
+    /// better than lcov's own, of a section or of a merge (breaker s16, finding 6). Names
+    /// that only LLVM's coverage writes ([`llvm_only`]: Rust symbols, clang's `file:name`)
+    /// are copies and instantiations of one function whoever rewrote them, and stay grouped.
+    pub(super) fn detail_functions(&self) -> Counts {
+        let groups = self.function_groups();
+        match self.llvm {
+            true => groups,
+            false => worse(groups, self.count_functions_by(true)),
+        }
+    }
+
     /// Distinct functions by (start line, identity): llvm-cov writes one `FN` per test binary
     /// and per instantiation, whose Rust names differ only in the crate hash and the generic
     /// arguments, so those count once (covered when any copy ran).
+    pub(super) fn function_groups(&self) -> Counts {
+        self.count_functions_by(false)
+    }
+
+    /// Distinct functions by (start line, identity), or, `per_record`, by (start line, name),
+    /// but for names that only LLVM's coverage writes ([`llvm_only`]), by identity still.
     ///
     /// Only records that share a start line need their identity (a demangling) worked out.
-    pub(super) fn detail_functions(&self) -> Counts {
+    fn count_functions_by(&self, per_record: bool) -> Counts {
         let functions = self.counted_functions();
         let mut by_start: Vec<&Function> = functions.iter().collect();
         by_start.sort_by_key(|f| f.start);
+        let key = |name: &str| match per_record && !llvm_only(name) {
+            true => name.to_string(),
+            false => function_identity(name),
+        };
         let (mut covered, mut total) = (0u64, 0u64);
         for group in by_start.chunk_by(|a, b| a.start == b.start) {
             if let [one] = group {
@@ -703,12 +777,30 @@ impl LcovFile {
             }
             let mut seen: HashMap<String, bool, Keys> = HashMap::with_hasher(Keys);
             for f in group {
-                *seen.entry(function_identity(&f.name)).or_insert(false) |= f.is_covered();
+                *seen.entry(key(&f.name)).or_insert(false) |= f.is_covered();
             }
             covered += seen.values().filter(|ran| **ran).count() as u64;
             total += seen.len() as u64;
         }
         Counts::new(covered, total)
+    }
+}
+
+/// True when `a` is worse than `b`: a lower share covered, or as low with more misses.
+fn is_worse(a: Counts, b: Counts) -> bool {
+    let missed = |c: Counts| c.total - c.covered;
+    let (lower, higher) = (
+        u128::from(a.covered) * u128::from(b.total),
+        u128::from(b.covered) * u128::from(a.total),
+    );
+    lower < higher || (lower == higher && missed(a) > missed(b))
+}
+
+/// The worse of `a` and `b` ([`is_worse`]); `a` when neither is.
+fn worse(a: Counts, b: Counts) -> Counts {
+    match is_worse(b, a) {
+        true => b,
+        false => a,
     }
 }
 
@@ -738,11 +830,7 @@ pub(super) fn judged(
         };
     }
     let records = records();
-    let (lower, higher) = (
-        u128::from(d.covered) * u128::from(records.total),
-        u128::from(records.covered) * u128::from(d.total),
-    );
-    match lower < higher || (lower == higher && missed(d) > missed(records)) {
+    match is_worse(d, records) {
         true => (d, true),
         false => (records, false),
     }

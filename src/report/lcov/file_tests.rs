@@ -5,6 +5,7 @@ use super::*;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::{file::*, identity::*, index::*};
+use crate::model::Counts;
 use crate::report::FileCoverage;
 
 #[test]
@@ -51,7 +52,15 @@ fn records_on_one_line_count_once_per_identity() {
             "SF:a\nFN:3,f::<u8>\nFN:3,f::<Vec<u8>>\nFN:3,g\nFN:4,f::<u8>\nFNDA:1,f::<u8>\nend_of_record\n",
         );
     // Line 3: `f` (ran as `f::<u8>`) and `g` (never ran); line 4: `f`, ran.
+    // Not llvm-cov's shape, but Rust instantiations (only LLVM's coverage writes them): one
+    // function still. C++ symbols are gcov's too, each a function of its own for lcov: worse,
+    // 2 of 4 (`f<double>` never ran).
     assert_eq!(lcov(&report, 0).summary().functions, c(2, 3));
+    let cpp = "SF:a\nFN:3,_Z1fIiEvT_\nFN:3,_Z1fIdEvT_\nFN:3,g\nFN:4,_Z1hv\n\
+               FNDA:1,_Z1fIiEvT_\nFNDA:1,_Z1hv\nend_of_record\n";
+    let (report, _) = read_ok(cpp);
+    assert_eq!(lcov(&report, 0).function_groups(), Counts::new(2, 3));
+    assert_eq!(lcov(&report, 0).summary().functions, c(2, 4));
 }
 
 #[test]

@@ -34,6 +34,14 @@ pub(super) fn function_identity(name: &str) -> String {
     }
 }
 
+/// True for a name that only LLVM's coverage writes (or its demanglers): a rustc symbol, a
+/// demangled Rust instantiation ([`rust_instance`]), clang's name of a `static` C function
+/// ([`clang_local`]). Records so named on one line with one identity are copies or
+/// instantiations of one function, whoever rewrote the tracefile; gcov writes none of them.
+pub(super) fn llvm_only(name: &str) -> bool {
+    demangle_rust(name).is_some() || clang_local(name).is_some() || rust_instance(name)
+}
+
 /// The name of a C function with internal linkage as LLVM's coverage names it, its PGO name
 /// `<file>:<name>` (`a.c:pick`: a `static inline` function of a header has one such copy per
 /// file that includes it): the part after the file, when it is a C identifier and the file

@@ -4,13 +4,12 @@
 //! is what `llvm-profdata merge` of the runs would give only when no function has instantiations
 //! that ran apart.
 
-use std::collections::{BTreeMap, BTreeSet};
-
-use crate::demangle::demangle_rust;
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeSet, HashMap};
 
 use super::file::{Function, LcovFile};
-use super::identity::{clang_local, function_identity, rust_instance};
-use super::index::Name;
+use super::identity::{function_identity, llvm_only};
+use super::index::{Keys, Name};
 
 impl LcovFile {
     /// True when the file holds more than one section (of one tracefile, or of several
@@ -44,29 +43,105 @@ impl LcovFile {
     /// have run one arm). Where only one section ran a function, or both ran the same single
     /// record, its merged records are its best instantiation's, as llvm-cov counts them.
     ///
-    /// Only start lines where both sections ran a record are looked at, and names demangled
-    /// only where those records differ.
-    pub(super) fn instances_apart(&self, other: &LcovFile) -> bool {
-        let lists = [self.functions.list(), other.functions.list()];
-        let ran = |list: &[Function]| -> BTreeSet<Option<u32>> {
-            let covered = list.iter().filter(|f| f.is_covered());
-            covered.map(|f| f.start).collect()
-        };
-        let both: BTreeSet<Option<u32>> = ran(&lists[0])
-            .intersection(&ran(&lists[1]))
-            .copied()
+    /// Asked (`check`) before `other` is merged into `self`, whose [`Ran`] it then grows by
+    /// `other`'s records: a file's records that ran are gathered once, when a merge first asks,
+    /// and each merge after looks only at the records of the part it merges (a file of many
+    /// sections, each with a function of its own on one line, merges in linear time, not
+    /// quadratic). Not asked (`false`), the gathered records are dropped, to be gathered again
+    /// when a later merge asks. Names are demangled only on a start line where more than one
+    /// name ran.
+    pub(super) fn instances_apart(&mut self, other: &LcovFile, check: bool) -> bool {
+        if !check {
+            self.ran = None;
+            return false;
+        }
+        let functions = &self.functions;
+        let ran = self
+            .ran
+            .get_or_insert_with(|| Box::new(Ran::of(&functions.list())));
+        ran.add(&other.functions.list())
+    }
+}
+
+/// The function records of a file that ran, by start line ([`LcovFile::instances_apart`]).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Ran(HashMap<Option<u32>, Slot, Keys>);
+
+/// The records that ran on one start line.
+#[derive(Debug, Clone)]
+struct Slot {
+    /// The name of the first record that ran there.
+    first: Name,
+    /// Empty while only `first` ran there; once another name ran, per identity
+    /// (`function_identity`), the first name of that identity that ran and whether another
+    /// name of it ran.
+    identities: HashMap<String, (Name, bool), Keys>,
+}
+
+impl Ran {
+    /// The records of `functions` that ran.
+    fn of(functions: &[Function]) -> Ran {
+        let mut ran = Ran::default();
+        ran.add(functions);
+        ran
+    }
+
+    /// Adds the records of `functions` that ran; true when a function ran both here (before)
+    /// and there, as more than one record between them (see [`LcovFile::instances_apart`]).
+    fn add(&mut self, functions: &[Function]) -> bool {
+        let mut names: Vec<(Option<u32>, &Name)> = functions
+            .iter()
+            .filter(|f| f.is_covered())
+            .map(|f| (f.start, &f.name))
             .collect();
-        // Start line → (the record's name, true for `other`) of every record that ran there.
-        let mut at: BTreeMap<Option<u32>, Vec<(&str, bool)>> = BTreeMap::new();
-        for (list, is_other) in [(&lists[0], false), (&lists[1], true)] {
-            let covered = list.iter().filter(|f| f.is_covered());
-            for f in covered.filter(|f| both.contains(&f.start)) {
-                at.entry(f.start)
-                    .or_default()
-                    .push((f.name.as_str(), is_other));
+        names.sort_unstable();
+        names.dedup();
+        let mut apart = false;
+        for line in names.chunk_by(|a, b| a.0 == b.0) {
+            let names = line.iter().map(|(_, name)| *name);
+            // The line's start and first name (`chunk_by` gives no empty chunk).
+            for &(start, first) in line.iter().take(1) {
+                match self.0.entry(start) {
+                    Entry::Occupied(slot) => apart |= slot.into_mut().add(names.clone(), true),
+                    Entry::Vacant(slot) => {
+                        let slot = slot.insert(Slot {
+                            first: first.clone(),
+                            identities: HashMap::default(),
+                        });
+                        slot.add(names.clone(), false);
+                    }
+                }
             }
         }
-        at.values().any(|records| apart(records))
+        apart
+    }
+}
+
+impl Slot {
+    /// Adds `names` (distinct) that ran on the line; when `check`, true when a function ran
+    /// here before and among `names`, as more than one name between them.
+    fn add<'a>(&mut self, names: impl Iterator<Item = &'a Name> + Clone, check: bool) -> bool {
+        if self.identities.is_empty() {
+            if names.clone().all(|name| *name == self.first) {
+                return false;
+            }
+            let identity = function_identity(&self.first);
+            self.identities
+                .insert(identity, (self.first.clone(), false));
+        }
+        let names: Vec<(String, &Name)> = names.map(|n| (function_identity(n), n)).collect();
+        let apart = check
+            && names.iter().any(|(identity, name)| {
+                let before = self.identities.get(identity);
+                before.is_some_and(|(first, more)| *more || first != *name)
+            });
+        for (identity, name) in names {
+            self.identities
+                .entry(identity)
+                .and_modify(|(first, more)| *more |= first != name)
+                .or_insert_with(|| (name.clone(), false));
+        }
+        apart
     }
 }
 
@@ -107,9 +182,7 @@ impl LcovFile {
 /// (`rustfilt`, `grcov --demangle`: `lg::pick::<u8>`, [`rust_instance`]).
 fn llvm_instances(records: &[(u32, &str)]) -> Option<(u32, String)> {
     let mut seen = BTreeSet::new();
-    let rust = records.iter().filter(|(_, name)| {
-        demangle_rust(name).is_some() || clang_local(name).is_some() || rust_instance(name)
-    });
+    let rust = records.iter().filter(|(_, name)| llvm_only(name));
     rust.map(|(line, name)| (*line, function_identity(name)))
         .find(|(_, identity)| !seen.insert(identity.clone()))
 }
@@ -131,26 +204,6 @@ pub(super) fn group_apart(aliases: &[(Name, u64)]) -> bool {
         .collect();
     ran.dedup();
     identities.len() > 1 || llvm_instances(&ran).is_some()
-}
-
-/// True when some function among `records` (ran on one start line: name, which section) ran
-/// in both sections, as more than one record.
-fn apart(records: &[(&str, bool)]) -> bool {
-    let names: BTreeSet<&str> = records.iter().map(|(name, _)| *name).collect();
-    if names.len() < 2 {
-        return false;
-    }
-    // Identity → (distinct names, ran in `self`, ran in `other`).
-    let mut functions: BTreeMap<String, (BTreeSet<&str>, bool, bool)> = BTreeMap::new();
-    for (name, is_other) in records {
-        let function = functions.entry(function_identity(name)).or_default();
-        function.0.insert(name);
-        function.1 |= !is_other;
-        function.2 |= is_other;
-    }
-    functions
-        .values()
-        .any(|(names, mine, theirs)| *mine && *theirs && names.len() > 1)
 }
 
 #[cfg(test)]

@@ -111,8 +111,8 @@ impl LcovFile {
             (
                 DeclaredTotals::FUNCTIONS,
                 self.declared.functions(),
-                self.detail_functions(),
-                kept.detail_functions(),
+                self.function_groups(),
+                kept.function_groups(),
                 proved_functions,
             ),
         ];
@@ -140,7 +140,7 @@ impl LcovFile {
                 .into(),
             ..LcovFile::default()
         };
-        kept.detail_functions().total
+        kept.function_groups().total
     }
 }
 

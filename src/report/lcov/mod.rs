@@ -107,12 +107,17 @@
 //! All sections of one `SF` string are merged, and [`LcovFile::merge`] merges shards and reports
 //! the same way: `DA` counts summed per line; `BRDA` summed per (line, block, branch) with
 //! `-` + `-` = `-` and `-` + n = n; functions keyed by (start line, name) — an `FNL` group by
-//! (start line, smallest alias) — counts summed.
+//! (start line, smallest alias) — counts summed. Each merge looks only at what it adds, so that
+//! merging is linear in the parts: the records that ran are kept per start line as the file
+//! merges (`instances`), and the `DA` lines of later sections (the parser) or reports
+//! ([`LcovFile::merge_all`]) are set aside and merged once.
 //!
 //! # Counting
 //! Lines are the distinct `DA` lines, covered when the summed count is above 0. Branches are the
-//! `BRDA` sides, `-` and 0 not covered. Functions are the distinct functions, covered when the
-//! summed count is above 0. LCOV has no regions: `regions` is always `None`.
+//! `BRDA` sides, `-` and 0 not covered. Functions are the distinct functions (by start line and
+//! identity), covered when the summed count is above 0; in sections not in llvm-cov's shape,
+//! each distinct record (start line and name) is a function where that count is worse, as gcov
+//! and lcov count a template's instantiations (names only LLVM writes, Rust's, stay grouped). LCOV has no regions: `regions` is always `None`.
 //!
 //! ## Declared totals: the worse of declared and recorded, for single-section files
 //! llvm-cov writes one `FN` (and one set of `BRDA`) per instantiation and per binary, but counts
@@ -307,3 +312,7 @@ mod file_tests;
 #[cfg(test)]
 #[cfg_attr(coverage_nightly, coverage(off))]
 mod reduced_tests;
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+mod scale_tests;
