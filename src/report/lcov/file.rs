@@ -228,6 +228,10 @@ pub struct LcovFile {
     /// aside), or when it was not worked out. The reduction reads it instead of weighing the
     /// pairs again ([`LcovFile::judged_as_closed`]).
     pub(super) closed: Closed,
+    /// Once a section of the file has branch records: the functions (start line, a name of
+    /// theirs) that only its sections without any hold, whose branches no section measured
+    /// (see [`super::unbranched`]); `None` when there is none.
+    pub(super) unbranched: Option<Box<[(u32, Name)]>>,
 }
 
 /// [`LcovFile::closed`] in one byte (bit 3 set once worked out, bit `i` when metric `i` took
@@ -310,6 +314,13 @@ impl LcovFile {
         // unless the merge keeps the declared totals, which still hold.
         let kept = same && self.declared != DeclaredTotals::default();
         self.conflict |= !kept && (self.llvm || other.llvm) && self.instances_apart(&other);
+        let tracked = self.branches.is_empty() != other.branches.is_empty()
+            || self.unbranched.is_some()
+            || other.unbranched.is_some();
+        self.unbranched = match tracked {
+            true => super::unbranched::after_merge(self, &other),
+            false => None,
+        };
         self.llvm |= other.llvm;
         self.lines = Lines::pack(merge_lines(self.lines.unpack(), other.lines.unpack()));
         for branch in other.branches {
@@ -508,6 +519,12 @@ impl LcovFile {
     /// unpacked from its compact form once it is read whole).
     pub fn functions(&self) -> Cow<'_, [Function]> {
         self.functions.list()
+    }
+
+    /// The functions (start line, a name of theirs) that only sections without branch records
+    /// hold, once a section of the file has them (see [`super::unbranched`]).
+    pub fn unbranched(&self) -> &[(u32, Name)] {
+        self.unbranched.as_deref().unwrap_or_default()
     }
 
     /// The functions as counted: a function that only `FNDA` named (no start line) is the
