@@ -73,12 +73,9 @@ pub fn unmeasured(splits: Vec<Split>) -> BTreeMap<FunctionKey, Name> {
 
 /// What [`LcovFile::unbranched`] becomes when `b` merges into `a` (sections of one file): the
 /// functions held only by sections without branch records, once some section has them (a file
-/// whose sections have none measured no branch, and is not tracked). `None` when there is
-/// none to keep.
+/// whose sections have none measured no branch, and is not tracked: called only when one side
+/// has branch records). `None` when there is none to keep.
 pub(super) fn after_merge(a: &LcovFile, b: &LcovFile) -> Option<Box<[(u32, Name)]>> {
-    if a.branches().is_empty() && b.branches().is_empty() {
-        return None;
-    }
     let of = |file: &LcovFile| split(file, !file.branches().is_empty());
     let found = unmeasured(vec![of(a), of(b)]);
     let kept: Vec<(u32, Name)> = found
@@ -87,3 +84,8 @@ pub(super) fn after_merge(a: &LcovFile, b: &LcovFile) -> Option<Box<[(u32, Name)
         .collect();
     (!kept.is_empty()).then(|| kept.into_boxed_slice())
 }
+
+#[cfg(test)]
+#[cfg_attr(coverage_nightly, coverage(off))]
+#[path = "unbranched_tests.rs"]
+mod tests;
