@@ -193,6 +193,14 @@ fn lines_of(record: &FunctionStats) -> impl Iterator<Item = u32> + '_ {
 /// without branch records, or only sections without any inside a part
 /// ([`LcovFile::unbranched`]), hold.
 fn lcov_branches(parts: &[Part<'_>]) -> Vec<Gap> {
+    // Tracefiles that all measured branches, none of them a concatenation of sections that
+    // did and did not (the usual shards of one run), leave nothing to look for.
+    let settled = |p: &Part<'_>| {
+        p.report.has_branch_data && lcov(p).is_none_or(|f| f.unbranched().is_empty())
+    };
+    if parts.iter().all(settled) {
+        return Vec::new();
+    }
     let splits = parts
         .iter()
         .filter_map(|p| Some(unbranched::split(lcov(p)?, p.report.has_branch_data)))

@@ -229,8 +229,9 @@ pub struct LcovFile {
     /// pairs again ([`LcovFile::judged_as_closed`]).
     pub(super) closed: Closed,
     /// Once a section of the file has branch records: the functions (start line, a name of
-    /// theirs) that only its sections without any hold, whose branches no section measured
-    /// (see [`super::unbranched`]); `None` when there is none.
+    /// theirs) that only its sections without any hold, whose branches no section of the
+    /// tracefile measured (see [`super::unbranched`]; kept by [`LcovFile::merge_section`]);
+    /// `None` when there is none.
     pub(super) unbranched: Option<Box<[(u32, Name)]>>,
 }
 
@@ -314,13 +315,6 @@ impl LcovFile {
         // unless the merge keeps the declared totals, which still hold.
         let kept = same && self.declared != DeclaredTotals::default();
         self.conflict |= !kept && (self.llvm || other.llvm) && self.instances_apart(&other);
-        let tracked = self.branches.is_empty() != other.branches.is_empty()
-            || self.unbranched.is_some()
-            || other.unbranched.is_some();
-        self.unbranched = match tracked {
-            true => super::unbranched::after_merge(self, &other),
-            false => None,
-        };
         self.llvm |= other.llvm;
         self.lines = Lines::pack(merge_lines(self.lines.unpack(), other.lines.unpack()));
         for branch in other.branches {
@@ -333,6 +327,23 @@ impl LcovFile {
             self.declared = self.declared.merged(&other.declared);
         }
         self.sections = self.sections.saturating_add(other.sections);
+    }
+
+    /// [`LcovFile::merge`] of another section (or sections) of the file in one tracefile,
+    /// keeping the functions that only its sections without branch records hold
+    /// ([`LcovFile::unbranched`]; worked out only when the two sides differ in having branch
+    /// records, or one lists some). Reports are told apart by their own branch records
+    /// instead (`measure`), so their merge keeps none.
+    pub(super) fn merge_section(&mut self, other: LcovFile) {
+        let tracked = self.branches.is_empty() != other.branches.is_empty()
+            || self.unbranched.is_some()
+            || other.unbranched.is_some();
+        let unbranched = match tracked {
+            true => super::unbranched::after_merge(self, &other),
+            false => None,
+        };
+        self.merge(other);
+        self.unbranched = unbranched;
     }
 
     /// True when `self` and `other` have the same items, each covered alike: lines, branch

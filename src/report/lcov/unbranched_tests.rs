@@ -49,10 +49,14 @@ fn sections_without_branch_records_leave_their_own_functions_unmeasured() {
     // A merge of two files of which the later one lists a function keeps it unless the
     // earlier measured it.
     let mut merged = file(&[nightly.clone()]);
-    merged.merge(file(&[stable.clone(), nightly.clone()]));
+    merged.merge_section(file(&[stable.clone(), nightly.clone()]));
     assert_eq!(listed(&merged), [(9, "extra")]);
     let mut merged = file(&[measured]);
-    merged.merge(file(&[stable, nightly]));
+    merged.merge_section(file(&[stable.clone(), nightly.clone()]));
+    assert!(listed(&merged).is_empty());
+    // A merge of reports (not sections of one tracefile) keeps none.
+    let mut merged = file(&[nightly.clone()]);
+    merged.merge(file(&[stable]));
     assert!(listed(&merged).is_empty());
 }
 
