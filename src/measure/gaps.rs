@@ -145,7 +145,10 @@ fn json_branches(parts: &[Part<'_>]) -> Vec<Gap> {
     }
     let mut mapped: HashMap<(u32, u32), HashSet<u32>> = HashMap::new();
     for record in measuring.into_iter().flat_map(|p| records(p)) {
-        mapped.entry(record.key).or_default().extend(lines_of(record));
+        mapped
+            .entry(record.key)
+            .or_default()
+            .extend(lines_of(record));
     }
     let mut found: BTreeMap<(u32, u32), (&str, BTreeSet<u32>)> = BTreeMap::new();
     for record in unmeasured {
@@ -160,7 +163,9 @@ fn json_branches(parts: &[Part<'_>]) -> Vec<Gap> {
                 lines
             }
         };
-        let entry = found.entry(record.key).or_insert((&record.name, BTreeSet::new()));
+        let entry = found
+            .entry(record.key)
+            .or_insert((&record.name, BTreeSet::new()));
         entry.1.extend(lines);
     }
     found
@@ -183,7 +188,10 @@ fn region_starts(record: &FunctionStats) -> impl Iterator<Item = u32> + '_ {
 /// The lines a record maps: its lines, covered or not, and the start lines of its code
 /// regions.
 fn lines_of(record: &FunctionStats) -> impl Iterator<Item = u32> + '_ {
-    let ranges = record.covered_lines().iter().chain(record.uncovered_lines());
+    let ranges = record
+        .covered_lines()
+        .iter()
+        .chain(record.uncovered_lines());
     ranges
         .flat_map(|r| r.start..=r.end)
         .chain(region_starts(record))
@@ -288,7 +296,10 @@ fn described(gap: &Gap) -> String {
         })
         .collect();
     let word = if lines.len() == 1 { "line" } else { "lines" };
-    format!("{name} (line {line}: its code at {word} {})", spans.join(", "))
+    format!(
+        "{name} (line {line}: its code at {word} {})",
+        spans.join(", ")
+    )
 }
 
 #[cfg(test)]

@@ -351,7 +351,14 @@ fn lcov_legs_concatenated_into_one_tracefile_are_told_apart_by_their_branch_reco
     let remap = format!("/ws/legs={}", sb.path().display());
     let check_cat = |names: &[&str]| {
         let path = cat(&sb, names);
-        let args = ["check", &path, "--format", "json", "--remap-path-prefix", &remap];
+        let args = [
+            "check",
+            &path,
+            "--format",
+            "json",
+            "--remap-path-prefix",
+            &remap,
+        ];
         sb.run(&args)
     };
     // The sections of `src/lib.rs`: the stable one without `BRDA`, the nightly one with some.

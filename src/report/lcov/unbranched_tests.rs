@@ -32,9 +32,18 @@ fn sections_without_branch_records_leave_their_own_functions_unmeasured() {
     let nightly = section(&[(1, "both")], true);
     // Either order; a copy of `extra` by another name of the same identity (another crate
     // hash) is one function.
-    let copy = section(&[(9, "_RNvCs1_4legs5extra"), (9, "_RNvCs2_4legs5extra")], false);
-    assert_eq!(listed(&file(&[stable.clone(), nightly.clone()])), [(9, "extra")]);
-    assert_eq!(listed(&file(&[nightly.clone(), stable.clone()])), [(9, "extra")]);
+    let copy = section(
+        &[(9, "_RNvCs1_4legs5extra"), (9, "_RNvCs2_4legs5extra")],
+        false,
+    );
+    assert_eq!(
+        listed(&file(&[stable.clone(), nightly.clone()])),
+        [(9, "extra")]
+    );
+    assert_eq!(
+        listed(&file(&[nightly.clone(), stable.clone()])),
+        [(9, "extra")]
+    );
     let two = file(&[nightly.clone(), copy.clone()]);
     assert_eq!(listed(&two), [(9, "_RNvCs1_4legs5extra")]);
     let parts = split(&two, true);
@@ -48,14 +57,14 @@ fn sections_without_branch_records_leave_their_own_functions_unmeasured() {
     assert!(listed(&file(&[stable.clone(), copy.clone()])).is_empty());
     // A merge of two files of which the later one lists a function keeps it unless the
     // earlier measured it.
-    let mut merged = file(&[nightly.clone()]);
+    let mut merged = file(std::slice::from_ref(&nightly));
     merged.merge_section(file(&[stable.clone(), nightly.clone()]));
     assert_eq!(listed(&merged), [(9, "extra")]);
     let mut merged = file(&[measured]);
     merged.merge_section(file(&[stable.clone(), nightly.clone()]));
     assert!(listed(&merged).is_empty());
     // A merge of reports (not sections of one tracefile) keeps none.
-    let mut merged = file(&[nightly.clone()]);
+    let mut merged = file(std::slice::from_ref(&nightly));
     merged.merge(file(&[stable]));
     assert!(listed(&merged).is_empty());
 }
