@@ -63,8 +63,8 @@ pub(crate) struct Unmeasured {
 /// [`measures_mcdc`] says so. For MC/DC, a function (its records' start, as llvm-cov groups
 /// them) is measured when a record of it comes from a part that measures the metric; a
 /// function whose records list no branch has no condition to measure. For branches, see
-/// [`json_branches`] and [`lcov_branches`]. Only JSON parts with function records are looked
-/// at (a summary-only part merges only with parts that agree).
+/// [`json_branches`] and [`lcov_branches`]. Of JSON parts, only those with function records
+/// are looked at (a summary-only part merges only with parts that agree).
 pub(super) fn unmeasured(
     parts: &[Part<'_>],
     branches: bool,
