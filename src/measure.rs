@@ -21,7 +21,9 @@
 //!   is refused with an error naming the reports.
 //! - LCOV with JSON for the same file: refused (the formats count differently).
 //! - Branches and MC/DC of a merged file are unavailable when a function only parts without
-//!   that data hold ([`gaps`]).
+//!   that data hold; for branches also when lines of a JSON function's code only parts without
+//!   branch records hold, or an LCOV function only sections without `BRDA` of one tracefile
+//!   ([`gaps`]).
 //! - A file named once keeps its report's own numbers (llvm-cov's per-file summary, exactly).
 
 use std::collections::BTreeMap;
@@ -61,9 +63,9 @@ pub(crate) struct Measured<'a> {
     pub coverage: Coverage<'a>,
     /// What inline ignore markers took out of the file's metrics.
     pub ignored: Ignored,
-    /// The functions no part measured for branches or MC/DC, when the file is merged from
-    /// several parts of which some lack that data (those metrics are then unavailable; see
-    /// [`gaps`]); `None` otherwise.
+    /// The code no part measured for branches or MC/DC, when the file is merged from several
+    /// parts (or LCOV sections) of which some lack that data (those metrics are then
+    /// unavailable; see [`gaps`]); `None` otherwise.
     pub unmeasured: Option<Box<Unmeasured>>,
 }
 
@@ -152,8 +154,9 @@ impl<'a> FromIterator<(String, Measured<'a>)> for MeasuredFiles<'a> {
 /// unavailable (`None`), never 0 of 0: a file only a stable shard names was not measured for
 /// branches, whatever the other shards hold. MC/DC is available for a file when a part
 /// measures it ([`measures_mcdc`], decided per file), else unavailable. In a merge, both are
-/// also decided per function: a file with a function that only parts without the data hold
-/// has the metric unavailable ([`Measured::unmeasured`] names the functions).
+/// also decided per function (branches of JSON functions per line of their code): a file with
+/// code that only parts without the data hold has the metric unavailable
+/// ([`Measured::unmeasured`] names the functions).
 ///
 /// Files with inline ignore markers (`ignores`, by path) have the ignored items taken out after
 /// merging (see [`apply`]).

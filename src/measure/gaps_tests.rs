@@ -18,7 +18,13 @@ fn file(unmeasured: Option<Unmeasured>) -> Measured<'static> {
 
 #[test]
 fn notes_name_five_functions_and_count_the_rest() {
-    let functions: Vec<(u32, String)> = (1..=7).map(|n| (n, format!("f{n}"))).collect();
+    let functions: Vec<Gap> = (1..=7)
+        .map(|n| Gap {
+            line: n,
+            name: format!("f{n}"),
+            lines: Vec::new(),
+        })
+        .collect();
     let measured: MeasuredFiles<'static> = [
         ("a.c".to_string(), file(None)),
         (
@@ -32,6 +38,24 @@ fn notes_name_five_functions_and_count_the_rest() {
             "c.rs".to_string(),
             file(Some(Unmeasured {
                 branches: functions[..1].to_vec(),
+                mcdc: Vec::new(),
+            })),
+        ),
+        (
+            "d.rs".to_string(),
+            file(Some(Unmeasured {
+                branches: vec![
+                    Gap {
+                        line: 2,
+                        name: "inner::both".to_string(),
+                        lines: vec![4, 5, 6, 9],
+                    },
+                    Gap {
+                        line: 20,
+                        name: "inner::edge".to_string(),
+                        lines: vec![u32::MAX],
+                    },
+                ],
                 mcdc: Vec::new(),
             })),
         ),
@@ -49,6 +73,11 @@ fn notes_name_five_functions_and_count_the_rest() {
             "c.rs: branches are unavailable: no report with branch records holds f1 (line 1), \
              which only the other merged reports hold; make every merged report with branch \
              data (`cargo +nightly llvm-cov --branch`), or drop \"branches\" from `metrics`",
+            "d.rs: branches are unavailable: no report with branch records holds inner::both \
+             (line 2: its code at lines 4-6, 9), inner::edge (line 20: its code at line \
+             4294967295), which only the other merged reports hold; make every merged report \
+             with branch data (`cargo +nightly llvm-cov --branch`), or drop \"branches\" from \
+             `metrics`",
         ]
     );
     // Metrics the policy does not gate get no note.

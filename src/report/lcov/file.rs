@@ -232,6 +232,11 @@ pub struct LcovFile {
     /// The function records that ran, by start line, while the file merges (see
     /// [`LcovFile::instances_apart`]); dropped with the indexes.
     pub(super) ran: Option<Box<Ran>>,
+    /// Once a section of the file has branch records: the functions (start line, a name of
+    /// theirs) that only its sections without any hold, whose branches no section of the
+    /// tracefile measured (see [`super::unbranched`]; kept by [`LcovFile::merge_section`]);
+    /// `None` when there is none.
+    pub(super) unbranched: Option<Box<[(u32, Name)]>>,
 }
 
 /// [`LcovFile::closed`] in one byte (bit 3 set once worked out, bit `i` when metric `i` took
@@ -365,6 +370,23 @@ impl LcovFile {
         }
         self.sections = self.sections.saturating_add(other.sections);
         lines
+    }
+
+    /// [`LcovFile::merge`] of another section (or sections) of the file in one tracefile,
+    /// keeping the functions that only its sections without branch records hold
+    /// ([`LcovFile::unbranched`]; worked out only when the two sides differ in having branch
+    /// records, or one lists some). Reports are told apart by their own branch records
+    /// instead (`measure`), so their merge keeps none.
+    pub(super) fn merge_section(&mut self, other: LcovFile) {
+        let tracked = self.branches.is_empty() != other.branches.is_empty()
+            || self.unbranched.is_some()
+            || other.unbranched.is_some();
+        let unbranched = match tracked {
+            true => super::unbranched::after_merge(self, &other),
+            false => None,
+        };
+        self.merge(other);
+        self.unbranched = unbranched;
     }
 
     /// True when `self` and `other` have the same items, each covered alike: lines, branch
@@ -554,6 +576,12 @@ impl LcovFile {
     /// unpacked from its compact form once it is read whole).
     pub fn functions(&self) -> Cow<'_, [Function]> {
         self.functions.list()
+    }
+
+    /// The functions (start line, a name of theirs) that only sections without branch records
+    /// hold, once a section of the file has them (see [`super::unbranched`]).
+    pub fn unbranched(&self) -> &[(u32, Name)] {
+        self.unbranched.as_deref().unwrap_or_default()
     }
 
     /// The functions as counted: a function that only `FNDA` named (no start line) is the

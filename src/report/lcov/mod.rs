@@ -171,6 +171,7 @@ mod markers;
 mod parse;
 mod reduced;
 mod section;
+pub mod unbranched;
 
 use std::io::{BufRead, Read};
 

@@ -419,7 +419,7 @@ impl<'a> Parser<'a> {
                     file.declared = DeclaredTotals::default();
                     existing.declared = DeclaredTotals::default();
                 }
-                existing.merge(*file);
+                existing.merge_section(*file);
                 if !repeated {
                     existing.declared = bound;
                 }
