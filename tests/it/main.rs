@@ -20,6 +20,7 @@ mod debt_e2e;
 mod declared_totals;
 mod docs_paths;
 mod exclusion_index;
+mod foreign_package;
 mod hostile;
 mod hostile14;
 mod identity_breaks;
