@@ -26,6 +26,7 @@ mod hostile14;
 mod identity_breaks;
 mod identity_properties;
 mod ignore_properties;
+mod json_misses;
 mod json_trust;
 mod lcov_claims15;
 mod lcov_merge15;
