@@ -65,7 +65,9 @@ fn a_sibling_members_export_is_not_judged_as_the_roots_files() {
         )
     );
     // Both: the root's file is judged by its own export only; the sibling's is dropped.
-    let args = ["check", &a_json, &b_json, "--format", "json", "--show", "all"];
+    let args = [
+        "check", &a_json, &b_json, "--format", "json", "--show", "all",
+    ];
     let run = common::covgate(&a, &args);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let doc = run.json();
@@ -80,8 +82,14 @@ fn a_sibling_members_export_is_not_judged_as_the_roots_files() {
     );
     assert!(zeroed.contains(r#""count": 0, "filenames""#));
     let zeroed = zeroed
-        .replace(r#""functions": {"count": 2, "covered": 2, "percent": 100}"#, r#""functions": {"count": 2, "covered": 1, "percent": 50}"#)
-        .replace(r#""instantiations": {"count": 2, "covered": 2, "percent": 100}"#, r#""instantiations": {"count": 2, "covered": 1, "percent": 50}"#);
+        .replace(
+            r#""functions": {"count": 2, "covered": 2, "percent": 100}"#,
+            r#""functions": {"count": 2, "covered": 1, "percent": 50}"#,
+        )
+        .replace(
+            r#""instantiations": {"count": 2, "covered": 2, "percent": 100}"#,
+            r#""instantiations": {"count": 2, "covered": 1, "percent": 50}"#,
+        );
     sb.write("a.json", &zeroed);
     let args = ["check", &a_json, &b_json, "--format", "json"];
     let run = common::covgate(&a, &args);
@@ -113,7 +121,14 @@ fn a_recorded_folder_named_nowhere_here_and_not_the_roots_stops_the_check() {
     );
     // As the message says: remapped, the files are the root's.
     let remap = format!("/ci/mono/crates/gone={}", a.display());
-    let args = ["check", &other, "--remap-path-prefix", &remap, "--format", "json"];
+    let args = [
+        "check",
+        &other,
+        "--remap-path-prefix",
+        &remap,
+        "--format",
+        "json",
+    ];
     let run = common::covgate(&a, &args);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert_eq!(metric(&run.json(), "src/lib.rs", "regions"), "7/7 pass");
@@ -134,7 +149,10 @@ fn from_the_workspace_root_a_members_export_lands_in_that_member() {
          metrics = [\"regions\", \"functions\", \"lines\"]\n",
     );
     let b_json = export_from(&sb, "b.json", "/ci/mono/crates/b");
-    let run = common::covgate(sb.path(), &["check", &b_json, "--format", "json", "--show", "all"]);
+    let run = common::covgate(
+        sb.path(),
+        &["check", &b_json, "--format", "json", "--show", "all"],
+    );
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let doc = run.json();
     assert_eq!(metric(&doc, "crates/b/src/lib.rs", "regions"), "7/7 pass");
@@ -144,7 +162,10 @@ fn from_the_workspace_root_a_members_export_lands_in_that_member() {
     let ws = std::fs::read_to_string(&ws_json).expect("ws");
     let ws = ws.replace("/ci/mono/src/lib.rs", "/ci/mono/crates/a/src/lib.rs");
     sb.write("ws.json", &ws);
-    let run = common::covgate(sb.path(), &["check", &ws_json, "--format", "json", "--show", "all"]);
+    let run = common::covgate(
+        sb.path(),
+        &["check", &ws_json, "--format", "json", "--show", "all"],
+    );
     let doc = run.json();
     assert_eq!(metric(&doc, "crates/a/src/lib.rs", "regions"), "7/7 pass");
     assert_eq!(status(&doc, "crates/b/src/lib.rs"), "unmeasured");

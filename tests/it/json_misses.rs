@@ -24,7 +24,10 @@ fn original() -> Value {
 /// The summary of `crates/units/src/lib.rs` in `doc`.
 fn units_summary(doc: &mut Value) -> &mut Value {
     let files = doc["data"][0]["files"].as_array_mut().expect("files");
-    let file = files.iter_mut().find(|f| f["filename"] == UNITS).expect("units");
+    let file = files
+        .iter_mut()
+        .find(|f| f["filename"] == UNITS)
+        .expect("units");
     &mut file["summary"]
 }
 
@@ -42,7 +45,14 @@ fn check(doc: &Value, extra: &[&str]) -> crate::common::Run {
     );
     sb.write("cov.json", &doc.to_string());
     let remap = format!("/ws/lengths={}", sb.path().display());
-    let args = ["check", "cov.json", "--remap-path-prefix", &remap, "--format", "json"];
+    let args = [
+        "check",
+        "cov.json",
+        "--remap-path-prefix",
+        &remap,
+        "--format",
+        "json",
+    ];
     sb.run(&[&args[..], extra].concat())
 }
 
@@ -116,7 +126,9 @@ fn a_full_summary_whose_records_were_deleted_counts_nothing_as_covered() {
     set(&mut doc, "functions", 3, 3);
     set(&mut doc, "instantiations", 3, 3);
     set(&mut doc, "lines", 9, 9);
-    let functions = doc["data"][0]["functions"].as_array_mut().expect("functions");
+    let functions = doc["data"][0]["functions"]
+        .as_array_mut()
+        .expect("functions");
     functions.retain(|f| f["filenames"][0] != UNITS);
     assert_eq!(functions.len(), 2, "app's records are kept");
     let run = check(&doc, &["--show", "all"]);

@@ -406,14 +406,16 @@ mod tests {
         let counted = recompute(&records);
         assert_eq!(counted.regions, Counts::new(3, 6));
         assert_eq!(counted.functions, Counts::new(1, 2));
-        let shown = records
-            .iter()
-            .fold(Evidence::default(), |mut e, r| {
-                e.add(Evidence::of(r.count, &[], &[]));
-                e.regions = e.regions.saturating_add(u32::try_from(r.regions.covered).unwrap());
-                e.lines = e.lines.saturating_add(u32::try_from(r.lines.covered).unwrap());
-                e
-            });
+        let shown = records.iter().fold(Evidence::default(), |mut e, r| {
+            e.add(Evidence::of(r.count, &[], &[]));
+            e.regions = e
+                .regions
+                .saturating_add(u32::try_from(r.regions.covered).unwrap());
+            e.lines = e
+                .lines
+                .saturating_add(u32::try_from(r.lines.covered).unwrap());
+            e
+        });
         let honest = counted;
         let mut summary = honest;
         assert_eq!(shown.settle(&mut summary, &records), None);
@@ -461,9 +463,18 @@ mod tests {
         lines_only.lines = Counts::new(5, 5);
         assert_eq!(shown.settle(&mut lines_only, &records), None);
         // As low a share with more misses is the worse; of equals, the records.
-        assert_eq!(worse(Counts::new(2, 4), Counts::new(1, 2)), Counts::new(2, 4));
-        assert_eq!(worse(Counts::new(1, 2), Counts::new(2, 4)), Counts::new(2, 4));
-        assert_eq!(worse(Counts::new(0, 0), Counts::new(1, 2)), Counts::new(1, 2));
+        assert_eq!(
+            worse(Counts::new(2, 4), Counts::new(1, 2)),
+            Counts::new(2, 4)
+        );
+        assert_eq!(
+            worse(Counts::new(1, 2), Counts::new(2, 4)),
+            Counts::new(2, 4)
+        );
+        assert_eq!(
+            worse(Counts::new(0, 0), Counts::new(1, 2)),
+            Counts::new(1, 2)
+        );
     }
 
     #[test]
