@@ -123,9 +123,13 @@ impl Identity {
     /// workspace root); on a tie, as the recorded manifest says ([`Self::tie`]; a tracefile
     /// records none, so a tie is an error). The
     /// manifest folder is a hint when `hints` is set (no `--root`, no policy `root`) and it is
-    /// not a local folder (the report was made elsewhere).
+    /// not a local folder (the report was made elsewhere): its files move to the package
+    /// folder here that the longest tail of its path names ([`anchor::home`]: a sibling
+    /// member's files land in the sibling, outside the root), else to the anchor.
     ///
-    /// Errors: a tie that the recorded manifest does not decide ([`anchor::Folders::decide`]).
+    /// Errors: a tie that the recorded manifest does not decide ([`anchor::Folders::decide`]);
+    /// a hint that names no package folder here and is not the root's while its files would
+    /// be moved onto the root ([`Self::stray`]).
     pub(crate) fn resolver(
         &self,
         report: &Report,
@@ -140,17 +144,59 @@ impl Identity {
             .filter(|_| hints)
             .map(manifest_folder)
             .filter(|folder| !Path::new(folder).is_dir());
-        let plain = Resolver::new(&self.known.root, remaps.to_vec(), hint).folding(fold);
+        let root = self.known.root.as_str();
+        let base = self.known.workspace.as_deref().unwrap_or(root);
+        let home = hint.as_deref().and_then(|hint| anchor::home(base, hint));
+        let bare = Resolver::new(root, remaps.to_vec(), None).folding(fold);
+        let mut plain = Resolver::new(root, remaps.to_vec(), hint.clone()).folding(fold);
+        if let Some(home) = &home {
+            plain = plain.homed(home);
+        }
         match self.known.workspace.as_deref() {
-            Some(ws) if ws != self.known.root => {
+            Some(ws) if ws != root => {
                 let anchored = plain.clone().anchored(ws);
                 let (at_ws, at_root) = (self.found(report, &anchored), self.found(report, &plain));
                 let manifest = report.manifest_path.as_deref();
                 let to_ws = at_ws > at_root
                     || (at_ws == at_root && self.tie(report, manifest, ws, &plain)?);
+                if !to_ws && home.is_none() {
+                    self.stray(report, hint.as_deref(), ws, (&plain, &bare))?;
+                }
                 Ok(if to_ws { anchored } else { plain })
             }
             _ => Ok(plain),
+        }
+    }
+
+    /// Checks that the recorded manifest folder `hint` of a report made on another machine,
+    /// which names no package folder here, is the root's ([`anchor::Folders::decide`]) when
+    /// `plain` (`bare` without the hint) would move its files onto the root: a sibling
+    /// member's export (`/ci/mono/crates/b`) must not be judged as the root's files.
+    ///
+    /// Errors: some file would be moved and the folder is not the root's; the message says
+    /// how to tell.
+    fn stray(
+        &self,
+        report: &Report,
+        hint: Option<&str>,
+        ws: &str,
+        (plain, bare): (&Resolver, &Resolver),
+    ) -> Result<()> {
+        let moved = report
+            .files
+            .iter()
+            .find(|f| plain.absolute(&f.path) != bare.absolute(&f.path));
+        let (Some(sample), Some(hint)) = (moved, hint) else {
+            return Ok(());
+        };
+        let folders = anchor::Folders {
+            root: &self.known.root,
+            workspace: ws,
+            manifest: Some(hint),
+        };
+        match folders.decide(&report.origin, &sample.path) {
+            anchor::Tie::Root => Ok(()),
+            _ => Err(Error::new(folders.stray(&report.origin, &sample.path))),
         }
     }
 

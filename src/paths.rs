@@ -286,6 +286,8 @@ pub(crate) struct Resolver {
     root: String,
     remaps: Vec<Remap>,
     hint: Option<String>,
+    /// The local folder of the hint (its paths are moved there); `None`: the anchor.
+    home: Option<String>,
     anchor: String,
     fold: bool,
 }
@@ -316,8 +318,19 @@ impl Resolver {
             root: normalize(root),
             remaps,
             hint: hint.map(|h| normalize(&h)),
+            home: None,
             anchor: normalize(root),
             fold: false,
+        }
+    }
+
+    /// The same resolver, moving paths below the hint folder to `home` (an absolute, normalised
+    /// folder: the local copy of the package whose manifest the report recorded) rather than
+    /// to the anchor.
+    pub(crate) fn homed(self, home: &str) -> Resolver {
+        Resolver {
+            home: Some(normalize(home)),
+            ..self
         }
     }
 
@@ -351,7 +364,8 @@ impl Resolver {
     /// The absolute, normalised local path of one report path, by spelling alone: normalise,
     /// remap, anchor a relative path at the anchor (the root unless [`anchored`](Self::anchored)),
     /// and move a path that lies outside the root but below the hint folder to the same place
-    /// below the anchor (a report made on another machine without `--remap-path-prefix`).
+    /// below the hint's home ([`homed`](Self::homed)), else below the anchor (a report made on
+    /// another machine without `--remap-path-prefix`).
     pub(crate) fn absolute(&self, raw: &str) -> String {
         let remapped = self.remap(&normalize(raw));
         if !is_absolute(&remapped) {
@@ -365,7 +379,7 @@ impl Resolver {
             .as_deref()
             .and_then(|h| strip_base_folded(&remapped, h, self.fold))
         {
-            Some(rel) => join(&self.anchor, rel),
+            Some(rel) => join(self.home.as_deref().unwrap_or(&self.anchor), rel),
             None => remapped,
         }
     }
@@ -668,6 +682,12 @@ mod tests {
             Location::Outside("/usr/lib/rust/core.rs".into())
         );
         assert_eq!(res.root, "/home/me/p");
+        // Homed at a sibling package: its files land there, outside the root.
+        let homed = res.clone().homed("/home/me/q");
+        assert_eq!(
+            homed.resolve("/ci/p/src/b.rs"),
+            Location::Outside("/home/me/q/src/b.rs".into())
+        );
         // A remap that does not match leaves the path alone; an empty TO makes it relative,
         // so it lands under the root.
         let res = Resolver::new(

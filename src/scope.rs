@@ -241,8 +241,9 @@ fn irrelevant_report(
 
 /// A `--remap-path-prefix` value that would bring a report file onto a file on disk: a report
 /// path (as written, normalised) that ends in an in-scope file under the root, its leading part
-/// mapped to the root. Of several, the leading part that ends like the root does wins
-/// (`crates/units` for the root `…/ws/crates/units`), then the first.
+/// mapped to the root; never one of a file that is on disk here outside the root. Of several,
+/// the leading part that ends like the root does wins (`crates/units` for the root
+/// `…/ws/crates/units`), then the first.
 fn remap_example(
     report_files: &Reported<'_>,
     on_disk: &BTreeSet<String>,
@@ -257,6 +258,9 @@ fn remap_example(
     };
     let candidates: Vec<String> = report_files
         .files()
+        // A file that is on disk here, outside the root, is another package's, not one to map
+        // onto the root (a sibling member's export made elsewhere lands in that member).
+        .filter(|(location, _)| !matches!(location, Location::Outside(p) if Path::new(p).is_file()))
         .flat_map(|(_, same)| spellings(same))
         .map(|(_, raw)| paths::normalize(raw))
         .filter_map(|path| {

@@ -3,6 +3,8 @@
 //! count): the report's recorded manifest decides; when it cannot, covgate does not guess
 //! (either choice can judge a file with another package's coverage) and says how to tell.
 
+use std::path::Path;
+
 use crate::identity::canonical::real;
 use crate::paths;
 
@@ -76,6 +78,44 @@ impl Folders<'_> {
             self.root, self.workspace, self.workspace
         )
     }
+}
+
+impl Folders<'_> {
+    /// The message for a report made on another machine whose recorded manifest folder is
+    /// not the root's ([`Folders::decide`] says other than [`Tie::Root`]) while its files below
+    /// that folder would be moved onto the root: `sample` is one of them.
+    pub(super) fn stray(&self, origin: &str, sample: &str) -> String {
+        let manifest = self.manifest.unwrap_or_default();
+        let member = paths::strip_base(self.root, self.workspace).unwrap_or_default();
+        format!(
+            "{origin}: it was made on another machine in the package folder `{manifest}` (its \
+             recorded manifest), whose files (e.g. `{}`) would be moved onto the root ({}); but \
+             that folder's path does not end in the root's path below the cargo workspace root \
+             (`{member}`), and no package folder here does, so they may be another package's \
+             files. If they are the root's, say so with `--remap-path-prefix {manifest}={}`; if \
+             they are another package's, check them with that package's policy or `--root`",
+            paths::normalize(sample),
+            self.root,
+            self.root,
+        )
+    }
+}
+
+/// The local folder of `hint`, the recorded manifest folder of a report made on another
+/// machine: the folder below `base` (the cargo workspace root, or the root when there is none)
+/// named by the longest tail of `hint`'s path that names a package folder there (one holding a
+/// `Cargo.toml`): `/ci/mono/crates/b` is `crates/b` of the workspace here. `None` when no tail
+/// does.
+pub(super) fn home(base: &str, hint: &str) -> Option<String> {
+    let hint = paths::normalize(hint);
+    let parts: Vec<&str> = hint
+        .split('/')
+        .filter(|part| !part.is_empty() && !part.contains(':'))
+        .collect();
+    (0..parts.len())
+        .filter_map(|from| parts.get(from..))
+        .map(|tail| paths::join(base, &tail.join("/")))
+        .find(|folder| Path::new(folder).join("Cargo.toml").is_file())
 }
 
 /// The last component of a normalised folder.

@@ -595,7 +595,9 @@ pub enum Detail<'a> {
     All,
     /// A file keeps everything when the function returns true for its name as the export
     /// spells it (files that may carry inline markers); else its misses when its own summary is
-    /// below 100% on regions, functions, lines, branches or MC/DC; else nothing. The function is
+    /// below 100% on regions, functions, instantiations, lines, branches or MC/DC (a file whose
+    /// records are not kept then claims that every record ran, which their sums check); else
+    /// nothing. The function is
     /// called on the thread that reads (never on a rayon worker), once per file of `files[]`,
     /// before the first record is parsed; it may block until its answer is known (`covgate
     /// check` scans the sources for markers while the export is read). An LCOV tracefile in a
@@ -615,6 +617,7 @@ impl Detail<'_> {
                 let full = [
                     summary.regions,
                     summary.functions,
+                    summary.instantiations,
                     summary.lines,
                     summary.branches,
                     summary.mcdc,
@@ -673,10 +676,10 @@ pub fn read_with(origin: &str, bytes: &[u8], detail: Detail<'_>) -> Result<Repor
 pub enum Pass {
     /// The report.
     Done(Report),
-    /// Files whose summary claims more covered than their function records show (no llvm-cov
-    /// run writes that: a post-processed export), whose records this pass did not keep: the
-    /// export is to be read again keeping them, to count them from their records
-    /// ([`read_counting`]).
+    /// Files whose summary claims more covered than their function records show, or fewer
+    /// misses than their sums prove (no llvm-cov run writes that: a post-processed export),
+    /// whose records this pass did not keep: the export is to be read again keeping them, to
+    /// count them from their records ([`read_counting`]).
     Recount(Vec<String>),
 }
 
@@ -711,7 +714,8 @@ pub fn read_local(origin: &str, input: &mut dyn Read, detail: Detail<'_>) -> Res
         true => Ok(report),
         false => Err(Error::new(format!(
             "{origin}: {}: the export's summary claims more covered than the file's function \
-             records show (no llvm-cov run writes that), and covgate, which keeps no records \
+             records show, or fewer misses than they prove (no llvm-cov run writes that), and \
+             covgate, which keeps no records \
              of a file at 100%, cannot read this input again to count them; give the export \
              as a regular file",
             recount.join(", ")
@@ -779,10 +783,11 @@ mod tests {
                 Kept::Misses
             );
         }
-        // Instantiations are not judged: one that never ran needs no detail.
+        // An instantiation that never ran keeps the file's misses too: a file whose records
+        // are not kept claims that every record ran, which their sums check.
         let mut summary = full;
         summary.instantiations = Counts::new(1, 2);
-        assert_eq!(needed.kept("a.rs", &summary), Kept::Nothing);
+        assert_eq!(needed.kept("a.rs", &summary), Kept::Misses);
         assert_eq!(format!("{:?}", Detail::All), "Detail::All");
         assert_eq!(format!("{needed:?}"), "Detail::Needed(..)");
     }

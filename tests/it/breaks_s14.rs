@@ -164,6 +164,15 @@ fn a_tie_goes_to_the_folder_of_the_recorded_manifest() {
         .as_array_mut()
         .expect("files")
         .push(only);
+    // With its own records (a file without any, in an export with records, counts nothing).
+    let records = doc["data"][0]["functions"]
+        .as_array_mut()
+        .expect("functions");
+    let mut copies = records.clone();
+    for record in &mut copies {
+        record["filenames"] = serde_json::json!(["src/only.rs"]);
+    }
+    records.extend(copies);
     let both = sb
         .write("both.json", &doc.to_string())
         .display()

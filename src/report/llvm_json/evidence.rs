@@ -136,27 +136,51 @@ impl Evidence {
         out
     }
 
-    /// True when `summary` claims more covered than the records allow in some metric.
+    /// True when the file has function records.
+    pub(super) fn has_records(&self) -> bool {
+        self.records > 0
+    }
+
+    /// True when `summary` claims fewer misses than the sums prove: fewer missed
+    /// instantiations than records that never ran, or no missed function while no record ran
+    /// (each group of the file is then missed). Only the records, grouped, tell the rest
+    /// ([`Evidence::settle`]).
+    fn underclaimed(&self, summary: &LlvmSummary) -> bool {
+        let never_ran = u64::from(self.records.saturating_sub(self.ran));
+        let summed = self.records > 0 && self.records < u32::MAX;
+        summed
+            && (missed(summary.instantiations) < never_ran
+                || (self.ran == 0 && missed(summary.functions) == 0))
+    }
+
+    /// True when `summary` claims more covered than the records allow in some metric, or
+    /// fewer misses than their sums prove: the file is to be counted from its records.
     pub(super) fn contradicts(&self, summary: &LlvmSummary) -> bool {
-        self.overclaimed(summary).contains(&true)
+        self.overclaimed(summary).contains(&true) || self.underclaimed(summary)
     }
 
     /// Counts from `records` (the file's, [`recompute`]) each metric that `summary` claims
-    /// more of than the records allow, and says so: `None` when it claims no more.
+    /// more of than the records allow, and judges by the worse of the two pairs each metric
+    /// of which `summary` claims fewer misses than the records prove ([`proven_misses`]), and
+    /// says so: `None` when it claims neither.
     pub(super) fn settle(
         &self,
         summary: &mut LlvmSummary,
         records: &[FunctionStats],
     ) -> Option<String> {
         let overclaimed = self.overclaimed(summary);
-        if !overclaimed.contains(&true) {
+        let mut counted = recompute(records);
+        let underclaimed = proven_misses(summary, &counted);
+        if !overclaimed.contains(&true) && !underclaimed.contains(&true) {
             return None;
         }
-        let mut counted = recompute(records);
         let (mut claims, mut shown) = (Vec::new(), Vec::new());
+        let (mut fewer, mut proved) = (Vec::new(), Vec::new());
         let metrics = counts(summary).into_iter().zip(counts(&mut counted));
         let weighed = NAMES.iter().zip(self.bounds()).zip(overclaimed);
-        for (((name, bound), over), (claimed, count)) in weighed.zip(metrics) {
+        for ((((name, bound), over), under), (claimed, count)) in
+            weighed.zip(underclaimed).zip(metrics)
+        {
             if over {
                 claims.push(format!("{name} {}/{}", claimed.covered, claimed.total));
                 shown.push(format!(
@@ -164,15 +188,70 @@ impl Evidence {
                     count.covered, count.total
                 ));
                 *claimed = *count;
+            } else if under {
+                fewer.push(format!("{name} {}/{}", claimed.covered, claimed.total));
+                proved.push(format!(
+                    "{name}: {} missed in the records, counted {}/{}",
+                    missed(*count),
+                    count.covered,
+                    count.total
+                ));
+                *claimed = worse(*claimed, *count);
             }
         }
-        Some(format!(
-            "the summary's {} claim more covered than the file's function records show ({}; no \
-             llvm-cov run counts more than its records give); covgate counts the records",
-            claims.join(", "),
-            shown.join("; ")
-        ))
+        let mut said = Vec::new();
+        if !claims.is_empty() {
+            said.push(format!(
+                "the summary's {} claim more covered than the file's function records show \
+                 ({}; no llvm-cov run counts more than its records give); covgate counts the \
+                 records",
+                claims.join(", "),
+                shown.join("; ")
+            ));
+        }
+        if !fewer.is_empty() {
+            said.push(format!(
+                "the summary's {} claim fewer missed than the file's function records prove \
+                 ({}; no llvm-cov run counts fewer misses than its records prove); covgate \
+                 judges the worse of the summary and the records",
+                fewer.join(", "),
+                proved.join("; ")
+            ));
+        }
+        Some(said.join("; "))
     }
+}
+
+/// The items of `counts` not covered.
+fn missed(counts: Counts) -> u64 {
+    counts.total.saturating_sub(counts.covered)
+}
+
+/// The worse of two pairs: the lower share covered, or as low a share with more misses.
+fn worse(a: Counts, b: Counts) -> Counts {
+    let lower = u128::from(a.covered) * u128::from(b.total);
+    let higher = u128::from(b.covered) * u128::from(a.total);
+    if lower < higher || (lower == higher && missed(a) > missed(b)) {
+        a
+    } else {
+        b
+    }
+}
+
+/// Per metric of [`NAMES`], true when `summary` claims fewer misses than `counted` (the
+/// file's records by llvm-cov's rule, [`recompute`]) proves: a group none of whose records ran
+/// is a missed function, a record that never ran a missed instantiation, and a group's best
+/// record misses the regions llvm-cov counts as missed. Lines (whose rule depends on the LLVM
+/// version, [`super::LineRule`]) are weighed only once another metric proves the summary is
+/// not llvm-cov's; branch sides and MC/DC conditions never (llvm-cov's summaries leave out
+/// folded sides, which the records list with a count of 0).
+fn proven_misses(summary: &LlvmSummary, counted: &LlvmSummary) -> [bool; 6] {
+    let fewer = |claim: Counts, count: Counts| missed(claim) < missed(count);
+    let regions = fewer(summary.regions, counted.regions);
+    let functions = fewer(summary.functions, counted.functions);
+    let instantiations = fewer(summary.instantiations, counted.instantiations);
+    let lines = (regions || functions || instantiations) && fewer(summary.lines, counted.lines);
+    [regions, functions, instantiations, lines, false, false]
 }
 
 /// LLVM `findMainViewFileID` for a record with `files` file ids whose expansion regions expand
@@ -268,6 +347,134 @@ mod tests {
             };
             assert!(!huge.contradicts(&claims), "{name}");
         }
+    }
+
+    /// A record at `key` with execution count `count`: `regions` and `lines` (covered, total).
+    fn stats(key: u32, count: u64, regions: (u64, u64), lines: (u64, u64)) -> FunctionStats {
+        FunctionStats {
+            name: Box::from("f"),
+            count,
+            key: (key, 1),
+            regions: Counts::new(regions.0, regions.1),
+            lines: Counts::new(lines.0, lines.1),
+            branches: Counts::default(),
+            mcdc: Counts::default(),
+            function_ignored: false,
+            several_instantiations: false,
+            instances: super::super::Instances::of(count),
+            items: None,
+        }
+    }
+
+    #[test]
+    fn sums_prove_missed_instantiations_and_a_file_none_of_whose_records_ran() {
+        let full = |n: u64| Counts::new(n, n);
+        let claims = |functions: Counts, instantiations: Counts| LlvmSummary {
+            functions,
+            instantiations,
+            ..LlvmSummary::default()
+        };
+        // Two records, one ran: a full instantiations claim hides the one that did not.
+        let mut two = Evidence::record(1);
+        two.add(Evidence::record(0));
+        assert!(two.contradicts(&claims(full(1), full(2))));
+        assert!(!two.contradicts(&claims(full(1), Counts::new(1, 2))));
+        // None ran: a group is missed, whatever the instantiations say.
+        let mut none = Evidence::record(0);
+        none.add(Evidence::record(0));
+        assert!(none.contradicts(&claims(full(1), Counts::new(0, 2))));
+        assert!(!none.contradicts(&claims(Counts::new(0, 1), Counts::new(0, 2))));
+        // No record, or sums that stopped at their largest value: nothing.
+        assert!(!Evidence::default().contradicts(&claims(full(1), full(2))));
+        let huge = Evidence {
+            records: u32::MAX,
+            ran: u32::MAX - 1,
+            ..Evidence::default()
+        };
+        assert!(!huge.contradicts(&claims(full(1), full(2))));
+    }
+
+    #[test]
+    fn a_summary_claiming_fewer_misses_than_the_records_is_judged_by_the_worse() {
+        // Group 1: two instantiations, neither covers everything (3 of 4 regions at best);
+        // group 2 never ran.
+        let records = [
+            stats(1, 1, (3, 4), (5, 6)),
+            stats(1, 2, (2, 4), (4, 6)),
+            stats(9, 0, (0, 2), (0, 2)),
+        ];
+        let counted = recompute(&records);
+        assert_eq!(counted.regions, Counts::new(3, 6));
+        assert_eq!(counted.functions, Counts::new(1, 2));
+        let shown = records.iter().fold(Evidence::default(), |mut e, r| {
+            e.add(Evidence::of(r.count, &[], &[]));
+            e.regions = e
+                .regions
+                .saturating_add(u32::try_from(r.regions.covered).unwrap());
+            e.lines = e
+                .lines
+                .saturating_add(u32::try_from(r.lines.covered).unwrap());
+            e
+        });
+        let honest = counted;
+        let mut summary = honest;
+        assert_eq!(shown.settle(&mut summary, &records), None);
+        // Counts lowered to covered: each taken from the records, lines too.
+        let mut lowered = LlvmSummary {
+            regions: Counts::new(3, 3),
+            functions: Counts::new(1, 1),
+            instantiations: Counts::new(2, 2),
+            lines: Counts::new(5, 5),
+            ..LlvmSummary::default()
+        };
+        let said = shown.settle(&mut lowered, &records).expect("warned");
+        assert_eq!(lowered.regions, counted.regions);
+        assert_eq!(lowered.functions, counted.functions);
+        assert_eq!(lowered.instantiations, counted.instantiations);
+        assert_eq!(lowered.lines, counted.lines);
+        assert_eq!(
+            said,
+            "the summary's regions 3/3, functions 1/1, instantiations 2/2, lines 5/5 claim \
+             fewer missed than the file's function records prove (regions: 3 missed in the \
+             records, counted 3/6; functions: 1 missed in the records, counted 1/2; \
+             instantiations: 1 missed in the records, counted 2/3; lines: 3 missed in the \
+             records, counted 5/8; no llvm-cov run counts fewer misses than its records \
+             prove); covgate judges the worse of the summary and the records"
+        );
+        // A claim with fewer misses but a lower share stays (the worse); lines alone prove
+        // nothing; an overclaim and an underclaim are both said.
+        let mut odd = LlvmSummary {
+            regions: Counts::new(1, 3),
+            functions: Counts::new(3, 3),
+            instantiations: counted.instantiations,
+            lines: Counts::new(8, 8),
+            ..LlvmSummary::default()
+        };
+        let said = shown.settle(&mut odd, &records).expect("warned");
+        assert_eq!(odd.regions, Counts::new(1, 3));
+        assert_eq!(odd.functions, Counts::new(1, 2));
+        assert!(said.contains("claim more covered"), "{said}");
+        assert!(
+            said.contains("; the summary's regions 1/3, lines 8/8 claim fewer missed"),
+            "{said}"
+        );
+        assert_eq!(odd.lines, Counts::new(5, 8));
+        let mut lines_only = honest;
+        lines_only.lines = Counts::new(5, 5);
+        assert_eq!(shown.settle(&mut lines_only, &records), None);
+        // As low a share with more misses is the worse; of equals, the records.
+        assert_eq!(
+            worse(Counts::new(2, 4), Counts::new(1, 2)),
+            Counts::new(2, 4)
+        );
+        assert_eq!(
+            worse(Counts::new(1, 2), Counts::new(2, 4)),
+            Counts::new(2, 4)
+        );
+        assert_eq!(
+            worse(Counts::new(0, 0), Counts::new(1, 2)),
+            Counts::new(1, 2)
+        );
     }
 
     #[test]

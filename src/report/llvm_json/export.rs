@@ -184,10 +184,38 @@ fn carried(records: Vec<FunctionStats>, summary: &LlvmSummary) -> Option<Vec<Fun
     (!records.is_empty() || *summary == LlvmSummary::default()).then_some(records)
 }
 
+/// Counts nothing of `summary` as covered (each metric 0 of its total), for a file that counts
+/// items while its export holds function records of other files but none of it: llvm-cov
+/// derives every count from the records, so they were removed (a summary kept, or raised,
+/// after its file's records were deleted), and nothing shows that any of its items ran. Says
+/// so.
+fn unproven(summary: &mut LlvmSummary) -> String {
+    let claimed = *summary;
+    for counts in [
+        &mut summary.regions,
+        &mut summary.functions,
+        &mut summary.instantiations,
+        &mut summary.lines,
+        &mut summary.branches,
+        &mut summary.mcdc,
+    ] {
+        counts.covered = 0;
+    }
+    format!(
+        "the summary claims regions {}, functions {} and lines {}, but the export holds no \
+         function record of this file while it holds records of other files (llvm-cov derives \
+         every count from the records: they were removed); nothing shows that any of them ran, \
+         so covgate counts none as covered",
+        claimed.regions, claimed.functions, claimed.lines
+    )
+}
+
 /// Builds the report: every export's files in order, each with the records of its main file.
-/// A summary that claims more covered than the file's records show is counted from the
-/// records, with a warning, or the file is listed to [`Recount`] when its records were not
-/// kept.
+/// A summary that claims more covered than the file's records show, or fewer misses than they
+/// prove, is counted from the records (see [`Evidence::settle`]), with a warning, or the file
+/// is listed to [`Recount`] when its records were not kept. A file that counts items without a
+/// record of its own in an export that holds records of other files counts none as covered
+/// ([`unproven`]), with a warning.
 fn assemble(
     origin: &str,
     version: String,
@@ -201,6 +229,8 @@ fn assemble(
     let (mut warnings, mut recount) = (Vec::new(), Vec::new());
     for mut export in exports {
         has_branch_data |= export.has_branch_records;
+        let with_records = export.functions.is_some()
+            && (export.evidence.iter().chain(export.named.values())).any(Evidence::has_records);
         for (at, (path, mut summary)) in export.files.into_iter().enumerate() {
             has_branch_data |= summary.branches.total > 0;
             has_mcdc_data |= summary.mcdc.total > 0;
@@ -220,6 +250,9 @@ fn assemble(
                 .as_deref()
                 .and_then(|f| shown.settle(&mut summary, f));
             warnings.extend(settled.map(|warning| format!("{origin}: {path}: {warning}")));
+            if with_records && !shown.has_records() && summary != LlvmSummary::default() {
+                warnings.push(format!("{origin}: {path}: {}", unproven(&mut summary)));
+            }
             let coverage = FileCoverage::Llvm(Box::new(LlvmFile { summary, functions }));
             files.push(FileData { path, coverage });
         }
