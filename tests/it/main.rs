@@ -9,6 +9,7 @@ mod action;
 mod bad_inputs;
 mod breaks_s14;
 mod breaks_s15;
+mod case_fold;
 mod cases;
 mod clang_e2e;
 mod closed_pipe;
