@@ -8,6 +8,19 @@ use std::process::ExitCode;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Looks at stdout before `main` ([`covgate::output::look_at_stdout`]): Rust's runtime opens
+/// `/dev/null` on a closed standard descriptor before `main` runs, so a closed stdout (`>&-`)
+/// is only seen from the program's initialisers, which run first.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static LOOK_AT_STDOUT: extern "C" fn() = {
+    extern "C" fn look() {
+        covgate::output::look_at_stdout();
+    }
+    look
+};
+
 fn main() -> ExitCode {
     covgate::app::main(covgate::app::from_cargo(std::env::args_os()))
 }
