@@ -32,6 +32,7 @@ mod lcov_merge15;
 mod lcov_reader;
 mod llvm_cov_e2e;
 mod llvm_json_reader;
+mod markdown_math;
 mod marker_lexers;
 mod mcdc;
 mod merge_semantics;
