@@ -22,6 +22,9 @@ use crate::render::{error_text, log_line, log_text, Show};
 /// code. clap prints help, the version and usage errors itself (usage errors exit 2).
 pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let cli = Cli::parse_from(args);
+    if let Err(err) = output::stdout_open() {
+        return failed(&err);
+    }
     match cli.command {
         Command::Check(args) => check(&args),
         Command::Roster(args) => roster(&args),

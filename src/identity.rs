@@ -7,7 +7,9 @@
 //!    spelling: each component is looked up case-insensitively in its folder. Two entries of one
 //!    folder that differ only by case are an error naming both. Any other report's path that is
 //!    not on disk as spelled, and is not ASCII, is looked up the same way but with case: names
-//!    compare in Unicode normalisation form C (a macOS report's NFD name is the NFC file).
+//!    compare in Unicode normalisation form C (a macOS report's NFD name is the NFC file). A
+//!    report recorded on Windows compares names as NTFS does, without normalisation: the
+//!    KELVIN SIGN is not `K` there.
 //! 2. A path that exists is replaced by its canonical path (symbolic links resolved), as the root
 //!    and every walked file are. Two spellings of one real file are therefore one file. (The
 //!    `canonical` submodule answers as `canonicalize` does, from one listing per folder.) A path
@@ -138,6 +140,10 @@ impl Identity {
         hints: bool,
     ) -> Result<Resolver> {
         let fold = case.folds(report.files.iter().map(|f| f.path.as_str()));
+        let windows = report
+            .files
+            .iter()
+            .any(|f| paths::recorded_on_windows(&f.path));
         let hint = report
             .manifest_path
             .as_deref()
@@ -147,8 +153,12 @@ impl Identity {
         let root = self.known.root.as_str();
         let base = self.known.workspace.as_deref().unwrap_or(root);
         let home = hint.as_deref().and_then(|hint| anchor::home(base, hint));
-        let bare = Resolver::new(root, remaps.to_vec(), None).folding(fold);
-        let mut plain = Resolver::new(root, remaps.to_vec(), hint.clone()).folding(fold);
+        let bare = Resolver::new(root, remaps.to_vec(), None)
+            .folding(fold)
+            .normalising(!windows);
+        let mut plain = Resolver::new(root, remaps.to_vec(), hint.clone())
+            .folding(fold)
+            .normalising(!windows);
         if let Some(home) = &home {
             plain = plain.homed(home);
         }
@@ -316,9 +326,12 @@ impl Known {
     /// spelled in another Unicode normalisation form: macOS records NFD, git checks out NFC).
     fn spelled(&self, caches: &Caches, resolver: &Resolver, raw: &str) -> Result<String> {
         let absolute = resolver.absolute(raw);
-        let fold = resolver.folds();
-        if fold || !(absolute.is_ascii() || Path::new(&absolute).exists()) {
-            self.on_disk(caches, &absolute, fold)
+        let names = Names {
+            fold: resolver.folds(),
+            nfc: resolver.normalises(),
+        };
+        if names.fold || !(absolute.is_ascii() || Path::new(&absolute).exists()) {
+            self.on_disk(caches, &absolute, names)
         } else {
             Ok(absolute)
         }
@@ -331,7 +344,7 @@ impl Known {
     ///
     /// Errors: with `fold`, two entries of a folder match a component. (Without `fold`, such
     /// a component, an NFC and an NFD name side by side, keeps its spelling.)
-    fn on_disk(&self, caches: &Caches, absolute: &str, fold: bool) -> Result<String> {
+    fn on_disk(&self, caches: &Caches, absolute: &str, names: Names) -> Result<String> {
         let (prefix, rest) = match paths::strip_base(absolute, &self.root) {
             Some(rel) => (self.root.clone(), rel),
             None => paths::split_prefix(absolute),
@@ -339,9 +352,9 @@ impl Known {
         let parts: Vec<&str> = rest.split('/').filter(|p| !p.is_empty()).collect();
         let mut path = prefix;
         for (at, part) in parts.iter().enumerate() {
-            match caches.matching(&path, part, fold).as_slice() {
+            match caches.matching(&path, part, names).as_slice() {
                 [only] => path = paths::join(&path, only),
-                [first, second, ..] if fold => {
+                [first, second, ..] if names.fold => {
                     return Err(Error::new(format!(
                         "the path is recorded on a case-insensitive system, and two files on disk \
                          differ from it only by case (or Unicode normalisation): {} and {}; \
@@ -362,24 +375,37 @@ impl Known {
 
 impl Caches {
     /// The entries of the folder `dir` that are `name` by [`same_name`], sorted.
-    fn matching(&self, dir: &str, name: &str, fold: bool) -> Vec<String> {
+    fn matching(&self, dir: &str, name: &str, names: Names) -> Vec<String> {
         let mut listings = self.listings.borrow_mut();
-        let names = listings
+        let entries = listings
             .entry(dir.to_string())
             .or_insert_with(|| listing(dir));
-        names
+        entries
             .iter()
-            .filter(|n| same_name(n, name, fold))
+            .filter(|n| same_name(n, name, names))
             .cloned()
             .collect()
     }
 }
 
-/// True when two file names are one name under Unicode normalisation (NFC), and, when `fold`
-/// is set, but for case: as APFS and NTFS compare names.
-fn same_name(a: &str, b: &str, fold: bool) -> bool {
-    let (a, b) = (nfc(a), nfc(b));
-    a == b || (fold && paths::eq_folded(&a, &b))
+/// How a report's names compare with the names in a folder on disk.
+#[derive(Debug, Clone, Copy)]
+struct Names {
+    /// Without case ([`paths::eq_folded`]): a report recorded on a case-insensitive system.
+    fold: bool,
+    /// In Unicode normalisation form C: a report not recorded on Windows (APFS and HFS+
+    /// compare canonically equivalent names as one, NTFS compares UTF-16 units).
+    nfc: bool,
+}
+
+/// True when two file names are one name as `names` says: under Unicode normalisation (NFC)
+/// when it is set, and but for case when `fold` is set; as APFS and NTFS compare names.
+fn same_name(a: &str, b: &str, names: Names) -> bool {
+    let (a, b) = match names.nfc {
+        true => (nfc(a), nfc(b)),
+        false => (Cow::Borrowed(a), Cow::Borrowed(b)),
+    };
+    a == b || (names.fold && paths::eq_folded(&a, &b))
 }
 
 /// `name` in Unicode normalisation form C (composed: `e` + U+0301 becomes `é`).

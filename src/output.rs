@@ -3,6 +3,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicI32, Ordering};
 
 use crate::error::{Error, Result};
 use crate::outcome::Outcome;
@@ -140,6 +141,46 @@ pub(crate) fn print_to(stdout: &mut dyn Write, text: &str) -> Result<()> {
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
         .map_err(to_stdout)
+}
+
+/// The OS error of duplicating descriptor 1 when the process started ([`look_at_stdout`]), 0
+/// when it was open or not looked at.
+static STDOUT_AT_START: AtomicI32 = AtomicI32::new(0);
+
+/// Looks whether stdout (descriptor 1) is open; the binaries call it before `main`, from the
+/// program's initialisers, since Rust's runtime then opens `/dev/null` on a closed standard
+/// descriptor (`covgate check >&-` would write its result there and exit 0 without a word).
+pub fn look_at_stdout() {
+    if let Err(e) = descriptor_open() {
+        STDOUT_AT_START.store(e.raw_os_error().unwrap_or(-1), Ordering::Relaxed);
+    }
+}
+
+/// Errors when stdout was closed as the process started ([`look_at_stdout`]): the result
+/// cannot be written. Called before the command runs, which then does nothing.
+///
+/// # Errors
+///
+/// `cannot write the result to stdout: Bad file descriptor (os error 9)` (exit 2).
+pub fn stdout_open() -> Result<()> {
+    match STDOUT_AT_START.load(Ordering::Relaxed) {
+        0 => Ok(()),
+        code => Err(to_stdout(std::io::Error::from_raw_os_error(code))),
+    }
+}
+
+/// Duplicates descriptor 1 (and closes the copy, numbered 3 or above): `EBADF` when it is not
+/// open.
+#[cfg(unix)]
+fn descriptor_open() -> std::io::Result<()> {
+    use std::os::fd::AsFd;
+    std::io::stdout().as_fd().try_clone_to_owned().map(drop)
+}
+
+/// Elsewhere a closed stdout is not looked for.
+#[cfg(not(unix))]
+fn descriptor_open() -> std::io::Result<()> {
+    Ok(())
 }
 
 /// Writes `text` on stderr (warnings, errors, a command's messages). A stderr that cannot be

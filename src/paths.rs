@@ -180,8 +180,8 @@ pub(crate) fn strip_base<'a>(path: &'a str, base: &str) -> Option<&'a str> {
     below(path.strip_prefix(base)?, base)
 }
 
-/// [`strip_base`], comparing case-insensitively when `fold` is set (each character by its
-/// lower-case form, as a case-insensitive file system compares names).
+/// [`strip_base`], comparing case-insensitively when `fold` is set (each character by
+/// [`fold_char`], as Windows compares names).
 pub(crate) fn strip_base_folded<'a>(path: &'a str, base: &str, fold: bool) -> Option<&'a str> {
     if !fold {
         return strip_base(path, base);
@@ -189,7 +189,7 @@ pub(crate) fn strip_base_folded<'a>(path: &'a str, base: &str, fold: bool) -> Op
     let mut rest = path.chars();
     for b in base.chars() {
         let p = rest.next()?;
-        if !p.to_lowercase().eq(b.to_lowercase()) {
+        if fold_char(p) != fold_char(b) {
             return None;
         }
     }
@@ -206,11 +206,37 @@ fn below<'a>(rest: &'a str, base: &str) -> Option<&'a str> {
     }
 }
 
-/// True when two names are equal ignoring case (by their lower-case forms).
+/// True when two names are equal ignoring case: character by character under [`fold_char`].
 pub(crate) fn eq_folded(a: &str, b: &str) -> bool {
-    a.chars()
-        .flat_map(char::to_lowercase)
-        .eq(b.chars().flat_map(char::to_lowercase))
+    a.chars().map(fold_char).eq(b.chars().map(fold_char))
+}
+
+/// `name` with each character under [`fold_char`]: the key under which names that differ only
+/// by case are one.
+pub(crate) fn folded(name: &str) -> String {
+    name.chars().map(fold_char).collect()
+}
+
+/// A character as Windows compares names without case: NTFS looks each UTF-16 unit up in its
+/// upcase table, Unicode's simple (one-to-one) upper-case mapping. So `k` and `K` are one, but
+/// the KELVIN SIGN (U+212A, whose lower case is `k`) stays apart, as do the OHM SIGN and `Ω`,
+/// the ANGSTROM SIGN and `Å`, `ẞ` and `ß` (whose full upper case `SS` is two characters, so
+/// its simple mapping is itself). A character beyond U+FFFF (a surrogate pair in UTF-16) has no
+/// entry in the table and is kept.
+pub(crate) fn fold_char(c: char) -> char {
+    let code = u32::from(c);
+    let simple = match code {
+        // Greek with ypogegrammeni: the full upper case is two characters (`ᾀ` → `ἈΙ`), the
+        // simple mapping the title-case letter (`ᾀ` → `ᾈ`).
+        0x1F80..=0x1F87 | 0x1F90..=0x1F97 | 0x1FA0..=0x1FA7 => char::from_u32(code + 8),
+        0x1FB3 | 0x1FC3 | 0x1FF3 => char::from_u32(code + 9),
+        0x10000.. => None,
+        _ => {
+            let mut upper = c.to_uppercase();
+            upper.next().filter(|_| upper.len() == 0)
+        }
+    };
+    simple.unwrap_or(c)
 }
 
 /// True when a raw report path was written on a case-insensitive system (Windows): it starts
@@ -290,6 +316,7 @@ pub(crate) struct Resolver {
     home: Option<String>,
     anchor: String,
     fold: bool,
+    normalise: bool,
 }
 
 /// Where a report path lands after normalisation.
@@ -321,6 +348,7 @@ impl Resolver {
             home: None,
             anchor: normalize(root),
             fold: false,
+            normalise: true,
         }
     }
 
@@ -354,6 +382,19 @@ impl Resolver {
     /// True when the resolver compares prefixes case-insensitively (see [`Resolver::folding`]).
     pub(crate) fn folds(&self) -> bool {
         self.fold
+    }
+
+    /// The same resolver, whose paths compare with names on disk in Unicode normalisation form
+    /// C when `normalise` is set (the default): for a report not recorded on Windows, since
+    /// APFS and HFS+ compare names so, and NTFS does not (`\u{212A}` and `K` are two names there).
+    pub(crate) fn normalising(self, normalise: bool) -> Resolver {
+        Resolver { normalise, ..self }
+    }
+
+    /// True when names compare in Unicode normalisation form C (see
+    /// [`Resolver::normalising`]).
+    pub(crate) fn normalises(&self) -> bool {
+        self.normalise
     }
 
     /// Resolves one report path: [`absolute`](Self::absolute), then [`locate`](Self::locate).
@@ -569,6 +610,56 @@ mod tests {
         assert_eq!(strip_base_folded("C:/X", "c:/", true), Some("X"));
         assert!(eq_folded("Straße.RS", "straße.rs"));
         assert!(!eq_folded("a.rs", "b.rs"));
+        // Windows keeps these apart; lower-casing would make each pair one name.
+        assert_eq!(
+            strip_base_folded("/ws/\u{212A}ey/x.rs", "/ws/key", true),
+            None
+        );
+        assert_eq!(
+            strip_base_folded("/ws/KEY/x.rs", "/ws/key", true),
+            Some("x.rs")
+        );
+    }
+
+    #[test]
+    fn case_is_folded_as_windows_does_by_simple_upper_case() {
+        // Letters one-to-one: ASCII, Latin-1, Greek, Cyrillic.
+        for (a, b) in [
+            ("key.c", "KEY.C"),
+            ("é", "É"),
+            ("ω", "Ω"),
+            ("ж", "Ж"),
+            ("ÿ", "Ÿ"),
+        ] {
+            assert!(eq_folded(a, b), "{a} {b}");
+        }
+        // Signs whose lower case is a letter stay apart from the letter (NTFS's upcase table
+        // maps neither to the other), as do ß and ẞ.
+        for (sign, letter) in [
+            ('\u{212A}', 'k'),
+            ('\u{212A}', 'K'),
+            ('\u{2126}', '\u{3A9}'),
+            ('\u{2126}', '\u{3C9}'),
+            ('\u{212B}', '\u{C5}'),
+            ('\u{212B}', '\u{E5}'),
+            ('\u{1E9E}', '\u{DF}'),
+        ] {
+            assert_ne!(fold_char(sign), fold_char(letter), "{sign} {letter}");
+            assert_eq!(fold_char(sign), sign);
+        }
+        assert_eq!(fold_char('\u{DF}'), '\u{DF}');
+        assert_eq!(fold_char('k'), 'K');
+        // A full upper case of two characters: the simple mapping.
+        assert_eq!(fold_char('\u{1F80}'), '\u{1F88}');
+        assert_eq!(fold_char('\u{1FA7}'), '\u{1FAF}');
+        assert_eq!(fold_char('\u{1FB3}'), '\u{1FBC}');
+        assert_eq!(fold_char('\u{1FF3}'), '\u{1FFC}');
+        assert_eq!(fold_char('\u{1F88}'), '\u{1F88}');
+        assert_eq!(fold_char('\u{149}'), '\u{149}');
+        // Beyond U+FFFF: not in the table (Deseret `𐐨` and `𐐀` are two names).
+        assert_eq!(fold_char('\u{10428}'), '\u{10428}');
+        assert!(!eq_folded("\u{10428}.rs", "\u{10400}.rs"));
+        assert_eq!(folded("Src/\u{212A}ey.c"), "SRC/\u{212A}EY.C");
     }
 
     #[test]

@@ -16,6 +16,18 @@ extern "C" {
 
 /// `mi_option_purge_delay` in mimalloc v2's `mi_option_e`.
 const MI_OPTION_PURGE_DELAY: c_int = 15;
+/// Looks at stdout before `main` ([`covgate::output::look_at_stdout`]): Rust's runtime opens
+/// `/dev/null` on a closed standard descriptor before `main` runs, so a closed stdout (`>&-`)
+/// is only seen from the program's initialisers, which run first.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static LOOK_AT_STDOUT: extern "C" fn() = {
+    extern "C" fn look() {
+        covgate::output::look_at_stdout();
+    }
+    look
+};
 
 fn main() -> ExitCode {
     // Freed memory is given back at once, as in the `covgate` binary (see src/main.rs).

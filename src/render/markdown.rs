@@ -29,7 +29,10 @@ pub(crate) const LIMIT: usize = 65_000;
 /// spaces. `<img …>` thus renders as text, and `a|b.rs` stays in its cell. GFM's bare-URL
 /// autolinks are broken too: the `:` of `://` and the `.` of `www.` (any case) are escaped, which
 /// GitHub's parser sees before it looks for links, and `@` (e-mail autolinks, which are found
-/// after escapes are resolved, and mentions) is written as the code span `` `@` ``.
+/// after escapes are resolved, and mentions) is written as the code span `` `@` ``. `$` is
+/// written as the entity `&#36;`: GitHub reads text between `$` signs as math (`$$PASS$$`, a
+/// display formula), and a backslash before `$` does not reliably stop it, while an entity
+/// holds no `$` at all.
 pub(crate) fn escape(text: &str) -> String {
     escape_with(text, |c| match c {
         '\r' | '\n' => Some(" "),
@@ -47,13 +50,15 @@ pub(crate) fn escape(text: &str) -> String {
         '@' => Some("`@`"),
         ':' => Some("\\:"),
         '.' => Some("\\."),
+        '$' => Some("&#36;"),
         _ => None,
     })
 }
 
 /// Escapes text for HTML (inside `<summary>`, where Markdown is not read): `& < > " '` as
 /// entities, line breaks as spaces, and, as in [`escape`], the `:` of `://`, the `.` of `www.`
-/// and every `@` (as `&#58;`, `&#46;`, `&#64;`), so the text holds no bare URL.
+/// and every `@` (as `&#58;`, `&#46;`, `&#64;`), so the text holds no bare URL, and every `$`
+/// (as `&#36;`), so none starts math.
 pub(crate) fn escape_html(text: &str) -> String {
     escape_with(text, |c| match c {
         '&' => Some("&amp;"),
@@ -65,6 +70,7 @@ pub(crate) fn escape_html(text: &str) -> String {
         '@' => Some("&#64;"),
         ':' => Some("&#58;"),
         '.' => Some("&#46;"),
+        '$' => Some("&#36;"),
         _ => None,
     })
 }
@@ -618,6 +624,10 @@ mod tests {
             "see https\\://evil.example/x or WWW\\.evil.example, a`@`b.co: 1.2 ww.x"
         );
         assert_eq!(escape("www"), "www");
+        // GitHub math: `$…$` and `$$…$$` hold no `$` once escaped; backslashes stay doubled.
+        assert_eq!(escape("$$PASS$$"), "&#36;&#36;PASS&#36;&#36;");
+        assert_eq!(escape("src/$\\alpha$.rs"), "src/&#36;\\\\alpha&#36;.rs");
+        assert_eq!(escape_html("<$x$>"), "&lt;&#36;x&#36;&gt;");
         assert_eq!(
             escape_html("http://e.x www.e.x a@b.c: x"),
             "http&#58;//e.x www&#46;e.x a&#64;b.c: x"

@@ -94,3 +94,88 @@ fn every_command_into_a_closed_pipe_ends_with_exit_2_and_no_panic() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(!run.stdout.is_empty());
 }
+
+/// Runs `covgate ARGS` in `cwd` through `sh` with stdout closed (`>&-`); returns the exit code,
+/// stdout (nothing can reach it) and stderr.
+fn with_stdout_closed(cwd: &Path, args: &[&str]) -> (i32, String) {
+    closed_stdout_of(env!("CARGO_BIN_EXE_covgate"), cwd, args)
+}
+
+/// [`with_stdout_closed`] for the binary `bin`.
+fn closed_stdout_of(bin: &str, cwd: &Path, args: &[&str]) -> (i32, String) {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" \"$@\" >&-")
+        .arg(bin)
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run sh");
+    assert!(out.stdout.is_empty());
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Breaker s16 #2: with stdout closed, Rust's stdout writes nothing and reports success, so
+/// `check` exited 0 or 1 and `man` 0 with no result and no word. Every command now ends with
+/// exit 2 and one line on stderr, before it does anything.
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_is_exit_2_before_the_command_runs() {
+    const CLOSED: &str =
+        "covgate: error: cannot write the result to stdout: Bad file descriptor (os error 9)\n";
+    let sb = Sandbox::new();
+    sb.write(
+        "Cargo.toml",
+        "[package]\nname = \"p\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    sb.write("src/lib.rs", "pub fn f() {}\n");
+    sb.write(
+        "cov.info",
+        "SF:src/lib.rs\nFN:1,f\nFNDA:1,f\nDA:1,1\nend_of_record\n",
+    );
+    // `init` writes no policy.
+    assert_eq!(
+        with_stdout_closed(sb.path(), &["init", "cov.info"]),
+        (2, CLOSED.into())
+    );
+    assert!(!sb.path().join("coverage-policy.toml").exists());
+    sb.write(
+        "coverage-policy.toml",
+        "[measure]\ninclude = [\"src/**/*.rs\"]\nmetrics = [\"functions\", \"lines\"]\n",
+    );
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    let cases: Vec<(&Path, Vec<&str>)> = vec![
+        (sb.path(), vec!["man"]),
+        (sb.path(), vec!["completions", "bash"]),
+        // Passing and failing checks alike.
+        (sb.path(), vec!["check", "cov.info", "--file", "src/lib.rs"]),
+        (
+            sb.path(),
+            vec!["check", "cov.info", "--output-json", "out.json"],
+        ),
+        (&demo, vec!["check", "coverage.json"]),
+        (sb.path(), vec!["roster", "--args", "plain"]),
+    ];
+    for (cwd, args) in cases {
+        assert_eq!(
+            with_stdout_closed(cwd, &args),
+            (2, CLOSED.into()),
+            "{args:?}"
+        );
+    }
+    assert!(!sb.path().join("out.json").exists());
+    let cargo = env!("CARGO_BIN_EXE_cargo-covgate");
+    let via_cargo = closed_stdout_of(cargo, sb.path(), &["covgate", "man"]);
+    assert_eq!(via_cargo, (2, CLOSED.into()));
+    // The same check with stdout open passes, and writes its file.
+    let run = sb.run(&["check", "cov.info", "--output-json", "out.json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(sb.path().join("out.json").exists());
+}

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::identity::Identity;
 use crate::judge::Dropped;
 use crate::measure::Part;
-use crate::paths::Location;
+use crate::paths::{self, Location};
 use crate::report::{self, FileCoverage, FileData, Report};
 use crate::scope::{self, Class, Named, Reported, Scope};
 
@@ -224,11 +224,11 @@ fn unevidenced_class(file: &Path, origins: &[String]) -> Class {
     }
 }
 
-/// A name compared without case: inside or not, and the lower-case path.
+/// A name compared without case: inside or not, and the path as [`paths::folded`] folds it.
 pub(super) fn folded(location: &Location) -> (bool, String) {
     (
         matches!(location, Location::Inside(_)),
-        location.as_str().to_lowercase(),
+        paths::folded(location.as_str()),
     )
 }
 
