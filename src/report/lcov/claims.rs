@@ -37,7 +37,7 @@ impl LcovFile {
         let claims = |pair: Declared| pair.consistent().filter(|d| d.covered > 0);
         let starts = self.starts();
         let branches_unbacked = claims(self.declared.branches())
-            .is_some_and(|_| !self.branches.iter().any(Branch::is_covered));
+            .is_some_and(|_| !self.branches().iter().any(Branch::is_covered));
         // No `FN` record at all: `llvm-cov export -skip-functions`, totals kept.
         let functions_unbacked = claims(self.declared.functions())
             .is_some_and(|d| starts.placed > 0 && d.covered > starts.hit);

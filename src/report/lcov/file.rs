@@ -203,9 +203,8 @@ impl DeclaredTotals {
 pub struct LcovFile {
     /// `DA`: (line, summed execution count), ascending by line, one entry per line.
     pub(super) lines: Lines,
-    /// `BRDA` sides in first-appearance order.
-    pub(super) branches: Vec<Branch>,
-    pub(super) branch_index: Index,
+    /// `BRDA` sides and what only some files hold, boxed apart ([`Extra`]); `None` when empty.
+    pub(super) extra: Option<Box<Extra>>,
     /// Functions in first-appearance order (packed once the file is read whole).
     pub(super) functions: Functions,
     pub(super) function_index: Index,
@@ -229,6 +228,17 @@ pub struct LcovFile {
     /// aside), or when it was not worked out. The reduction reads it instead of weighing the
     /// pairs again ([`LcovFile::judged_as_closed`]).
     pub(super) closed: Closed,
+}
+
+/// What an [`LcovFile`] holds only when it has branch records, or while it merges, boxed apart:
+/// a file without is 128 bytes, one block of the allocator's 128-byte size class (inline, the
+/// fields made it 176 bytes, in the 192-byte class: 12 MB more on a tracefile of 189,000
+/// files).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Extra {
+    /// `BRDA` sides in first-appearance order.
+    pub(super) branches: Vec<Branch>,
+    pub(super) branch_index: Index,
     /// The function records that ran, by start line, while the file merges (see
     /// [`LcovFile::instances_apart`]); dropped with the indexes.
     pub(super) ran: Option<Box<Ran>>,
@@ -237,6 +247,46 @@ pub struct LcovFile {
     /// tracefile measured (see [`super::unbranched`]; kept by [`LcovFile::merge_section`]);
     /// `None` when there is none.
     pub(super) unbranched: Option<Box<[(u32, Name)]>>,
+}
+
+impl Extra {
+    /// True when it holds nothing: the file needs no box.
+    fn is_empty(&self) -> bool {
+        self.branches.is_empty() && self.ran.is_none() && self.unbranched.is_none()
+    }
+
+    /// Adds a `BRDA` side, summed into the side of its key (line, block, branch) if there is one.
+    fn add_branch(&mut self, branch: Branch) {
+        let key = (branch.line, branch.block.as_str(), branch.branch.as_str());
+        let hash = self.branch_index.hash(key);
+        let branches = &self.branches;
+        let found = self.branch_index.find(hash, &|at| {
+            branches
+                .get(at)
+                .is_some_and(|b| (b.line, b.block.as_str(), b.branch.as_str()) == key)
+        });
+        match found.and_then(|at| self.branches.get_mut(at)) {
+            Some(existing) => existing.taken = add_taken(existing.taken, branch.taken),
+            None => {
+                self.branch_index.insert(hash, self.branches.len());
+                self.branches.push(branch);
+            }
+        }
+    }
+
+    /// Builds the branch index again when [`LcovFile::compact`] dropped it.
+    fn indexed(&mut self) {
+        if self.branch_index.len() < self.branches.len() {
+            let mut index = Index::default();
+            for (at, b) in self.branches.iter().enumerate() {
+                index.insert(
+                    index.hash((b.line, b.block.as_str(), b.branch.as_str())),
+                    at,
+                );
+            }
+            self.branch_index = index;
+        }
+    }
 }
 
 /// [`LcovFile::closed`] in one byte (bit 3 set once worked out, bit `i` when metric `i` took
@@ -264,13 +314,13 @@ impl PartialEq for LcovFile {
     fn eq(&self, other: &LcovFile) -> bool {
         (
             &self.lines,
-            &self.branches,
+            self.branches(),
             &self.functions,
             self.declared,
             self.sections,
         ) == (
             &other.lines,
-            &other.branches,
+            other.branches(),
             &other.functions,
             other.declared,
             other.sections,
@@ -359,7 +409,7 @@ impl LcovFile {
         self.conflict |= self.instances_apart(&other, !kept && (self.llvm || other.llvm));
         self.llvm |= other.llvm;
         let lines = std::mem::take(&mut other.lines).unpack();
-        for branch in other.branches {
+        for branch in other.extra.take().map(|e| e.branches).unwrap_or_default() {
             self.add_branch(branch);
         }
         for function in other.functions.into_vec() {
@@ -378,15 +428,16 @@ impl LcovFile {
     /// records, or one lists some). Reports are told apart by their own branch records
     /// instead (`measure`), so their merge keeps none.
     pub(super) fn merge_section(&mut self, other: LcovFile) {
-        let tracked = self.branches.is_empty() != other.branches.is_empty()
-            || self.unbranched.is_some()
-            || other.unbranched.is_some();
+        let tracked = self.branches().is_empty() != other.branches().is_empty()
+            || !self.unbranched().is_empty()
+            || !other.unbranched().is_empty();
         let unbranched = match tracked {
             true => super::unbranched::after_merge(self, &other),
             false => None,
         };
         self.merge(other);
-        self.unbranched = unbranched;
+        self.extra_mut().unbranched = unbranched;
+        self.tidy();
     }
 
     /// True when `self` and `other` have the same items, each covered alike: lines, branch
@@ -394,7 +445,7 @@ impl LcovFile {
     /// of one shape merge to that shape.
     pub(super) fn same_shape(&self, other: &LcovFile) -> bool {
         Cover(&self.lines) == Cover(&other.lines)
-            && same_items(&self.branches, &other.branches, branch_shape)
+            && same_items(self.branches(), other.branches(), branch_shape)
             && same_items(&self.functions(), &other.functions(), function_shape)
     }
 
@@ -559,7 +610,7 @@ impl LcovFile {
     /// A file reduced to its verdict had records (it may keep none: every item covered).
     pub fn has_records(&self) -> bool {
         self.reduced
-            || !(self.lines.is_empty() && self.branches.is_empty() && self.functions.is_empty())
+            || !(self.lines.is_empty() && self.branches().is_empty() && self.functions.is_empty())
     }
 
     /// Every `DA` line with its summed execution count, in line order.
@@ -569,7 +620,19 @@ impl LcovFile {
 
     /// Every `BRDA` side, in first-appearance order.
     pub fn branches(&self) -> &[Branch] {
-        &self.branches
+        self.extra.as_deref().map_or(&[], |e| &e.branches)
+    }
+
+    /// The file's [`Extra`], made when it has none.
+    pub(super) fn extra_mut(&mut self) -> &mut Extra {
+        self.extra.get_or_insert_with(Box::default)
+    }
+
+    /// Drops the file's [`Extra`] when it holds nothing.
+    pub(super) fn tidy(&mut self) {
+        if self.extra.as_deref().is_some_and(Extra::is_empty) {
+            self.extra = None;
+        }
     }
 
     /// Every function, in first-appearance order (borrowed while the file is built or merged;
@@ -581,7 +644,8 @@ impl LcovFile {
     /// The functions (start line, a name of theirs) that only sections without branch records
     /// hold, once a section of the file has them (see [`super::unbranched`]).
     pub fn unbranched(&self) -> &[(u32, Name)] {
-        self.unbranched.as_deref().unwrap_or_default()
+        let unbranched = self.extra.as_deref().and_then(|e| e.unbranched.as_deref());
+        unbranched.unwrap_or_default()
     }
 
     /// The functions as counted: a function that only `FNDA` named (no start line) is the
@@ -642,7 +706,7 @@ impl LcovFile {
 
     /// The `BRDA` sides not covered (`taken` 0 or `-`), ordered by line, then appearance.
     pub fn uncovered_branches(&self) -> Vec<&Branch> {
-        let mut list: Vec<&Branch> = self.branches.iter().filter(|b| !b.is_covered()).collect();
+        let mut list: Vec<&Branch> = self.branches().iter().filter(|b| !b.is_covered()).collect();
         list.sort_by_key(|b| b.line);
         list
     }
@@ -675,23 +739,19 @@ impl LcovFile {
     /// [`LcovFile::compact`] but for the functions, which stay open (a file to be reduced
     /// soon: see `reduced`). A merge builds the indexes again ([`LcovFile::indexed`]).
     pub(super) fn unindexed(&mut self) {
-        self.branch_index = Index::default();
         self.function_index = Index::default();
-        self.ran = None;
-        self.branches.shrink_to_fit();
+        if let Some(extra) = self.extra.as_deref_mut() {
+            extra.branch_index = Index::default();
+            extra.ran = None;
+            extra.branches.shrink_to_fit();
+        }
+        self.tidy();
     }
 
     /// Builds the indexes again when [`LcovFile::compact`] dropped them.
     pub(super) fn indexed(&mut self) {
-        if self.branch_index.len() < self.branches.len() {
-            let mut index = Index::default();
-            for (at, b) in self.branches.iter().enumerate() {
-                index.insert(
-                    index.hash((b.line, b.block.as_str(), b.branch.as_str())),
-                    at,
-                );
-            }
-            self.branch_index = index;
+        if let Some(extra) = self.extra.as_deref_mut() {
+            extra.indexed();
         }
         if self.function_index.len() < self.functions.len() {
             self.functions.unpack();
@@ -703,22 +763,9 @@ impl LcovFile {
         }
     }
 
+    /// Adds a `BRDA` side ([`Extra::add_branch`]).
     pub(super) fn add_branch(&mut self, branch: Branch) {
-        let key = (branch.line, branch.block.as_str(), branch.branch.as_str());
-        let hash = self.branch_index.hash(key);
-        let branches = &self.branches;
-        let found = self.branch_index.find(hash, &|at| {
-            branches
-                .get(at)
-                .is_some_and(|b| (b.line, b.block.as_str(), b.branch.as_str()) == key)
-        });
-        match found.and_then(|at| self.branches.get_mut(at)) {
-            Some(existing) => existing.taken = add_taken(existing.taken, branch.taken),
-            None => {
-                self.branch_index.insert(hash, self.branches.len());
-                self.branches.push(branch);
-            }
-        }
+        self.extra_mut().add_branch(branch);
     }
 
     /// The position of the function keyed (`start`, `name`), with the key's hash.
@@ -756,8 +803,9 @@ impl LcovFile {
     }
 
     pub(super) fn detail_branches(&self) -> Counts {
-        let covered = self.branches.iter().filter(|b| b.is_covered()).count();
-        Counts::new(covered as u64, self.branches.len() as u64)
+        let branches = self.branches();
+        let covered = branches.iter().filter(|b| b.is_covered()).count();
+        Counts::new(covered as u64, branches.len() as u64)
     }
 
     /// The functions as the records count them. In llvm-cov's shape, distinct functions by

@@ -369,3 +369,17 @@ fn the_verdict_kept_at_close_comes_back_as_given() {
         assert_eq!(Closed::of(declared).get(), Some(declared), "{bits}");
     }
 }
+
+#[test]
+fn a_file_without_branch_records_fits_the_allocators_128_byte_class_and_keeps_no_box() {
+    // 128 bytes: one block of mimalloc's 128-byte size class (the next class is 160 bytes).
+    assert_eq!(std::mem::size_of::<LcovFile>(), 128);
+    let (report, _) = read_ok("SF:a\nDA:1,1\nFN:1,f\nFNDA:1,f\nend_of_record\n");
+    assert!(lcov(&report, 0).extra.is_none());
+    let (report, _) = read_ok("SF:a\nDA:1,1\nBRDA:1,0,0,1\nBRDA:1,0,1,0\nend_of_record\n");
+    let file = lcov(&report, 0);
+    assert_eq!(file.branches().len(), 2);
+    // Read whole, the file keeps its branch sides and drops the index and the runs.
+    let extra = file.extra.as_deref().expect("branch records are boxed");
+    assert_eq!((extra.branch_index.len(), extra.ran.is_none()), (0, true));
+}

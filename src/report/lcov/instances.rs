@@ -27,7 +27,7 @@ impl LcovFile {
             return Some(self.as_read).filter(|(line, _)| *line > 0);
         }
         let lines = self.lines.iter().map(|(line, _)| line);
-        let branches = self.branches.iter().map(|b| b.line);
+        let branches = self.branches().iter().map(|b| b.line);
         let functions = self.functions();
         let starts = functions.iter().filter_map(|f| f.start);
         let last = lines.chain(branches).chain(starts).max()?;
@@ -52,11 +52,15 @@ impl LcovFile {
     /// name ran.
     pub(super) fn instances_apart(&mut self, other: &LcovFile, check: bool) -> bool {
         if !check {
-            self.ran = None;
+            if let Some(extra) = self.extra.as_deref_mut() {
+                extra.ran = None;
+            }
+            self.tidy();
             return false;
         }
         let functions = &self.functions;
-        let ran = self
+        let extra = self.extra.get_or_insert_with(Box::default);
+        let ran = extra
             .ran
             .get_or_insert_with(|| Box::new(Ran::of(&functions.list())));
         ran.add(&other.functions.list())

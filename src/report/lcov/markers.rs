@@ -34,7 +34,7 @@ impl LcovFile {
                 .filter(|(line, _)| !drop_line(*line))
                 .collect(),
         );
-        for branch in self.branches.iter().filter(|b| !drop_branch(b.line)) {
+        for branch in self.branches().iter().filter(|b| !drop_branch(b.line)) {
             kept.add_branch(branch.clone());
         }
         let starts_kept = |f: &&Function| !f.start.is_some_and(&drop_line);
@@ -77,7 +77,7 @@ impl LcovFile {
         let proved_lines = missed(lines_before).saturating_sub(missed(lines_after));
         // Per dropped line, per block: untaken sides.
         let mut untaken: BTreeMap<u32, BTreeMap<&str, u64>> = BTreeMap::new();
-        for b in self.branches.iter().filter(|b| drop_branch(b.line)) {
+        for b in self.branches().iter().filter(|b| drop_branch(b.line)) {
             let block = untaken.entry(b.line).or_default();
             *block.entry(b.block.as_str()).or_default() += u64::from(!b.is_covered());
         }

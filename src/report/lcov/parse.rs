@@ -187,7 +187,7 @@ impl<'a> Parser<'a> {
                 file.compact();
                 continue;
             }
-            reducing.branch_data |= !file.branches.is_empty();
+            reducing.branch_data |= !file.branches().is_empty();
             let (functions, lines) = file.carries();
             reducing.carried.0 |= functions;
             reducing.carried.1 |= lines;
@@ -547,7 +547,7 @@ impl<'a> Parser<'a> {
         self.reduce_to(self.files.len());
         let reduced_branches = self.reducing.as_ref().is_some_and(|r| r.branch_data);
         let has_branch_data =
-            reduced_branches || self.files.iter().any(|(_, f, _)| !f.branches.is_empty());
+            reduced_branches || self.files.iter().any(|(_, f, _)| !f.branches().is_empty());
         let reduced = self.reducing.as_ref().map_or((false, false), |r| r.carried);
         let has_function_data = reduced.0 || self.files.iter().any(|(_, f, _)| f.carries().0);
         let has_line_data = reduced.1 || self.files.iter().any(|(_, f, _)| f.carries().1);

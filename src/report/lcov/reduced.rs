@@ -30,7 +30,7 @@
 
 use std::collections::HashMap;
 
-use super::file::{DeclaredTotals, Function, LcovFile};
+use super::file::{DeclaredTotals, Extra, Function, LcovFile};
 use super::identity::function_identity;
 use super::index::{Keys, Name};
 use super::lines::Lines;
@@ -91,7 +91,7 @@ impl LcovFile {
         // until here) for the last line and the missed records.
         let counted = self.counted_functions();
         let starts = counted.iter().filter_map(|f| f.start);
-        let mut last = self.branches.iter().map(|b| b.line).chain(starts).max();
+        let mut last = self.branches().iter().map(|b| b.line).chain(starts).max();
         let functions = missed_records(&counted, identities);
         drop(counted);
         let mut lines = Vec::new();
@@ -103,12 +103,18 @@ impl LcovFile {
         }
         // What `last_line` gave for the file as read.
         let as_read = (last.unwrap_or_default(), self.llvm);
-        let mut branches = std::mem::take(&mut self.branches);
+        let mut branches = self.extra.take().map(|e| e.branches).unwrap_or_default();
         branches.retain(|b| !b.is_covered());
         branches.shrink_to_fit();
+        let extra = (!branches.is_empty()).then(|| {
+            Box::new(Extra {
+                branches,
+                ..Extra::default()
+            })
+        });
         *self = LcovFile {
             lines: Lines::pack(lines),
-            branches,
+            extra,
             functions: functions.into(),
             declared,
             sections: self.sections,
