@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(summary.regions, None, "LCOV has no regions");
         common::assert_summary(&summary);
         let mut twice = f.clone();
-        twice.merge(f.clone());
+        twice.merge((**f).clone());
         common::assert_summary(&twice.summary());
         assert_eq!(twice.uncovered_lines(), f.uncovered_lines());
         assert_eq!(
