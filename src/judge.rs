@@ -407,9 +407,9 @@ fn judge_file(
     let (status, reason) = match class {
         Class::Measured if failing => (FileStatus::Fail, None),
         Class::Measured => (FileStatus::Pass, None),
-        Class::Excluded(reason) => (FileStatus::Excluded, Some(reason)),
+        Class::Excluded(reason) => (FileStatus::Excluded, Some(reason.into_string())),
         Class::NoCode => (FileStatus::NoCode, None),
-        Class::Unmeasured(why) => (FileStatus::Unmeasured, Some(why)),
+        Class::Unmeasured(why) => (FileStatus::Unmeasured, Some(why.into_string())),
     };
     FileVerdict {
         path,

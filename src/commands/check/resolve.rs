@@ -217,10 +217,13 @@ pub(super) fn reclassify(scope: &mut Scope, unevidenced: &Unevidenced, root: &Pa
 fn unevidenced_class(file: &Path, origins: &[String]) -> Class {
     match scope::classify_unreported(file) {
         Class::NoCode => Class::NoCode,
-        _ => Class::Unmeasured(format!(
-            "named by {} without any record (an `SF` section alone is no evidence)",
-            origins.join(", ")
-        )),
+        _ => Class::Unmeasured(
+            format!(
+                "named by {} without any record (an `SF` section alone is no evidence)",
+                origins.join(", ")
+            )
+            .into(),
+        ),
     }
 }
 
