@@ -14,7 +14,7 @@ import sys
 # Lowest first; a module may use modules of its own layer or below. Within a layer, the graph
 # must still be acyclic.
 LAYERS = [
-    ["model", "demangle", "hint", "text"],
+    ["model", "demangle", "hint", "text", "memory"],
     ["error"],
     ["report"],
     ["paths", "platform", "policy", "walk", "workspace", "nocode", "source"],

@@ -29,6 +29,7 @@ pub(crate) mod identity;
 pub mod judge;
 pub mod markers;
 pub mod measure;
+pub mod memory;
 pub mod model;
 pub(crate) mod nocode;
 pub mod outcome;

@@ -16,6 +16,10 @@ extern "C" {
 
 /// `mi_option_purge_delay` in mimalloc v2's `mi_option_e`.
 const MI_OPTION_PURGE_DELAY: c_int = 15;
+
+/// mimalloc v2's default `mi_option_purge_delay`, in milliseconds.
+const MI_DEFAULT_PURGE_DELAY: c_long = 10;
+
 /// Looks at stdout before `main` ([`covgate::output::look_at_stdout`]): Rust's runtime opens
 /// `/dev/null` on a closed standard descriptor before `main` runs, so a closed stdout (`>&-`)
 /// is only seen from the program's initialisers, which run first.
@@ -29,9 +33,18 @@ static LOOK_AT_STDOUT: extern "C" fn() = {
     look
 };
 
+/// Sets mimalloc's purge delay: 0 when `at_once` (freed memory is given back at once), else
+/// mimalloc's default of 10 ms. Called by [`covgate::memory`] as judging starts and ends.
+fn give_back(at_once: bool) {
+    let delay = if at_once { 0 } else { MI_DEFAULT_PURGE_DELAY };
+    // SAFETY: sets one integer option (an aligned word) of the allocator linked above; any
+    // value is valid, and the check's other threads are done or idle when it is set.
+    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, delay) };
+}
+
 fn main() -> ExitCode {
-    // Freed memory is given back at once, as in the `covgate` binary (see src/main.rs).
-    // SAFETY: sets one integer option of the allocator linked above; any value is valid.
-    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
+    // Freed memory is given back at once while the check judges, as in the `covgate` binary
+    // (see src/main.rs).
+    covgate::memory::set_give_back(give_back);
     covgate::app::main(covgate::app::from_cargo(std::env::args_os()))
 }

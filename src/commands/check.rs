@@ -180,8 +180,12 @@ fn judge_with(
         .collect();
     // `[[debt]]` and `--file` list the uncovered items of their files again.
     let keep = |path: &str| policy.debt.entry(path).is_some() || focused.iter().any(|f| f == path);
-    let (mut verdict, judged) =
-        judge::evaluate(scope, reported, &ignores, &coverage_off, policy, &keep)?;
+    // The binary's allocator gives freed memory back at once while the files are judged and
+    // freed (`memory`).
+    crate::memory::judging(true);
+    let judged = judge::evaluate(scope, reported, &ignores, &coverage_off, policy, &keep);
+    crate::memory::judging(false);
+    let (mut verdict, judged) = judged?;
     drop((ignores, coverage_off));
     notes.extend(stale);
     notes.extend(crate::ungated::mcdc_note(&policy.metrics, &judged.mcdc));
