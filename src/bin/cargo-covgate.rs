@@ -34,7 +34,8 @@ static LOOK_AT_STDOUT: extern "C" fn() = {
 };
 
 /// Sets mimalloc's purge delay: 0 when `at_once` (freed memory is given back at once), else
-/// mimalloc's default of 10 ms. Called by [`covgate::memory`] as judging starts and ends.
+/// mimalloc's default of 10 ms. Called by [`covgate::memory`]: at once from the end of the
+/// reading to the end of the judging.
 fn give_back(at_once: bool) {
     let delay = if at_once { 0 } else { MI_DEFAULT_PURGE_DELAY };
     // SAFETY: sets one integer option (an aligned word) of the allocator linked above; any
@@ -43,8 +44,8 @@ fn give_back(at_once: bool) {
 }
 
 fn main() -> ExitCode {
-    // Freed memory is given back at once while the check judges, as in the `covgate` binary
-    // (see src/main.rs).
+    // Freed memory is given back at once from the end of the reading to the end of the judging,
+    // as in the `covgate` binary (see src/main.rs).
     covgate::memory::set_give_back(give_back);
     covgate::app::main(covgate::app::from_cargo(std::env::args_os()))
 }

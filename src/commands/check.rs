@@ -122,6 +122,9 @@ fn judge_with(
     let needed = |name: &str| found.wait().may_mark(&|| plain.resolve(name));
     let mut reports = read_reports(opts, &opts.reports, detail_for(opts.reports.len(), &needed))?;
     let sources = found.wait();
+    // Read and walked: the binary's allocator gives freed memory back at once while the report
+    // files are named, scoped and judged, and freed as judged (`memory`).
+    crate::memory::give_back_at_once(true);
     let identity = Identity::new(&root, sources.walked()).through_links(&sources.outside);
     // The reports read again, keeping every record, when their first reading kept too little.
     let mut again = Vec::new();
@@ -180,11 +183,8 @@ fn judge_with(
         .collect();
     // `[[debt]]` and `--file` list the uncovered items of their files again.
     let keep = |path: &str| policy.debt.entry(path).is_some() || focused.iter().any(|f| f == path);
-    // The binary's allocator gives freed memory back at once while the files are judged and
-    // freed (`memory`).
-    crate::memory::judging(true);
     let judged = judge::evaluate(scope, reported, &ignores, &coverage_off, policy, &keep);
-    crate::memory::judging(false);
+    crate::memory::give_back_at_once(false);
     let (mut verdict, judged) = judged?;
     drop((ignores, coverage_off));
     notes.extend(stale);
