@@ -11,12 +11,25 @@ pub(crate) const UTF16: &str = "is UTF-16 text (a byte-order mark `FF FE` or `FE
      re-encode it as UTF-8 (PowerShell: `| Out-File -Encoding utf8`, or have the tool write the \
      file itself, e.g. `cargo llvm-cov --output-path FILE`)";
 
-/// True when `bytes` look like UTF-16 text: a byte-order mark (`FF FE`, `FE FF`), or a 0 byte
-/// among the first two (the other half of an ASCII character). Neither starts UTF-8 text.
+/// What to say of a report that holds a 0 byte and is not UTF-16 text ([`ascii_in_utf16`]):
+/// a binary file (a program, a `.profraw` or `.profdata` profile) passed by mistake.
+pub(crate) const BINARY: &str = "holds 0 bytes: it is a binary file, not a coverage report (an \
+     llvm-cov export is JSON text, an LCOV tracefile is text; a `.profraw` or `.profdata` profile \
+     must be exported first: `cargo llvm-cov --json --output-path FILE` or `--lcov`)";
+
+/// True when `bytes` look like UTF-16 text: a byte-order mark (`FF FE`, `FE FF`), or an ASCII
+/// character in UTF-16 as the first two bytes ([`ascii_in_utf16`]). Neither starts UTF-8 text.
 pub(crate) fn is_utf16(bytes: &[u8]) -> bool {
     bytes.starts_with(&[0xFF, 0xFE])
         || bytes.starts_with(&[0xFE, 0xFF])
-        || bytes.iter().take(2).any(|&b| b == 0)
+        || bytes.get(..2).is_some_and(ascii_in_utf16)
+}
+
+/// True when `pair` is one ASCII character of UTF-16 text: a printable ASCII character or
+/// blank space and a 0 byte, in either order (little- or big-endian). Other bytes beside a 0
+/// byte (`7F 45 4C 46` of a program, `00 01`) are binary, not text.
+pub(crate) fn ascii_in_utf16(pair: &[u8]) -> bool {
+    matches!(pair, [0, b] | [b, 0] if b.is_ascii_graphic() || b.is_ascii_whitespace())
 }
 
 /// `bytes` as text, for a file that must be UTF-8 (the policy, the debt ledger, the comment's
@@ -121,6 +134,11 @@ mod tests {
             );
         }
         assert!(!is_utf16(b"ab\0"));
+        // A 0 byte beside a byte that is no text is binary, not UTF-16.
+        for binary in [&b"\0\x01\x02"[..], b"\x7f\0", b"\0\0", b"\0"] {
+            assert!(!is_utf16(binary), "{binary:?}");
+        }
+        assert!(ascii_in_utf16(b"\n\0") && ascii_in_utf16(b"\0~"));
         assert_eq!(
             utf8(b"caf\xe9".to_vec()).unwrap_err(),
             "it is not UTF-8 text"

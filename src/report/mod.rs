@@ -247,7 +247,8 @@ fn first_byte<R: ?Sized + Read>(origin: &str, window: &mut Window<'_, R>) -> Res
 }
 
 /// Whether exactly one of the first character's two bytes is 0, the character being the first
-/// byte of `body` (without its byte-order mark) that is not blank space, and the byte after it:
+/// byte of `body` (without its byte-order mark) that is not blank space, and the byte after it
+/// ([`crate::text::ascii_in_utf16`]):
 /// an ASCII character of UTF-16 text without a byte-order mark (little-endian `{` 0, as an
 /// editor may save PowerShell's output, or big-endian 0 `{`), which neither format holds (two 0
 /// bytes are no character: `/dev/zero` is read as LCOV, whose reader words its error). `None`
@@ -255,7 +256,7 @@ fn first_byte<R: ?Sized + Read>(origin: &str, window: &mut Window<'_, R>) -> Res
 fn half_zero(body: &[u8]) -> Option<bool> {
     let at = body.iter().position(|b| !b.is_ascii_whitespace())?;
     let pair = body.get(at..at + 2)?;
-    Some(pair.iter().filter(|&&b| b == 0).count() == 1)
+    Some(crate::text::ascii_in_utf16(pair))
 }
 
 /// The error for a report that is UTF-16 text.
@@ -662,6 +663,7 @@ mod tests {
         assert_eq!(half_zero(b"  {"), None);
         assert_eq!(half_zero(b" {x"), Some(false));
         assert_eq!(half_zero(b"\0\0"), Some(false));
+        assert_eq!(half_zero(b"\0\x01"), Some(false));
         assert_eq!(
             stream(&b"{"[..]).unwrap_err(),
             read("r", b"{").unwrap_err().message()

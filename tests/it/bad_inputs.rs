@@ -253,6 +253,8 @@ fn rows() -> Vec<Row> {
         json("a branch naming a file id past the record's filenames", EXPORT.replace("\"filenames\":[\"src/lib.rs\"]}", "\"branches\":[[1,1,1,14,1,0,2,0,4]],\"filenames\":[\"src/lib.rs\"]}"), 2, "t.json:1:446: not a valid llvm-cov JSON export: a function record's region or branch names a file id past the record's `filenames`"),
         json("a JSON array instead of an export", "[]\n", 2, "t.json: the report starts with `[`, a JSON array"),
         json("an export compressed with gzip", [0x1F, 0x8B, 0x08, 0x00, 0x00], 2, "t.json: the report is compressed (gzip); decompress it first"),
+        lcov("a program passed as the report", &b"\x7fELF\x02\x01\x01\0\0\0\0\n\x03\0"[..], 2, "t.info:1: the report holds 0 bytes: it is a binary file, not a coverage report"),
+        lcov("binary bytes around a 0", &b"\0\x01\x02binary"[..], 2, "t.info:1: the report holds 0 bytes: it is a binary file"),
         lcov("BRDA without its taken count", "SF:src/lib.rs\nBRDA:1,0,0\nend_of_record\n", 2, "t.info:2: BRDA: missing taken count"),
         lcov("BRDA with only a line", "SF:src/lib.rs\nBRDA:1\nend_of_record\n", 2, "t.info:2: BRDA: missing block"),
         lcov("BRDA with an empty block", "SF:src/lib.rs\nBRDA:1,,0,1\nend_of_record\n", 2, "t.info:2: BRDA: empty block"),

@@ -76,7 +76,16 @@ fn general(text: &str) -> std::result::Result<Record<'_>, String> {
     let record = split_at(text, b':').filter(|(tag, _)| is_tag(tag));
     let Some((tag, value)) = record else {
         if text.contains('\0') {
-            return Err(format!("the report {}", crate::text::UTF16));
+            let utf16 = text
+                .as_bytes()
+                .get(..2)
+                .is_some_and(crate::text::ascii_in_utf16);
+            let what = if utf16 {
+                crate::text::UTF16
+            } else {
+                crate::text::BINARY
+            };
+            return Err(format!("the report {what}"));
         }
         return Err(format!(
             "`{}` is not an LCOV record (`TAG:VALUE`, a `#` comment or `end_of_record`); is this a tracefile?",

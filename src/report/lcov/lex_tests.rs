@@ -193,6 +193,18 @@ fn a_line_of_utf16_text_is_named_as_such() {
 }
 
 #[test]
+fn a_line_with_0_bytes_that_is_no_utf16_text_is_named_binary() {
+    // A program's first line (`7F 45 4C 46 …`) and bytes around a 0 that are no text.
+    for line in ["\x7fELF\x02\x01\x01\0\0", "\0\x01\x02binary", "\0\0\0"] {
+        let e = lex(line).unwrap_err();
+        assert!(
+            e.starts_with("the report holds 0 bytes: it is a binary file, not a coverage report"),
+            "{e}"
+        );
+    }
+}
+
+#[test]
 fn plain_fn_lines_are_read_as_lex_reads_them() {
     for (text, expected) in plain_lines() {
         match expected {
