@@ -32,6 +32,13 @@ impl Named<'_> {
         matches!(&self.file.coverage, FileCoverage::Lcov(lcov) if !lcov.has_records())
     }
 
+    /// True when the file is an LCOV file a section of which was cut short
+    /// ([`LcovFile::is_cut_short`](crate::report::lcov::LcovFile::is_cut_short)): its records
+    /// are not all known.
+    pub(crate) fn is_cut_short(&self) -> bool {
+        matches!(&self.file.coverage, FileCoverage::Lcov(lcov) if lcov.is_cut_short())
+    }
+
     /// The file as a part to merge.
     pub(crate) fn part(&self) -> Part<'_> {
         Part {

@@ -16,6 +16,7 @@ mod closed_pipe;
 mod cov_core_cli;
 mod cov_output_render;
 mod coverage_off;
+mod cut_short;
 mod debt;
 mod debt_e2e;
 mod declared_totals;

@@ -694,7 +694,8 @@ fn github_format_annotates_report_warnings() {
     let sandbox = Sandbox::new();
     sandbox.policy("[measure]\nmetrics = [\"lines\"]\n");
     sandbox.write("src/lib.rs", "pub fn f() {}\n");
-    // A whole section, then a second one cut short (ignored: the first measures the file).
+    // A whole section, then a second one cut short (its records dropped: the file is
+    // unmeasured, whatever the first measures).
     sandbox.write(
         "t.info",
         "SF:src/lib.rs\nDA:1,1\nend_of_record\nSF:src/lib.rs\nDA:1,1\n",
@@ -707,7 +708,7 @@ fn github_format_annotates_report_warnings() {
         "--summary-file",
         "s.md",
     ]);
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert!(
         run.stdout.lines().any(|l| l.starts_with(
             "::warning title=covgate%3A report warning::t.info:5: missing final `end_of_record` for `src/lib.rs`: its section is ignored"

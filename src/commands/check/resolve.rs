@@ -177,24 +177,31 @@ fn resolve_parts<'a>(
 pub(super) fn unevidenced(reported: &Reported<'_>) -> Unevidenced {
     reported
         .files()
-        .filter(|(_, same)| scope::parts(same).next().is_none())
+        .filter(|(_, same)| {
+            scope::parts(same).next().is_none() || same.iter().any(Named::is_cut_short)
+        })
         .map(|(location, same)| {
-            let origins = same.iter().map(|n| n.report.origin.clone()).collect();
-            (location.clone(), origins)
+            let cut: Vec<&Named<'_>> = same.iter().filter(|n| n.is_cut_short()).collect();
+            let is_cut = !cut.is_empty();
+            let named = if is_cut { cut } else { same.iter().collect() };
+            let origins = named.iter().map(|n| n.report.origin.clone()).collect();
+            (location.clone(), (origins, is_cut))
         })
         .collect()
 }
 
-/// Locations that reports name without any record, with the origins of those reports.
-type Unevidenced = BTreeMap<Location, Vec<String>>;
+/// Locations that reports name without any record, or with a section cut short, with the
+/// origins of those reports (of those that cut it short, if any did) and whether one did.
+type Unevidenced = BTreeMap<Location, (Vec<String>, bool)>;
 
 /// The error when no report holds a single record: every file was named without being measured.
 pub(super) fn no_evidence(reports: &[Report]) -> Error {
     let origins: Vec<&str> = reports.iter().map(|r| r.origin.as_str()).collect();
     Error::new(format!(
         "{}: no coverage record in any report: every `SF` section is empty (no `DA`, `BRDA`, \
-         `FN` or `FNL`), which names files without measuring them (e.g. Bazel's \
-         baseline_coverage.dat); give the report the tests wrote as well",
+         `FN` or `FNL`) or cut short (no `end_of_record`: its records are dropped), which names \
+         files without measuring them (e.g. Bazel's baseline_coverage.dat); give the report \
+         the tests wrote as well, whole",
         origins.join(", ")
     ))
 }
@@ -203,18 +210,28 @@ pub(super) fn no_evidence(reports: &[Report]) -> Error {
 /// source without instrumentable code on disk, as [`scope`] decides for files in no report): a
 /// name is no evidence of coverage.
 pub(super) fn reclassify(scope: &mut Scope, unevidenced: &Unevidenced, root: &Path) {
-    for (location, origins) in unevidenced {
+    for (location, (origins, cut)) in unevidenced {
         let Location::Inside(rel) = location else {
             continue;
         };
         if let Some(class @ Class::Measured) = scope.files.get_mut(rel) {
-            *class = unevidenced_class(&root.join(rel), origins);
+            *class = unevidenced_class(&root.join(rel), origins, *cut);
         }
     }
 }
 
 /// The class of a file in scope that reports name without records.
-fn unevidenced_class(file: &Path, origins: &[String]) -> Class {
+fn unevidenced_class(file: &Path, origins: &[String], cut: bool) -> Class {
+    if cut {
+        return Class::Unmeasured(
+            format!(
+                "a section of it in {} is cut short (no `end_of_record`), so its records are not \
+                 all known: produce the tracefile again, whole",
+                origins.join(", ")
+            )
+            .into(),
+        );
+    }
     match scope::classify_unreported(file) {
         Class::NoCode => Class::NoCode,
         _ => Class::Unmeasured(

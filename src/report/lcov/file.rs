@@ -247,12 +247,15 @@ pub(super) struct Extra {
     /// tracefile measured (see [`super::unbranched`]; kept by [`LcovFile::merge_section`]);
     /// `None` when there is none.
     pub(super) unbranched: Option<Box<[(u32, Name)]>>,
+    /// True when a section of the file was cut short (no `end_of_record`: its records are
+    /// dropped, see `parse`): the file's records are not all known ([`LcovFile::is_cut_short`]).
+    pub(super) cut: bool,
 }
 
 impl Extra {
     /// True when it holds nothing: the file needs no box.
     fn is_empty(&self) -> bool {
-        self.branches.is_empty() && self.ran.is_none() && self.unbranched.is_none()
+        self.branches.is_empty() && self.ran.is_none() && self.unbranched.is_none() && !self.cut
     }
 
     /// Adds a `BRDA` side, summed into the side of its key (line, block, branch) if there is one.
@@ -344,7 +347,7 @@ impl LcovFile {
     /// reader leaves out sections without records, and `covgate check` files without records,
     /// before merging: see [`has_records`](Self::has_records).)
     pub fn merge(&mut self, other: LcovFile) {
-        let mut lines = self.merge_records(other);
+        let mut lines = self.merge_kept(other);
         self.merge_pending(&mut lines);
     }
 
@@ -366,7 +369,7 @@ impl LcovFile {
             if writers && !pending.is_empty() {
                 self.merge_pending(&mut pending);
             }
-            pending.append(&mut self.merge_records(other));
+            pending.append(&mut self.merge_kept(other));
         }
         self.merge_pending(&mut pending);
     }
@@ -376,6 +379,22 @@ impl LcovFile {
         if !pending.is_empty() {
             let lines = sorted_lines(std::mem::take(pending));
             self.lines = Lines::pack(merge_lines(self.lines.unpack(), lines));
+        }
+    }
+
+    /// [`LcovFile::merge_records`], keeping whether a section of either side was cut short
+    /// ([`LcovFile::is_cut_short`]), which an empty side's records do not carry.
+    fn merge_kept(&mut self, other: LcovFile) -> Vec<(u32, u64)> {
+        let cut = self.is_cut_short() || other.is_cut_short();
+        let lines = self.merge_records(other);
+        self.cut_short_if(cut);
+        lines
+    }
+
+    /// Marks the file as cut short ([`LcovFile::is_cut_short`]) when `cut` is set.
+    pub(super) fn cut_short_if(&mut self, cut: bool) {
+        if cut {
+            self.extra_mut().cut = true;
         }
     }
 
@@ -621,6 +640,14 @@ impl LcovFile {
     /// Every `BRDA` side, in first-appearance order.
     pub fn branches(&self) -> &[Branch] {
         self.extra.as_deref().map_or(&[], |e| &e.branches)
+    }
+
+    /// True when a section of the file was cut short (no `end_of_record` before the next `SF`
+    /// or the end of the tracefile): its records were dropped, so the file's records are not
+    /// all known, whatever other sections hold (the dropped ones may list items that no other
+    /// section lists). `covgate check` counts such a file unmeasured.
+    pub fn is_cut_short(&self) -> bool {
+        self.extra.as_deref().is_some_and(|e| e.cut)
     }
 
     /// The file's [`Extra`], made when it has none.

@@ -22,7 +22,8 @@
 //! - `end_of_record` may carry trailing whitespace and may be missing before the next `SF` or at
 //!   the end of the file (a warning, never an error). Either way the section may be cut short
 //!   (a truncated tracefile, perhaps with another appended by `cat`), so its records are
-//!   ignored and its file is only named: unmeasured unless another section measures it. An
+//!   ignored and its file is marked cut short (`LcovFile::is_cut_short`): `covgate check`
+//!   counts it unmeasured, whatever other sections or reports hold of it. An
 //!   `end_of_record` outside a section closes nothing and is ignored with a warning.
 //! - `end_of_recordSF:…` on one line is what `cat a.info b.info` yields when `a.info` has no final
 //!   newline (cargo-llvm-cov writes none). The line is split into `end_of_record` plus the record

@@ -391,10 +391,16 @@ impl<'a> Parser<'a> {
         match found.and_then(|i| self.files.get_mut(i)) {
             // A section without records names the file again and adds nothing (no declared
             // totals dropped).
-            Some((_, _, pending)) if !file.has_records() => pending.append(&mut more_lines),
+            // A section cut short marks the file so (`LcovFile::is_cut_short`).
+            Some((_, existing, pending)) if !file.has_records() => {
+                existing.cut_short_if(file.is_cut_short());
+                pending.append(&mut more_lines);
+            }
             // Records after sections without any: they are the file's first.
             Some((_, existing, pending)) if !existing.has_records() => {
+                let cut = existing.is_cut_short();
                 *existing = file;
+                existing.cut_short_if(cut);
                 pending.append(&mut more_lines);
             }
             // Records of a file reduced already: it cannot merge them.
@@ -513,15 +519,18 @@ impl<'a> Parser<'a> {
 
     /// Drops a section that no `end_of_record` closed, at line `number`: a section cut short
     /// (a truncated tracefile, at its end or followed by another) is no evidence, so its
-    /// records are dropped with the warning `why(path)` and the file is only named, as by a
-    /// section without records: unmeasured unless another section or report measures it.
+    /// records are dropped with the warning `why(path)` and the file is named as cut short
+    /// ([`LcovFile::is_cut_short`]): unmeasured, whatever other sections or reports hold of it
+    /// (the records dropped may list items no other section lists).
     fn ignore(&mut self, open: Section, number: u64, why: impl Fn(&str) -> String) {
         let (path, _, warnings) = open.close();
         for (line, message) in warnings {
             self.warn(line, message);
         }
         self.warn(number, why(&clip(&path)));
-        self.store_file(path, Box::default(), Vec::new());
+        let mut file = Box::<LcovFile>::default();
+        file.extra_mut().cut = true;
+        self.store_file(path, file, Vec::new());
     }
 
     pub(super) fn finish(mut self) -> Result<(Report, Vec<String>)> {

@@ -67,14 +67,24 @@ fn a_section_cut_short_at_the_end_is_ignored_with_a_warning() {
     let (report, warnings) = read_ok("SF:a.c\nDA:1,1");
     assert_eq!(report.files.len(), 1);
     assert!(!lcov(&report, 0).has_records());
+    assert!(lcov(&report, 0).is_cut_short());
     assert_eq!(
         warnings,
         ["t.info:2: missing final `end_of_record` for `a.c`: its section is ignored (the tracefile may be cut short)"]
     );
-    // An earlier whole section of the same file still counts; the cut one adds nothing.
+    // An earlier whole section of the same file keeps its records, and the file is marked cut
+    // short: the cut one's records (two misses here) are not known.
     let (report, warnings) = read_ok("SF:a.c\nDA:1,1\nend_of_record\nSF:a.c\nDA:2,0\nDA:3,0");
     assert_eq!(lcov(&report, 0).summary().lines, c(1, 1));
+    assert!(lcov(&report, 0).is_cut_short());
     assert_eq!(warnings.len(), 1);
+    // Cut short first, whole after: still marked.
+    let (report, _) = read_ok("SF:a.c\nDA:2,0\nSF:a.c\nDA:1,1\nend_of_record\n");
+    assert_eq!(lcov(&report, 0).summary().lines, c(1, 1));
+    assert!(lcov(&report, 0).is_cut_short());
+    // A whole file is not.
+    let (report, _) = read_ok("SF:a.c\nDA:1,1\nend_of_record\nSF:a.c\nDA:2,1\nend_of_record\n");
+    assert!(!lcov(&report, 0).is_cut_short());
     // The section's own warnings are still given.
     let (report, warnings) = read_ok("TN:\nSF:b.c\nDA:1,1\nLF:3\nLH:1");
     assert!(!lcov(&report, 0).has_records());
@@ -97,6 +107,7 @@ fn a_section_cut_short_before_the_next_sf_is_ignored_with_a_warning() {
     // A whole section of the same file, before or after, still counts.
     let (report, _) = read_ok("SF:a.c\nDA:1,1\nSF:a.c\nDA:1,1\nDA:2,0\nend_of_record\n");
     assert_eq!(lcov(&report, 0).summary().lines, c(1, 2));
+    assert!(lcov(&report, 0).is_cut_short());
 }
 
 #[test]

@@ -103,12 +103,15 @@ impl LcovFile {
         }
         // What `last_line` gave for the file as read.
         let as_read = (last.unwrap_or_default(), self.llvm);
-        let mut branches = self.extra.take().map(|e| e.branches).unwrap_or_default();
+        // The branch sides that name uncovered items, and whether a section was cut short.
+        let extra = self.extra.take().map(|e| (e.branches, e.cut));
+        let (mut branches, cut) = extra.unwrap_or_default();
         branches.retain(|b| !b.is_covered());
         branches.shrink_to_fit();
-        let extra = (!branches.is_empty()).then(|| {
+        let extra = (!branches.is_empty() || cut).then(|| {
             Box::new(Extra {
                 branches,
+                cut,
                 ..Extra::default()
             })
         });
