@@ -161,6 +161,7 @@
 
 mod blocks;
 mod claims;
+mod extra;
 mod file;
 mod functions;
 mod identity;

@@ -30,7 +30,8 @@
 
 use std::collections::HashMap;
 
-use super::file::{DeclaredTotals, Extra, Function, LcovFile};
+use super::extra::Extra;
+use super::file::{DeclaredTotals, Function, LcovFile};
 use super::identity::function_identity;
 use super::index::{Keys, Name};
 use super::lines::Lines;
