@@ -29,7 +29,11 @@ pub(crate) fn is_utf16(bytes: &[u8]) -> bool {
 /// blank space and a 0 byte, in either order (little- or big-endian). Other bytes beside a 0
 /// byte (`7F 45 4C 46` of a program, `00 01`) are binary, not text.
 pub(crate) fn ascii_in_utf16(pair: &[u8]) -> bool {
-    matches!(pair, [0, b] | [b, 0] if b.is_ascii_graphic() || b.is_ascii_whitespace())
+    let text = |b: u8| b.is_ascii_graphic() || b.is_ascii_whitespace();
+    match pair {
+        [0, b] | [b, 0] => text(*b),
+        _ => false,
+    }
 }
 
 /// `bytes` as text, for a file that must be UTF-8 (the policy, the debt ledger, the comment's
@@ -138,7 +142,12 @@ mod tests {
         for binary in [&b"\0\x01\x02"[..], b"\x7f\0", b"\0\0", b"\0"] {
             assert!(!is_utf16(binary), "{binary:?}");
         }
-        assert!(ascii_in_utf16(b"\n\0") && ascii_in_utf16(b"\0~"));
+        for text in [&b"\n\0"[..], b"\0~", b"\0\n", b"a\0", b"\0 "] {
+            assert!(ascii_in_utf16(text), "{text:?}");
+        }
+        for binary in [&b"\0\x01"[..], b"\x7f\0", b"\0\0", b"ab", b"a", b"a\0b"] {
+            assert!(!ascii_in_utf16(binary), "{binary:?}");
+        }
         assert_eq!(
             utf8(b"caf\xe9".to_vec()).unwrap_err(),
             "it is not UTF-8 text"

@@ -383,3 +383,24 @@ fn a_file_without_branch_records_fits_the_allocators_128_byte_class_and_keeps_no
     let extra = file.extra.as_deref().expect("branch records are boxed");
     assert_eq!((extra.branch_index.len(), extra.ran.is_none()), (0, true));
 }
+
+#[test]
+fn the_boxed_part_of_a_file_is_empty_only_without_anything_in_it() {
+    use super::extra::Extra;
+    assert!(Extra::default().is_empty());
+    let unbranched = Extra {
+        unbranched: Some(vec![(1, Name::from("f"))].into_boxed_slice()),
+        ..Extra::default()
+    };
+    let cut = Extra {
+        cut: true,
+        ..Extra::default()
+    };
+    let ran = Extra {
+        ran: Some(Box::default()),
+        ..Extra::default()
+    };
+    for extra in [unbranched, cut, ran] {
+        assert!(!extra.is_empty(), "{extra:?}");
+    }
+}

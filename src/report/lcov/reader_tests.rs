@@ -82,6 +82,11 @@ fn a_section_cut_short_at_the_end_is_ignored_with_a_warning() {
     let (report, _) = read_ok("SF:a.c\nDA:2,0\nSF:a.c\nDA:1,1\nend_of_record\n");
     assert_eq!(lcov(&report, 0).summary().lines, c(1, 1));
     assert!(lcov(&report, 0).is_cut_short());
+    // Whole, cut short, whole again: the last merges into a file marked cut, which stays so.
+    let (report, _) =
+        read_ok("SF:a.c\nDA:1,1\nend_of_record\nSF:a.c\nDA:2,0\nSF:a.c\nDA:3,1\nend_of_record\n");
+    assert_eq!(lcov(&report, 0).summary().lines, c(2, 2));
+    assert!(lcov(&report, 0).is_cut_short());
     // A whole file is not.
     let (report, _) = read_ok("SF:a.c\nDA:1,1\nend_of_record\nSF:a.c\nDA:2,1\nend_of_record\n");
     assert!(!lcov(&report, 0).is_cut_short());
