@@ -317,6 +317,7 @@ pub(crate) fn evaluate(
         }
         mcdc.push(batch_mcdc);
         notes.push(batch_notes);
+        named.free();
     }
     if let Some(error) = error {
         return Err(error);

@@ -21,6 +21,7 @@ use crate::outcome::Outcome;
 use crate::paths::{self, PathCase, Resolver};
 use crate::platform::PlatformOptions;
 use crate::policy::CoverageOff;
+use crate::report::{Report, ReportKind};
 use crate::scope::{self, Class};
 use crate::walk::Walked;
 
@@ -110,6 +111,17 @@ fn check_with_walk(
 }
 
 /// [`check_verified`], with the sources found (or being found) in `found`.
+/// Whether the binary's allocator gives memory freed while the report files are named, scoped
+/// and judged back at once ([`crate::memory`]): when a report is a tracefile, whose many small
+/// files' names, scope entries and verdicts outgrow what its reading held (the LCOV gigabyte of
+/// 189,000 files: 92 MB peak RSS against 126 MB). An llvm-cov export peaks while it is read
+/// (its windows and the records in flight): giving the pages of its records back at once only
+/// cost system time (TLB shootdowns; about 50 ms of the failing gigabyte's 2.5 s, the peak the
+/// same). See docs/performance.md.
+fn gives_back_at_once(reports: &[Report]) -> bool {
+    reports.iter().any(|r| r.kind == ReportKind::Lcov)
+}
+
 fn judge_with(
     setup: &Setup,
     opts: &CheckOptions,
@@ -122,9 +134,8 @@ fn judge_with(
     let needed = |name: &str| found.wait().may_mark(&|| plain.resolve(name));
     let mut reports = read_reports(opts, &opts.reports, detail_for(opts.reports.len(), &needed))?;
     let sources = found.wait();
-    // Read and walked: the binary's allocator gives freed memory back at once while the report
-    // files are named, scoped and judged, and freed as judged (`memory`).
-    crate::memory::give_back_at_once(true);
+    // Read and walked: the report files are named, scoped and judged, and freed as judged.
+    crate::memory::give_back_at_once(gives_back_at_once(&reports));
     let identity = Identity::new(&root, sources.walked()).through_links(&sources.outside);
     // The reports read again, keeping every record, when their first reading kept too little.
     let mut again = Vec::new();

@@ -51,7 +51,7 @@ const NAMES: [&str; 6] = [
 ];
 
 /// The counts of `summary` in the order of [`NAMES`].
-fn counts(summary: &mut LlvmSummary) -> [&mut Counts; 6] {
+pub(super) fn counts(summary: &mut LlvmSummary) -> [&mut Counts; 6] {
     [
         &mut summary.regions,
         &mut summary.functions,

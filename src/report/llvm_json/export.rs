@@ -10,7 +10,8 @@ use serde_json::error::Category;
 use crate::error::{Error, Result};
 use crate::report::{clip, FileCoverage, FileData, Report, ReportKind};
 
-use super::evidence::Evidence;
+use super::evidence::{counts, Evidence};
+use super::groups::in_batches;
 use super::{FunctionStats, LlvmFile, LlvmSummary};
 
 /// The only `type` an llvm-cov export has (LLVM `CoverageExporterJson.cpp`, `LLVM_COVERAGE_EXPORT_JSON_TYPE_STR`).
@@ -191,14 +192,7 @@ fn carried(records: Vec<FunctionStats>, summary: &LlvmSummary) -> Option<Vec<Fun
 /// so.
 fn unproven(summary: &mut LlvmSummary) -> String {
     let claimed = *summary;
-    for counts in [
-        &mut summary.regions,
-        &mut summary.functions,
-        &mut summary.instantiations,
-        &mut summary.lines,
-        &mut summary.branches,
-        &mut summary.mcdc,
-    ] {
+    for counts in counts(summary) {
         counts.covered = 0;
     }
     format!(
@@ -208,6 +202,27 @@ fn unproven(summary: &mut LlvmSummary) -> String {
          so covgate counts none as covered",
         claimed.regions, claimed.functions, claimed.lines
     )
+}
+
+/// One file of an export: its summary settled against its records ([`Evidence::settle`]) or
+/// counted as [`unproven`] when `with_records` (its export holds records of other files) and
+/// it has none, with what was said of it.
+fn settle_file(
+    origin: &str,
+    path: String,
+    mut summary: LlvmSummary,
+    functions: Option<Vec<FunctionStats>>,
+    shown: Evidence,
+    with_records: bool,
+) -> (FileData, Vec<String>) {
+    let mut said = Vec::new();
+    let settled = (functions.as_deref()).and_then(|f| shown.settle(&mut summary, f));
+    said.extend(settled.map(|warning| format!("{origin}: {path}: {warning}")));
+    if with_records && !shown.has_records() && summary != LlvmSummary::default() {
+        said.push(format!("{origin}: {path}: {}", unproven(&mut summary)));
+    }
+    let coverage = FileCoverage::Llvm(Box::new(LlvmFile { summary, functions }));
+    (FileData { path, coverage }, said)
 }
 
 /// Builds the report: every export's files in order, each with the records of its main file.
@@ -227,17 +242,26 @@ fn assemble(
     let mut has_mcdc_data = false;
     let mut files = Vec::new();
     let (mut warnings, mut recount) = (Vec::new(), Vec::new());
-    for mut export in exports {
+    for export in exports {
         has_branch_data |= export.has_branch_records;
         let with_records = export.functions.is_some()
             && (export.evidence.iter().chain(export.named.values())).any(Evidence::has_records);
-        for (at, (path, mut summary)) in export.files.into_iter().enumerate() {
+        let Export {
+            files: listed,
+            mut functions,
+            skipped,
+            evidence,
+            named,
+            ..
+        } = export;
+        // Each file's records taken out of the export in order, then settled on every core.
+        let taken = (listed.into_iter().enumerate()).map(|(at, (path, summary))| {
             has_branch_data |= summary.branches.total > 0;
             has_mcdc_data |= summary.mcdc.total > 0;
-            let shown = export.evidence.get(at).or_else(|| export.named.get(&path));
+            let shown = evidence.get(at).or_else(|| named.get(&path));
             let shown = shown.copied().unwrap_or_default();
-            let functions = match export.functions.as_mut() {
-                Some(_) if export.skipped.contains(&path) => {
+            let records = match functions.as_mut() {
+                Some(_) if skipped.contains(&path) => {
                     if shown.contradicts(&summary) {
                         recount.push(path.clone());
                     }
@@ -246,16 +270,15 @@ fn assemble(
                 Some(by_file) => carried(by_file.remove(&path).unwrap_or_default(), &summary),
                 None => None,
             };
-            let settled = functions
-                .as_deref()
-                .and_then(|f| shown.settle(&mut summary, f));
-            warnings.extend(settled.map(|warning| format!("{origin}: {path}: {warning}")));
-            if with_records && !shown.has_records() && summary != LlvmSummary::default() {
-                warnings.push(format!("{origin}: {path}: {}", unproven(&mut summary)));
-            }
-            let coverage = FileCoverage::Llvm(Box::new(LlvmFile { summary, functions }));
-            files.push(FileData { path, coverage });
-        }
+            (path, summary, records, shown)
+        });
+        let settle = |(path, summary, records, shown)| {
+            settle_file(origin, path, summary, records, shown, with_records)
+        };
+        in_batches(taken, settle, |(file, said)| {
+            files.push(file);
+            warnings.extend(said);
+        });
     }
     let report = Report {
         origin: origin.to_string(),

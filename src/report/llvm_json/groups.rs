@@ -6,6 +6,7 @@ use std::hash::BuildHasher;
 
 use hashbrown::hash_table::Entry;
 use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
+use rayon::prelude::*;
 
 use crate::model::Counts;
 
@@ -206,32 +207,56 @@ impl KeptRecords {
     }
 
     /// The records by main file, whether any record lists a branch, and what the records of
-    /// each file show ran; `name_of` names a file given by its index in `files[]`.
-    pub(super) fn into_parts(self, name_of: &dyn Fn(u32) -> String) -> Parts {
+    /// each file show ran; `name_of` names a file given by its index in `files[]`. The files
+    /// are settled on every core (their names and tables freed, their vectors shrunk): on a
+    /// failing gigabyte this was a tenth of a second of one core between reading and judging.
+    pub(super) fn into_parts(self, name_of: &(dyn Fn(u32) -> String + Sync)) -> Parts {
         let mut named = std::collections::HashMap::new();
-        let by_file = self
-            .files
-            .into_iter()
-            .map(|(name, file)| {
-                if file.index.is_none() {
-                    named.insert(name.clone(), file.evidence);
-                }
-                let name = file.index.map_or(name, name_of);
-                let mut records = file.records;
-                if file.misses {
-                    records.iter_mut().for_each(settle);
-                }
-                // Their growth's spare room is given back before the verdict is worked out.
-                records.shrink_to_fit();
-                (name, records)
-            })
-            .collect();
+        let mut by_file = std::collections::HashMap::with_capacity(self.files.len());
+        let settle_file = |(name, file): (String, FileRecords)| {
+            let evidence = file.index.is_none().then(|| (name.clone(), file.evidence));
+            let name = file.index.map_or(name, name_of);
+            let mut records = file.records;
+            if file.misses {
+                records.iter_mut().for_each(settle);
+            }
+            // Their growth's spare room is given back before the verdict is worked out.
+            records.shrink_to_fit();
+            (name, records, evidence)
+        };
+        in_batches(self.files, settle_file, |(name, records, evidence)| {
+            named.extend(evidence);
+            by_file.insert(name, records);
+        });
         Parts {
             by_file,
             has_branches: self.has_branches,
             evidence: self.evidence,
             named,
         }
+    }
+}
+
+/// How many items [`in_batches`] maps at once.
+const BATCH: usize = 4096;
+
+/// Maps `items` on every core, [`BATCH`] at a time, and gives the results to `sink` in order:
+/// beside the input and the output, no more than a batch is held mapped (the files of an
+/// export of 189,000 files would otherwise be held twice at the end of its reading). `items`
+/// is iterated on the calling thread.
+pub(super) fn in_batches<T: Send, U: Send>(
+    items: impl IntoIterator<Item = T>,
+    map: impl Fn(T) -> U + Sync + Send,
+    mut sink: impl FnMut(U),
+) {
+    let mut items = items.into_iter();
+    loop {
+        let batch: Vec<T> = items.by_ref().take(BATCH).collect();
+        if batch.is_empty() {
+            return;
+        }
+        let mapped: Vec<U> = batch.into_par_iter().map(&map).collect();
+        mapped.into_iter().for_each(&mut sink);
     }
 }
 
