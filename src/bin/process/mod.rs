@@ -35,7 +35,7 @@ static LOOK_AT_STDOUT: extern "C" fn() = {
 
 /// Sets mimalloc's purge delay: 0 when `at_once` (freed memory is given back at once), else
 /// mimalloc's default of 10 ms. Called by [`covgate::memory`]: at once from the end of the
-/// reading to the end of the judging.
+/// reading to the end of the judging, when a report is a tracefile.
 fn give_back(at_once: bool) {
     let delay = if at_once { 0 } else { MI_DEFAULT_PURGE_DELAY };
     // SAFETY: sets one integer option (an aligned word) of the allocator linked above; any
@@ -44,7 +44,7 @@ fn give_back(at_once: bool) {
 }
 
 /// Sets the process up, first thing in `main`. Freed memory is given back at once from the
-/// end of the reading to the end of the judging, rather than after 10 ms: the check frees the
+/// end of the reading of a tracefile to the end of the judging, rather than after 10 ms: the check frees the
 /// report files as it judges them, mostly on other threads than those that read them, and
 /// with the delay that memory was not given back before the check ended (1 GB tracefile: 127
 /// → 94 MB peak RSS); otherwise the delay keeps short-lived buffers at hand (failing 1 GB
