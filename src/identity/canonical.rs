@@ -11,9 +11,9 @@
 //! listed, a symbolic link, a folder that cannot be read, a name whose case differs from the
 //! entry's) is resolved by `canonicalize`, so the answer is always the one `canonicalize` gives.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::paths;
 
@@ -25,7 +25,9 @@ const FOLDERS: usize = 256;
 #[derive(Debug, Default)]
 pub(crate) struct Canonical {
     /// By folder, as spelled: its listing, `None` when it has no canonical path or no listing.
-    folders: RefCell<HashMap<String, Option<Rc<Folder>>>>,
+    folders: RefCell<HashMap<String, Option<Arc<Folder>>>>,
+    /// How many folders were listed: what the lookups cost.
+    listings: Cell<usize>,
 }
 
 /// The longest path (in bytes, its final NUL aside) that a system call takes on Linux. A
@@ -48,6 +50,12 @@ impl Canonical {
         self.listed(path).or_else(|| real(path))
     }
 
+    /// How many folders this cache has listed (or tried to) since it was made.
+    #[cfg(test)]
+    pub(crate) fn listings(&self) -> usize {
+        self.listings.get()
+    }
+
     /// The canonical path of `path` when it is a listed entry of its folder that is not a
     /// symbolic link: the folder's canonical path joined with the name.
     fn listed(&self, path: &str) -> Option<String> {
@@ -62,14 +70,17 @@ impl Canonical {
 
     /// The folder `dir` (as spelled), remembered or read; `None` when it has no canonical path
     /// or cannot be listed.
-    fn folder(&self, dir: &str) -> Option<Rc<Folder>> {
+    fn folder(&self, dir: &str) -> Option<Arc<Folder>> {
         if let Some(known) = self.folders.borrow().get(dir) {
             return known.clone();
         }
         let folder = self
             .folder_real(dir)
-            .and_then(|real| Folder::read(dir, real))
-            .map(Rc::new);
+            .and_then(|real| {
+                self.listings.set(self.listings.get() + 1);
+                Folder::read(dir, real)
+            })
+            .map(Arc::new);
         let mut folders = self.folders.borrow_mut();
         if folders.len() >= FOLDERS {
             // The folders above `dir` stay: the next folders of its tree need them.

@@ -128,6 +128,7 @@ fn resolve_parts<'a>(
         });
         located.push((names.collect::<Result<Vec<Location>>>()?, resolver.folds()));
     }
+    identity.forget_lookups();
     let listed = reports.iter().map(Listed::of).collect();
     let files: Vec<Vec<FileData>> = (reports.iter_mut())
         .map(|report| std::mem::take(&mut report.files))
