@@ -5,6 +5,7 @@
 
 mod common;
 
+mod absent_sources;
 mod action;
 mod bad_inputs;
 mod breaks_s14;

@@ -56,8 +56,13 @@ pub(super) fn check<'s, 'a: 's>(
         let Some((last, llvm)) = lasts.max() else {
             continue;
         };
+        let file = root.join(path);
+        if file.symlink_metadata().is_err() {
+            warnings.push(absent(path, &file));
+            continue;
+        }
         // Read as every source is: a FIFO or a device is never opened, a huge file never read.
-        let Ok(text) = crate::source::read(&root.join(path), crate::source::MAX_SOURCE) else {
+        let Ok(text) = crate::source::read(&file, crate::source::MAX_SOURCE) else {
             continue;
         };
         let lines = line_count(&text);
@@ -73,6 +78,36 @@ pub(super) fn check<'s, 'a: 's>(
         }
     }
     warnings
+}
+
+/// The warning for a measured file that its reports name with records but that is not on
+/// disk (`file`, under the root), naming the entries of its folder that differ from it only by
+/// case: a report written on a case-insensitive system, or of other sources.
+fn absent(path: &str, file: &Path) -> String {
+    let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
+    let folder = file.parent().and_then(|dir| std::fs::read_dir(dir).ok());
+    let mut cased: Vec<String> = (folder.into_iter().flatten().flatten())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|entry| {
+            name.as_deref()
+                .is_some_and(|n| crate::paths::eq_folded(entry, n))
+        })
+        .collect();
+    cased.sort();
+    let like = match cased.as_slice() {
+        [] => String::new(),
+        [one] => format!(" (its folder holds {one}, which differs only by case)"),
+        some => format!(
+            " (its folder holds {}, which differ only by case)",
+            some.join(", ")
+        ),
+    };
+    format!(
+        "{path}: the reports measure it, but it is not on disk under the root{like}: its verdict \
+         is of sources that are not these (a report written on a case-insensitive system, or \
+         made before a file was renamed or removed); make the report again from these sources, \
+         or map its paths with --root, --remap-path-prefix or --path-case"
+    )
 }
 
 #[cfg(test)]
